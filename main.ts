@@ -1,0 +1,134 @@
+/**
+ * cliffhanger-bin: argv → command. The only place that reads stdin, binds stdout/stderr and sets the exit code.
+ * `hook …` is the hot path and statically imported; every other command is loaded when it is used.
+ */
+import { parseCommandArgs, renderHelp } from "./src/cli/args.ts";
+import type { CliContext, Command } from "./src/cli/context.ts";
+import { suggestion } from "./src/cli/did_you_mean.ts";
+import { HOOK_EVENTS, HOOK_SPEC, type HookName, runHook } from "./src/cli/hook.ts";
+import { CommandError, UsageError } from "./src/cli/usage_error.ts";
+import { readEnv } from "./src/env.ts";
+import { writeStderr, writeStdout } from "./src/output.ts";
+import { homePaths } from "./src/store/paths.ts";
+import { VERSION } from "./src/version.ts";
+
+interface Entry {
+  summary: string;
+  load(): Promise<Command>;
+}
+
+const COMMANDS: Record<string, Entry> = {
+  stats: { summary: "early stops caught and stops allowed, by rule and by day", load: async () => (await import("./src/cli/stats.ts")).command },
+  status: { summary: "on or off, where it is registered, mode, cap, rules, permission scopes", load: async () => (await import("./src/cli/status.ts")).command },
+  install: { summary: "register the hooks in a Claude Code settings file", load: async () => (await import("./src/cli/install.ts")).command },
+  uninstall: { summary: "remove our hooks from a Claude Code settings file", load: async () => (await import("./src/cli/uninstall.ts")).command },
+  on: { summary: "resume every hook (removes the off switch)", load: async () => (await import("./src/cli/switch.ts")).onCommand },
+  off: { summary: "pause every hook (creates the off switch)", load: async () => (await import("./src/cli/switch.ts")).offCommand },
+};
+
+export function mainHelp(): string {
+  const names = ["hook", ...Object.keys(COMMANDS)];
+  const width = Math.max(...names.map((n) => n.length));
+  const lines = [
+    `cliffhanger-bin ${VERSION}: keeps unattended coding agents working until the job is done`,
+    "",
+    "usage: cliffhanger-bin <command> [flags]",
+    "",
+    "commands:",
+    `  ${"hook".padEnd(width)}  run a hook (${Object.keys(HOOK_EVENTS).join(", ")}); reads the payload on stdin`,
+    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
+    "",
+    "Every command takes --help. --version prints the version.",
+    "Exit codes: 0 ok; 1 the command failed (message on stderr); 2 usage error. Hooks always exit 0.",
+  ];
+  return lines.join("\n") + "\n";
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    writeStdout(mainHelp());
+    return name === undefined ? 2 : 0;
+  }
+  if (name === "--version" || name === "-V" || name === "version") {
+    writeStdout(`cliffhanger-bin ${VERSION}\n`);
+    return 0;
+  }
+  try {
+    if (name === "hook") return await hookCommand(rest);
+    const entry = COMMANDS[name];
+    if (!entry) {
+      throw new UsageError(`unknown command "${name}"${suggestion(name, ["hook", ...Object.keys(COMMANDS)])}; see "cliffhanger-bin --help"`);
+    }
+    const command = await entry.load();
+    return await command.run(cliContext(), rest);
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof CommandError) {
+      writeStderr(`cliffhanger-bin: ${e.message}\n`);
+      return e.exitCode;
+    }
+    writeStderr(`cliffhanger-bin: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+}
+
+async function hookCommand(argv: string[]): Promise<number> {
+  const [event, ...rest] = argv;
+  if (event === undefined || event === "--help" || event === "-h") {
+    writeStdout(renderHelp(HOOK_SPEC));
+    return event === undefined ? 2 : 0;
+  }
+  if (!(event in HOOK_EVENTS)) {
+    throw new UsageError(`hook: unknown event "${event}"${suggestion(event, Object.keys(HOOK_EVENTS))}`);
+  }
+  const spec = { ...HOOK_SPEC, name: `hook ${event}`, usage: `hook ${event} < payload.json`, maxPositionals: 0 };
+  const parsed = parseCommandArgs(spec, rest);
+  if (parsed.help) {
+    writeStdout(renderHelp(spec));
+    return 0;
+  }
+  const outcome = await runHook(event as HookName, {
+    env: readEnv,
+    paths: homePaths(readEnv),
+    readStdin,
+    now: () => Date.now(),
+  });
+  if (outcome.stdout) writeStdout(outcome.stdout);
+  return outcome.exitCode;
+}
+
+async function readStdin(limit: number): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const buffer = new Uint8Array(64 * 1024);
+  for (;;) {
+    const n = await Deno.stdin.read(buffer);
+    if (n === null) break;
+    total += n;
+    if (total > limit) throw new RangeError(`Payload is larger than ${limit} bytes; allowed without deciding`);
+    chunks.push(buffer.slice(0, n));
+  }
+  const all = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return new TextDecoder().decode(all);
+}
+
+function cliContext(): CliContext {
+  return {
+    env: readEnv,
+    paths: homePaths(readEnv),
+    out: writeStdout,
+    err: writeStderr,
+    isTTY: Deno.stdout.isTerminal(),
+    now: () => new Date(),
+  };
+}
+
+if (import.meta.main) {
+  const code = await main(Deno.args);
+  Deno.exit(code);
+}

@@ -1,0 +1,47 @@
+/**
+ * Permission scopes for a run of main.ts from this checkout (`deno task cli`, `deno task demo`, tests), computed
+ * with src/permissions.ts for the current environment. `install`/`uninstall` targets named on the command line
+ * (and a symlinked file's target) are added to the settings scope, as the compile task does with --settings.
+ */
+import { join, resolve } from "node:path";
+import type { EnvReader } from "../src/env.ts";
+import { computeScopes, denoRunArgs, scopeInputFromEnv, type Scopes } from "../src/permissions.ts";
+
+export function settingsTargetsFromArgs(args: readonly string[]): string[] {
+  const files: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const value = inline ?? args[i + 1];
+    if (value === undefined) continue;
+    if (flag === "--settings") files.push(resolve(value));
+    if (flag === "--project") files.push(resolve(value, ".claude", "settings.json"));
+  }
+  return files;
+}
+
+/** The file itself plus, where it is a symlink, the file it points at. */
+export function withSymlinkTargets(files: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const file of files) {
+    out.push(file);
+    try {
+      const real = Deno.realPathSync(file);
+      if (real !== file) out.push(real);
+    } catch {
+      // not there yet: install creates it
+    }
+  }
+  return out;
+}
+
+export function scopesFor(env: EnvReader, args: readonly string[] = []): Scopes {
+  const input = scopeInputFromEnv(env, withSymlinkTargets(settingsTargetsFromArgs(args)));
+  input.extraSettingsFiles = withSymlinkTargets([join(input.claudeDir, "settings.json"), ...(input.extraSettingsFiles ?? [])]);
+  return computeScopes(input);
+}
+
+/** The full `deno` argument list that runs main.ts with `args` under the scopes. */
+export function cliArgs(env: EnvReader, args: readonly string[]): string[] {
+  return [...denoRunArgs(scopesFor(env, args)), ...args];
+}

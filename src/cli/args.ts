@@ -1,0 +1,108 @@
+/**
+ * Per-command flag parsing over node:util parseArgs: unknown flags and stray arguments are usage errors
+ * (exit 2) with a "did you mean" hint. Every command gets --help.
+ */
+import { parseArgs } from "node:util";
+import { suggestion } from "./did_you_mean.ts";
+import { UsageError } from "./usage_error.ts";
+
+export interface FlagSpec {
+  type: "boolean" | "string";
+  short?: string;
+  /** One line for --help, e.g. "print JSON". */
+  help: string;
+  /** Placeholder in help for string flags, e.g. "PATH". */
+  value?: string;
+  multiple?: boolean;
+}
+
+export interface CommandSpec {
+  /** "stats", "hook stop", … */
+  name: string;
+  /** Usage line after the binary name, e.g. "stats [--days N] [--json]". */
+  usage: string;
+  summary: string;
+  flags: Record<string, FlagSpec>;
+  /** Positional arguments allowed (default 0). */
+  maxPositionals?: number;
+  /** Extra help text (exit codes, examples). */
+  details?: string;
+}
+
+export interface Parsed {
+  values: Record<string, string | boolean | string[] | undefined>;
+  positionals: string[];
+  help: boolean;
+}
+
+export function parseCommandArgs(spec: CommandSpec, argv: string[]): Parsed {
+  const options: Record<string, { type: "boolean" | "string"; short?: string; multiple?: boolean }> = {
+    help: { type: "boolean", short: "h" },
+  };
+  for (const [name, flag] of Object.entries(spec.flags)) {
+    options[name] = { type: flag.type, ...(flag.short ? { short: flag.short } : {}), ...(flag.multiple ? { multiple: true } : {}) };
+  }
+  let result;
+  try {
+    result = parseArgs({ args: argv, options, strict: true, allowPositionals: true });
+  } catch (e) {
+    throw toUsageError(spec, e, argv);
+  }
+  const values = result.values as Parsed["values"];
+  const help = values["help"] === true;
+  const max = spec.maxPositionals ?? 0;
+  if (!help && result.positionals.length > max) {
+    const extra = result.positionals[max]!;
+    throw new UsageError(`${spec.name}: unexpected argument "${extra}"; see "cliffhanger-bin ${spec.name} --help"`);
+  }
+  return { values, positionals: result.positionals, help };
+}
+
+function toUsageError(spec: CommandSpec, e: unknown, argv: string[]): UsageError {
+  const message = e instanceof Error ? e.message : String(e);
+  const code = (e as { code?: string }).code;
+  const names = ["--help", ...Object.keys(spec.flags).map((n) => `--${n}`)];
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+    const flag = argv.find((a) => a.startsWith("-") && !names.includes(a.split("=")[0]!) && !isShort(spec, a)) ??
+      message.match(/'([^']+)'/)?.[1] ?? "?";
+    const bare = flag.split("=")[0]!;
+    return new UsageError(`${spec.name}: unknown flag "${bare}"${suggestion(bare, names)}`);
+  }
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    const flag = message.match(/--([a-z0-9-]+)/)?.[1];
+    const spec1 = flag ? spec.flags[flag] : undefined;
+    if (spec1?.type === "string") return new UsageError(`${spec.name}: --${flag} needs a value (${spec1.value ?? "VALUE"})`);
+    return new UsageError(`${spec.name}: --${flag ?? "?"} takes no value`);
+  }
+  return new UsageError(`${spec.name}: ${message.split("\n")[0]}`);
+}
+
+function isShort(spec: CommandSpec, arg: string): boolean {
+  if (!/^-[a-zA-Z]$/.test(arg)) return false;
+  return arg === "-h" || Object.values(spec.flags).some((f) => f.short === arg.slice(1));
+}
+
+/** The --help text for one command. */
+export function renderHelp(spec: CommandSpec): string {
+  const lines = [`usage: cliffhanger-bin ${spec.usage}`, "", spec.summary, ""];
+  const rows: [string, string][] = Object.entries(spec.flags).map(([name, f]) => [
+    `${f.short ? `-${f.short}, ` : ""}--${name}${f.type === "string" ? ` ${f.value ?? "VALUE"}` : ""}`,
+    f.help,
+  ]);
+  rows.push(["-h, --help", "show this help"]);
+  const width = Math.max(...rows.map(([l]) => l.length));
+  lines.push("options:");
+  for (const [left, right] of rows) lines.push(`  ${left.padEnd(width)}  ${right}`);
+  if (spec.details) lines.push("", spec.details.trimEnd());
+  return lines.join("\n") + "\n";
+}
+
+/** A positive integer flag value, or a usage error naming the flag. */
+export function intFlag(spec: CommandSpec, name: string, raw: unknown, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (typeof raw !== "string" || !/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < 1) {
+    throw new UsageError(`${spec.name}: --${name} must be a whole number of at least 1, got "${String(raw)}"`);
+  }
+  return n;
+}

@@ -1,0 +1,114 @@
+/**
+ * Settings from `$CLIFFHANGER_HOME/config.jsonc` and the environment, with documented defaults.
+ * The environment wins over the file. Pure: the caller reads the file and passes its text.
+ */
+import { parse as parseJsonc, type ParseError, printParseErrorCode } from "jsonc-parser";
+import { z } from "zod";
+import type { EnvReader } from "./env.ts";
+
+export const ContinueVia = z.enum(["block", "context"]);
+export type ContinueVia = z.infer<typeof ContinueVia>;
+
+export const ConfigSchema = z.object({
+  /** Automatic continuations per user turn before a stop is let through (CLIFFHANGER_MAX). */
+  max: z.number().int().min(0).max(100).default(3),
+  /** Log what would be blocked, never block (CLIFFHANGER_OBSERVE). */
+  observe: z.boolean().default(false),
+  /** Skip every hook, log nothing (CLIFFHANGER_DISABLE). */
+  disable: z.boolean().default(false),
+  /** Longest wait for the final message to reach the transcript (CLIFFHANGER_SYNC_MS). */
+  syncMs: z.number().int().min(0).max(30000).default(1500),
+  /** How a Stop block is sent: a block decision, or Stop additionalContext (CLIFFHANGER_CONTINUE_VIA). */
+  continueVia: ContinueVia.default("block"),
+  /** Past this, a hook gives up and allows (CLIFFHANGER_BUDGET_MS). */
+  budgetMs: z.number().int().min(100).max(300000).default(10000),
+  /** Only the last N characters of a message are matched against the rules. */
+  matchMaxChars: z.number().int().min(200).max(100000).default(4000),
+  /**
+   * A second call for the same stop (the hook registered twice) that starts within this many ms of the first
+   * one's end gets the same answer and is not counted again.
+   */
+  dedupeWindowMs: z.number().int().min(0).max(60000).default(1500),
+}).strict();
+export type Config = z.output<typeof ConfigSchema>;
+
+export const DEFAULT_CONFIG: Config = ConfigSchema.parse({});
+
+/** Environment variables and the config key each one sets. */
+export const ENV_KEYS = {
+  CLIFFHANGER_MAX: "max",
+  CLIFFHANGER_OBSERVE: "observe",
+  CLIFFHANGER_DISABLE: "disable",
+  CLIFFHANGER_SYNC_MS: "syncMs",
+  CLIFFHANGER_CONTINUE_VIA: "continueVia",
+  CLIFFHANGER_BUDGET_MS: "budgetMs",
+} as const satisfies Record<string, keyof Config>;
+
+export interface LoadedConfig {
+  config: Config;
+  /** Problems found (bad file, bad env value); each was replaced by its default. */
+  problems: string[];
+}
+
+/**
+ * Merge defaults, the config file text (null: no file) and the environment. A bad value never stops a hook:
+ * it is reported in `problems` and the default is used.
+ */
+export function loadConfig(fileText: string | null, env: EnvReader, filePath = "config.jsonc"): LoadedConfig {
+  const problems: string[] = [];
+  let fromFile: Record<string, unknown> = {};
+  if (fileText !== null && fileText.trim() !== "") {
+    const errors: ParseError[] = [];
+    const parsed = parseJsonc(fileText, errors, { allowTrailingComma: true });
+    if (errors.length > 0) {
+      const first = errors[0]!;
+      const { line, col } = lineCol(fileText, first.offset);
+      problems.push(`Cannot parse "${filePath}": ${printParseErrorCode(first.error)} at ${line}:${col}`);
+    } else if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      problems.push(`Cannot use "${filePath}": the top level must be an object`);
+    } else {
+      fromFile = parsed as Record<string, unknown>;
+    }
+  }
+  const merged: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fromFile)) {
+    const shape = ConfigSchema.shape as Record<string, z.ZodType>;
+    const field = shape[key];
+    if (!field) {
+      problems.push(`Unknown key "${key}" in "${filePath}"`);
+      continue;
+    }
+    const result = field.safeParse(value);
+    if (result.success) merged[key] = value;
+    else problems.push(`Bad value for "${key}" in "${filePath}": ${result.error.issues[0]?.message ?? "invalid"}`);
+  }
+  for (const [name, key] of Object.entries(ENV_KEYS)) {
+    const raw = env(name);
+    if (raw === undefined || raw === "") continue;
+    const value = coerceEnv(key, raw);
+    const shape = ConfigSchema.shape as Record<string, z.ZodType>;
+    const result = value === undefined ? null : shape[key]!.safeParse(value);
+    if (result?.success) merged[key] = value;
+    else problems.push(`Bad value for ${name}: "${raw}"`);
+  }
+  return { config: ConfigSchema.parse(merged), problems };
+}
+
+function coerceEnv(key: keyof Config, raw: string): unknown {
+  const defaultValue = DEFAULT_CONFIG[key];
+  if (typeof defaultValue === "boolean") {
+    const v = raw.trim().toLowerCase();
+    if (["1", "true", "yes", "on"].includes(v)) return true;
+    if (["0", "false", "no", "off"].includes(v)) return false;
+    return undefined;
+  }
+  if (typeof defaultValue === "number") return /^\s*\d+\s*$/.test(raw) ? Number(raw) : undefined;
+  return raw.trim();
+}
+
+export function lineCol(text: string, offset: number): { line: number; col: number } {
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  const col = offset - before.lastIndexOf("\n");
+  return { line, col };
+}

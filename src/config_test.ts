@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { DEFAULT_CONFIG, loadConfig } from "./config.ts";
+import { envFrom } from "./env.ts";
+
+Deno.test("loadConfig() uses the documented defaults with no file and no env", () => {
+  const { config, problems } = loadConfig(null, envFrom({}));
+  assert.deepEqual(problems, []);
+  assert.equal(config.max, 3);
+  assert.equal(config.syncMs, 1500);
+  assert.equal(config.observe, false);
+  assert.equal(config.continueVia, "block");
+  assert.deepEqual(config, DEFAULT_CONFIG);
+});
+
+Deno.test("loadConfig() reads JSONC with comments and lets the environment win", () => {
+  const text = `{
+    // five continuations
+    "max": 5,
+    "observe": true,
+    "syncMs": 200,
+  }`;
+  const { config, problems } = loadConfig(text, envFrom({ CLIFFHANGER_MAX: "2", CLIFFHANGER_CONTINUE_VIA: "context" }));
+  assert.deepEqual(problems, []);
+  assert.equal(config.max, 2);
+  assert.equal(config.observe, true);
+  assert.equal(config.syncMs, 200);
+  assert.equal(config.continueVia, "context");
+});
+
+Deno.test("loadConfig() reports a broken file and bad values, and keeps the defaults for them", () => {
+  const broken = loadConfig("{ \"max\": ", envFrom({}), "/h/config.jsonc");
+  assert.equal(broken.config.max, 3);
+  assert.match(broken.problems[0]!, /Cannot parse "\/h\/config.jsonc"/);
+
+  const bad = loadConfig(`{"max": -1, "colour": "red"}`, envFrom({ CLIFFHANGER_SYNC_MS: "soon", CLIFFHANGER_OBSERVE: "1" }));
+  assert.equal(bad.config.max, 3);
+  assert.equal(bad.config.syncMs, 1500);
+  assert.equal(bad.config.observe, true);
+  assert.equal(bad.problems.length, 3);
+  assert.ok(bad.problems.some((p) => p.includes('Unknown key "colour"')));
+  assert.ok(bad.problems.some((p) => p.includes("CLIFFHANGER_SYNC_MS")));
+});
+
+Deno.test("loadConfig() treats 0/false as off and ignores empty env values", () => {
+  const { config } = loadConfig(`{"observe": true}`, envFrom({ CLIFFHANGER_OBSERVE: "0", CLIFFHANGER_MAX: "" }));
+  assert.equal(config.observe, false);
+  assert.equal(config.max, 3);
+});

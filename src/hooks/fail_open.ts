@@ -1,0 +1,42 @@
+/**
+ * The fail-open policy, in one place: a hook that throws, or runs past its time budget, answers nothing
+ * (exit 0, empty stdout), which lets the action through, and the error goes to errors.log.
+ */
+import { appendError } from "../store/errors_log.ts";
+
+export interface HookOutcome {
+  /** What to print on stdout: one JSON object and a newline, or "". */
+  stdout: string;
+  exitCode: 0;
+}
+
+export const ALLOW_SILENTLY: HookOutcome = { stdout: "", exitCode: 0 };
+
+export class BudgetExceededError extends Error {
+  override name = "BudgetExceededError";
+}
+
+export interface FailOpenOptions {
+  /** Hook name for errors.log, e.g. "hook stop". */
+  name: string;
+  budgetMs: number;
+  errorsLog: string;
+}
+
+export async function failOpen(body: () => Promise<HookOutcome>, options: FailOpenOptions): Promise<HookOutcome> {
+  let timer: number | undefined;
+  const budget = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new BudgetExceededError(`ran past its ${options.budgetMs} ms budget; allowed`)),
+      options.budgetMs,
+    );
+  });
+  try {
+    return await Promise.race([body(), budget]);
+  } catch (e) {
+    await appendError(options.errorsLog, options.name, e);
+    return ALLOW_SILENTLY;
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The Stop / SubagentStop payload, read tolerantly: unknown fields are ignored, and a field of the wrong type
+ * reads as absent instead of failing the hook.
+ */
+import { z } from "zod";
+
+const optionalString = z.string().nullable().optional().catch(undefined);
+
+export const BackgroundTaskSchema = z.object({
+  id: z.unknown().optional(),
+  type: z.unknown().optional(),
+  status: z.unknown().optional(),
+}).passthrough();
+
+export const StopPayloadSchema = z.object({
+  session_id: z.string().catch("unknown"),
+  hook_event_name: z.string().catch("Stop"),
+  transcript_path: optionalString,
+  agent_transcript_path: optionalString,
+  agent_id: optionalString,
+  agent_type: optionalString,
+  cwd: optionalString,
+  prompt_id: optionalString,
+  permission_mode: optionalString,
+  stop_hook_active: z.boolean().nullable().optional().catch(undefined),
+  last_assistant_message: optionalString,
+  background_tasks: z.array(z.unknown()).nullable().optional().catch(undefined),
+}).passthrough();
+export type StopPayload = z.infer<typeof StopPayloadSchema>;
+
+/** Parse the payload object; throws only when stdin is not a JSON object at all. */
+export function parseStopPayload(raw: unknown): StopPayload {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw new TypeError("Cannot read the hook payload: stdin is not a JSON object");
+  }
+  return StopPayloadSchema.parse(raw);
+}
+
+const FINISHED = new Set(["completed", "complete", "done", "failed", "error", "killed", "stopped", "cancelled", "canceled"]);
+
+/** Background tasks that are still running (and will wake the session when they finish). */
+export function runningBackgroundTasks(payload: StopPayload): number {
+  const tasks = payload.background_tasks ?? [];
+  let running = 0;
+  for (const task of tasks) {
+    if (typeof task !== "object" || task === null) continue;
+    const status = (task as { status?: unknown }).status;
+    if (typeof status === "string" && FINISHED.has(status.toLowerCase())) continue;
+    running++;
+  }
+  return running;
+}
+
+export function isSubagent(payload: StopPayload): boolean {
+  return payload.hook_event_name === "SubagentStop" || (typeof payload.agent_id === "string" && payload.agent_id !== "");
+}

@@ -1,0 +1,151 @@
+/**
+ * `hook stop`: the I/O around decideStop. Reads the payload, config, rules, session state and transcript,
+ * decides under the session lock, writes state and the log line, and returns what to print.
+ */
+import { join } from "node:path";
+import { loadConfig } from "../../config.ts";
+import type { EnvReader } from "../../env.ts";
+import { buildRuleSet, readUserRuleFiles } from "../../rules/load.ts";
+import type { RuleSet } from "../../rules/schema.ts";
+import { findEscape } from "../../rules/classify.ts";
+import { appendError } from "../../store/errors_log.ts";
+import { withLock } from "../../store/lock.ts";
+import { appendLog } from "../../store/log.ts";
+import type { HomePaths } from "../../store/paths.ts";
+import { readSessionState, sessionKey, statePath, writeSessionState } from "../../store/session_state.ts";
+import { readTurnView } from "../../transcript/read_view.ts";
+import { TranscriptIndexSchema } from "../../transcript/index_schema.ts";
+import type { TurnView } from "../../transcript/types.ts";
+import { ALLOW_SILENTLY, type HookOutcome } from "../fail_open.ts";
+import { decideStop } from "./decide.ts";
+import type { StopDecision } from "./decision.ts";
+import { isSubagent, parseStopPayload, runningBackgroundTasks, type StopPayload } from "./payload.ts";
+import { renderStop } from "./render.ts";
+import { enterTurn, findDuplicate, remember, stopFingerprint } from "./turn.ts";
+import type { Config } from "../../config.ts";
+
+export interface StopRunDeps {
+  env: EnvReader;
+  paths: HomePaths;
+  stdinText: string;
+  /** Milliseconds since the epoch; injected for tests. */
+  now: () => number;
+}
+
+export async function runStopHook(deps: StopRunDeps): Promise<HookOutcome> {
+  const { paths } = deps;
+  const startedAt = deps.now();
+  if (deps.stdinText.trim() === "") {
+    await appendError(paths.errors, "hook stop", "empty payload on stdin; allowed");
+    return ALLOW_SILENTLY;
+  }
+  const payload = parseStopPayload(JSON.parse(deps.stdinText));
+  if (await exists(paths.off)) return ALLOW_SILENTLY;
+  const config = await readConfig(deps);
+  if (config.disable) return ALLOW_SILENTLY;
+  // Side agents (prompt suggestions and the like) stop with an empty agent_type: not the user's work.
+  if (payload.hook_event_name === "SubagentStop" && payload.agent_type === "") return ALLOW_SILENTLY;
+
+  const rules = await readRules(paths);
+  const key = sessionKey(payload.session_id, isSubagent(payload) ? payload.agent_id : null);
+  const file = statePath(paths.state, key);
+
+  const result = await withLock(join(paths.locks, `${key}.lock`), async () => {
+    const loaded = await readSessionState(file);
+    if (loaded.problem) await appendError(paths.errors, "hook stop", loaded.problem);
+    let state = loaded.state;
+    const fp = stopFingerprint(payload);
+    const duplicate = findDuplicate(state, fp, startedAt, config.dedupeWindowMs);
+    if (duplicate) return { decision: duplicate.decision as StopDecision, observe: duplicate.observe, duplicate: true, continuation: state.turn.blocks };
+
+    state = enterTurn(state, payload);
+    let view: TurnView | null = null;
+    if (needsTranscript(payload, rules)) {
+      const read = await readTranscript(payload, state.index, { config, home: paths.home });
+      view = read.view;
+      state = { ...state, index: read.index };
+    }
+    const decision = decideStop({ payload, view, blocksThisTurn: state.turn.blocks, config, rules });
+    if (decision.action === "block" && !config.observe) {
+      state = { ...state, turn: { ...state.turn, blocks: state.turn.blocks + 1 } };
+    }
+    state = remember(state, { fp, startedAt, finishedAt: deps.now(), decision, observe: config.observe });
+    await writeSessionState(file, state);
+    return { decision, observe: config.observe, duplicate: false, continuation: state.turn.blocks };
+  });
+
+  if (!result.duplicate) {
+    await appendLog(paths.log, {
+      ts: new Date(deps.now()).toISOString(),
+      session: payload.session_id,
+      event: payload.hook_event_name,
+      agent: payload.agent_id ?? null,
+      action: result.decision.action,
+      observe: result.observe,
+      rule: result.decision.rule,
+      open: result.decision.open,
+      match: result.decision.match,
+      source: result.decision.source,
+      continuation: result.continuation,
+      cwd: payload.cwd ?? null,
+    });
+  }
+  const stdout = renderStop(result.decision, {
+    continueVia: config.continueVia,
+    observe: result.observe,
+    event: payload.hook_event_name,
+  });
+  return { stdout, exitCode: 0 };
+}
+
+/** Escapes, background work and plan mode decide without the transcript, so it is not read for them. */
+function needsTranscript(payload: StopPayload, rules: RuleSet): boolean {
+  if (runningBackgroundTasks(payload) > 0 || payload.permission_mode === "plan") return false;
+  return findEscape(payload.last_assistant_message ?? "", rules) === null;
+}
+
+async function readTranscript(payload: StopPayload, priorIndex: unknown, options: { config: Config; home: string }) {
+  const { config } = options;
+  const subagent = isSubagent(payload);
+  const path = subagent ? payload.agent_transcript_path : payload.transcript_path;
+  if (!path) return { view: null, index: null };
+  const prior = TranscriptIndexSchema.safeParse(priorIndex);
+  return await readTurnView(expandHome(path, options.home), prior.success ? prior.data : null, {
+    includeSidechain: subagent,
+    lastAssistantMessage: payload.last_assistant_message ?? null,
+    syncMs: config.syncMs,
+  });
+}
+
+async function readConfig(deps: StopRunDeps): Promise<Config> {
+  let text: string | null = null;
+  try {
+    text = await Deno.readTextFile(deps.paths.config);
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) await appendError(deps.paths.errors, "config", e);
+  }
+  const loaded = loadConfig(text, deps.env, deps.paths.config);
+  for (const problem of loaded.problems) await appendError(deps.paths.errors, "config", problem);
+  return loaded.config;
+}
+
+async function readRules(paths: HomePaths): Promise<RuleSet> {
+  const rules = buildRuleSet({ userFiles: await readUserRuleFiles(paths.rules) });
+  for (const file of rules.files) {
+    if (file.error) await appendError(paths.errors, "rules", `${file.origin}: ${file.error}`);
+  }
+  return rules;
+}
+
+function expandHome(path: string, home: string): string {
+  return path.startsWith("~/") ? join(home, path.slice(2)) : path;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

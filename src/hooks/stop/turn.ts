@@ -1,0 +1,54 @@
+/**
+ * Which user turn a stop belongs to, and whether it is a second call for a stop already decided.
+ * Pure functions over the session state.
+ */
+import { createHash } from "node:crypto";
+import type { RecentDecision, SessionState } from "../../store/session_state.ts";
+import type { StopPayload } from "./payload.ts";
+
+const RECENT_KEPT = 8;
+
+/**
+ * The turn this stop belongs to. With a prompt_id (Claude Code ≥ 2.1.196) the turn is that prompt; without
+ * one, a stop with stop_hook_active false starts a new turn (stop_hook_active true means Claude Code is
+ * continuing after a block). The block count resets when the turn changes.
+ */
+export function enterTurn(state: SessionState, payload: StopPayload): SessionState {
+  const turn = state.turn;
+  if (payload.prompt_id) {
+    const key = `p:${payload.prompt_id}`;
+    if (turn.key === key) return state;
+    return { ...state, turn: { key, seq: turn.seq + 1, blocks: 0 } };
+  }
+  if (payload.stop_hook_active === true && turn.key !== null) return state;
+  const seq = turn.seq + 1;
+  return { ...state, turn: { key: `s:${seq}`, seq, blocks: 0 } };
+}
+
+export function stopFingerprint(payload: StopPayload): string {
+  const parts = [
+    payload.session_id,
+    payload.agent_id ?? "",
+    payload.prompt_id ?? "",
+    payload.stop_hook_active === true ? "1" : "0",
+    payload.last_assistant_message ?? "",
+  ];
+  return createHash("sha256").update(parts.join("\u0000")).digest("hex").slice(0, 32);
+}
+
+/**
+ * A call with the same fingerprint that started before the earlier call finished (plus the window) is the
+ * same stop reaching a second registration of the hook: Claude Code runs a stop's hooks in parallel and only
+ * continues after all of them are done, so a real next stop always starts later than that.
+ */
+export function findDuplicate(state: SessionState, fp: string, startedAt: number, windowMs: number): RecentDecision | null {
+  for (let i = state.recent.length - 1; i >= 0; i--) {
+    const recent = state.recent[i]!;
+    if (recent.fp === fp && startedAt <= recent.finishedAt + windowMs) return recent;
+  }
+  return null;
+}
+
+export function remember(state: SessionState, entry: RecentDecision): SessionState {
+  return { ...state, recent: [...state.recent, entry].slice(-RECENT_KEPT) };
+}

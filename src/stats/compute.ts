@@ -1,0 +1,124 @@
+/** Stats over log.jsonl lines: pure, so tests and replay feed it lines directly. */
+import { type LogLine, LogLineSchema } from "../store/log.ts";
+
+export interface StatsOptions {
+  now: Date;
+  /** Window length in days, ending now. */
+  days: number;
+}
+
+export interface DayCount {
+  /** YYYY-MM-DD (UTC). */
+  date: string;
+  caught: number;
+  allowed: number;
+}
+
+export interface Stats {
+  days: number;
+  since: string;
+  until: string;
+  /** Stops blocked (or, in observe mode, that would have been blocked). */
+  caught: number;
+  /** Of those, logged in observe mode (not actually blocked). */
+  caughtObserved: number;
+  sessionsWithCatch: number;
+  sessions: number;
+  byRule: Record<string, number>;
+  allowed: number;
+  allowedBy: Record<string, number>;
+  perDay: DayCount[];
+  /** Lines that were not valid log lines. */
+  skippedLines: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export class StatsAccumulator {
+  #since: number;
+  #until: number;
+  #stats: Stats;
+  #sessions = new Set<string>();
+  #caughtSessions = new Set<string>();
+  #perDay = new Map<string, DayCount>();
+
+  constructor(options: StatsOptions) {
+    this.#until = options.now.getTime();
+    this.#since = this.#until - options.days * DAY_MS;
+    for (let i = options.days - 1; i >= 0; i--) {
+      const date = new Date(this.#until - i * DAY_MS).toISOString().slice(0, 10);
+      this.#perDay.set(date, { date, caught: 0, allowed: 0 });
+    }
+    this.#stats = {
+      days: options.days,
+      since: new Date(this.#since).toISOString(),
+      until: new Date(this.#until).toISOString(),
+      caught: 0,
+      caughtObserved: 0,
+      sessionsWithCatch: 0,
+      sessions: 0,
+      byRule: {},
+      allowed: 0,
+      allowedBy: {},
+      perDay: [],
+      skippedLines: 0,
+    };
+  }
+
+  addText(text: string): void {
+    if (text.trim() === "") return;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      this.#stats.skippedLines++;
+      return;
+    }
+    const parsed = LogLineSchema.safeParse(raw);
+    if (!parsed.success) {
+      this.#stats.skippedLines++;
+      return;
+    }
+    this.add(parsed.data);
+  }
+
+  add(line: LogLine): void {
+    const t = Date.parse(line.ts);
+    if (!Number.isFinite(t) || t < this.#since || t > this.#until) return;
+    const s = this.#stats;
+    this.#sessions.add(line.session);
+    const day = this.#perDay.get(line.ts.slice(0, 10));
+    if (line.action === "block") {
+      s.caught++;
+      if (line.observe) s.caughtObserved++;
+      s.byRule[line.rule] = (s.byRule[line.rule] ?? 0) + 1;
+      this.#caughtSessions.add(line.session);
+      if (day) day.caught++;
+    } else {
+      s.allowed++;
+      s.allowedBy[line.rule] = (s.allowedBy[line.rule] ?? 0) + 1;
+      if (day) day.allowed++;
+    }
+  }
+
+  result(): Stats {
+    return {
+      ...this.#stats,
+      sessions: this.#sessions.size,
+      sessionsWithCatch: this.#caughtSessions.size,
+      byRule: sortByCount(this.#stats.byRule),
+      allowedBy: sortByCount(this.#stats.allowedBy),
+      perDay: [...this.#perDay.values()],
+    };
+  }
+}
+
+export function computeStats(lines: Iterable<string>, options: StatsOptions): Stats {
+  const acc = new StatsAccumulator(options);
+  for (const line of lines) acc.addText(line);
+  return acc.result();
+}
+
+function sortByCount(counts: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
+}

@@ -1,0 +1,52 @@
+/** The terminal form of Stats: a headline, counts by rule and by reason, and a per-day bar chart. */
+import type { Stats } from "./compute.ts";
+
+export interface RenderStatsOptions {
+  /** Use ANSI colour (only when stdout is a TTY and NO_COLOR is unset). */
+  color: boolean;
+  /** Labels for rule ids ("offers-to-continue" → "offered to continue"). */
+  labels: Record<string, string>;
+}
+
+const BAR_WIDTH = 30;
+
+export function renderStats(stats: Stats, options: RenderStatsOptions): string {
+  const period = stats.days === 7 ? "this week" : stats.days === 1 ? "today" : `in the last ${stats.days} days`;
+  const paint = (code: string, text: string) => options.color ? `\x1b[${code}m${text}\x1b[0m` : text;
+  const label = (rule: string) => options.labels[rule] ?? rule;
+  const lines: string[] = [];
+  lines.push(
+    `caught ${stats.caught} early ${plural(stats.caught, "stop")} ${period} in ${stats.sessionsWithCatch} of ${stats.sessions} ${plural(stats.sessions, "session")}`,
+  );
+  if (stats.caughtObserved > 0) lines.push(`  (${stats.caughtObserved} in observe mode: logged, not blocked)`);
+  for (const [rule, n] of Object.entries(stats.byRule)) lines.push(`${String(n).padStart(6)}  ${paint("33", label(rule))}`);
+  lines.push(`allowed ${stats.allowed} ${plural(stats.allowed, "stop")}`);
+  for (const [rule, n] of Object.entries(stats.allowedBy)) lines.push(`${String(n).padStart(6)}  ${label(rule)}`);
+  if (stats.perDay.length > 1) {
+    lines.push("", "caught per day:");
+    const max = Math.max(1, ...stats.perDay.map((d) => d.caught));
+    for (const day of stats.perDay) {
+      const width = day.caught === 0 ? 0 : Math.max(1, Math.round((day.caught / max) * BAR_WIDTH));
+      lines.push(`  ${day.date}  ${paint("32", "#".repeat(width))}${width > 0 ? " " : ""}${day.caught}`);
+    }
+  }
+  if (stats.skippedLines > 0) lines.push("", `(${stats.skippedLines} unreadable log ${plural(stats.skippedLines, "line")} skipped)`);
+  return lines.join("\n") + "\n";
+}
+
+function plural(n: number, word: string): string {
+  return n === 1 ? word : `${word}s`;
+}
+
+/** Labels for the stages that are not rules from the rule files. */
+export const STAGE_LABELS: Record<string, string> = {
+  "open-items": "open checklist items",
+  "checklist-done": "checklist complete",
+  "blocker-token": "BLOCKED: or NEEDS-YOU: named",
+  "status-handover": "Status: partial/blocked handover",
+  "background-work": "background work still running",
+  "plan-mode": "plan mode",
+  "cap": "continuation cap reached",
+  "blocker-phrase": "a blocker named in prose",
+  "no-pattern": "no early-stop pattern",
+};

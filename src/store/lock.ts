@@ -1,0 +1,69 @@
+/**
+ * Cross-process locks as exclusively created files. A lock older than `staleMs` was left by a killed process
+ * and is taken over. Waiting is bounded: past `waitMs` the caller gets an error and fails open.
+ */
+import { dirname } from "node:path";
+
+export interface LockOptions {
+  /** Longest wait for the lock (default 3000 ms). */
+  waitMs?: number;
+  /** A lock file older than this is stale and removed (default 10000 ms). */
+  staleMs?: number;
+  /** Poll interval while waiting (default 15 ms). */
+  pollMs?: number;
+}
+
+export class LockTimeoutError extends Error {
+  override name = "LockTimeoutError";
+}
+
+export async function withLock<T>(lockPath: string, body: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+  const release = await acquireLock(lockPath, options);
+  try {
+    return await body();
+  } finally {
+    await release();
+  }
+}
+
+export async function acquireLock(lockPath: string, options: LockOptions = {}): Promise<() => Promise<void>> {
+  const waitMs = options.waitMs ?? 3000;
+  const staleMs = options.staleMs ?? 10000;
+  const pollMs = options.pollMs ?? 15;
+  const token = `${Deno.pid}-${crypto.randomUUID()}`;
+  const deadline = Date.now() + waitMs;
+  await Deno.mkdir(dirname(lockPath), { recursive: true });
+  for (;;) {
+    try {
+      const file = await Deno.open(lockPath, { write: true, createNew: true, mode: 0o600 });
+      try {
+        await file.write(new TextEncoder().encode(token));
+      } finally {
+        file.close();
+      }
+      return async () => {
+        try {
+          const held = await Deno.readTextFile(lockPath);
+          if (held === token) await Deno.remove(lockPath);
+        } catch {
+          // already gone (taken over as stale): nothing to release
+        }
+      };
+    } catch (e) {
+      if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
+    }
+    await removeIfStale(lockPath, staleMs);
+    if (Date.now() >= deadline) throw new LockTimeoutError(`Cannot take lock "${lockPath}": held by another process`);
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+}
+
+async function removeIfStale(lockPath: string, staleMs: number): Promise<void> {
+  try {
+    const info = await Deno.stat(lockPath);
+    const age = Date.now() - (info.mtime?.getTime() ?? Date.now());
+    if (age > staleMs) await Deno.remove(lockPath);
+  } catch {
+    // vanished between checks, or unreadable: the next attempt decides
+  }
+}

@@ -1,0 +1,43 @@
+/** Where cliffhanger keeps its files, computed once from the environment. */
+import { join } from "node:path";
+import type { EnvReader } from "../env.ts";
+
+export interface HomePaths {
+  /** The user's home directory. */
+  home: string;
+  /** Claude Code's config directory: CLAUDE_CONFIG_DIR, else ~/.claude. */
+  claudeDir: string;
+  /** The user settings file Claude Code reads: <claudeDir>/settings.json. */
+  userSettings: string;
+  /** CLIFFHANGER_HOME, else ~/.cliffhanger. */
+  root: string;
+  config: string;
+  log: string;
+  errors: string;
+  state: string;
+  rules: string;
+  backups: string;
+  locks: string;
+  /** The off switch: while this file exists every hook allows and logs nothing. */
+  off: string;
+}
+
+export function homePaths(env: EnvReader): HomePaths {
+  const home = env("HOME") || "/";
+  const claudeDir = env("CLAUDE_CONFIG_DIR") || join(home, ".claude");
+  const root = env("CLIFFHANGER_HOME") || join(home, ".cliffhanger");
+  return {
+    home,
+    claudeDir,
+    userSettings: join(claudeDir, "settings.json"),
+    root,
+    config: join(root, "config.jsonc"),
+    log: join(root, "log.jsonl"),
+    errors: join(root, "errors.log"),
+    state: join(root, "state"),
+    rules: join(root, "rules"),
+    backups: join(root, "backups"),
+    locks: join(root, "locks"),
+    off: join(root, "off"),
+  };
+}

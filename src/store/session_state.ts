@@ -1,0 +1,88 @@
+/**
+ * Per-session state (`state/<session>[.<agent>].json`): the continuation count of the current user turn,
+ * recent decisions for duplicate calls, and the transcript index. Validated on read; a corrupt file is
+ * reported and replaced by a fresh state, never fatal.
+ */
+import { join } from "node:path";
+import { z } from "zod";
+import { writeJsonAtomic } from "./atomic.ts";
+import { sanitizeId } from "./sanitize.ts";
+
+export const RecentDecisionSchema = z.object({
+  /** Fingerprint of the stop: session, agent, prompt id, stop_hook_active and the final message. */
+  fp: z.string(),
+  startedAt: z.number(),
+  finishedAt: z.number(),
+  decision: z.object({
+    action: z.enum(["allow", "block"]),
+    rule: z.string(),
+    reason: z.string().nullable(),
+    open: z.array(z.string()),
+    match: z.string().nullable(),
+    source: z.enum(["tasks", "todo", "markdown"]).nullable(),
+  }),
+  observe: z.boolean(),
+});
+export type RecentDecision = z.infer<typeof RecentDecisionSchema>;
+
+export const SessionStateSchema = z.object({
+  v: z.literal(1),
+  turn: z.object({
+    /** "p:<prompt_id>" when the payload has one, else "s:<n>" counted from stop_hook_active=false stops. */
+    key: z.string().nullable(),
+    seq: z.number().int().min(0),
+    blocks: z.number().int().min(0),
+  }),
+  recent: z.array(RecentDecisionSchema),
+  /** The transcript index (validated by the transcript module). */
+  index: z.unknown().nullable(),
+}).passthrough();
+export type SessionState = z.infer<typeof SessionStateSchema>;
+
+export function freshState(): SessionState {
+  return { v: 1, turn: { key: null, seq: 0, blocks: 0 }, recent: [], index: null };
+}
+
+export function sessionKey(sessionId: string, agentId: string | null | undefined): string {
+  return agentId ? `${sanitizeId(sessionId)}.${sanitizeId(agentId)}` : sanitizeId(sessionId);
+}
+
+export function statePath(stateDir: string, key: string): string {
+  return join(stateDir, `${key}.json`);
+}
+
+export interface LoadedState {
+  state: SessionState;
+  /** Set when the file existed but could not be used (it is then reset). */
+  problem: string | null;
+}
+
+export async function readSessionState(path: string): Promise<LoadedState> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return { state: freshState(), problem: null };
+    throw e;
+  }
+  return parseSessionState(text, path);
+}
+
+export function parseSessionState(text: string, path: string): LoadedState {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { state: freshState(), problem: `Corrupt state file "${path}": not JSON; reset` };
+  }
+  const result = SessionStateSchema.safeParse(raw);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    return { state: freshState(), problem: `Corrupt state file "${path}": ${issue?.path.join(".")} ${issue?.message}; reset` };
+  }
+  return { state: result.data, problem: null };
+}
+
+export async function writeSessionState(path: string, state: SessionState): Promise<void> {
+  await writeJsonAtomic(path, state);
+}

@@ -1,0 +1,86 @@
+/**
+ * Black-box runs of the CLI for tests: spawns `deno run` with exactly the permission flags the compiled binary
+ * carries (scripts/scopes.ts → src/permissions.ts), with a clean environment and a temp HOME.
+ */
+import { join } from "node:path";
+import { envFrom } from "../env.ts";
+import { cliArgs } from "../../scripts/scopes.ts";
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunCliOptions {
+  /** The temp HOME; CLIFFHANGER_HOME defaults to <home>/.cliffhanger and Claude's dir to <home>/.claude. */
+  home: string;
+  stdin?: string | Uint8Array;
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+const REAL_HOME = Deno.env.get("HOME") ?? "/root";
+/** Deno's own cache, so the child does not download npm packages again into the temp HOME. */
+export const DENO_DIR = Deno.env.get("DENO_DIR") ??
+  join(Deno.env.get("XDG_CACHE_HOME") ?? join(REAL_HOME, ".cache"), "deno");
+
+export function childEnv(options: RunCliOptions): Record<string, string> {
+  return {
+    HOME: options.home,
+    CLIFFHANGER_HOME: join(options.home, ".cliffhanger"),
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    DENO_DIR,
+    NO_COLOR: "1",
+    TZ: "UTC",
+    ...options.env,
+  };
+}
+
+export async function runCli(args: string[], options: RunCliOptions): Promise<CliRun> {
+  const env = childEnv(options);
+  const command = new Deno.Command(Deno.execPath(), {
+    args: cliArgs(envFrom(env), args),
+    env,
+    clearEnv: true,
+    cwd: options.cwd ?? options.home,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  });
+  const child = command.spawn();
+  const writer = child.stdin.getWriter();
+  const input = options.stdin ?? "";
+  await writer.write(typeof input === "string" ? new TextEncoder().encode(input) : input).catch(() => {});
+  await writer.close().catch(() => {});
+  const out = await child.output();
+  const decoder = new TextDecoder();
+  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+}
+
+/** A fresh temp HOME with empty .claude and .cliffhanger folders. */
+export async function tempHome(prefix = "cliffhanger-test-"): Promise<string> {
+  const home = await Deno.makeTempDir({ prefix });
+  await Deno.mkdir(join(home, ".claude", "projects"), { recursive: true });
+  return home;
+}
+
+/** Lines of <home>/.cliffhanger/log.jsonl, parsed. */
+export async function readLog(home: string): Promise<Record<string, unknown>[]> {
+  try {
+    const text = await Deno.readTextFile(join(home, ".cliffhanger", "log.jsonl"));
+    return text.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return [];
+    throw e;
+  }
+}
+
+export async function readErrors(home: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(join(home, ".cliffhanger", "errors.log"));
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return "";
+    throw e;
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * Splits a byte stream into lines at "\n" without holding more than one line (and never more than
+ * `maxLineBytes` of it). Longer lines are skipped without decoding: only their first and last few KiB are
+ * kept, so a caller can still tell what kind of line it was. A trailing "\r" is dropped; empty lines are
+ * skipped. Bytes after the last "\n" are a torn line: held until more bytes arrive, never reported.
+ */
+
+export interface OversizeLine {
+  /** The first `keepBytes` of the line. */
+  head: Uint8Array;
+  /** The last `keepBytes` of the line (without the "\r\n"). */
+  tail: Uint8Array;
+  /** Length of the line in bytes, without the line end. */
+  length: number;
+}
+
+export interface LineSink {
+  /** A complete line. `bytes` may be a view into the caller's read buffer: valid only during the call. */
+  line(bytes: Uint8Array): void;
+  oversize(line: OversizeLine): void;
+}
+
+export interface LineScannerOptions {
+  /** Absolute file offset of the first byte that will be fed. */
+  start: number;
+  /** Lines longer than this are reported through `oversize` (default 1 MiB). */
+  maxLineBytes?: number;
+  /** How much of an oversize line's head and tail is kept (default 8 KiB). */
+  keepBytes?: number;
+}
+
+export const DEFAULT_MAX_LINE_BYTES = 1024 * 1024;
+const DEFAULT_KEEP_BYTES = 8 * 1024;
+const NL = 10;
+const CR = 13;
+
+export class LineScanner {
+  readonly #max: number;
+  readonly #keep: number;
+  #offset: number;
+  #consumed: number;
+  #parts: Uint8Array[] = [];
+  #partLen = 0;
+  #discarding = false;
+  #head: Uint8Array = new Uint8Array(0);
+  #tail: Uint8Array = new Uint8Array(0);
+
+  constructor(options: LineScannerOptions) {
+    this.#max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.#keep = Math.min(options.keepBytes ?? DEFAULT_KEEP_BYTES, this.#max);
+    this.#offset = options.start;
+    this.#consumed = options.start;
+  }
+
+  /** Absolute offset just past the last complete line: always a line boundary. */
+  get consumed(): number {
+    return this.#consumed;
+  }
+
+  /** Bytes of a torn (unterminated) line fed so far. */
+  get pendingBytes(): number {
+    return this.#offset - this.#consumed;
+  }
+
+  feed(chunk: Uint8Array, sink: LineSink): void {
+    let pos = 0;
+    while (pos < chunk.length) {
+      const nl = chunk.indexOf(NL, pos);
+      if (nl === -1) {
+        this.#hold(chunk.subarray(pos));
+        this.#offset += chunk.length - pos;
+        return;
+      }
+      this.#finish(chunk.subarray(pos, nl), sink);
+      this.#offset += nl + 1 - pos;
+      this.#consumed = this.#offset;
+      pos = nl + 1;
+    }
+  }
+
+  /** Keeps part of an unterminated line, switching to discard mode once it is too long. */
+  #hold(seg: Uint8Array): void {
+    if (seg.length === 0) return;
+    if (this.#discarding) {
+      this.#tail = lastBytes([this.#tail, seg], this.#keep);
+      this.#partLen += seg.length;
+      return;
+    }
+    if (this.#partLen + seg.length > this.#max) {
+      this.#startDiscard(seg);
+      return;
+    }
+    this.#parts.push(seg.slice());
+    this.#partLen += seg.length;
+  }
+
+  #startDiscard(seg: Uint8Array): void {
+    const all = [...this.#parts, seg];
+    this.#head = firstBytes(all, this.#keep);
+    this.#tail = lastBytes(all, this.#keep);
+    this.#partLen += seg.length;
+    this.#parts = [];
+    this.#discarding = true;
+  }
+
+  /** Ends the current line with `seg` as its last piece. */
+  #finish(seg: Uint8Array, sink: LineSink): void {
+    if (!this.#discarding && this.#partLen + seg.length > this.#max) this.#startDiscard(seg);
+    else if (this.#discarding) this.#hold(seg);
+    else if (this.#partLen === 0) emitLine(seg, sink);
+    else {
+      this.#parts.push(seg);
+      emitLine(concat(this.#parts, this.#partLen + seg.length), sink);
+    }
+    if (this.#discarding) {
+      const length = this.#partLen - (endsWithCr(this.#tail) ? 1 : 0);
+      sink.oversize({ head: this.#head, tail: stripCr(this.#tail), length });
+    }
+    this.#parts = [];
+    this.#partLen = 0;
+    this.#discarding = false;
+    this.#head = new Uint8Array(0);
+    this.#tail = new Uint8Array(0);
+  }
+}
+
+function emitLine(bytes: Uint8Array, sink: LineSink): void {
+  const line = stripCr(bytes);
+  if (line.length > 0) sink.line(line);
+}
+
+function endsWithCr(bytes: Uint8Array): boolean {
+  return bytes.length > 0 && bytes[bytes.length - 1] === CR;
+}
+
+function stripCr(bytes: Uint8Array): Uint8Array {
+  return endsWithCr(bytes) ? bytes.subarray(0, bytes.length - 1) : bytes;
+}
+
+function concat(parts: readonly Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+function firstBytes(parts: readonly Uint8Array[], n: number): Uint8Array {
+  const out: Uint8Array[] = [];
+  let left = n;
+  for (const p of parts) {
+    if (left <= 0) break;
+    const piece = p.subarray(0, left);
+    out.push(piece);
+    left -= piece.length;
+  }
+  return concat(out, n - Math.max(left, 0));
+}
+
+function lastBytes(parts: readonly Uint8Array[], n: number): Uint8Array {
+  const out: Uint8Array[] = [];
+  let left = n;
+  for (let i = parts.length - 1; i >= 0 && left > 0; i--) {
+    const p = parts[i]!;
+    const piece = p.subarray(Math.max(0, p.length - left));
+    out.unshift(piece);
+    left -= piece.length;
+  }
+  return concat(out, n - Math.max(left, 0));
+}
