@@ -20,8 +20,8 @@ interface Entry {
 const COMMANDS: Record<string, Entry> = {
   stats: { summary: "early stops caught and stops allowed, by rule and by day", load: async () => (await import("./src/cli/stats.ts")).command },
   status: { summary: "on or off, where it is registered, mode, cap, rules, permission scopes", load: async () => (await import("./src/cli/status.ts")).command },
-  install: { summary: "register the hooks in a Claude Code settings file", load: async () => (await import("./src/cli/install.ts")).command },
-  uninstall: { summary: "remove our hooks from a Claude Code settings file", load: async () => (await import("./src/cli/uninstall.ts")).command },
+  install: { summary: "register the hooks in a Claude Code settings file", load: async () => await import("./src/cli/install.ts") },
+  uninstall: { summary: "remove our hooks from a Claude Code settings file", load: async () => await import("./src/cli/uninstall.ts") },
   on: { summary: "resume every hook (removes the off switch)", load: async () => (await import("./src/cli/switch.ts")).onCommand },
   off: { summary: "pause every hook (creates the off switch)", load: async () => (await import("./src/cli/switch.ts")).offCommand },
 };

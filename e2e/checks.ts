@@ -33,7 +33,18 @@ export function assertCompleted(run: ScenarioRun, replies: number): void {
 /** Every log line has the documented fields and belongs to this session and project. */
 export function assertLogShape(run: ScenarioRun): void {
   const fields = [
-    "ts", "session", "event", "agent", "action", "observe", "rule", "open", "match", "source", "continuation", "cwd",
+    "ts",
+    "session",
+    "event",
+    "agent",
+    "action",
+    "observe",
+    "rule",
+    "open",
+    "match",
+    "source",
+    "continuation",
+    "cwd",
   ];
   for (const line of run.log) {
     assert.deepEqual(fields.filter((f) => !(f in line)), [], `log line lacks fields: ${JSON.stringify(line)}`);

@@ -46,7 +46,9 @@ const DEFAULT_TIMEOUT_MS = 120_000;
 
 export async function runScenario(script: Script, options: ScenarioOptions = {}): Promise<ScenarioRun> {
   const client = await ensureClient();
-  const denoDir = await warmDeno();
+  const hook = options.hook ?? "ours";
+  const cacheDir = await denoDir();
+  if (hook === "ours") await warmMain(cacheDir);
   const sandbox = await makeSandbox();
   const mock = startMockApi(script.replies);
   try {
@@ -54,7 +56,7 @@ export async function runScenario(script: Script, options: ScenarioOptions = {})
       ...passthroughEnv(),
       HOME: sandbox.home,
       CLIFFHANGER_HOME: sandbox.cliffhangerHome,
-      DENO_DIR: denoDir,
+      DENO_DIR: cacheDir,
       DENO_NO_UPDATE_CHECK: "1",
       ANTHROPIC_BASE_URL: mock.url,
       ANTHROPIC_API_KEY: "test",
@@ -62,7 +64,7 @@ export async function runScenario(script: Script, options: ScenarioOptions = {})
       DISABLE_AUTOUPDATER: "1",
       ...options.env,
     };
-    await registerHook(sandbox, options.hook ?? "ours", env);
+    await registerHook(sandbox, hook, env);
     const args = [
       ...client.prefix,
       "-p",
@@ -112,28 +114,34 @@ function passthroughEnv(): Record<string, string> {
   return out;
 }
 
-let warmed: Promise<string> | undefined;
+let denoDirPromise: Promise<string> | undefined;
+let warmPromise: Promise<void> | undefined;
 
 /**
- * The deno cache directory, with main.ts and its npm dependencies already in it. The hook runs with a throwaway
- * HOME, so without an explicit DENO_DIR every hook call would start from an empty cache.
+ * The deno cache directory. The hook runs with a throwaway HOME, so without an explicit DENO_DIR every hook call
+ * would start from an empty cache.
  */
-function warmDeno(): Promise<string> {
-  warmed ??= (async () => {
+function denoDir(): Promise<string> {
+  denoDirPromise ??= (async () => {
     const info = await runProcess(Deno.execPath(), { args: ["info", "--json"], timeoutMs: 60_000 });
-    const denoDir = parseJsonObject(info.stdout)?.denoDir;
-    if (typeof denoDir !== "string") throw new Error(`deno info --json gave no denoDir:\n${info.stderr}`);
-    if (existsSync(MAIN_PATH)) {
-      const cache = await runProcess(Deno.execPath(), {
-        args: ["cache", "--quiet", `--config=${CONFIG_PATH}`, MAIN_PATH],
-        env: { DENO_DIR: denoDir },
-        timeoutMs: 300_000,
-      });
-      if (cache.code !== 0) throw new Error(`deno cache main.ts failed:\n${cache.stderr}`);
-    }
-    return denoDir;
+    const dir = parseJsonObject(info.stdout)?.denoDir;
+    if (typeof dir !== "string") throw new Error(`deno info --json gave no denoDir:\n${info.stderr}`);
+    return dir;
   })();
-  return warmed;
+  return denoDirPromise;
+}
+
+/** main.ts and its npm dependencies in that cache, so the first hook call does not download them. */
+function warmMain(dir: string): Promise<void> {
+  warmPromise ??= (async () => {
+    const cache = await runProcess(Deno.execPath(), {
+      args: ["cache", "--quiet", `--config=${CONFIG_PATH}`, MAIN_PATH],
+      env: { DENO_DIR: dir },
+      timeoutMs: 300_000,
+    });
+    if (cache.code !== 0) throw new Error(`deno cache main.ts failed:\n${cache.stderr}`);
+  })();
+  return warmPromise;
 }
 
 function findTranscript(claudeDir: string, sessionId: string): string | null {

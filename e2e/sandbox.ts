@@ -1,5 +1,6 @@
 /** A throwaway HOME for one scenario: Claude Code's config dir, our home, and an empty project folder. */
 import { join } from "node:path";
+import { writeStderr } from "../src/output.ts";
 
 export interface Sandbox {
   root: string;
@@ -29,6 +30,6 @@ export async function makeSandbox(): Promise<Sandbox> {
 
 /** Removes the sandbox, or keeps it and says where when CLIFFHANGER_E2E_KEEP is set (for debugging). */
 export async function disposeSandbox(sandbox: Sandbox): Promise<void> {
-  if (Deno.env.get("CLIFFHANGER_E2E_KEEP")) console.error(`e2e sandbox kept: ${sandbox.root}`);
+  if (Deno.env.get("CLIFFHANGER_E2E_KEEP")) writeStderr(`e2e sandbox kept: ${sandbox.root}\n`);
   else await Deno.remove(sandbox.root, { recursive: true });
 }

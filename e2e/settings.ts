@@ -37,7 +37,9 @@ async function installWithOurCli(sandbox: Sandbox, env: Record<string, string>):
     timeoutMs: 60_000,
   });
   if (out.code !== 0 || out.timedOut) {
-    throw new Error(`install failed (exit ${out.code}${out.timedOut ? ", timed out" : ""}):\n${out.stderr}${out.stdout}`);
+    throw new Error(
+      `install failed (exit ${out.code}${out.timedOut ? ", timed out" : ""}):\n${out.stderr}${out.stdout}`,
+    );
   }
 }
 

@@ -42,7 +42,11 @@ export function sseBody(message: WireMessage): string {
   ]];
   wireBlocks(message).forEach((block, index) => {
     if (block.type === "text") {
-      events.push(["content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } }]);
+      events.push(["content_block_start", {
+        type: "content_block_start",
+        index,
+        content_block: { type: "text", text: "" },
+      }]);
       events.push(["content_block_delta", {
         type: "content_block_delta",
         index,

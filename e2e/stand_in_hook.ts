@@ -11,5 +11,7 @@ Deno.writeTextFileSync(`${home}/log.jsonl`, JSON.stringify({ action: block ? "bl
 });
 const reason = "Stand-in: finish the work now.";
 const viaContext = Deno.env.get("CLIFFHANGER_CONTINUE_VIA") === "context";
-const answer = viaContext ? { hookSpecificOutput: { hookEventName: "Stop", additionalContext: reason } } : { decision: "block", reason };
-if (block) console.log(JSON.stringify(answer));
+const answer = viaContext
+  ? { hookSpecificOutput: { hookEventName: "Stop", additionalContext: reason } }
+  : { decision: "block", reason };
+if (block) Deno.stdout.writeSync(new TextEncoder().encode(JSON.stringify(answer) + "\n"));

@@ -24,7 +24,7 @@ export interface FailOpenOptions {
 }
 
 export async function failOpen(body: () => Promise<HookOutcome>, options: FailOpenOptions): Promise<HookOutcome> {
-  let timer: number | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const budget = new Promise<never>((_, reject) => {
     timer = setTimeout(
       () => reject(new BudgetExceededError(`ran past its ${options.budgetMs} ms budget; allowed`)),

@@ -8,7 +8,7 @@
 export interface OversizeLine {
   /** The first `keepBytes` of the line. */
   head: Uint8Array;
-  /** The last `keepBytes` of the line (without the "\r\n"). */
+  /** The last `keepBytes` of the line, less a final "\r". */
   tail: Uint8Array;
   /** Length of the line in bytes, without the line end. */
   length: number;

@@ -24,6 +24,8 @@ export interface ReadStats {
   oversize: number;
   /** True when the index could not be used (file shrank, was replaced, or no index) and the whole file was read. */
   fullScan: boolean;
+  /** Time spent polling for the final assistant message to be flushed (0 when it was there or not awaited). */
+  waitedMs: number;
 }
 
 /** The view of the current user turn that the Stop decision reads. */
@@ -40,7 +42,10 @@ export interface TurnView {
   todo: ChecklistItem[] | null;
   /** The latest Markdown `- [ ]` list in an assistant message of the current turn; else null. */
   markdown: ChecklistItem[] | null;
-  /** The final assistant message (last_assistant_message) was found in the file. */
+  /**
+   * The final assistant message (last_assistant_message) was found in the file. False when it was not
+   * found within the sync wait, and also when there was nothing to look for (absent or blank).
+   */
   finalSynced: boolean;
   /** The model of the newest assistant line, if any. */
   model: string | null;

@@ -15,7 +15,7 @@
 import type { Config } from "../../config.ts";
 import { findBlocker, findEarlyStop, findEscape, renderEarlyStopReason } from "../../rules/classify.ts";
 import type { RuleSet } from "../../rules/schema.ts";
-import { parseMarkdownChecklist } from "../../transcript/markdown.ts";
+import { parseMarkdownChecklist } from "../../transcript/markdown_checklist.ts";
 import type { Checklist, TurnView } from "../../transcript/types.ts";
 import { allow, type StopDecision } from "./decision.ts";
 import { runningBackgroundTasks, type StopPayload } from "./payload.ts";

@@ -1,0 +1,79 @@
+/**
+ * `deno task compile [--home DIR] [--cliffhanger-home DIR] [--claude-dir DIR] [--settings PATH]… [--output PATH]
+ * [--target TRIPLE] [--dry-run]`: builds dist/cliffhanger-bin with the permission scopes of src/permissions.ts baked
+ * in. Deno permission paths are literal, so they are computed for one user's home (default: the building user's).
+ * `deno compile` downloads Deno's runtime (denort) once; on an air-gapped machine set DENORT_BIN to a local
+ * denort binary of the same version (2.9.6) and it is used instead.
+ */
+import { parseArgs } from "node:util";
+import { join, resolve } from "node:path";
+import { computeScopes, CONFIG_PATH, MAIN_PATH, REPO_ROOT, scopeFlags } from "../src/permissions.ts";
+import { withSymlinkTargets } from "./scopes.ts";
+
+export interface CompilePlan {
+  args: string[];
+  output: string;
+}
+
+export function compilePlan(argv: string[], env: (name: string) => string | undefined): CompilePlan {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      home: { type: "string" },
+      "cliffhanger-home": { type: "string" },
+      "claude-dir": { type: "string" },
+      settings: { type: "string", multiple: true },
+      output: { type: "string" },
+      target: { type: "string" },
+      "dry-run": { type: "boolean" },
+    },
+  });
+  const home = resolve(values.home ?? env("HOME") ?? "/");
+  const claudeDir = resolve(values["claude-dir"] ?? (values.home ? join(home, ".claude") : env("CLAUDE_CONFIG_DIR") ?? join(home, ".claude")));
+  const cliffhangerHome = resolve(
+    values["cliffhanger-home"] ?? (values.home ? join(home, ".cliffhanger") : env("CLIFFHANGER_HOME") ?? join(home, ".cliffhanger")),
+  );
+  const settings = withSymlinkTargets([join(claudeDir, "settings.json"), ...(values.settings ?? []).map((p) => resolve(p))]);
+  const scopes = computeScopes({ home, claudeDir, cliffhangerHome, extraSettingsFiles: settings });
+  const output = resolve(values.output ?? join(REPO_ROOT, "dist", "cliffhanger-bin"));
+  const args = [
+    "compile",
+    `--config=${CONFIG_PATH}`,
+    ...scopeFlags(scopes),
+    ...(values.target ? [`--target=${values.target}`] : []),
+    `--output=${output}`,
+    MAIN_PATH,
+  ];
+  return { args, output };
+}
+
+if (import.meta.main) {
+  const env = (name: string) => Deno.env.get(name);
+  let plan: CompilePlan;
+  try {
+    plan = compilePlan(Deno.args, env);
+  } catch (e) {
+    console.error(`compile: ${e instanceof Error ? e.message : e}`);
+    Deno.exit(2);
+  }
+  const denort = env("DENORT_BIN");
+  if (denort) {
+    try {
+      Deno.statSync(denort);
+      console.error(`compile: using DENORT_BIN=${denort}`);
+    } catch {
+      console.error(`compile: DENORT_BIN points at "${denort}", which does not exist`);
+      Deno.exit(1);
+    }
+  }
+  console.error(`deno ${plan.args.join(" ")}`);
+  if (Deno.args.includes("--dry-run")) Deno.exit(0);
+  const status = await new Deno.Command(Deno.execPath(), { args: plan.args, stdout: "inherit", stderr: "inherit" }).spawn().status;
+  if (!status.success) {
+    console.error("compile: deno compile failed; it needs to download Deno's runtime once (or DENORT_BIN on an air-gapped machine)");
+  } else {
+    console.error(`compile: wrote ${plan.output}`);
+  }
+  Deno.exit(status.code);
+}

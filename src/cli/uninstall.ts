@@ -1,0 +1,32 @@
+/** `uninstall`: remove this binary's hooks from a Claude Code settings file, and nothing else. */
+import type { CommandSpec } from "./args.ts";
+import type { CliContext } from "./context.ts";
+import { uninstallHooks } from "../settings/edit.ts";
+import { EXIT_CODES_HELP, runSettingsCommand, TARGET_FLAGS } from "../settings/settings_command.ts";
+
+export const spec: CommandSpec = {
+  name: "uninstall",
+  usage: "uninstall [--settings PATH | --project DIR] [--dry-run] [--json]",
+  summary: "Remove the cliffhanger hooks from a Claude Code settings file, with the matcher groups and event " +
+    "lists that leaves empty. Everything else is kept; the previous file is backed up.",
+  flags: { ...TARGET_FLAGS },
+  details: EXIT_CODES_HELP,
+};
+
+export interface UninstallDeps {
+  /** Resolves relative paths (default: the process cwd). */
+  cwd?: string;
+}
+
+export function run(ctx: CliContext, argv: string[]): Promise<number> {
+  return runUninstall(ctx, argv, {});
+}
+
+export function runUninstall(ctx: CliContext, argv: string[], deps: UninstallDeps): Promise<number> {
+  return runSettingsCommand(ctx, argv, {
+    spec,
+    action: "uninstall",
+    ...(deps.cwd === undefined ? {} : { cwd: deps.cwd }),
+    makeEdit: () => uninstallHooks,
+  });
+}

@@ -1,0 +1,100 @@
+import assert from "node:assert/strict";
+import { DEFAULT_CONFIG } from "../../config.ts";
+import { buildRuleSet } from "../../rules/load.ts";
+import type { ChecklistItem, TurnView } from "../../transcript/types.ts";
+import { decideStop, openItemsReason, pickChecklist } from "./decide.ts";
+import { parseStopPayload } from "./payload.ts";
+
+const rules = buildRuleSet({ userFiles: [] });
+const config = DEFAULT_CONFIG;
+
+function view(parts: Partial<TurnView>): TurnView {
+  return {
+    found: true,
+    turnId: "p1",
+    turnSeq: 1,
+    tasks: null,
+    todo: null,
+    markdown: null,
+    finalSynced: true,
+    model: null,
+    stats: { bytesRead: 0, lines: 0, parsed: 0, malformed: 0, oversize: 0, fullScan: true },
+    ...parts,
+  };
+}
+
+function decide(message: string, extra: { payload?: Record<string, unknown>; view?: TurnView | null; blocks?: number } = {}) {
+  const payload = parseStopPayload({ hook_event_name: "Stop", session_id: "s", last_assistant_message: message, ...extra.payload });
+  return decideStop({ payload, view: extra.view ?? null, blocksThisTurn: extra.blocks ?? 0, config, rules });
+}
+
+const open: ChecklistItem[] = [{ text: "Write tests", done: false }, { text: "Add endpoint", done: true }];
+const offer = "Two of five call sites migrated. Want me to continue with the rest?";
+
+Deno.test("decideStop() lets an escape line through before anything else, even with open items", () => {
+  const d = decide("Merged.\nBLOCKED: staging deploy. Need STAGING_TOKEN.", { view: view({ tasks: open }) });
+  assert.equal(d.action, "allow");
+  assert.equal(d.rule, "blocker-token");
+});
+
+Deno.test("decideStop() allows while background tasks run, and in plan mode", () => {
+  assert.equal(decide(offer, { payload: { background_tasks: [{ id: "b", status: "running" }] } }).rule, "background-work");
+  assert.equal(decide(offer, { payload: { background_tasks: [{ id: "b", status: "completed" }] } }).action, "block");
+  assert.equal(decide(offer, { payload: { permission_mode: "plan" } }).rule, "plan-mode");
+});
+
+Deno.test("decideStop() blocks on open checklist items and names them", () => {
+  const d = decide("Endpoint is in.", { view: view({ tasks: open }) });
+  assert.equal(d.action, "block");
+  assert.equal(d.rule, "open-items");
+  assert.equal(d.source, "tasks");
+  assert.deepEqual(d.open, ["Write tests"]);
+  assert.match(d.reason!, /Open items: Write tests\. Continue with them/);
+  assert.match(d.reason!, /BLOCKED:/);
+});
+
+Deno.test("decideStop() lets a finished checklist through even when the message offers more", () => {
+  const d = decide("All done. Want me to also add CI?", { view: view({ todo: [{ text: "a", done: true }] }) });
+  assert.equal(d.action, "allow");
+  assert.equal(d.rule, "checklist-done");
+  assert.equal(d.source, "todo");
+});
+
+Deno.test("decideStop() prefers tasks, then TodoWrite, then the final message's Markdown list", () => {
+  const md = [{ text: "md", done: false }];
+  assert.equal(pickChecklist(view({ tasks: open, todo: md, markdown: md }), "")?.source, "tasks");
+  assert.equal(pickChecklist(view({ todo: md, markdown: md }), "")?.source, "todo");
+  assert.deepEqual(pickChecklist(view({ markdown: md }), "- [ ] from the final message")?.items, [
+    { text: "from the final message", done: false },
+  ]);
+  assert.equal(pickChecklist(view({ markdown: md }), "no list")?.items[0]?.text, "md");
+  assert.equal(pickChecklist(null, "no list"), null);
+});
+
+Deno.test("decideStop() without a checklist: blocker phrase allows, early-stop rule blocks with the phrase quoted", () => {
+  const blocker = decide("All 31 tests pass. The deploy script is untested because it needs AWS credentials I don't have.");
+  assert.equal(blocker.action, "allow");
+  assert.equal(blocker.rule, "blocker-phrase");
+  const early = decide("Migration 1 of 3 is done. Would you like me to continue?");
+  assert.equal(early.action, "block");
+  assert.equal(early.rule, "offers-to-continue");
+  assert.ok(early.reason!.includes("Would you like me to"), early.reason!);
+  assert.equal(decide("Added GET /health, a test, docs and a changelog line. 15 tests pass.").rule, "no-pattern");
+});
+
+Deno.test("decideStop() lets the stop through once the cap is reached, and says so", () => {
+  assert.equal(decide(offer, { blocks: 2 }).action, "block");
+  const capped = decide(offer, { blocks: 3 });
+  assert.equal(capped.action, "allow");
+  assert.equal(capped.rule, "cap");
+  assert.equal(capped.reason, null);
+  // the cap is not named for a stop that would have been allowed anyway
+  assert.equal(decide("Done. 15 tests pass.", { blocks: 3 }).rule, "no-pattern");
+});
+
+Deno.test("openItemsReason() lists at most ten items and counts the rest", () => {
+  const items = Array.from({ length: 13 }, (_, i) => `item ${i + 1}`);
+  const reason = openItemsReason(items);
+  assert.ok(reason.includes("item 10; and 3 more"));
+  assert.ok(!reason.includes("item 11"));
+});

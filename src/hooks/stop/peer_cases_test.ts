@@ -1,0 +1,177 @@
+/**
+ * The labelled Stop cases from ../shared/corpus/peers/, run through the CLI (`hook stop` under the compiled
+ * binary's permission scopes), each with a fresh home. Portable cases must pass as labelled. For the
+ * non-portable ones our own policy is asserted, with the reason next to it.
+ */
+import assert from "node:assert/strict";
+import { basename, dirname, isAbsolute, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type CliRun, readLog, runCli, tempHome } from "../../testing/run_cli.ts";
+
+const PEERS = fileURLToPath(new URL("../../../../shared/corpus/peers/", import.meta.url));
+
+interface PeerCase {
+  id: string;
+  payload: Record<string, unknown>;
+  expect: { decision: "block" | "allow"; reason_contains?: string[]; cliffhanger_rule?: string | null };
+  portable?: boolean;
+}
+
+function readCases(file: string): PeerCase[] {
+  return Deno.readTextFileSync(join(PEERS, file)).split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+}
+
+/** Copies relative transcript paths into the temp home's Claude folder (inside the read scope). */
+async function placeTranscripts(payload: Record<string, unknown>, caseDir: string, home: string) {
+  const out = { ...payload };
+  const projects = join(home, ".claude", "projects", "-peer");
+  await Deno.mkdir(projects, { recursive: true });
+  for (const key of ["transcript_path", "agent_transcript_path"]) {
+    const value = out[key];
+    if (typeof value !== "string" || isAbsolute(value)) continue;
+    const target = join(projects, basename(value));
+    try {
+      await Deno.copyFile(join(caseDir, value), target);
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+    }
+    out[key] = target;
+  }
+  return out;
+}
+
+function decisionOf(run: CliRun): "block" | "allow" {
+  assert.equal(run.code, 0, `exit code ${run.code}: ${run.stderr}`);
+  if (run.stdout.trim() === "") return "allow";
+  const parsed = JSON.parse(run.stdout);
+  assert.equal(parsed.decision, "block");
+  assert.equal(typeof parsed.reason, "string");
+  return "block";
+}
+
+async function runCase(c: PeerCase, caseDir: string) {
+  const home = await tempHome();
+  try {
+    const payload = await placeTranscripts(c.payload, caseDir, home);
+    const run = await runCli(["hook", "stop"], { home, stdin: JSON.stringify(payload) });
+    return { run, decision: decisionOf(run), log: await readLog(home) };
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+}
+
+/** Our answers where a peer's policy is its own (portable: false). */
+const OUR_POLICY: Record<string, { decision: "block" | "allow"; rule: string | null; why: string }> = {
+  all_tasks_done_allows_even_with_offer: {
+    decision: "allow",
+    rule: "checklist-done",
+    why: "a finished checklist beats the regex bank: the hook must not add scope",
+  },
+  blocker_phrase_suppresses_pattern: {
+    decision: "allow",
+    rule: "blocker-phrase",
+    why: "a blocker named in prose is a real stop when there is no checklist",
+  },
+  internal_subagent_is_skipped: {
+    decision: "allow",
+    rule: null,
+    why: "a SubagentStop with an empty agent_type is a side agent (prompt suggestions), not the user's work: not logged",
+  },
+};
+
+const cliffhangerCases = readCases("cliffhanger/cases.jsonl");
+const cliffhangerDir = join(PEERS, "cliffhanger");
+
+for (const c of cliffhangerCases) {
+  Deno.test(`peer case cliffhanger/${c.id}`, async () => {
+    const { run, decision, log } = await runCase(c, cliffhangerDir);
+    const policy = c.portable === false ? OUR_POLICY[c.id] : undefined;
+    if (c.portable === false) assert.ok(policy, `no policy written down for non-portable case ${c.id}`);
+    const expected = policy ? policy.decision : c.expect.decision;
+    const rule = policy ? policy.rule : c.expect.cliffhanger_rule ?? null;
+    assert.equal(decision, expected, `${c.id}: expected ${expected}, got ${decision} (${run.stdout})`);
+    if (rule === null) {
+      assert.equal(log.length, 0, `${c.id}: expected no log line`);
+    } else if (rule !== undefined) {
+      assert.equal(log.length, 1, `${c.id}: expected one log line`);
+      assert.equal(log[0]!["rule"], rule, `${c.id}: logged rule`);
+      assert.equal(log[0]!["action"], expected);
+    }
+    for (const part of c.expect.reason_contains ?? []) {
+      assert.ok(JSON.parse(run.stdout).reason.includes(part), `${c.id}: reason lacks "${part}": ${run.stdout}`);
+    }
+  });
+}
+
+/** no-cliffhanger and ralph label the decision only; their reason texts are their own wording. */
+const decisionOnly: Record<string, Record<string, { decision: "block" | "allow"; why: string }>> = {
+  "no-cliffhanger/cases.jsonl": {
+    t2_substantive_next_action: {
+      decision: "block",
+      why: "the final message promises a test run that never happened (announces-next-step)",
+    },
+    t5_explicit_multiple_choice: {
+      decision: "block",
+      why: "choices handed to the user that block nothing (decisions-for-user); a real user decision goes in NEEDS-YOU:",
+    },
+  },
+  "ralph-claude-code/cases_questions.jsonl": {},
+};
+
+for (const [file, policies] of Object.entries(decisionOnly)) {
+  for (const c of readCases(file)) {
+    Deno.test(`peer case ${dirname(file)}/${c.id}`, async () => {
+      const policy = c.portable === false ? policies[c.id] : undefined;
+      if (c.portable === false) assert.ok(policy, `no policy written down for non-portable case ${c.id}`);
+      const payload = { session_id: `peer-${c.id}`, ...c.payload };
+      const { decision } = await runCase({ ...c, payload }, join(PEERS, dirname(file)));
+      assert.equal(decision, policy ? policy.decision : c.expect.decision);
+    });
+  }
+}
+
+interface Sequence {
+  id: string;
+  env?: Record<string, string>;
+  portable?: boolean;
+  steps: { payload: Record<string, unknown>; expect: "block" | "allow" }[];
+}
+
+const sequences: Sequence[] = readCases("cliffhanger/sequences.jsonl") as unknown as Sequence[];
+
+for (const s of sequences) {
+  Deno.test(`peer sequence cliffhanger/${s.id}`, async () => {
+    const home = await tempHome();
+    try {
+      const decisions: string[] = [];
+      for (const step of s.steps) {
+        const run = await runCli(["hook", "stop"], { home, stdin: JSON.stringify(step.payload), env: s.env ?? {} });
+        decisions.push(decisionOf(run));
+      }
+      const log = await readLog(home);
+      if (s.id === "duplicate_copy_stays_silent") {
+        // Our policy: a second registration gets the same answer (block), and the stop is logged and counted once.
+        assert.deepEqual(decisions, ["block", "block"]);
+        assert.equal(log.length, 1);
+      } else {
+        assert.deepEqual(decisions, s.steps.map((step) => step.expect));
+        assert.equal(log.length, s.steps.length);
+      }
+    } finally {
+      await Deno.remove(home, { recursive: true });
+    }
+  });
+}
+
+for (const c of readCases("cliffhanger/raw_stdin_cases.jsonl") as unknown as { id: string; stdin: string }[]) {
+  Deno.test(`peer raw stdin cliffhanger/${c.id} fails open`, async () => {
+    const home = await tempHome();
+    try {
+      const run = await runCli(["hook", "stop"], { home, stdin: c.stdin });
+      assert.equal(run.code, 0);
+      assert.equal(run.stdout, "");
+    } finally {
+      await Deno.remove(home, { recursive: true });
+    }
+  });
+}

@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { freshState } from "../../store/session_state.ts";
+import { parseStopPayload } from "./payload.ts";
+import { enterTurn, findDuplicate, remember, stopFingerprint } from "./turn.ts";
+
+const stop = (extra: Record<string, unknown>) =>
+  parseStopPayload({ hook_event_name: "Stop", session_id: "s1", last_assistant_message: "Want me to go on?", ...extra });
+
+Deno.test("enterTurn() keeps the block count within one prompt_id and resets it on a new one", () => {
+  let state = enterTurn(freshState(), stop({ prompt_id: "p1", stop_hook_active: false }));
+  state = { ...state, turn: { ...state.turn, blocks: 2 } };
+  // stop_hook_active can stay false on repeated stops of one prompt: the prompt id still holds the count
+  assert.equal(enterTurn(state, stop({ prompt_id: "p1", stop_hook_active: false })).turn.blocks, 2);
+  assert.equal(enterTurn(state, stop({ prompt_id: "p1", stop_hook_active: true })).turn.blocks, 2);
+  const next = enterTurn(state, stop({ prompt_id: "p2", stop_hook_active: false }));
+  assert.equal(next.turn.blocks, 0);
+  assert.equal(next.turn.key, "p:p2");
+});
+
+Deno.test("enterTurn() without prompt_id starts a turn on stop_hook_active false and continues it on true", () => {
+  let state = enterTurn(freshState(), stop({ stop_hook_active: false }));
+  state = { ...state, turn: { ...state.turn, blocks: 1 } };
+  assert.equal(enterTurn(state, stop({ stop_hook_active: true })).turn.blocks, 1);
+  assert.equal(enterTurn(state, stop({ stop_hook_active: null })).turn.blocks, 0);
+  assert.equal(enterTurn(state, stop({})).turn.blocks, 0);
+  // a continuation with no turn on record starts one
+  assert.equal(enterTurn(freshState(), stop({ stop_hook_active: true })).turn.key, "s:1");
+});
+
+Deno.test("findDuplicate() matches a parallel call for the same stop but not a later stop", () => {
+  const payload = stop({ prompt_id: "p1" });
+  const fp = stopFingerprint(payload);
+  const decision = { action: "block" as const, rule: "offers-to-continue", reason: "r", open: [], match: "Want me to", source: null };
+  const state = remember(freshState(), { fp, startedAt: 1000, finishedAt: 1200, decision, observe: false });
+  assert.equal(findDuplicate(state, fp, 1100, 1500)?.decision.rule, "offers-to-continue");
+  assert.equal(findDuplicate(state, fp, 2600, 1500)?.decision.rule, "offers-to-continue");
+  assert.equal(findDuplicate(state, fp, 2701, 1500), null);
+  assert.equal(findDuplicate(state, stopFingerprint(stop({ prompt_id: "p1", stop_hook_active: true })), 1100, 1500), null);
+  assert.notEqual(stopFingerprint(stop({ agent_id: "a" })), stopFingerprint(stop({ agent_id: "b" })));
+});
+
+Deno.test("remember() keeps only the last few decisions", () => {
+  let state = freshState();
+  const decision = { action: "allow" as const, rule: "no-pattern", reason: null, open: [], match: null, source: null };
+  for (let i = 0; i < 20; i++) state = remember(state, { fp: String(i), startedAt: i, finishedAt: i, decision, observe: false });
+  assert.equal(state.recent.length, 8);
+  assert.equal(state.recent.at(-1)!.fp, "19");
+});

@@ -1,0 +1,67 @@
+/**
+ * The three message checks of the Stop guard, and the block reason for an early stop. The stop
+ * pipeline calls them at their places in the decision order (escape first; blocker and early-stop
+ * only when there is no checklist); `classifyMessage` runs them back to back for the case with no
+ * checklist, which is also what the rule examples are checked against.
+ */
+import { DEFAULT_MATCH_MAX_CHARS, matchFirst } from "./match.ts";
+import type { RuleMatch, RuleSet } from "./schema.ts";
+
+export interface ClassifyOptions {
+  /** Only the last `maxChars` characters are searched (default `DEFAULT_MATCH_MAX_CHARS`). */
+  maxChars?: number;
+}
+
+/** A BLOCKED: / NEEDS-YOU: line or a Status handover: the stop goes through at once. */
+export function findEscape(text: string, set: RuleSet, options: ClassifyOptions = {}): RuleMatch | null {
+  return matchFirst(set.escape, text, { maxChars: options.maxChars ?? DEFAULT_MATCH_MAX_CHARS });
+}
+
+/** A prose blocker ("cannot proceed without …"): allows the stop when there is no checklist. */
+export function findBlocker(text: string, set: RuleSet, options: ClassifyOptions = {}): RuleMatch | null {
+  return matchFirst(set.blocker, text, { maxChars: options.maxChars ?? DEFAULT_MATCH_MAX_CHARS });
+}
+
+/** An early-stop pattern: blocks the stop when there is no checklist. Rules are tried in order. */
+export function findEarlyStop(text: string, set: RuleSet, options: ClassifyOptions = {}): RuleMatch | null {
+  return matchFirst(set.earlyStop, text, { maxChars: options.maxChars ?? DEFAULT_MATCH_MAX_CHARS });
+}
+
+/** What the message checks decide on their own: escape → blocker → early-stop → nothing. */
+export type MessageVerdict =
+  | { stage: "escape"; match: RuleMatch }
+  | { stage: "blocker"; match: RuleMatch }
+  | { stage: "early-stop"; match: RuleMatch }
+  | { stage: "none"; match: null };
+
+/** The message checks in decision order, for a turn without a checklist. */
+export function classifyMessage(text: string, set: RuleSet, options: ClassifyOptions = {}): MessageVerdict {
+  const escape = findEscape(text, set, options);
+  if (escape) return { stage: "escape", match: escape };
+  const blocker = findBlocker(text, set, options);
+  if (blocker) return { stage: "blocker", match: blocker };
+  const earlyStop = findEarlyStop(text, set, options);
+  if (earlyStop) return { stage: "early-stop", match: earlyStop };
+  return { stage: "none", match: null };
+}
+
+const BLOCKED_WAY_OUT = "If something only the user can clear is in the way, write " +
+  "BLOCKED: <what> <what you need> on its own line.";
+
+/**
+ * The block reason for an early stop: the rule's advice with `{match}` replaced by the quoted
+ * phrase. Advice without `{match}` gets the phrase in a lead sentence; advice that never mentions
+ * BLOCKED: (a user rule's, say) gets the standard way out appended, so every reason has both.
+ */
+export function renderEarlyStopReason(match: RuleMatch): string {
+  const advice = match.rule.advice.trim();
+  let reason: string;
+  if (advice.includes("{match}")) {
+    reason = advice.split("{match}").join(match.phrase);
+  } else {
+    const what = match.rule.label ?? match.rule.description;
+    const lead = `Your last message ended the turn early (${what}: "${match.phrase}").`;
+    reason = advice ? `${lead} ${advice}` : `${lead} If work the user asked for is still owed, do it now.`;
+  }
+  return reason.includes("BLOCKED:") ? reason : `${reason} ${BLOCKED_WAY_OUT}`;
+}

@@ -1,0 +1,229 @@
+/**
+ * Building the rule set: the embedded built-ins merged with the user's rule files. `buildRuleSet`
+ * is pure (text in, RuleSet out); `readUserRuleFiles` is the only part that touches the disk.
+ *
+ * A user file loads whole or not at all: a JSONC syntax error, a schema error, a bad regex or an id
+ * clash makes it an error entry in `RuleSet.files` and none of its rules apply. Built-ins always do.
+ */
+import { join } from "node:path";
+import { parse, type ParseError, printParseErrorCode } from "jsonc-parser";
+import { BUILTIN_RULE_FILES, type BuiltinRuleFile } from "./builtin.ts";
+import {
+  type CompiledRule,
+  type RuleFile,
+  type RuleFileReport,
+  RuleFileSchema,
+  type RuleKind,
+  type RuleSet,
+} from "./schema.ts";
+
+/** A user rule file as read from disk: its text, or why it could not be read. */
+export type UserRuleSource = { origin: string; text: string } | { origin: string; error: string };
+
+export interface BuildRuleSetOptions {
+  /** User rule files in the order they apply (later files override earlier ones). */
+  userFiles: readonly UserRuleSource[];
+  /** The built-in files; defaults to the embedded ones. */
+  builtins?: readonly BuiltinRuleFile[];
+}
+
+/** User rule files larger than this are refused unread. */
+export const MAX_RULE_FILE_BYTES = 1024 * 1024;
+
+type Lists = Record<RuleKind, CompiledRule[]>;
+type Loaded = { file: RuleFile; rules: CompiledRule[] };
+
+export function buildRuleSet(options: BuildRuleSetOptions): RuleSet {
+  const lists: Lists = { escape: [], blocker: [], "early-stop": [] };
+  const files: RuleFileReport[] = [];
+  const builtinIds = new Set<string>();
+
+  for (const builtin of options.builtins ?? BUILTIN_RULE_FILES) {
+    const loaded = loadData(builtin.origin, builtin.data);
+    if ("error" in loaded) {
+      files.push(report({ origin: builtin.origin, kind: null, error: loaded.error }));
+      continue;
+    }
+    for (const rule of loaded.rules) builtinIds.add(rule.id);
+    lists[loaded.file.kind].push(...loaded.rules);
+    files.push(report({ origin: builtin.origin, kind: loaded.file.kind, rules: loaded.rules.length }));
+  }
+
+  for (const source of options.userFiles) {
+    if ("error" in source) {
+      files.push(report({ origin: source.origin, kind: null, error: source.error }));
+      continue;
+    }
+    const parsed = parseJsonc(source.text);
+    const loaded = "error" in parsed ? parsed : loadData(source.origin, parsed.data);
+    const clash = "error" in loaded ? null : kindClash(lists, loaded);
+    if ("error" in loaded || clash !== null) {
+      const kind = "error" in loaded ? null : loaded.file.kind;
+      files.push(report({ origin: source.origin, kind, error: "error" in loaded ? loaded.error : clash }));
+      continue;
+    }
+    const warnings = applyUserFile({ lists, loaded, builtinIds });
+    files.push(report({ origin: source.origin, kind: loaded.file.kind, rules: loaded.rules.length, warnings }));
+  }
+
+  return { escape: lists.escape, blocker: lists.blocker, earlyStop: lists["early-stop"], files };
+}
+
+function report(
+  fields: { origin: string; kind: RuleKind | null; rules?: number; error?: string | null; warnings?: string[] },
+): RuleFileReport {
+  return {
+    origin: fields.origin,
+    kind: fields.kind,
+    rules: fields.rules ?? 0,
+    error: fields.error ?? null,
+    warnings: fields.warnings ?? [],
+  };
+}
+
+/** Applies `disable`, then replaces same-id rules in place and appends new ones. Returns warnings. */
+function applyUserFile(
+  { lists, loaded, builtinIds }: { lists: Lists; loaded: Loaded; builtinIds: ReadonlySet<string> },
+): string[] {
+  const warnings: string[] = [];
+  for (const id of loaded.file.disable) {
+    if (!builtinIds.has(id)) {
+      warnings.push(`disable: "${id}" is not a built-in rule id`);
+      continue;
+    }
+    for (const kind of Object.keys(lists) as RuleKind[]) {
+      lists[kind] = lists[kind].filter((rule) => rule.id !== id);
+    }
+  }
+  const list = lists[loaded.file.kind];
+  for (const rule of loaded.rules) {
+    const at = list.findIndex((existing) => existing.id === rule.id);
+    if (at === -1) {
+      list.push(rule);
+      continue;
+    }
+    const replaced = list[at];
+    if (replaced && !replaced.origin.startsWith("builtin:")) {
+      warnings.push(`rule "${rule.id}" replaces the one from ${replaced.origin}`);
+    }
+    list[at] = rule;
+  }
+  return warnings;
+}
+
+/** An error when a rule reuses the id of a rule of another kind (ids are unique across kinds). */
+function kindClash(lists: Lists, loaded: Loaded): string | null {
+  for (const rule of loaded.rules) {
+    for (const kind of Object.keys(lists) as RuleKind[]) {
+      if (kind === loaded.file.kind) continue;
+      const other = lists[kind].find((existing) => existing.id === rule.id);
+      if (other) {
+        return `rule "${rule.id}" is already a ${kind} rule (from ${other.origin}); ` +
+          `a ${loaded.file.kind} file cannot replace it`;
+      }
+    }
+  }
+  return null;
+}
+
+function parseJsonc(text: string): { data: unknown } | { error: string } {
+  const errors: ParseError[] = [];
+  const data: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length === 0) return { data };
+  const shown = errors.slice(0, 3).map((e) => {
+    const { line, column } = lineColumn(text, e.offset);
+    return `line ${line}, column ${column}: ${printParseErrorCode(e.error)}`;
+  });
+  const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : "";
+  return { error: `invalid JSONC: ${shown.join("; ")}${more}` };
+}
+
+/** 1-based line and column of a character offset. */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, Math.max(0, offset));
+  const lastBreak = before.lastIndexOf("\n");
+  return { line: before.split("\n").length, column: offset - lastBreak };
+}
+
+/** Validates parsed data against the schema and compiles its rules. */
+function loadData(origin: string, data: unknown): Loaded | { error: string } {
+  const result = RuleFileSchema.safeParse(data);
+  if (!result.success) {
+    const shown = result.error.issues.slice(0, 5).map((issue) => `${issuePath(issue.path)}: ${issue.message}`);
+    const more = result.error.issues.length > 5 ? ` (and ${result.error.issues.length - 5} more)` : "";
+    return { error: `invalid rule file: ${shown.join("; ")}${more}` };
+  }
+  const file = result.data;
+  const rules: CompiledRule[] = [];
+  const seen = new Set<string>();
+  for (const [index, rule] of file.rules.entries()) {
+    const where = `rules[${index}] "${rule.id}"`;
+    if (seen.has(rule.id)) return { error: `${where}: duplicate id in this file` };
+    seen.add(rule.id);
+    const regexes: RegExp[] = [];
+    for (const [p, source] of rule.patterns.entries()) {
+      const compiled = compilePattern(source, rule.flags);
+      if (typeof compiled === "string") return { error: `${where} patterns[${p}]: ${compiled}` };
+      regexes.push(compiled);
+    }
+    rules.push({ ...rule, kind: file.kind, regexes, origin });
+  }
+  return { file, rules };
+}
+
+/** A compiled pattern, or why it was refused. */
+export function compilePattern(source: string, flags: string): RegExp | string {
+  if (/[gy]/.test(flags)) return `flags "${flags}" may not contain g or y`;
+  let regex: RegExp;
+  try {
+    regex = new RegExp(source, flags);
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  if (regex.test("")) return "pattern matches the empty string, so it would match every message";
+  return regex;
+}
+
+function issuePath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const part of path) out += typeof part === "number" ? `[${part}]` : `${out ? "." : ""}${String(part)}`;
+  return out || "(file)";
+}
+
+/**
+ * The user's rule files: every `*.json` and `*.jsonc` in `dir` (dotfiles skipped), sorted by name.
+ * A missing directory means no user rules. A file that cannot be read becomes an error entry, which
+ * `buildRuleSet` reports in `files[].error`.
+ */
+export async function readUserRuleFiles(dir: string): Promise<UserRuleSource[]> {
+  const names: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      if (entry.isDirectory || entry.name.startsWith(".") || !/\.jsonc?$/.test(entry.name)) continue;
+      names.push(entry.name);
+    }
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    return [{ origin: dir, error: `cannot list the rules directory: ${describe(error)}` }];
+  }
+  names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const sources: UserRuleSource[] = [];
+  for (const name of names) {
+    const origin = join(dir, name);
+    try {
+      const info = await Deno.stat(origin);
+      if (info.size > MAX_RULE_FILE_BYTES) {
+        sources.push({ origin, error: `file is larger than ${MAX_RULE_FILE_BYTES} bytes` });
+        continue;
+      }
+      sources.push({ origin, text: await Deno.readTextFile(origin) });
+    } catch (error) {
+      sources.push({ origin, error: `cannot read the file: ${describe(error)}` });
+    }
+  }
+  return sources;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,64 @@
+/**
+ * Matching a message against an ordered list of compiled rules. Pure and bounded: the text is cut
+ * to its last `maxChars` characters before any regex runs, so a huge message costs no more than a
+ * capped one and a slow pattern has a bounded input.
+ */
+import type { CompiledRule, RuleMatch } from "./schema.ts";
+
+/** Default cap on the characters matched, used when the caller has no config value. */
+export const DEFAULT_MATCH_MAX_CHARS = 16_000;
+
+/** Longest phrase quoted back to the agent or written to the log. */
+export const MAX_PHRASE_CHARS = 80;
+
+export interface MatchOptions {
+  /** Only the last `maxChars` characters of the text are searched. */
+  maxChars: number;
+}
+
+/** The last `n` characters of `text`, never starting in the middle of a surrogate pair. */
+export function tail(text: string, n: number): string {
+  if (text.length <= n) return text;
+  let start = text.length - Math.max(0, Math.floor(n));
+  const code = text.charCodeAt(start);
+  if (code >= 0xdc00 && code <= 0xdfff) start += 1;
+  return text.slice(start);
+}
+
+/** Collapses whitespace, trims, and shortens to `MAX_PHRASE_CHARS` with a trailing ellipsis. */
+export function quotablePhrase(raw: string): string {
+  const flat = raw.replace(/\s+/g, " ").trim();
+  if (flat.length <= MAX_PHRASE_CHARS) return flat;
+  const cut = [...flat].slice(0, MAX_PHRASE_CHARS - 1).join("").trimEnd();
+  return `${cut}…`;
+}
+
+/**
+ * The earliest match of any of the rule's patterns in `text` (searched within the rule's
+ * `tailChars`), or null. A zero-width match (a pattern of lookarounds) yields the text after it.
+ */
+export function matchRule(rule: CompiledRule, text: string): string | null {
+  const scope = rule.tailChars === null ? text : tail(text, rule.tailChars);
+  let best: RegExpExecArray | null = null;
+  for (const regex of rule.regexes) {
+    regex.lastIndex = 0; // compiled without g/y, but never trust a hand-built rule to be stateless
+    const found = regex.exec(scope);
+    if (found && (best === null || found.index < best.index)) best = found;
+  }
+  if (best === null) return null;
+  return best[0] || scope.slice(best.index, best.index + MAX_PHRASE_CHARS);
+}
+
+/** The first rule (in list order) that matches the capped text, with its phrase ready to quote. */
+export function matchFirst(
+  rules: readonly CompiledRule[],
+  text: string,
+  options: MatchOptions,
+): RuleMatch | null {
+  const capped = tail(text, options.maxChars);
+  for (const rule of rules) {
+    const raw = matchRule(rule, capped);
+    if (raw !== null) return { rule, phrase: quotablePhrase(raw) };
+  }
+  return null;
+}

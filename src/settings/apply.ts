@@ -1,0 +1,129 @@
+/**
+ * The file layer around the pure edit: follow symlinks, lock, read, edit, back up, write atomically beside
+ * the target. A file that does not parse is reported and left untouched; a dry run writes nothing at all.
+ */
+import { CommandError } from "../cli/usage_error.ts";
+import { settingsTempPath } from "../permissions.ts";
+import { writeFileAtomic } from "../store/atomic.ts";
+import { LockTimeoutError, withLock } from "../store/lock.ts";
+import type { HomePaths } from "../store/paths.ts";
+import { unifiedDiff } from "./diff.ts";
+import type { EditResult } from "./edit.ts";
+import { SettingsParseError } from "./settings_doc.ts";
+import { resolveSymlinks, settingsLockPath, writeBackup } from "./target.ts";
+
+export interface ApplyOptions {
+  /** The settings file as named by the user (absolute). */
+  settingsPath: string;
+  paths: Pick<HomePaths, "backups" | "locks">;
+  /** The pure edit: current text (empty for a missing file) to new text. */
+  edit(text: string): EditResult;
+  /** Compute the diff, write nothing. */
+  dryRun?: boolean;
+  /** Names the backup (default: now). */
+  now?: Date;
+  /** Longest wait for another install editing the same file (default 10 s). */
+  lockWaitMs?: number;
+}
+
+export interface ApplyResult {
+  /** The path as given. */
+  settings: string;
+  /** The file edited: `settings` after following symlinks. */
+  target: string;
+  existed: boolean;
+  changed: boolean;
+  /** The copy of the previous file, when one was written. */
+  backup: string | null;
+  events: string[];
+  /** The unified diff, on a dry run only ("" for no change). */
+  diff: string | null;
+}
+
+const BOM = "\uFEFF";
+
+export async function applySettingsEdit(options: ApplyOptions): Promise<ApplyResult> {
+  const target = await io(`Cannot resolve "${options.settingsPath}"`, () => resolveSymlinks(options.settingsPath));
+  if (options.dryRun) return await editOnce(options, target);
+  const lockPath = settingsLockPath(options.paths.locks, target);
+  try {
+    return await withLock(lockPath, () => editOnce(options, target), { waitMs: options.lockWaitMs ?? 10_000 });
+  } catch (e) {
+    if (e instanceof LockTimeoutError) {
+      throw new CommandError(`Cannot edit "${target}": another install holds ${lockPath}`);
+    }
+    if (e instanceof CommandError) throw e;
+    throw new CommandError(`Cannot lock "${target}": ${message(e)}`);
+  }
+}
+
+async function editOnce(options: ApplyOptions, target: string): Promise<ApplyResult> {
+  const current = await readSettings(target);
+  const hasBom = current?.text.startsWith(BOM) ?? false;
+  const before = current === null ? "" : current.text.slice(hasBom ? 1 : 0);
+  let result: EditResult;
+  try {
+    result = options.edit(before);
+  } catch (e) {
+    if (e instanceof SettingsParseError) {
+      throw new CommandError(`Invalid settings file ${target}:${e.line}:${e.column}: ${e.detail}; nothing was written`);
+    }
+    throw e;
+  }
+  const base = { settings: options.settingsPath, target, existed: current !== null, events: result.events };
+  if (options.dryRun) {
+    const diff = result.changed ? unifiedDiff(target, current === null ? null : before, result.newText) : "";
+    return { ...base, changed: result.changed, backup: null, diff };
+  }
+  if (!result.changed) return { ...base, changed: false, backup: null, diff: null };
+
+  const now = options.now ?? new Date();
+  const backup = current === null
+    ? null
+    : await io("Cannot write a backup", () => writeBackup(options.paths.backups, target, current.bytes, now));
+  await io(`Cannot write "${target}"`, () =>
+    writeFileAtomic(target, (hasBom ? BOM : "") + result.newText, {
+      tempPath: settingsTempPath(target),
+      mode: current?.mode ?? 0o600,
+    }));
+  return { ...base, changed: true, backup, diff: null };
+}
+
+interface CurrentFile {
+  bytes: Uint8Array;
+  text: string;
+  mode: number;
+}
+
+/** The file's bytes and text, or null when it does not exist. */
+async function readSettings(target: string): Promise<CurrentFile | null> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await Deno.readFile(target);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return null;
+    throw new CommandError(`Cannot read "${target}": ${message(e)}`);
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new CommandError(`Invalid settings file ${target}: not UTF-8 text; nothing was written`);
+  }
+  const info = await io(`Cannot read "${target}"`, () => Deno.stat(target));
+  return { bytes, text, mode: (info.mode ?? 0o600) & 0o777 };
+}
+
+/** Run a file operation, turning its failure into a one-line CommandError. */
+async function io<T>(what: string, body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (e) {
+    if (e instanceof CommandError) throw e;
+    throw new CommandError(`${what}: ${message(e)}`);
+  }
+}
+
+function message(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split("\n")[0] ?? "";
+}

@@ -1,0 +1,107 @@
+/**
+ * The pure core of install and uninstall: settings text in, edited text out. Only our handlers are touched;
+ * every other key, handler, comment and line keeps its text. Throws SettingsParseError before any edit.
+ */
+import { applyEdits, type Edit, getNodeValue, type Node } from "jsonc-parser";
+import { HOOK_REGISTRATIONS, type HookCommand, hookGroup, hookHandler, type HookRegistration } from "./hook_command.ts";
+import { insertMember, removeMember, replaceValue } from "./jsonc_edits.ts";
+import { detectFormat, type TextFormat } from "./jsonc_format.ts";
+import { findOurHandlers, type HandlerRef, parseSettings, propertyIndex, propertyValue } from "./settings_doc.ts";
+
+export interface EditResult {
+  newText: string;
+  changed: boolean;
+  /** Install: the events that have our handler afterwards. Uninstall: the events it was removed from. */
+  events: string[];
+}
+
+export interface InstallEdit {
+  command: HookCommand;
+  /** The handlers wanted. Events of HOOK_REGISTRATIONS left out lose our handler. */
+  registrations: readonly HookRegistration[];
+}
+
+/** Add or update our handlers; a second run with the same options changes nothing. */
+export function installHooks(text: string, options: InstallEdit): EditResult {
+  const blank = text.trim() === "";
+  const start = blank ? "{}" : text;
+  const format = detectFormat(start, parseSettings(start).root);
+  const managed = new Set([...HOOK_REGISTRATIONS, ...options.registrations].map((r) => r.event));
+  let current = start;
+  for (const event of managed) {
+    const wanted = options.registrations.find((r) => r.event === event);
+    current = wanted ? ensureHandler(current, wanted, options.command, format) : removeOurs(current, event, 0);
+  }
+  const events = [...new Set(options.registrations.map((r) => r.event))];
+  if (current === start) return { newText: text, changed: false, events };
+  return { newText: blank ? current + format.eol : current, changed: true, events };
+}
+
+/** Remove our handlers from every event, and the groups, event arrays and `hooks` object that leaves empty. */
+export function uninstallHooks(text: string): EditResult {
+  if (text.trim() === "") return { newText: text, changed: false, events: [] };
+  const events = [...new Set(findOurHandlers(parseSettings(text)).map((r) => r.event))];
+  const newText = removeOurs(text, undefined, 0);
+  return { newText, changed: newText !== text, events };
+}
+
+/** One handler of ours in `registration.event`, with the wanted fields; extra copies are removed. */
+function ensureHandler(text: string, registration: HookRegistration, command: HookCommand, format: TextFormat): string {
+  const doc = parseSettings(text);
+  const first = findOurHandlers(doc, registration.event)[0];
+  if (!first) return edit(text, addGroup(text, registration, command, format));
+  let current = text;
+  for (const [key, value] of Object.entries(hookHandler(registration, command))) {
+    // Located by position, not by being ours: halfway through an update the handler may not look like ours.
+    const handler = handlerAt(parseSettings(current), first);
+    const node = propertyValue(handler, key);
+    if (node && JSON.stringify(getNodeValue(node)) === JSON.stringify(value)) continue;
+    current = edit(
+      current,
+      node ? [replaceValue(current, node, value, format)] : insertMember(current, handler, { key, value }, format),
+    );
+  }
+  return removeOurs(current, registration.event, 1);
+}
+
+function addGroup(text: string, registration: HookRegistration, command: HookCommand, format: TextFormat): Edit[] {
+  const doc = parseSettings(text);
+  const group = hookGroup(registration, command);
+  const { event } = registration;
+  if (!doc.hooks) return insertMember(text, doc.root, { key: "hooks", value: { [event]: [group] } }, format);
+  const groups = propertyValue(doc.hooks, event);
+  if (!groups) return insertMember(text, doc.hooks, { key: event, value: [group] }, format);
+  return insertMember(text, groups, { value: group }, format);
+}
+
+/** Remove our handlers (in one event, or all) until `keep` remain, last first. */
+function removeOurs(text: string, event: string | undefined, keep: number): string {
+  let current = text;
+  for (;;) {
+    const doc = parseSettings(current);
+    const ours = findOurHandlers(doc, event);
+    const last = ours[ours.length - 1];
+    if (!last || ours.length <= keep) return current;
+    current = edit(current, removeHandler(current, doc.root, doc.hooks!, last));
+  }
+}
+
+/** Remove one handler, or the highest container that removing it would leave empty. */
+function removeHandler(text: string, root: Node, hooks: Node, ref: HandlerRef): Edit[] {
+  if ((ref.handlers.children?.length ?? 0) > 1) return removeMember(text, ref.handlers, ref.handlerIndex);
+  if ((ref.groups.children?.length ?? 0) > 1) return removeMember(text, ref.groups, ref.groupIndex);
+  if ((hooks.children?.length ?? 0) > 1) return removeMember(text, hooks, ref.eventIndex);
+  return removeMember(text, root, propertyIndex(root, "hooks"));
+}
+
+function handlerAt(doc: ReturnType<typeof parseSettings>, ref: HandlerRef): Node {
+  const groups = doc.hooks?.children?.[ref.eventIndex]?.children?.[1];
+  const group = groups?.children?.[ref.groupIndex];
+  const handler = group ? propertyValue(group, "hooks")?.children?.[ref.handlerIndex] : undefined;
+  if (!handler || handler.type !== "object") throw new Error(`Lost track of the ${ref.event} handler while editing`);
+  return handler;
+}
+
+function edit(text: string, edits: Edit[]): string {
+  return applyEdits(text, edits);
+}

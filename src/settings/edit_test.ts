@@ -1,0 +1,244 @@
+import assert from "node:assert/strict";
+import { installHooks, uninstallHooks } from "./edit.ts";
+import { type HookCommand, selectRegistrations } from "./hook_command.ts";
+import { SettingsParseError } from "./settings_doc.ts";
+import { BINARY } from "./test_support.ts";
+
+function install(text: string, command: HookCommand = BINARY, subagent = true) {
+  return installHooks(text, { command, registrations: selectRegistrations({ subagent }) });
+}
+
+const STOP_ONLY_2 = `{
+  "hooks": {
+    "Stop": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "/opt/bin/cliffhanger-bin",
+            "args": ["hook", "stop"],
+            "timeout": 60
+          }
+        ]
+      }
+    ]
+  }
+}
+`;
+
+Deno.test("installHooks() turns an empty file into settings with both handlers", () => {
+  const result = install("");
+  assert.equal(result.changed, true);
+  assert.deepEqual(result.events, ["Stop", "SubagentStop"]);
+  const value = JSON.parse(result.newText);
+  const handler = { type: "command", command: "/opt/bin/cliffhanger-bin", args: ["hook", "stop"], timeout: 60 };
+  assert.deepEqual(value, { hooks: { Stop: [{ hooks: [handler] }], SubagentStop: [{ hooks: [handler] }] } });
+  assert.ok(result.newText.endsWith("}\n"));
+});
+
+Deno.test("installHooks() with --no-subagent writes the exact two-space layout", () => {
+  assert.equal(install("", BINARY, false).newText, STOP_ONLY_2);
+  assert.equal(install("{}\n", BINARY, false).newText, STOP_ONLY_2);
+  assert.equal(install("  \n", BINARY, false).newText, STOP_ONLY_2);
+});
+
+Deno.test("installHooks() adds hooks after the last key, keeping comments, trailing commas and 4 spaces", () => {
+  const before = `// user settings
+{
+    // the model
+    "model": "opus", // pinned
+    "env": {"A": "1",},
+    /* end */
+}
+`;
+  const result = install(before, BINARY, false);
+  const expected = `// user settings
+{
+    // the model
+    "model": "opus", // pinned
+    "env": {"A": "1",},
+    "hooks": {
+        "Stop": [
+            {
+                "hooks": [
+                    {
+                        "type": "command",
+                        "command": "/opt/bin/cliffhanger-bin",
+                        "args": ["hook", "stop"],
+                        "timeout": 60
+                    }
+                ]
+            }
+        ]
+    },
+    /* end */
+}
+`;
+  assert.equal(result.newText, expected);
+});
+
+Deno.test("installHooks() appends a group beside foreign handlers of the same event, with tabs", () => {
+  const before =
+    '{\n\t"hooks": {\n\t\t"Stop": [\n\t\t\t{"hooks": [{"type": "command", "command": "say done"}]} // mine\n' +
+    "\t\t]\n\t}\n}\n";
+  const result = install(before, BINARY, false);
+  const lines = result.newText.split("\n");
+  assert.equal(lines[3], '\t\t\t{"hooks": [{"type": "command", "command": "say done"}]}, // mine');
+  assert.equal(lines[4], "\t\t\t{");
+  assert.equal(lines[5], '\t\t\t\t"hooks": [');
+  assert.ok(result.newText.startsWith('{\n\t"hooks": {\n\t\t"Stop": [\n'));
+  assert.ok(result.newText.endsWith("\t\t\t}\n\t\t]\n\t}\n}\n"));
+  const stop = JSON.parse(result.newText.replace(" // mine", "")).hooks.Stop;
+  assert.equal(stop.length, 2);
+  assert.equal(stop[0].hooks[0].command, "say done");
+  assert.equal(stop[1].hooks[0].command, "/opt/bin/cliffhanger-bin");
+});
+
+Deno.test("installHooks() adds a missing event next to other events", () => {
+  const before =
+    '{\n  "hooks": {\n    "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "x"}]}]\n  }\n}\n';
+  const result = install(before, BINARY, false);
+  assert.ok(result.newText.startsWith(before.slice(0, before.indexOf("}]}]") + 4) + ",\n"));
+  assert.deepEqual(Object.keys(JSON.parse(result.newText).hooks), ["PreToolUse", "Stop"]);
+});
+
+Deno.test("installHooks() keeps a one-line file on one line", () => {
+  const result = install('{"model": "opus"}', BINARY, false);
+  assert.equal(
+    result.newText,
+    '{"model": "opus", "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "/opt/bin/cliffhanger-bin", ' +
+      '"args": ["hook", "stop"], "timeout": 60}]}]}}',
+  );
+});
+
+Deno.test("installHooks() keeps CRLF line endings", () => {
+  const result = install('{\r\n  "model": "opus"\r\n}\r\n');
+  assert.ok(!/[^\r]\n/.test(result.newText), "every line break is CRLF");
+});
+
+Deno.test("installHooks() is idempotent", () => {
+  for (const start of ["", '{"a": 1}', '{\n    "hooks": {}\n}\n']) {
+    const once = install(start);
+    const twice = install(once.newText);
+    assert.equal(twice.changed, false);
+    assert.equal(twice.newText, once.newText);
+    assert.deepEqual(twice.events, ["Stop", "SubagentStop"]);
+  }
+});
+
+Deno.test("installHooks() replaces an old binary path in place, keeping extra fields", () => {
+  const before = install("").newText.replaceAll("/opt/bin/cliffhanger-bin", "/old/cliffhanger-bin-v1")
+    .replace('"timeout": 60\n', '"timeout": 60,\n            "statusMessage": "checking"\n');
+  const result = install(before);
+  assert.equal(result.newText, before.replaceAll("/old/cliffhanger-bin-v1", "/opt/bin/cliffhanger-bin"));
+});
+
+Deno.test("installHooks() swaps a development handler for the binary and back", () => {
+  const dev: HookCommand = { command: "/usr/bin/deno", prefixArgs: ["run", "--quiet", "/src/cliffhanger/main.ts"] };
+  const devText = install("", dev).newText;
+  const handler = JSON.parse(devText).hooks.Stop[0].hooks[0];
+  assert.deepEqual(handler.args, ["run", "--quiet", "/src/cliffhanger/main.ts", "hook", "stop"]);
+  const binText = install(devText).newText;
+  assert.equal(binText, install("").newText);
+  assert.equal(install(binText, dev).newText, devText);
+});
+
+Deno.test("installHooks() leaves one handler when several of ours are present", () => {
+  const ours = '{"type": "command", "command": "/a/cliffhanger-bin", "args": ["hook", "stop"], "timeout": 60}';
+  const before =
+    `{"hooks": {"Stop": [{"hooks": [${ours}, {"type": "command", "command": "keep"}]}, {"hooks": [${ours}]}]}}`;
+  const stop = JSON.parse(install(before, { command: "/a/cliffhanger-bin", prefixArgs: [] }, false).newText).hooks.Stop;
+  assert.deepEqual(stop, [{ hooks: [JSON.parse(ours), { type: "command", command: "keep" }] }]);
+});
+
+Deno.test("installHooks() without the subagent handler removes one installed earlier", () => {
+  const both = install("").newText;
+  const result = install(both, BINARY, false);
+  assert.equal(result.newText, STOP_ONLY_2);
+  assert.deepEqual(result.events, ["Stop"]);
+});
+
+Deno.test("uninstallHooks() removes ours and what that empties, and nothing else", () => {
+  const before = `{
+  "hooks": {
+    "Stop": [
+      { "hooks": [ { "type": "command", "command": "say done" } ] }, // theirs
+      { "hooks": [ { "type": "command", "command": "/x/cliffhanger-bin", "args": ["hook", "stop"] } ] }
+    ],
+    "SubagentStop": [
+      { "hooks": [ { "type": "command", "command": "/x/cliffhanger-bin", "args": ["hook", "stop"] } ] }
+    ],
+    "Notification": [
+      { "hooks": [] }
+    ]
+  }
+}
+`;
+  const result = uninstallHooks(before);
+  assert.deepEqual(result.events, ["Stop", "SubagentStop"]);
+  assert.equal(
+    result.newText,
+    `{
+  "hooks": {
+    "Stop": [
+      { "hooks": [ { "type": "command", "command": "say done" } ] } // theirs
+    ],
+    "Notification": [
+      { "hooks": [] }
+    ]
+  }
+}
+`,
+  );
+});
+
+Deno.test("uninstallHooks() keeps foreign handlers that share our group", () => {
+  const before = '{"hooks": {"Stop": [{"matcher": "", "hooks": [{"type": "command", "command": "a"}, ' +
+    '{"type": "command", "command": "/x/cliffhanger-bin"}, {"type": "command", "command": "b"}]}]}}';
+  assert.equal(
+    uninstallHooks(before).newText,
+    '{"hooks": {"Stop": [{"matcher": "", "hooks": [{"type": "command", "command": "a"}, ' +
+      '{"type": "command", "command": "b"}]}]}}',
+  );
+});
+
+Deno.test("uninstallHooks() keeps an empty hooks object it did not empty", () => {
+  const before = '{\n  "hooks": {},\n  "model": "opus"\n}\n';
+  assert.deepEqual(uninstallHooks(before), { newText: before, changed: false, events: [] });
+  assert.deepEqual(uninstallHooks(""), { newText: "", changed: false, events: [] });
+});
+
+Deno.test("uninstallHooks() undoes installHooks() exactly", () => {
+  const samples = [
+    "{}",
+    '{"model": "opus"}',
+    '// c\n{\n    "model": "opus", // pinned\n    "env": {"A": "1",},\n}\n',
+    '{\n\t"hooks": {\n\t\t"Stop": [\n\t\t\t{"hooks": [{"type": "command", "command": "x"}]}, // keep\n\t\t],\n\t},\n}\n',
+    '{\r\n  "hooks": {\r\n    "PreToolUse": []\r\n  }\r\n}\r\n',
+  ];
+  for (const sample of samples) {
+    const installed = install(sample);
+    assert.equal(installed.changed, true);
+    assert.equal(uninstallHooks(installed.newText).newText, sample, JSON.stringify(sample));
+  }
+});
+
+Deno.test("installHooks() and uninstallHooks() reject text that is not a settings object", () => {
+  const cases: [string, number, number, RegExp][] = [
+    ['{\n  "a": 1\n  "b": 2\n}', 3, 3, /invalid JSON: comma expected/],
+    ["[1, 2]", 1, 1, /must be a JSON object, found array/],
+    ['{\n  "hooks": []\n}', 2, 12, /"hooks" must be an object, found array/],
+    ['{"hooks": {"Stop": {"hooks": []}}}', 1, 20, /"hooks.Stop" must be an array, found object/],
+    ["// only a comment\n", 2, 1, /invalid JSON: value expected/],
+  ];
+  for (const [text, line, column, pattern] of cases) {
+    for (const run of [() => install(text), () => uninstallHooks(text)]) {
+      assert.throws(run, (e: unknown) => {
+        assert.ok(e instanceof SettingsParseError);
+        assert.deepEqual([e.line, e.column], [line, column], text);
+        assert.match(e.message, pattern);
+        return true;
+      });
+    }
+  }
+});

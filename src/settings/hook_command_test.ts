@@ -1,0 +1,50 @@
+import assert from "node:assert/strict";
+import { envFrom } from "../env.ts";
+import { MAIN_PATH } from "../permissions.ts";
+import {
+  currentHookCommand,
+  HOOK_REGISTRATIONS,
+  hookGroup,
+  hookHandler,
+  type HookRegistration,
+  selectRegistrations,
+} from "./hook_command.ts";
+import { isOurHandler } from "./ours.ts";
+
+const ENV = envFrom({ HOME: "/home/alice" });
+
+Deno.test("currentHookCommand() registers the compiled binary by its own path", () => {
+  const command = currentHookCommand(ENV, { standalone: true, execPath: "/home/alice/bin/cliffhanger-bin" });
+  assert.deepEqual(command, { command: "/home/alice/bin/cliffhanger-bin", prefixArgs: [] });
+});
+
+Deno.test("currentHookCommand() under deno runs main.ts with the scoped flags", () => {
+  const command = currentHookCommand(ENV, { standalone: false, execPath: "/usr/bin/deno" });
+  assert.equal(command.command, "/usr/bin/deno");
+  assert.equal(command.prefixArgs[0], "run");
+  assert.equal(command.prefixArgs[command.prefixArgs.length - 1], MAIN_PATH);
+  assert.ok(command.prefixArgs.includes("--deny-run"));
+  assert.ok(command.prefixArgs.some((a) => a.startsWith("--allow-write=") && a.includes("/home/alice/.cliffhanger")));
+  const handler = hookHandler(HOOK_REGISTRATIONS[0]!, command);
+  assert.equal(isOurHandler(handler), true);
+});
+
+Deno.test("currentHookCommand() under deno needs HOME", () => {
+  assert.throws(() => currentHookCommand(envFrom({}), { standalone: false, execPath: "/usr/bin/deno" }), /HOME/);
+});
+
+Deno.test("selectRegistrations() leaves out SubagentStop on request", () => {
+  assert.deepEqual(selectRegistrations().map((r) => r.event), ["Stop", "SubagentStop"]);
+  assert.deepEqual(selectRegistrations({ subagent: false }).map((r) => r.event), ["Stop"]);
+});
+
+Deno.test("hookGroup() puts the handler in a group with a matcher only when one is set", () => {
+  const command = { command: "/b/cliffhanger-bin", prefixArgs: [] };
+  const handler = { type: "command", command: "/b/cliffhanger-bin", args: ["hook", "stop"], timeout: 60 };
+  assert.deepEqual(hookGroup(HOOK_REGISTRATIONS[0]!, command), { hooks: [handler] });
+  const pretool: HookRegistration = { event: "PreToolUse", args: ["hook", "pretool"], timeout: 10, matcher: "Bash" };
+  assert.deepEqual(hookGroup(pretool, command), {
+    matcher: "Bash",
+    hooks: [{ type: "command", command: "/b/cliffhanger-bin", args: ["hook", "pretool"], timeout: 10 }],
+  });
+});

@@ -1,0 +1,61 @@
+/** A read-only look at settings files for `status` and `doctor`: which of them run our hooks, and how. */
+import { join } from "node:path";
+import type { HomePaths } from "../store/paths.ts";
+import { findOurHandlers, parseSettings, SettingsParseError } from "./settings_doc.ts";
+
+/** One of our handlers as found in a settings file. */
+export interface FoundHandler {
+  event: string;
+  command: string;
+  args: string[];
+  timeout: number | null;
+}
+
+export interface SettingsFileReport {
+  path: string;
+  exists: boolean;
+  /** Why the file could not be read or parsed ("3:5: invalid JSON: comma expected"), else null. */
+  error: string | null;
+  /** The events that have our handlers, each once, in file order. */
+  events: string[];
+  handlers: FoundHandler[];
+}
+
+/** Inspect settings text (empty text reads as `{}`). */
+export function inspectSettingsText(text: string): Pick<SettingsFileReport, "error" | "events" | "handlers"> {
+  if (text.trim() === "") return { error: null, events: [], handlers: [] };
+  try {
+    const handlers = findOurHandlers(parseSettings(text.replace(/^\uFEFF/, ""))).map((ref): FoundHandler => ({
+      event: ref.event,
+      command: String(ref.value["command"]),
+      args: Array.isArray(ref.value["args"]) ? ref.value["args"].map(String) : [],
+      timeout: typeof ref.value["timeout"] === "number" ? ref.value["timeout"] : null,
+    }));
+    return { error: null, events: [...new Set(handlers.map((h) => h.event))], handlers };
+  } catch (e) {
+    if (e instanceof SettingsParseError) return { error: e.message, events: [], handlers: [] };
+    throw e;
+  }
+}
+
+/** Inspect each file, in order. Never throws for a missing, unreadable or invalid file. */
+export async function inspectSettings(paths: readonly string[]): Promise<SettingsFileReport[]> {
+  return await Promise.all(paths.map(inspectFile));
+}
+
+async function inspectFile(path: string): Promise<SettingsFileReport> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return { path, exists: false, error: null, events: [], handlers: [] };
+    const why = (e instanceof Error ? e.message : String(e)).split("\n")[0] ?? "";
+    return { path, exists: true, error: `cannot read: ${why}`, events: [], handlers: [] };
+  }
+  return { path, exists: true, ...inspectSettingsText(text) };
+}
+
+/** The settings files Claude Code reads for a session started in `cwd`: user, project, project-local. */
+export function candidateSettingsFiles(paths: Pick<HomePaths, "userSettings">, cwd: string): string[] {
+  return [paths.userSettings, join(cwd, ".claude", "settings.json"), join(cwd, ".claude", "settings.local.json")];
+}

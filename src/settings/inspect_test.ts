@@ -1,0 +1,56 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { homePaths } from "../store/paths.ts";
+import { envFrom } from "../env.ts";
+import { installHooks } from "./edit.ts";
+import { selectRegistrations } from "./hook_command.ts";
+import { candidateSettingsFiles, inspectSettings, inspectSettingsText } from "./inspect.ts";
+import { BINARY, tempHome } from "./test_support.ts";
+
+Deno.test("candidateSettingsFiles() lists user, project and local settings", () => {
+  const paths = homePaths(envFrom({ HOME: "/home/a" }));
+  assert.deepEqual(candidateSettingsFiles(paths, "/work/repo"), [
+    "/home/a/.claude/settings.json",
+    "/work/repo/.claude/settings.json",
+    "/work/repo/.claude/settings.local.json",
+  ]);
+});
+
+Deno.test("inspectSettingsText() lists our handlers with their command", () => {
+  const text = installHooks('{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}', {
+    command: BINARY,
+    registrations: selectRegistrations(),
+  }).newText;
+  const report = inspectSettingsText(text);
+  assert.equal(report.error, null);
+  assert.deepEqual(report.events, ["Stop", "SubagentStop"]);
+  assert.deepEqual(report.handlers[0], {
+    event: "Stop",
+    command: "/opt/bin/cliffhanger-bin",
+    args: ["hook", "stop"],
+    timeout: 60,
+  });
+  assert.deepEqual(inspectSettingsText(""), { error: null, events: [], handlers: [] });
+  assert.deepEqual(inspectSettingsText('{"hooks": []}'), {
+    error: '1:11: "hooks" must be an object, found array',
+    events: [],
+    handlers: [],
+  });
+});
+
+Deno.test("inspectSettings() reports missing, broken and installed files without throwing", async () => {
+  await using home = await tempHome();
+  const installed = join(home.dir, "installed.json");
+  const broken = join(home.dir, "broken.json");
+  const missing = join(home.dir, "missing.json");
+  const folder = join(home.dir, "folder.json");
+  await Deno.writeTextFile(installed, installHooks("", { command: BINARY, registrations: selectRegistrations() }).newText);
+  await Deno.writeTextFile(broken, "{\n  nope\n}");
+  await Deno.mkdir(folder);
+  const [a, b, c, d] = await inspectSettings([installed, broken, missing, folder]);
+  assert.deepEqual([a?.exists, a?.error, a?.events], [true, null, ["Stop", "SubagentStop"]]);
+  assert.deepEqual([b?.exists, b?.error], [true, "2:3: invalid JSON: invalid symbol"]);
+  assert.deepEqual([c?.path, c?.exists, c?.error, c?.handlers], [missing, false, null, []]);
+  assert.equal(d?.exists, true);
+  assert.match(d?.error ?? "", /^cannot read: /);
+});

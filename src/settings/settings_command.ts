@@ -1,0 +1,113 @@
+/**
+ * What `install` and `uninstall` share: the target flags, which file they name, running the edit and
+ * printing the outcome (human lines, a diff, or one JSON object). Errors become one stderr line and an exit code.
+ */
+import { isAbsolute, join, resolve } from "node:path";
+import { type CommandSpec, type FlagSpec, parseCommandArgs, type Parsed, renderHelp } from "../cli/args.ts";
+import type { CliContext } from "../cli/context.ts";
+import { CommandError, UsageError } from "../cli/usage_error.ts";
+import { type ApplyResult, applySettingsEdit } from "./apply.ts";
+import type { EditResult } from "./edit.ts";
+
+export type SettingsAction = "install" | "uninstall";
+
+/** Flags both commands take. */
+export const TARGET_FLAGS: Record<string, FlagSpec> = {
+  settings: { type: "string", value: "PATH", help: "edit this settings file (default: the user settings)" },
+  project: { type: "string", value: "DIR", help: "edit DIR/.claude/settings.json" },
+  "dry-run": { type: "boolean", help: "print the change as a unified diff and write nothing" },
+  json: { type: "boolean", help: "print one JSON object" },
+};
+
+export const EXIT_CODES_HELP = "exit codes: 0 done (also when nothing changed), 1 settings file error, 2 usage error";
+
+export interface SettingsCommandOptions {
+  spec: CommandSpec;
+  action: SettingsAction;
+  /** The pure edit for the parsed flags. May throw CommandError (e.g. no hook command). */
+  makeEdit(parsed: Parsed): (text: string) => EditResult;
+  /** Resolves relative --settings/--project paths (default: the process cwd). */
+  cwd?: string;
+}
+
+/** The settings file the flags name, as an absolute path. */
+export function settingsTarget(spec: CommandSpec, parsed: Parsed, userSettings: string, cwd: () => string): string {
+  const settings = parsed.values["settings"];
+  const project = parsed.values["project"];
+  if (settings !== undefined && project !== undefined) {
+    throw new UsageError(`${spec.name}: --settings and --project cannot be used together`);
+  }
+  if (settings === "" || project === "") throw new UsageError(`${spec.name}: an empty path is not a settings file`);
+  if (typeof settings === "string") return isAbsolute(settings) ? settings : resolve(cwd(), settings);
+  if (typeof project === "string") {
+    return join(isAbsolute(project) ? project : resolve(cwd(), project), ".claude", "settings.json");
+  }
+  return userSettings;
+}
+
+export async function runSettingsCommand(ctx: CliContext, argv: string[], options: SettingsCommandOptions) {
+  const { spec } = options;
+  try {
+    const parsed = parseCommandArgs(spec, argv);
+    if (parsed.help) {
+      ctx.out(renderHelp(spec));
+      return 0;
+    }
+    const settingsPath = settingsTarget(spec, parsed, ctx.paths.userSettings, () => options.cwd ?? Deno.cwd());
+    const dryRun = parsed.values["dry-run"] === true;
+    const result = await applySettingsEdit({
+      settingsPath,
+      paths: ctx.paths,
+      edit: options.makeEdit(parsed),
+      dryRun,
+      now: ctx.now(),
+    });
+    ctx.out(
+      parsed.values["json"] === true ? renderJson(options.action, result, dryRun) : renderText(options.action, result),
+    );
+    return 0;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      ctx.err(`${e.message}\n`);
+      return e.exitCode;
+    }
+    if (e instanceof CommandError) {
+      ctx.err(`${spec.name}: ${e.message}\n`);
+      return e.exitCode;
+    }
+    throw e;
+  }
+}
+
+/** `{action, settings, changed, backup, events, dryRun, diff?}` on one line. */
+export function renderJson(action: SettingsAction, result: ApplyResult, dryRun: boolean): string {
+  const body: Record<string, unknown> = {
+    action,
+    settings: result.settings,
+    changed: result.changed,
+    backup: result.backup,
+    events: result.events,
+    dryRun,
+  };
+  if (dryRun) body["diff"] = result.diff ?? "";
+  return JSON.stringify(body) + "\n";
+}
+
+/** Short lines for people. */
+export function renderText(action: SettingsAction, result: ApplyResult): string {
+  if (result.diff !== null) return result.diff === "" ? `no change to ${result.settings}\n` : result.diff;
+  const events = result.events.join(", ");
+  const lines: string[] = [];
+  if (action === "install") {
+    if (!result.changed) lines.push(`Already installed in ${result.settings} (${events})`);
+    else if (!result.existed) lines.push(`Created ${result.settings} with cliffhanger hooks for ${events}`);
+    else lines.push(`Installed cliffhanger hooks for ${events} in ${result.settings}`);
+  } else if (!result.changed) {
+    lines.push(`Nothing to remove in ${result.settings}${result.existed ? "" : " (no such file)"}`);
+  } else {
+    lines.push(`Removed cliffhanger hooks for ${events} from ${result.settings}`);
+  }
+  if (result.changed && result.target !== result.settings) lines.push(`Edited the symlink target ${result.target}`);
+  if (result.backup) lines.push(`Backup of the previous file: ${result.backup}`);
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,130 @@
+/**
+ * A Claude Code settings file parsed as JSONC and checked for the shape the hook editor relies on:
+ * an object root, `hooks` an object, each event an array of matcher groups. Malformed groups and handlers
+ * inside an event are skipped, not rejected, as Claude Code itself skips them.
+ */
+import { getNodeValue, type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
+import { isOurHandler } from "./ours.ts";
+
+/** Text that is not a settings document; `line` and `column` are 1-based. */
+export class SettingsParseError extends SyntaxError {
+  override name = "SettingsParseError";
+  readonly line: number;
+  readonly column: number;
+  readonly detail: string;
+  constructor(line: number, column: number, detail: string) {
+    super(`${line}:${column}: ${detail}`);
+    this.line = line;
+    this.column = column;
+    this.detail = detail;
+  }
+}
+
+export interface SettingsDoc {
+  root: Node;
+  /** The value node of `hooks`, if present. */
+  hooks: Node | undefined;
+}
+
+/** One of our handlers, located in the tree. */
+export interface HandlerRef {
+  event: string;
+  /** Index of the event's property among the `hooks` members. */
+  eventIndex: number;
+  /** The event's array of matcher groups. */
+  groups: Node;
+  groupIndex: number;
+  /** The group's `hooks` array. */
+  handlers: Node;
+  handlerIndex: number;
+  handler: Node;
+  value: Record<string, unknown>;
+}
+
+/** Parse and check the shape; throws SettingsParseError with the position of the first problem. */
+export function parseSettings(text: string): SettingsDoc {
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const first = errors[0];
+  if (first) throw errorAt(text, first.offset, `invalid JSON: ${describeCode(printParseErrorCode(first.error))}`);
+  if (!root || root.type !== "object") {
+    throw errorAt(text, root?.offset ?? 0, `settings must be a JSON object, found ${root ? root.type : "nothing"}`);
+  }
+  const hooks = propertyValue(root, "hooks");
+  if (hooks && hooks.type !== "object") {
+    throw errorAt(text, hooks.offset, `"hooks" must be an object, found ${hooks.type}`);
+  }
+  for (const property of hooks?.children ?? []) {
+    const [key, value] = property.children ?? [];
+    if (key && value && value.type !== "array") {
+      throw errorAt(text, value.offset, `"hooks.${String(key.value)}" must be an array, found ${value.type}`);
+    }
+  }
+  return { root, hooks };
+}
+
+/** The value node of `key` in an object node (the last one if the key repeats, as JSON.parse reads it). */
+export function propertyValue(object: Node, key: string): Node | undefined {
+  let found: Node | undefined;
+  for (const property of object.children ?? []) {
+    if (property.children?.[0]?.value === key) found = property.children[1];
+  }
+  return found;
+}
+
+/** The index of `key`'s property among an object node's children (the last one if repeated), or -1. */
+export function propertyIndex(object: Node, key: string): number {
+  const children = object.children ?? [];
+  for (let i = children.length - 1; i >= 0; i--) {
+    if (children[i]?.children?.[0]?.value === key) return i;
+  }
+  return -1;
+}
+
+/** Our handlers in document order, in every event or in one. */
+export function findOurHandlers(doc: SettingsDoc, event?: string): HandlerRef[] {
+  const found: HandlerRef[] = [];
+  (doc.hooks?.children ?? []).forEach((property, eventIndex) => {
+    const [key, groups] = property.children ?? [];
+    if (!key || !groups || typeof key.value !== "string") return;
+    if (event !== undefined && key.value !== event) return;
+    (groups.children ?? []).forEach((group, groupIndex) => {
+      if (group.type !== "object") return;
+      const handlers = propertyValue(group, "hooks");
+      if (!handlers || handlers.type !== "array") return;
+      (handlers.children ?? []).forEach((handler, handlerIndex) => {
+        if (handler.type !== "object") return;
+        const value = getNodeValue(handler) as Record<string, unknown>;
+        if (!isOurHandler(value)) return;
+        found.push({
+          event: key.value as string,
+          eventIndex,
+          groups,
+          groupIndex,
+          handlers,
+          handlerIndex,
+          handler,
+          value,
+        });
+      });
+    });
+  });
+  return found;
+}
+
+/** 1-based line and column of a UTF-16 offset. */
+export function positionOf(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  return { line, column: offset - (before.lastIndexOf("\n") + 1) + 1 };
+}
+
+function errorAt(text: string, offset: number, detail: string): SettingsParseError {
+  const { line, column } = positionOf(text, offset);
+  return new SettingsParseError(line, column, detail);
+}
+
+/** "CommaExpected" → "comma expected". */
+function describeCode(code: string): string {
+  return code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+}

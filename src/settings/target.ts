@@ -1,0 +1,51 @@
+/** Where an edit of a settings file really lands: its symlink target, its lock file and its backup name. */
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+
+const MAX_LINKS = 40;
+
+/**
+ * The file behind `path` after following symlinks to the final one (which may not exist yet). The link itself
+ * is left in place, so editing the target keeps the link a link.
+ */
+export async function resolveSymlinks(path: string): Promise<string> {
+  let current = resolve(path);
+  for (let i = 0; i < MAX_LINKS; i++) {
+    let info: Deno.FileInfo;
+    try {
+      info = await Deno.lstat(current);
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) return current;
+      throw e;
+    }
+    if (!info.isSymlink) return current;
+    const link = await Deno.readLink(current);
+    current = isAbsolute(link) ? link : resolve(dirname(current), link);
+  }
+  throw new Error(`Cannot resolve "${path}": more than ${MAX_LINKS} symlinks`);
+}
+
+/** The lock file guarding read-modify-write of one settings file, named after its sanitised path. */
+export function settingsLockPath(locksDir: string, target: string): string {
+  const safe = target.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^_+/, "");
+  return join(locksDir, `settings-${safe.slice(-180)}.lock`);
+}
+
+/** `<backups>/<basename>.<timestamp>.bak`, with `-2`, `-3`… appended when taken (see writeBackup). */
+export function backupPath(backupsDir: string, target: string, now: Date, attempt = 1): string {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace(".", "");
+  return join(backupsDir, `${basename(target)}.${stamp}${attempt > 1 ? `-${attempt}` : ""}.bak`);
+}
+
+/** Copy the bytes of a settings file into the backups folder without overwriting an older backup. */
+export async function writeBackup(backupsDir: string, target: string, bytes: Uint8Array, now: Date): Promise<string> {
+  await Deno.mkdir(backupsDir, { recursive: true });
+  for (let attempt = 1;; attempt++) {
+    const path = backupPath(backupsDir, target, now, attempt);
+    try {
+      await Deno.writeFile(path, bytes, { createNew: true, mode: 0o600 });
+      return path;
+    } catch (e) {
+      if (!(e instanceof Deno.errors.AlreadyExists) || attempt >= 100) throw e;
+    }
+  }
+}

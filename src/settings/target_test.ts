@@ -1,0 +1,36 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { backupPath, resolveSymlinks, settingsLockPath, writeBackup } from "./target.ts";
+import { listDir, tempHome } from "./test_support.ts";
+
+Deno.test("resolveSymlinks() follows a chain of links, relative ones included", async () => {
+  await using home = await tempHome();
+  const real = join(home.dir, "real.json");
+  await Deno.writeTextFile(real, "{}");
+  await Deno.symlink("real.json", join(home.dir, "one.json"));
+  await Deno.symlink(join(home.dir, "one.json"), join(home.dir, "two.json"));
+  assert.equal(await resolveSymlinks(join(home.dir, "two.json")), real);
+  assert.equal(await resolveSymlinks(real), real);
+  await Deno.symlink("later.json", join(home.dir, "dangling.json"));
+  assert.equal(await resolveSymlinks(join(home.dir, "dangling.json")), join(home.dir, "later.json"));
+  assert.equal(await resolveSymlinks(join(home.dir, "none.json")), join(home.dir, "none.json"));
+});
+
+Deno.test("settingsLockPath() is one safe file name per settings file", () => {
+  assert.equal(settingsLockPath("/l", "/home/a/.claude/settings.json"), "/l/settings-home_a_.claude_settings.json.lock");
+  assert.notEqual(settingsLockPath("/l", "/a/settings.json"), settingsLockPath("/l", "/b/settings.json"));
+  const long = settingsLockPath("/l", "/" + "x".repeat(500) + "/settings.json");
+  assert.ok(long.length < 220);
+});
+
+Deno.test("backupPath() and writeBackup() never overwrite an older backup", async () => {
+  await using home = await tempHome();
+  const now = new Date("2026-08-22T10:15:30.123Z");
+  assert.equal(backupPath("/b", "/x/settings.json", now), "/b/settings.json.20260822T101530123Z.bak");
+  const backups = join(home.dir, "backups");
+  const first = await writeBackup(backups, "/x/settings.json", new TextEncoder().encode("one"), now);
+  const second = await writeBackup(backups, "/x/settings.json", new TextEncoder().encode("two"), now);
+  assert.deepEqual(await listDir(backups), ["settings.json.20260822T101530123Z-2.bak", "settings.json.20260822T101530123Z.bak"]);
+  assert.equal(await Deno.readTextFile(first), "one");
+  assert.equal(await Deno.readTextFile(second), "two");
+});

@@ -1,0 +1,26 @@
+import assert from "node:assert/strict";
+import { hash53, includesAny, indexOfBytes, needles } from "./bytes.ts";
+
+const enc = new TextEncoder();
+
+Deno.test("indexOfBytes() finds a needle, including at the edges and after false starts", () => {
+  const hay = enc.encode('aa"usr"user""user"');
+  assert.equal(indexOfBytes(hay, enc.encode('"user"')), 12);
+  assert.equal(indexOfBytes(hay, enc.encode("aa")), 0);
+  assert.equal(indexOfBytes(hay, enc.encode('user"')), 13);
+  assert.equal(indexOfBytes(hay, enc.encode('"assistant"')), -1);
+  assert.equal(indexOfBytes(enc.encode("ab"), enc.encode("abc")), -1);
+});
+
+Deno.test("includesAny() is true when one needle occurs", () => {
+  const list = needles(['"user"', "queued_command"]);
+  assert.equal(includesAny(enc.encode('{"type":"attachment","attachment":{"type":"queued_command"}}'), list), true);
+  assert.equal(includesAny(enc.encode('{"type":"progress"}'), list), false);
+});
+
+Deno.test("hash53() is stable, hex, and separates near texts", () => {
+  assert.equal(hash53("Done."), hash53("Done."));
+  assert.match(hash53("Done."), /^[0-9a-f]{14}$/);
+  assert.notEqual(hash53("Done."), hash53("Done!"));
+  assert.equal(hash53(enc.encode("abc")), hash53("abc"), "ASCII bytes and text hash alike");
+});

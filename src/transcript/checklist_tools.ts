@@ -1,0 +1,52 @@
+/**
+ * Inputs of the checklist tools the agent calls: TaskCreate/TaskUpdate (one call per task, Claude Code
+ * ≥2.1.16) and TodoWrite (the whole list rewritten on every call, older clients or CLAUDE_CODE_ENABLE_TASKS=0).
+ * Parsing is tolerant: an input that does not fit yields null and the call is ignored.
+ */
+import { z } from "zod";
+import type { ChecklistItem } from "./types.ts";
+
+export const TASK_CREATE = "TaskCreate";
+export const TASK_UPDATE = "TaskUpdate";
+export const TODO_WRITE = "TodoWrite";
+
+const TaskCreateInputSchema = z.object({ subject: z.string() });
+
+const TaskUpdateInputSchema = z.object({
+  taskId: z.union([z.string(), z.number()]),
+  status: z.string().nullish().catch(null),
+  subject: z.string().nullish().catch(null),
+});
+
+const TodoSchema = z.object({ content: z.string(), status: z.string().nullish().catch(null) });
+const TodoWriteInputSchema = z.object({ todos: z.array(z.unknown()) });
+
+export interface TaskUpdateInput {
+  taskId: string;
+  status: string | null;
+  subject: string | null;
+}
+
+export function taskCreateSubject(input: unknown): string | null {
+  const parsed = TaskCreateInputSchema.safeParse(input);
+  return parsed.success ? parsed.data.subject : null;
+}
+
+export function taskUpdateInput(input: unknown): TaskUpdateInput | null {
+  const parsed = TaskUpdateInputSchema.safeParse(input);
+  if (!parsed.success) return null;
+  const { taskId, status, subject } = parsed.data;
+  return { taskId: String(taskId), status: status ?? null, subject: subject ?? null };
+}
+
+/** The TodoWrite list as checklist items (`completed` = done); null when the input is not a todo list. */
+export function todoWriteItems(input: unknown): ChecklistItem[] | null {
+  const parsed = TodoWriteInputSchema.safeParse(input);
+  if (!parsed.success) return null;
+  const items: ChecklistItem[] = [];
+  for (const raw of parsed.data.todos) {
+    const todo = TodoSchema.safeParse(raw);
+    if (todo.success) items.push({ text: todo.data.content, done: todo.data.status === "completed" });
+  }
+  return items;
+}

@@ -1,0 +1,137 @@
+/**
+ * Turns one parsed transcript line into the event the reducer acts on. This is where the transcript's
+ * shapes (user/assistant/attachment lines, string or block content, harness text) are interpreted; the
+ * reducer only sees events.
+ */
+import { type Block, contentBlocks, type Line, LineSchema, TaskCreatedResultSchema } from "./line_schema.ts";
+import { isHarnessOrigin, isHarnessText, type PromptRules } from "./real_prompt.ts";
+
+export interface ToolUse {
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+export interface ToolResult {
+  toolUseId: string;
+  isError: boolean;
+  /** The id Claude Code gave the task, when this is the result of a successful TaskCreate. */
+  createdTaskId: string | null;
+}
+
+export type LineEvent =
+  /** A real user prompt (typed, sent by the SDK, or queued mid-turn): a new user turn. */
+  | { kind: "prompt"; id: string | null }
+  /** A slash command line; it becomes a turn only if the model answers it (see the reducer). */
+  | { kind: "command"; id: string | null }
+  /** Output of a local slash command: the command before it did not go to the model. */
+  | { kind: "local_output" }
+  | { kind: "assistant"; messageId: string | null; model: string | null; texts: string[]; toolUses: ToolUse[] }
+  | { kind: "tool_results"; results: ToolResult[] }
+  | { kind: "ignored" };
+
+export interface ClassifyOptions {
+  /** Read `isSidechain:true` lines (a subagent's own transcript); otherwise they are skipped. */
+  includeSidechain: boolean;
+}
+
+const IGNORED: LineEvent = { kind: "ignored" };
+const COMMAND_PREFIXES = ["<command-name>", "<command-message>"];
+const LOCAL_OUTPUT_PREFIXES = ["<local-command-stdout>", "<local-command-stderr>"];
+
+export function classifyLine(value: unknown, options: ClassifyOptions): LineEvent {
+  if (typeof value !== "object" || value === null) return IGNORED;
+  const parsed = LineSchema.safeParse(value);
+  if (!parsed.success) return IGNORED;
+  const line = parsed.data;
+  if (line.isSidechain === true && !options.includeSidechain) return IGNORED;
+  const rules: PromptRules = { subagent: options.includeSidechain };
+  switch (line.type) {
+    case "user":
+      return classifyUser(line, rules);
+    case "assistant":
+      return classifyAssistant(line);
+    case "attachment":
+      return classifyAttachment(line, rules);
+    default:
+      return IGNORED;
+  }
+}
+
+function promptIdOf(line: Line): string | null {
+  return line.promptId ?? line.uuid ?? null;
+}
+
+function classifyUser(line: Line, rules: PromptRules): LineEvent {
+  const blocks = contentBlocks(line.message?.content);
+  const results = blocks.filter((b) => b.type === "tool_result");
+  if (results.length > 0) return { kind: "tool_results", results: toolResults(results, line.toolUseResult) };
+  if (line.isMeta === true || line.isCompactSummary === true) return IGNORED;
+  const origins = [line.turnOrigin, line.promptSource, line.origin?.kind];
+  if (origins.some((o) => isHarnessOrigin(o, rules))) return IGNORED;
+  const texts = blocks.flatMap((b) => (b.type === "text" ? [b.text] : []));
+  const hasImage = blocks.some((b) => b.type === "image");
+  const first = (texts[0] ?? "").trimStart();
+  if (COMMAND_PREFIXES.some((p) => first.startsWith(p))) return { kind: "command", id: promptIdOf(line) };
+  if (LOCAL_OUTPUT_PREFIXES.some((p) => first.startsWith(p))) return { kind: "local_output" };
+  const typed = texts.some((t) => t.trim() !== "" && !isHarnessText(t, rules));
+  const onlyImage = hasImage && texts.every((t) => t.trim() === "");
+  return typed || onlyImage ? { kind: "prompt", id: promptIdOf(line) } : IGNORED;
+}
+
+function classifyAssistant(line: Line): LineEvent {
+  const message = line.message;
+  if (!message) return IGNORED;
+  const texts: string[] = [];
+  const toolUses: ToolUse[] = [];
+  for (const b of contentBlocks(message.content)) {
+    if (b.type === "text" && b.text.trim() !== "") texts.push(b.text);
+    else if (b.type === "tool_use") toolUses.push({ id: b.id, name: b.name, input: b.input });
+  }
+  return { kind: "assistant", messageId: message.id ?? null, model: message.model ?? null, texts, toolUses };
+}
+
+/** `attachment.type:"queued_command"`: text typed while Claude was working; a prompt unless the harness queued it. */
+function classifyAttachment(line: Line, rules: PromptRules): LineEvent {
+  const a = line.attachment;
+  if (!a || a.type !== "queued_command") return IGNORED;
+  if (a.commandMode != null && a.commandMode !== "prompt") return IGNORED;
+  if (isHarnessOrigin(a.origin?.kind, rules)) return IGNORED;
+  const text = promptText(a.prompt);
+  if (text === null || text.trim() === "" || isHarnessText(text, rules)) return IGNORED;
+  return { kind: "prompt", id: promptIdOf(line) };
+}
+
+function promptText(prompt: unknown): string | null {
+  if (typeof prompt === "string") return prompt;
+  if (!Array.isArray(prompt)) return null;
+  const texts = contentBlocks(prompt).flatMap((b) => (b.type === "text" ? [b.text] : []));
+  return texts.length > 0 ? texts.join("\n") : null;
+}
+
+type ToolResultBlock = Extract<Block, { type: "tool_result" }>;
+
+function toolResults(blocks: ToolResultBlock[], toolUseResult: unknown): ToolResult[] {
+  // toolUseResult belongs to the whole line: only trust it when the line holds a single result.
+  const structured = blocks.length === 1 ? TaskCreatedResultSchema.safeParse(toolUseResult) : null;
+  const structuredId = structured?.success ? String(structured.data.task.id) : null;
+  return blocks.map((b) => {
+    const isError = b.is_error === true;
+    const createdTaskId = isError ? null : structuredId ?? taskIdFromText(b.content);
+    return { toolUseId: b.tool_use_id, isError, createdTaskId };
+  });
+}
+
+const CREATED_TEXT = /^Task #([^\s:]+) created successfully/;
+
+/** Fallback for transcripts without `toolUseResult`: the result text reads `Task #3 created successfully: …`. */
+function taskIdFromText(content: unknown): string | null {
+  let text: string | null = null;
+  if (typeof content === "string") text = content;
+  else if (Array.isArray(content)) {
+    const first = contentBlocks(content).find((b) => b.type === "text");
+    text = first?.type === "text" ? first.text : null;
+  }
+  if (text === null) return null;
+  return CREATED_TEXT.exec(text.trimStart())?.[1] ?? null;
+}

@@ -1,0 +1,142 @@
+/**
+ * The entry point: the view of the current user turn, read incrementally from the transcript. With a valid
+ * prior index only the appended bytes are read; when the final assistant message is not in the file yet,
+ * it polls the appended bytes for up to `syncMs`. It never writes: the caller stores the returned index.
+ */
+import { isFinalSynced, syncTarget } from "./final_sync.ts";
+import { initialState, type ReducerState, turnChecklists } from "./reducer_state.ts";
+import { TranscriptReader } from "./transcript_reader.ts";
+import { HEAD_BYTES, identityOf, staleReason, type TranscriptIndex, TranscriptIndexSchema } from "./index_schema.ts";
+import type { ReadStats, TurnView } from "./types.ts";
+
+export interface ReadTurnViewOptions {
+  /** Read a subagent's own transcript, where every line is `isSidechain:true`. */
+  includeSidechain: boolean;
+  /** The Stop payload's `last_assistant_message`; null or blank means there is nothing to wait for. */
+  lastAssistantMessage: string | null;
+  /** Longest wait for the final message to be flushed. */
+  syncMs: number;
+  /** Poll interval while waiting (default 50 ms). */
+  pollMs?: number;
+  /** Lines longer than this are skipped undecoded (default 1 MiB). */
+  maxLineBytes?: number;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+}
+
+export interface ReadTurnViewResult {
+  view: TurnView;
+  /** The index to store for the next call; null when the file does not exist. */
+  index: TranscriptIndex | null;
+}
+
+export const DEFAULT_POLL_MS = 50;
+
+/**
+ * Reads the transcript at `path`. A missing file gives `found:false` and no index; any other error
+ * (permission sandbox, I/O) is thrown for the caller to fail open.
+ */
+export async function readTurnView(
+  path: string,
+  prior: TranscriptIndex | null,
+  options: ReadTurnViewOptions,
+): Promise<ReadTurnViewResult> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { read: true });
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return { view: emptyView(false, zeroStats()), index: null };
+    throw e;
+  }
+  try {
+    const info = await file.stat();
+    const head = await readHead(file, Math.min(HEAD_BYTES, info.size));
+    const usable = usablePrior(prior, { path, includeSidechain: options.includeSidechain, info, head });
+    const reader = new TranscriptReader(file, {
+      includeSidechain: options.includeSidechain,
+      start: usable?.offset ?? 0,
+      state: usable?.state ?? initialState(),
+      ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
+    });
+    await reader.readAvailable();
+    const target = syncTarget(options.lastAssistantMessage);
+    const wait = target === null || isFinalSynced(reader.state, target)
+      ? { synced: target !== null, waitedMs: 0 }
+      : await waitForFinal(reader, target, options);
+    const stats: ReadStats = { ...reader.stats, fullScan: usable === null, waitedMs: wait.waitedMs };
+    const index: TranscriptIndex = {
+      v: 1,
+      path,
+      includeSidechain: options.includeSidechain,
+      offset: reader.consumed,
+      size: reader.position,
+      identity: identityOf(info, head),
+      state: reader.state,
+    };
+    return { view: viewOf(reader.state, wait.synced, stats), index };
+  } finally {
+    file.close();
+  }
+}
+
+function usablePrior(
+  prior: TranscriptIndex | null,
+  current: { path: string; includeSidechain: boolean; info: Deno.FileInfo; head: Uint8Array },
+): TranscriptIndex | null {
+  if (prior === null) return null;
+  const parsed = TranscriptIndexSchema.safeParse(prior);
+  if (!parsed.success) return null;
+  return staleReason(parsed.data, current) === null ? parsed.data : null;
+}
+
+/** Polls the appended bytes until the final message shows up or `syncMs` has passed. */
+async function waitForFinal(
+  reader: TranscriptReader,
+  target: string,
+  options: ReadTurnViewOptions,
+): Promise<{ synced: boolean; waitedMs: number }> {
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const pollMs = Math.max(1, options.pollMs ?? DEFAULT_POLL_MS);
+  const started = now();
+  for (;;) {
+    const left = options.syncMs - (now() - started);
+    if (left <= 0) return { synced: false, waitedMs: now() - started };
+    await sleep(Math.min(pollMs, left));
+    if (await reader.readAvailable() > 0 && isFinalSynced(reader.state, target)) {
+      return { synced: true, waitedMs: now() - started };
+    }
+  }
+}
+
+async function readHead(file: Deno.FsFile, length: number): Promise<Uint8Array> {
+  const head = new Uint8Array(length);
+  let at = 0;
+  await file.seek(0, Deno.SeekMode.Start);
+  while (at < length) {
+    const n = await file.read(head.subarray(at));
+    if (n === null || n === 0) break;
+    at += n;
+  }
+  return head.subarray(0, at);
+}
+
+function viewOf(state: ReducerState, finalSynced: boolean, stats: ReadStats): TurnView {
+  return {
+    found: true,
+    turnId: state.turnId,
+    turnSeq: state.turnSeq,
+    ...turnChecklists(state),
+    finalSynced,
+    model: state.model,
+    stats,
+  };
+}
+
+function emptyView(found: boolean, stats: ReadStats): TurnView {
+  return { found, turnId: null, turnSeq: 0, tasks: null, todo: null, markdown: null, finalSynced: false, model: null, stats };
+}
+
+function zeroStats(): ReadStats {
+  return { bytesRead: 0, lines: 0, parsed: 0, malformed: 0, oversize: 0, fullScan: false, waitedMs: 0 };
+}

@@ -1,0 +1,116 @@
+/**
+ * The pure transcript reducer: (state, line) → state. The incremental reader folds it over the lines it
+ * reads; replay can fold it over stored lines. It never mutates its input state.
+ */
+import { hash53 } from "./bytes.ts";
+import { TASK_CREATE, TASK_UPDATE, taskCreateSubject, taskUpdateInput, TODO_WRITE, todoWriteItems } from "./checklist_tools.ts";
+import { type ClassifyOptions, classifyLine, type LineEvent, type ToolResult, type ToolUse } from "./line_event.ts";
+import { parseMarkdownChecklist } from "./markdown_checklist.ts";
+import { MAX_KEPT_TEXT, MAX_PENDING_CREATES, MAX_TEXT_HASHES, type ReducerState } from "./reducer_state.ts";
+
+/** Folds one parsed JSON line into the state. */
+export function reduceLine(state: ReducerState, line: unknown, options: ClassifyOptions): ReducerState {
+  return reduceEvent(state, classifyLine(line, options));
+}
+
+/** Models that are not a model: Claude Code's own placeholder messages (API errors, "No response requested."). */
+const PLACEHOLDER_MODELS = new Set(["<synthetic>"]);
+
+export function reduceEvent(state: ReducerState, event: LineEvent): ReducerState {
+  switch (event.kind) {
+    case "prompt":
+      return startTurn(state, event.id);
+    case "command":
+      return { ...state, pendingCommand: { id: event.id } };
+    case "local_output":
+      return state.pendingCommand ? { ...state, pendingCommand: null } : state;
+    case "assistant":
+      return assistant(state.pendingCommand ? startTurn(state, state.pendingCommand.id) : state, event);
+    case "tool_results":
+      return toolResults(state, event.results);
+    case "ignored":
+      return state;
+  }
+}
+
+function startTurn(state: ReducerState, id: string | null): ReducerState {
+  return { ...state, turnSeq: state.turnSeq + 1, turnId: id, pendingCommand: null, lastMessage: null, textHashes: [] };
+}
+
+function assistant(state: ReducerState, event: Extract<LineEvent, { kind: "assistant" }>): ReducerState {
+  let next = state;
+  if (event.model && !PLACEHOLDER_MODELS.has(event.model) && event.model !== state.model) {
+    next = { ...next, model: event.model };
+  }
+  if (event.texts.length > 0) next = assistantText(next, event.messageId, event.texts);
+  for (const use of event.toolUses) next = toolUse(next, use);
+  return next;
+}
+
+/** Merges the text into the current message (same message.id), updates sync hashes and the Markdown list. */
+function assistantText(state: ReducerState, messageId: string | null, texts: string[]): ReducerState {
+  const added = texts.join("\n");
+  const prev = state.lastMessage;
+  const sameMessage = prev !== null && messageId !== null && prev.id === messageId;
+  const merged = sameMessage ? `${prev.text}\n${added}` : added;
+  const hashes = [...texts.map((t) => hash53(t.trim())), hash53(merged.trim())];
+  const textHashes = [...state.textHashes.filter((h) => !hashes.includes(h)), ...hashes].slice(-MAX_TEXT_HASHES);
+  const kept = merged.length > MAX_KEPT_TEXT ? merged.slice(-MAX_KEPT_TEXT) : merged;
+  const items = parseMarkdownChecklist(merged);
+  return {
+    ...state,
+    lastMessage: { id: messageId, text: kept },
+    textHashes,
+    markdown: items ? { items, turn: state.turnSeq } : state.markdown,
+  };
+}
+
+function toolUse(state: ReducerState, use: ToolUse): ReducerState {
+  switch (use.name) {
+    case TASK_CREATE: {
+      const subject = taskCreateSubject(use.input) ?? "";
+      const pendingCreates = [...state.pendingCreates, { toolUseId: use.id, subject }].slice(-MAX_PENDING_CREATES);
+      return { ...state, pendingCreates, tasksTurn: state.turnSeq };
+    }
+    case TASK_UPDATE:
+      return { ...updateTask(state, use.input), tasksTurn: state.turnSeq };
+    case TODO_WRITE: {
+      const items = todoWriteItems(use.input);
+      return items ? { ...state, todo: { items, turn: state.turnSeq } } : state;
+    }
+    default:
+      return state;
+  }
+}
+
+function updateTask(state: ReducerState, input: unknown): ReducerState {
+  const update = taskUpdateInput(input);
+  if (!update) return state;
+  const index = state.tasks.findIndex((t) => t.id === update.taskId);
+  if (index === -1) return state;
+  if (update.status === "deleted") return { ...state, tasks: state.tasks.filter((_, i) => i !== index) };
+  const tasks = state.tasks.slice();
+  const old = tasks[index]!;
+  tasks[index] = { id: old.id, subject: update.subject ?? old.subject, status: update.status ?? old.status };
+  return { ...state, tasks };
+}
+
+/** A TaskCreate result adds the task under the id Claude Code assigned; a failed create adds nothing. */
+function toolResults(state: ReducerState, results: ToolResult[]): ReducerState {
+  let next = state;
+  for (const result of results) {
+    const pending = next.pendingCreates.find((p) => p.toolUseId === result.toolUseId);
+    if (!pending) continue;
+    const pendingCreates = next.pendingCreates.filter((p) => p !== pending);
+    const id = result.isError ? null : result.createdTaskId;
+    if (id === null) {
+      next = { ...next, pendingCreates };
+      continue;
+    }
+    const task = { id, subject: pending.subject, status: "pending" };
+    const existing = next.tasks.findIndex((t) => t.id === id);
+    const tasks = existing === -1 ? [...next.tasks, task] : next.tasks.map((t, i) => (i === existing ? task : t));
+    next = { ...next, pendingCreates, tasks };
+  }
+  return next;
+}

@@ -1,0 +1,112 @@
+/**
+ * Streams an open transcript from an offset into the reducer: fixed-size reads, lines split on bytes, a
+ * cheap byte check before JSON.parse, oversize lines skipped undecoded. It can be called again to read only
+ * what was appended since (the torn tail of the previous read is held in memory, not reread).
+ */
+import { includesAny, indexOfBytes, needles } from "./bytes.ts";
+import type { ClassifyOptions } from "./line_event.ts";
+import { LineScanner, type LineSink, type OversizeLine } from "./line_scanner.ts";
+import { classifyOversize } from "./oversize_line.ts";
+import { reduceEvent, reduceLine } from "./reducer.ts";
+import type { ReducerState } from "./reducer_state.ts";
+import type { ReadStats } from "./types.ts";
+
+export const READ_BUFFER_BYTES = 64 * 1024;
+
+/**
+ * A line that matters has one of these byte strings: the `"user"`/`"assistant"` type (or role) value, or a
+ * queued prompt attachment. Anything else (progress, snapshots, request blobs, metadata) is never parsed.
+ */
+const RELEVANT = needles(['"user"', '"assistant"', "queued_command"]);
+
+/**
+ * A structural `"tool_use_id"` key (inside a JSON string it would read `\"tool_use_id\"`) marks a tool
+ * result line. Such a line matters only while a TaskCreate waits for its result; most of a transcript's
+ * bytes are tool results, so the others are not parsed. `"assistant"` guards server tool results, which sit
+ * in assistant lines.
+ */
+const [TOOL_USE_ID, ASSISTANT] = needles(['"tool_use_id"', '"assistant"']) as [Uint8Array, Uint8Array];
+
+export interface TranscriptReaderOptions extends ClassifyOptions {
+  /** Absolute offset to start at: 0 or a line boundary. */
+  start: number;
+  state: ReducerState;
+  maxLineBytes?: number;
+  bufferBytes?: number;
+}
+
+export type ReaderStats = Omit<ReadStats, "fullScan" | "waitedMs">;
+
+export class TranscriptReader implements LineSink {
+  readonly #file: Deno.FsFile;
+  readonly #scanner: LineScanner;
+  readonly #classify: ClassifyOptions;
+  readonly #buffer: Uint8Array;
+  readonly #decoder = new TextDecoder();
+  #position: number;
+  state: ReducerState;
+  readonly stats: ReaderStats = { bytesRead: 0, lines: 0, parsed: 0, malformed: 0, oversize: 0 };
+
+  constructor(file: Deno.FsFile, options: TranscriptReaderOptions) {
+    this.#file = file;
+    this.#classify = { includeSidechain: options.includeSidechain };
+    this.#scanner = new LineScanner(
+      options.maxLineBytes === undefined
+        ? { start: options.start }
+        : { start: options.start, maxLineBytes: options.maxLineBytes },
+    );
+    this.#buffer = new Uint8Array(options.bufferBytes ?? READ_BUFFER_BYTES);
+    this.#position = options.start;
+    this.state = options.state;
+  }
+
+  /** Offset just past the last complete line: where the next index starts. */
+  get consumed(): number {
+    return this.#scanner.consumed;
+  }
+
+  /** Offset of the next byte to read (end of what was seen, including a torn last line). */
+  get position(): number {
+    return this.#position;
+  }
+
+  /** Reads from the current position to the end of the file; returns the number of bytes read. */
+  async readAvailable(): Promise<number> {
+    await this.#file.seek(this.#position, Deno.SeekMode.Start);
+    let total = 0;
+    for (;;) {
+      const n = await this.#file.read(this.#buffer);
+      if (n === null || n === 0) break;
+      total += n;
+      this.#position += n;
+      this.#scanner.feed(this.#buffer.subarray(0, n), this);
+    }
+    this.stats.bytesRead += total;
+    return total;
+  }
+
+  line(bytes: Uint8Array): void {
+    this.stats.lines++;
+    if (!includesAny(bytes, RELEVANT) || this.#skippableResult(bytes)) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(this.#decoder.decode(bytes));
+    } catch {
+      this.stats.malformed++;
+      return;
+    }
+    this.stats.parsed++;
+    this.state = reduceLine(this.state, value, this.#classify);
+  }
+
+  #skippableResult(bytes: Uint8Array): boolean {
+    if (this.state.pendingCreates.length > 0) return false;
+    return indexOfBytes(bytes, TOOL_USE_ID) !== -1 && indexOfBytes(bytes, ASSISTANT) === -1;
+  }
+
+  oversize(line: OversizeLine): void {
+    this.stats.lines++;
+    this.stats.oversize++;
+    this.state = reduceEvent(this.state, classifyOversize(line, this.#classify));
+  }
+}
