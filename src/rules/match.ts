@@ -35,7 +35,7 @@ export function quotablePhrase(raw: string): string {
 
 /**
  * The earliest match of any of the rule's patterns in `text` (searched within the rule's
- * `tailChars`), or null. A zero-width match (a pattern of lookarounds) yields the text after it.
+ * `tailChars`; the longest on a tie), or null. A zero-width match (a pattern of lookarounds) yields the text after it.
  */
 export function matchRule(rule: CompiledRule, text: string): string | null {
   const scope = rule.tailChars === null ? text : tail(text, rule.tailChars);
@@ -43,7 +43,8 @@ export function matchRule(rule: CompiledRule, text: string): string | null {
   for (const regex of rule.regexes) {
     regex.lastIndex = 0; // compiled without g/y, but never trust a hand-built rule to be stateless
     const found = regex.exec(scope);
-    if (found && (best === null || found.index < best.index)) best = found;
+    if (!found || (best !== null && found.index > best.index)) continue;
+    if (best === null || found.index < best.index || found[0].length > best[0].length) best = found;
   }
   if (best === null) return null;
   return best[0] || scope.slice(best.index, best.index + MAX_PHRASE_CHARS);

@@ -1,8 +1,9 @@
 /**
  * The rule files' own examples, checked as one table: every `match` example must match its rule and
  * every `pass` example must not. Early-stop `match` examples must also end as a block when run
- * through the whole message order (escape → blocker → early-stop), so an escape or blocker rule
- * cannot silently swallow them. A failure names the rule, the list and index, and the text.
+ * through the whole message order (escape → blocker → early-stop) and be decided by their own rule,
+ * so neither an escape or blocker rule nor an earlier early-stop rule silently takes them over.
+ * A failure names the rule, the list and index, and the text.
  */
 import assert from "node:assert/strict";
 import { BUILTIN_RULE_FILES } from "./builtin.ts";
@@ -59,11 +60,16 @@ Deno.test("built-in rule files", async (t) => {
           );
           if (rule.kind !== "early-stop") return;
           const verdict = classifyMessage(text, set);
+          const by = verdict.match ? ` (rule "${verdict.match.rule.id}", phrase "${verdict.match.phrase}")` : "";
           assert.equal(
             verdict.stage,
             "early-stop",
-            `Swallowed: examples.match[${i}] of rule "${rule.id}" ${short(text)} ends as ${verdict.stage}` +
-              (verdict.match ? ` (rule "${verdict.match.rule.id}", phrase "${verdict.match.phrase}")` : ""),
+            `Swallowed: examples.match[${i}] of rule "${rule.id}" ${short(text)} ends as ${verdict.stage}${by}`,
+          );
+          assert.equal(
+            verdict.match?.rule.id,
+            rule.id,
+            `Shadowed: examples.match[${i}] of rule "${rule.id}" ${short(text)} is decided by an earlier rule${by}`,
           );
         });
       }

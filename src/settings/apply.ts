@@ -44,10 +44,13 @@ const BOM = "\uFEFF";
 
 export async function applySettingsEdit(options: ApplyOptions): Promise<ApplyResult> {
   const target = await io(`Cannot resolve "${options.settingsPath}"`, () => resolveSymlinks(options.settingsPath));
-  if (options.dryRun) return await editOnce(options, target);
+  if (options.dryRun) return await editOnce(options, target, "diff");
+  // A file that needs no change is left alone without taking the lock (nothing is written anywhere).
+  const unlocked = await editOnce(options, target, "check");
+  if (!unlocked.changed) return unlocked;
   const lockPath = settingsLockPath(options.paths.locks, target);
   try {
-    return await withLock(lockPath, () => editOnce(options, target), { waitMs: options.lockWaitMs ?? 10_000 });
+    return await withLock(lockPath, () => editOnce(options, target, "write"), { waitMs: options.lockWaitMs ?? 10_000 });
   } catch (e) {
     if (e instanceof LockTimeoutError) {
       throw new CommandError(`Cannot edit "${target}": another install holds ${lockPath}`);
@@ -57,7 +60,10 @@ export async function applySettingsEdit(options: ApplyOptions): Promise<ApplyRes
   }
 }
 
-async function editOnce(options: ApplyOptions, target: string): Promise<ApplyResult> {
+/** "diff": compute the diff; "check": only report; "write": back up and write a change. */
+type Mode = "diff" | "check" | "write";
+
+async function editOnce(options: ApplyOptions, target: string, mode: Mode): Promise<ApplyResult> {
   const current = await readSettings(target);
   const hasBom = current?.text.startsWith(BOM) ?? false;
   const before = current === null ? "" : current.text.slice(hasBom ? 1 : 0);
@@ -71,11 +77,11 @@ async function editOnce(options: ApplyOptions, target: string): Promise<ApplyRes
     throw e;
   }
   const base = { settings: options.settingsPath, target, existed: current !== null, events: result.events };
-  if (options.dryRun) {
+  if (mode === "diff") {
     const diff = result.changed ? unifiedDiff(target, current === null ? null : before, result.newText) : "";
     return { ...base, changed: result.changed, backup: null, diff };
   }
-  if (!result.changed) return { ...base, changed: false, backup: null, diff: null };
+  if (mode === "check" || !result.changed) return { ...base, changed: result.changed, backup: null, diff: null };
 
   const now = options.now ?? new Date();
   const backup = current === null

@@ -44,7 +44,10 @@ Deno.test("inspectSettings() reports missing, broken and installed files without
   const broken = join(home.dir, "broken.json");
   const missing = join(home.dir, "missing.json");
   const folder = join(home.dir, "folder.json");
-  await Deno.writeTextFile(installed, installHooks("", { command: BINARY, registrations: selectRegistrations() }).newText);
+  await Deno.writeTextFile(
+    installed,
+    installHooks("", { command: BINARY, registrations: selectRegistrations() }).newText,
+  );
   await Deno.writeTextFile(broken, "{\n  nope\n}");
   await Deno.mkdir(folder);
   const [a, b, c, d] = await inspectSettings([installed, broken, missing, folder]);

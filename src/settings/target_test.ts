@@ -17,7 +17,10 @@ Deno.test("resolveSymlinks() follows a chain of links, relative ones included", 
 });
 
 Deno.test("settingsLockPath() is one safe file name per settings file", () => {
-  assert.equal(settingsLockPath("/l", "/home/a/.claude/settings.json"), "/l/settings-home_a_.claude_settings.json.lock");
+  assert.equal(
+    settingsLockPath("/l", "/home/a/.claude/settings.json"),
+    "/l/settings-home_a_.claude_settings.json.lock",
+  );
   assert.notEqual(settingsLockPath("/l", "/a/settings.json"), settingsLockPath("/l", "/b/settings.json"));
   const long = settingsLockPath("/l", "/" + "x".repeat(500) + "/settings.json");
   assert.ok(long.length < 220);
@@ -30,7 +33,10 @@ Deno.test("backupPath() and writeBackup() never overwrite an older backup", asyn
   const backups = join(home.dir, "backups");
   const first = await writeBackup(backups, "/x/settings.json", new TextEncoder().encode("one"), now);
   const second = await writeBackup(backups, "/x/settings.json", new TextEncoder().encode("two"), now);
-  assert.deepEqual(await listDir(backups), ["settings.json.20260822T101530123Z-2.bak", "settings.json.20260822T101530123Z.bak"]);
+  assert.deepEqual(await listDir(backups), [
+    "settings.json.20260822T101530123Z-2.bak",
+    "settings.json.20260822T101530123Z.bak",
+  ]);
   assert.equal(await Deno.readTextFile(first), "one");
   assert.equal(await Deno.readTextFile(second), "two");
 });

@@ -1,9 +1,11 @@
 /** Test helpers for the settings editor: a temp home, a fake CliContext that records output. */
+import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { CliContext } from "../cli/context.ts";
 import { envFrom } from "../env.ts";
 import { homePaths } from "../store/paths.ts";
 import type { HookCommand } from "./hook_command.ts";
+import { inspectSettingsText } from "./inspect.ts";
 
 /** The compiled-binary form used across tests. */
 export const BINARY: HookCommand = { command: "/opt/bin/cliffhanger-bin", prefixArgs: [] };
@@ -48,4 +50,14 @@ export async function listDir(dir: string): Promise<string[]> {
     if (!(e instanceof Deno.errors.NotFound)) throw e;
   }
   return names.sort();
+}
+
+/** Valid JSONC with one Stop and one SubagentStop handler of ours, and the foreign handler kept. */
+export async function assertOneSet(path: string, foreign = '"command": "say hi"'): Promise<void> {
+  const text = await Deno.readTextFile(path);
+  const report = inspectSettingsText(text);
+  assert.equal(report.error, null);
+  assert.deepEqual(report.handlers.map((h) => h.event), ["Stop", "SubagentStop"]);
+  assert.equal(report.handlers[0]?.command, report.handlers[1]?.command);
+  assert.ok(text.includes(foreign));
 }

@@ -4,10 +4,11 @@ import { hash53, includesAny, indexOfBytes, needles } from "./bytes.ts";
 const enc = new TextEncoder();
 
 Deno.test("indexOfBytes() finds a needle, including at the edges and after false starts", () => {
-  const hay = enc.encode('aa"usr"user""user"');
-  assert.equal(indexOfBytes(hay, enc.encode('"user"')), 12);
+  const hay = enc.encode('aa"usr"use""user"');
+  assert.equal(indexOfBytes(hay, enc.encode('"user"')), 11);
   assert.equal(indexOfBytes(hay, enc.encode("aa")), 0);
-  assert.equal(indexOfBytes(hay, enc.encode('user"')), 13);
+  assert.equal(indexOfBytes(hay, enc.encode('user"')), 12);
+  assert.equal(indexOfBytes(hay, enc.encode('"user"'), 12), -1);
   assert.equal(indexOfBytes(hay, enc.encode('"assistant"')), -1);
   assert.equal(indexOfBytes(enc.encode("ab"), enc.encode("abc")), -1);
 });

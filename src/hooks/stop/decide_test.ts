@@ -18,7 +18,7 @@ function view(parts: Partial<TurnView>): TurnView {
     markdown: null,
     finalSynced: true,
     model: null,
-    stats: { bytesRead: 0, lines: 0, parsed: 0, malformed: 0, oversize: 0, fullScan: true },
+    stats: { bytesRead: 0, lines: 0, parsed: 0, malformed: 0, oversize: 0, fullScan: true, waitedMs: 0 },
     ...parts,
   };
 }

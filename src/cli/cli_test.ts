@@ -1,0 +1,155 @@
+/** The command-line surface, black-box: the CLI runs under the compiled binary's permission scopes. */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { readErrors, readLog, runCli, tempHome } from "../testing/run_cli.ts";
+import { VERSION } from "../version.ts";
+
+async function withHome(body: (home: string) => Promise<void>): Promise<void> {
+  const home = await tempHome();
+  try {
+    await body(home);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+}
+
+Deno.test("cliffhanger-bin --version prints the version", () =>
+  withHome(async (home) => {
+    const run = await runCli(["--version"], { home });
+    assert.equal(run.code, 0);
+    assert.equal(run.stdout, `cliffhanger-bin ${VERSION}\n`);
+  }));
+
+Deno.test("every command answers --help on stdout with exit 0", () =>
+  withHome(async (home) => {
+    for (const args of [["--help"], ["hook", "--help"], ["hook", "stop", "--help"], ["stats", "--help"], ["status", "--help"], ["on", "--help"], ["off", "--help"], ["install", "--help"], ["uninstall", "--help"]]) {
+      const run = await runCli(args, { home });
+      assert.equal(run.code, 0, `${args.join(" ")}: ${run.stderr}`);
+      assert.match(run.stdout, /usage: cliffhanger-bin/, args.join(" "));
+      assert.equal(run.stderr, "");
+    }
+  }));
+
+Deno.test("unknown commands, events and flags are one-line usage errors with exit 2 and a suggestion", () =>
+  withHome(async (home) => {
+    const cases: [string[], RegExp][] = [
+      [["instal"], /unknown command "instal" \(did you mean "install"\?\)/],
+      [["hook", "stpo"], /unknown event "stpo" \(did you mean "stop"\?\)/],
+      [["stats", "--jsno"], /unknown flag "--jsno" \(did you mean "--json"\?\)/],
+      [["stats", "--days", "zero"], /--days must be a whole number/],
+      [["status", "extra"], /unexpected argument "extra"/],
+    ];
+    for (const [args, pattern] of cases) {
+      const run = await runCli(args, { home });
+      assert.equal(run.code, 2, args.join(" "));
+      assert.equal(run.stdout, "");
+      assert.match(run.stderr, pattern);
+      assert.equal(run.stderr.trim().split("\n").length, 1, `one line for ${args.join(" ")}: ${run.stderr}`);
+    }
+  }));
+
+Deno.test("off makes every hook allow and log nothing; on brings it back", () =>
+  withHome(async (home) => {
+    const payload = JSON.stringify({ hook_event_name: "Stop", session_id: "s", last_assistant_message: "Want me to continue?" });
+    assert.equal((await runCli(["off"], { home })).code, 0);
+    const paused = await runCli(["hook", "stop"], { home, stdin: payload });
+    assert.equal(paused.stdout, "");
+    assert.equal((await readLog(home)).length, 0);
+    const status = JSON.parse((await runCli(["status", "--json"], { home })).stdout);
+    assert.equal(status.on, false);
+    const on = await runCli(["on", "--json"], { home });
+    assert.deepEqual(JSON.parse(on.stdout).state, "on");
+    const blocked = await runCli(["hook", "stop"], { home, stdin: payload });
+    assert.equal(JSON.parse(blocked.stdout).decision, "block");
+  }));
+
+Deno.test("CLIFFHANGER_DISABLE skips the hook; CLIFFHANGER_OBSERVE logs the block but prints nothing", () =>
+  withHome(async (home) => {
+    const payload = JSON.stringify({ hook_event_name: "Stop", session_id: "s", last_assistant_message: "Want me to continue?" });
+    const disabled = await runCli(["hook", "stop"], { home, stdin: payload, env: { CLIFFHANGER_DISABLE: "1" } });
+    assert.equal(disabled.stdout, "");
+    assert.equal((await readLog(home)).length, 0);
+    const observed = await runCli(["hook", "stop"], { home, stdin: payload, env: { CLIFFHANGER_OBSERVE: "1" } });
+    assert.equal(observed.stdout, "");
+    const log = await readLog(home);
+    assert.equal(log.length, 1);
+    assert.equal(log[0]!["action"], "block");
+    assert.equal(log[0]!["observe"], true);
+  }));
+
+Deno.test("CLIFFHANGER_CONTINUE_VIA=context answers with Stop additionalContext instead of a block", () =>
+  withHome(async (home) => {
+    const payload = JSON.stringify({ hook_event_name: "Stop", session_id: "s", last_assistant_message: "Want me to continue?" });
+    const run = await runCli(["hook", "stop"], { home, stdin: payload, env: { CLIFFHANGER_CONTINUE_VIA: "context" } });
+    const out = JSON.parse(run.stdout);
+    assert.equal(out.decision, undefined);
+    assert.equal(out.hookSpecificOutput.hookEventName, "Stop");
+    assert.match(out.hookSpecificOutput.additionalContext, /BLOCKED:/);
+    const sub = await runCli(["hook", "stop"], {
+      home,
+      stdin: JSON.stringify({ hook_event_name: "SubagentStop", session_id: "s", agent_id: "a1", agent_type: "Explore", last_assistant_message: "Want me to continue?" }),
+      env: { CLIFFHANGER_CONTINUE_VIA: "context" },
+    });
+    assert.equal(JSON.parse(sub.stdout).hookSpecificOutput.hookEventName, "SubagentStop");
+  }));
+
+Deno.test("a transcript outside the read scope fails open with a permission error in errors.log", () =>
+  withHome(async (home) => {
+    const outside = await Deno.makeTempFile({ suffix: ".jsonl" });
+    try {
+      await Deno.writeTextFile(outside, '{"type":"user","message":{"role":"user","content":"hi"}}\n');
+      const payload = JSON.stringify({
+        hook_event_name: "Stop",
+        session_id: "s",
+        transcript_path: outside,
+        last_assistant_message: "Want me to continue?",
+      });
+      const run = await runCli(["hook", "stop"], { home, stdin: payload });
+      assert.equal(run.code, 0);
+      assert.equal(run.stdout, "", "fails open: allows");
+      assert.match(await readErrors(home), /NotCapable: Requires read access to/);
+    } finally {
+      await Deno.remove(outside);
+    }
+  }));
+
+Deno.test("stats --json counts blocks, allows and sessions from the log", () =>
+  withHome(async (home) => {
+    const stops = [
+      { session_id: "a", last_assistant_message: "Want me to continue?" },
+      { session_id: "b", last_assistant_message: "BLOCKED: need the token." },
+      { session_id: "c", last_assistant_message: "Done; 12 tests pass." },
+    ];
+    for (const s of stops) await runCli(["hook", "stop"], { home, stdin: JSON.stringify({ hook_event_name: "Stop", ...s }) });
+    const run = await runCli(["stats", "--json", "--days", "3"], { home });
+    assert.equal(run.code, 0, run.stderr);
+    const stats = JSON.parse(run.stdout);
+    assert.equal(stats.caught, 1);
+    assert.equal(stats.sessions, 3);
+    assert.equal(stats.sessionsWithCatch, 1);
+    assert.deepEqual(stats.byRule, { "offers-to-continue": 1 });
+    assert.equal(stats.allowed, 2);
+    assert.equal(stats.perDay.length, 3);
+    const text = await runCli(["stats"], { home });
+    assert.match(text.stdout, /^caught 1 early stop this week in 1 of 3 sessions$/m);
+    assert.ok(!text.stdout.includes("\x1b["), "no colour when stdout is not a terminal");
+  }));
+
+Deno.test("status --json reports mode, cap, home, rule files and the sandbox it runs in", () =>
+  withHome(async (home) => {
+    await Deno.mkdir(join(home, ".cliffhanger", "rules"), { recursive: true });
+    await Deno.writeTextFile(join(home, ".cliffhanger", "rules", "bad.json"), '{"kind":"early-stop","rules":[{"id":"x","description":"d","patterns":["("],"examples":{"match":["a"],"pass":["b"]}}]}');
+    const run = await runCli(["status", "--json"], { home, env: { CLIFFHANGER_MAX: "5", CLIFFHANGER_OBSERVE: "1" } });
+    assert.equal(run.code, 0, run.stderr);
+    const s = JSON.parse(run.stdout);
+    assert.equal(s.on, true);
+    assert.equal(s.mode, "observe");
+    assert.equal(s.cap, 5);
+    assert.equal(s.home, join(home, ".cliffhanger"));
+    assert.ok(s.rules.some((f: { origin: string; error: string | null }) => f.origin.endsWith("bad.json") && f.error));
+    assert.ok(s.ruleCounts.earlyStop >= 5, "built-ins still apply");
+    assert.equal(s.permissions.net, "denied");
+    assert.equal(s.permissions.run, "denied");
+    assert.equal(s.permissions.read["/etc"], "prompt");
+    assert.equal(s.permissions.write[join(home, ".cliffhanger")], "granted");
+  }));

@@ -1,0 +1,79 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { BINARY, fakeContext, listDir, tempHome } from "../settings/test_support.ts";
+import { runInstall } from "./install.ts";
+import { run, runUninstall, spec } from "./uninstall.ts";
+
+const THEIRS =
+  '{\n  "hooks": {\n    "Stop": [\n      {"hooks": [{"type": "command", "command": "say hi"}]}\n    ]\n  }\n}\n';
+
+Deno.test("uninstall --help prints usage and exits 0", async () => {
+  await using home = await tempHome();
+  const ctx = fakeContext(home.dir);
+  assert.equal(await run(ctx, ["-h"]), 0);
+  assert.ok(ctx.stdout().startsWith(`usage: cliffhanger-bin ${spec.usage}\n`));
+  assert.ok(!ctx.stdout().includes("--no-subagent"));
+});
+
+Deno.test("uninstall rejects unknown flags with exit 2", async () => {
+  await using home = await tempHome();
+  const ctx = fakeContext(home.dir);
+  assert.equal(await run(ctx, ["--no-subagent"]), 2);
+  assert.match(ctx.stderr(), /^uninstall: unknown flag "--no-subagent"/);
+});
+
+Deno.test("uninstall removes our handlers and keeps theirs, with a backup", async () => {
+  await using home = await tempHome();
+  const path = join(home.dir, "s.json");
+  await Deno.writeTextFile(path, THEIRS);
+  assert.equal(await runInstall(fakeContext(home.dir), ["--settings", path], { hookCommand: BINARY }), 0);
+  const ctx = fakeContext(home.dir, new Date("2026-08-22T11:00:00Z"));
+  assert.equal(await runUninstall(ctx, ["--settings", "s.json", "--json"], { cwd: home.dir }), 0);
+  const out = JSON.parse(ctx.stdout());
+  assert.deepEqual(out, {
+    action: "uninstall",
+    settings: path,
+    changed: true,
+    backup: join(home.dir, ".cliffhanger", "backups", "s.json.20260822T110000000Z.bak"),
+    events: ["Stop", "SubagentStop"],
+    dryRun: false,
+  });
+  assert.equal(await Deno.readTextFile(path), THEIRS);
+});
+
+Deno.test("uninstall with nothing to remove exits 0 and writes nothing", async () => {
+  await using home = await tempHome();
+  const missing = fakeContext(home.dir);
+  assert.equal(await run(missing, []), 0);
+  assert.equal(missing.stdout(), `Nothing to remove in ${home.settings} (no such file)\n`);
+  const path = join(home.dir, "s.json");
+  await Deno.writeTextFile(path, THEIRS);
+  const ctx = fakeContext(home.dir);
+  assert.equal(await run(ctx, ["--settings", path]), 0);
+  assert.equal(ctx.stdout(), `Nothing to remove in ${path}\n`);
+  const dry = fakeContext(home.dir);
+  assert.equal(await run(dry, ["--settings", path, "--dry-run"]), 0);
+  assert.equal(dry.stdout(), `no change to ${path}\n`);
+  assert.deepEqual(await listDir(home.dir), ["s.json"]);
+});
+
+Deno.test("uninstall --dry-run prints the removal as a diff", async () => {
+  await using home = await tempHome();
+  const path = join(home.dir, "s.json");
+  await Deno.writeTextFile(path, THEIRS);
+  await runInstall(fakeContext(home.dir), ["--settings", path, "--no-subagent"], { hookCommand: BINARY });
+  const installed = await Deno.readTextFile(path);
+  const ctx = fakeContext(home.dir);
+  assert.equal(await run(ctx, ["--settings", path, "--dry-run"]), 0);
+  assert.match(ctx.stdout(), /^-\s+"command": "\/opt\/bin\/cliffhanger-bin",$/m);
+  assert.equal(await Deno.readTextFile(path), installed);
+});
+
+Deno.test("uninstall on a broken file exits 1", async () => {
+  await using home = await tempHome();
+  const path = join(home.dir, "s.json");
+  await Deno.writeTextFile(path, "{,}");
+  const ctx = fakeContext(home.dir);
+  assert.equal(await run(ctx, ["--settings", path]), 1);
+  assert.match(ctx.stderr(), new RegExp(`^uninstall: Invalid settings file ${path}:1:2: invalid JSON: `));
+});

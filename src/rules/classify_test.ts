@@ -1,0 +1,57 @@
+import assert from "node:assert/strict";
+import { classifyMessage, findBlocker, findEarlyStop, findEscape, renderEarlyStopReason } from "./classify.ts";
+import { buildRuleSet } from "./load.ts";
+import type { RuleMatch } from "./schema.ts";
+
+const set = buildRuleSet({ userFiles: [] });
+
+function earlyStop(text: string): RuleMatch {
+  const hit = findEarlyStop(text, set);
+  assert.ok(hit, `no early-stop rule matched ${JSON.stringify(text)}`);
+  return hit;
+}
+
+Deno.test("renderEarlyStopReason() quotes the phrase and names BLOCKED:", () => {
+  const reason = renderEarlyStopReason(earlyStop("Migration 1 of 3 is done. Would you like me to continue?"));
+  assert.ok(reason.includes('("Would you like me to")'), reason);
+  assert.ok(reason.includes("BLOCKED: <what> <what you need>"), reason);
+  assert.ok(!reason.includes("{match}"));
+});
+
+Deno.test("renderEarlyStopReason() gives every built-in rule a reason with the phrase and BLOCKED:", () => {
+  for (const rule of set.earlyStop) {
+    const reason = renderEarlyStopReason({ rule, phrase: "PHRASE" });
+    assert.ok(reason.includes('"PHRASE"'), `${rule.id}: ${reason}`);
+    assert.ok(reason.includes("BLOCKED:"), `${rule.id}: ${reason}`);
+  }
+});
+
+Deno.test("renderEarlyStopReason() inserts phrases literally", () => {
+  const { rule } = earlyStop("Want me to continue?");
+  assert.ok(renderEarlyStopReason({ rule, phrase: "$& and $1" }).includes('"$& and $1"'));
+});
+
+Deno.test("renderEarlyStopReason() completes advice without {match} or BLOCKED:", () => {
+  const { rule } = earlyStop("Want me to continue?");
+  const bare = renderEarlyStopReason({ rule: { ...rule, advice: "" }, phrase: "Want me to" });
+  assert.match(bare, /^Your last message ended the turn early \(offered to continue: "Want me to"\)\./);
+  assert.ok(bare.includes("BLOCKED:"));
+  const own = renderEarlyStopReason({ rule: { ...rule, advice: "Keep going." }, phrase: "Want me to" });
+  assert.ok(own.includes('"Want me to"') && own.includes("Keep going.") && own.includes("BLOCKED:"), own);
+});
+
+Deno.test("classifyMessage() runs escape, then blocker, then early-stop", () => {
+  assert.equal(classifyMessage("Want me to continue?\nBLOCKED: need the token.", set).stage, "escape");
+  assert.equal(classifyMessage("I cannot proceed without the key. Want me to mock it?", set).stage, "blocker");
+  assert.equal(classifyMessage("Want me to continue?", set).stage, "early-stop");
+  assert.deepEqual(classifyMessage("All 12 tests pass.", set), { stage: "none", match: null });
+});
+
+Deno.test("find*() honour maxChars", () => {
+  const long = "BLOCKED: need the token.\n" + "All good. ".repeat(50);
+  assert.ok(findEscape(long, set));
+  assert.equal(findEscape(long, set, { maxChars: 100 }), null);
+  const offer = "I cannot proceed without the key." + " x".repeat(100);
+  assert.ok(findBlocker(offer, set));
+  assert.equal(findBlocker(offer, set, { maxChars: 50 }), null);
+});

@@ -1,0 +1,219 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { buildRuleSet, lineColumn, readUserRuleFiles, type UserRuleSource } from "./load.ts";
+
+const BUILTIN_EARLY_STOP = [
+  "announces-next-step",
+  "offers-to-continue",
+  "decisions-for-user",
+  "good-place-to-report",
+  "leaves-work-unverified",
+];
+
+function rule(id: string, patterns: string[], extra: Record<string, unknown> = {}) {
+  return {
+    id,
+    description: `test rule ${id}`,
+    patterns,
+    examples: { match: ["x"], pass: ["y"] },
+    ...extra,
+  };
+}
+
+function userFile(origin: string, data: unknown): UserRuleSource {
+  return { origin, text: JSON.stringify(data) };
+}
+
+function report(set: ReturnType<typeof buildRuleSet>, origin: string) {
+  const found = set.files.find((f) => f.origin === origin);
+  assert.ok(found, `no report for ${origin}`);
+  return found;
+}
+
+Deno.test("buildRuleSet() with no user files loads the built-ins in order", () => {
+  const set = buildRuleSet({ userFiles: [] });
+  assert.deepEqual(set.earlyStop.map((r) => r.id), BUILTIN_EARLY_STOP);
+  assert.deepEqual(set.escape.map((r) => r.id), ["blocker-token", "status-handover"]);
+  assert.ok(set.blocker.length > 0);
+  assert.deepEqual(set.files.map((f) => [f.origin, f.error]), [
+    ["builtin:escapes.json", null],
+    ["builtin:blockers.json", null],
+    ["builtin:early_stop.json", null],
+  ]);
+  for (const r of [...set.escape, ...set.blocker, ...set.earlyStop]) {
+    for (const regex of r.regexes) assert.ok(!regex.global && !regex.sticky, `${r.id} has a g or y regex`);
+  }
+});
+
+Deno.test("buildRuleSet() replaces a built-in in place when a user rule has its id", () => {
+  const origin = "/home/u/.cliffhanger/rules/offers.jsonc";
+  const set = buildRuleSet({
+    userFiles: [userFile(origin, { kind: "early-stop", rules: [rule("offers-to-continue", ["\\bfancy offer\\b"])] })],
+  });
+  assert.deepEqual(set.earlyStop.map((r) => r.id), BUILTIN_EARLY_STOP);
+  const replaced = set.earlyStop[1];
+  assert.equal(replaced?.origin, origin);
+  assert.equal(replaced?.regexes[0]?.test("a FANCY offer"), true, "default flags are iu");
+  assert.equal(replaced?.regexes[0]?.test("Want me to continue?"), false);
+  assert.equal(report(set, origin).rules, 1);
+  assert.equal(report(set, origin).kind, "early-stop");
+});
+
+Deno.test("buildRuleSet() appends new user rules after the built-ins of their kind", () => {
+  const set = buildRuleSet({
+    userFiles: [
+      userFile("a.json", { kind: "early-stop", rules: [rule("my-first", ["first"])] }),
+      userFile("b.json", { kind: "blocker", rules: [rule("vpn-down", ["\\bvpn is down\\b"])] }),
+      userFile("c.json", { kind: "early-stop", rules: [rule("my-second", ["second"])] }),
+    ],
+  });
+  assert.deepEqual(set.earlyStop.map((r) => r.id), [...BUILTIN_EARLY_STOP, "my-first", "my-second"]);
+  assert.equal(set.blocker.at(-1)?.id, "vpn-down");
+});
+
+Deno.test("buildRuleSet() lets a later user file replace an earlier one's rule, with a warning", () => {
+  const set = buildRuleSet({
+    userFiles: [
+      userFile("a.json", { kind: "early-stop", rules: [rule("mine", ["one"])] }),
+      userFile("b.json", { kind: "early-stop", rules: [rule("mine", ["two"])] }),
+    ],
+  });
+  assert.equal(set.earlyStop.filter((r) => r.id === "mine").length, 1);
+  assert.equal(set.earlyStop.at(-1)?.origin, "b.json");
+  assert.match(report(set, "b.json").warnings.join("\n"), /replaces the one from a\.json/);
+});
+
+Deno.test("buildRuleSet() disable removes built-ins by id and warns about unknown ids", () => {
+  const set = buildRuleSet({
+    userFiles: [userFile("off.json", { kind: "early-stop", disable: ["good-place-to-report", "no-such-rule"] })],
+  });
+  assert.deepEqual(
+    set.earlyStop.map((r) => r.id),
+    BUILTIN_EARLY_STOP.filter((id) => id !== "good-place-to-report"),
+  );
+  const off = report(set, "off.json");
+  assert.equal(off.error, null);
+  assert.deepEqual(off.warnings, ['disable: "no-such-rule" is not a built-in rule id']);
+});
+
+Deno.test("buildRuleSet() ignores a whole user file with a bad regex; built-ins still apply", () => {
+  const set = buildRuleSet({
+    userFiles: [
+      userFile("bad.json", {
+        kind: "early-stop",
+        disable: ["offers-to-continue"],
+        rules: [rule("fine", ["ok"]), rule("broken", ["ok", "(unclosed"])],
+      }),
+    ],
+  });
+  assert.deepEqual(set.earlyStop.map((r) => r.id), BUILTIN_EARLY_STOP, "neither its rules nor its disable apply");
+  const bad = report(set, "bad.json");
+  assert.equal(bad.rules, 0);
+  assert.match(bad.error ?? "", /^rules\[1\] "broken" patterns\[1\]: Invalid regular expression/);
+});
+
+Deno.test("buildRuleSet() reports invalid JSONC with line and column", () => {
+  const text = '{\n  "kind": "early-stop",\n  "rules": [ { "id": "x" ]\n}\n';
+  const set = buildRuleSet({ userFiles: [{ origin: "broken.jsonc", text }] });
+  const broken = report(set, "broken.jsonc");
+  assert.equal(broken.kind, null);
+  assert.match(broken.error ?? "", /^invalid JSONC: line 3, column \d+: \w+/);
+  assert.equal(set.earlyStop.length, BUILTIN_EARLY_STOP.length);
+});
+
+Deno.test("buildRuleSet() accepts comments and trailing commas in JSONC", () => {
+  const text = `// my rules
+{
+  "kind": "blocker", /* prose blockers */
+  "rules": [
+    { "id": "vpn-down", "description": "VPN", "patterns": ["vpn is down",],
+      "examples": { "match": ["the vpn is down"], "pass": ["vpn is up"], }, },
+  ],
+}`;
+  const set = buildRuleSet({ userFiles: [{ origin: "vpn.jsonc", text }] });
+  assert.equal(report(set, "vpn.jsonc").error, null);
+  assert.equal(set.blocker.at(-1)?.id, "vpn-down");
+});
+
+Deno.test("buildRuleSet() reports schema errors: unknown kind, unknown keys, g flag, empty match", () => {
+  const cases: [string, unknown, RegExp][] = [
+    ["kind.json", { kind: "late-stop", rules: [] }, /^invalid rule file: kind: /],
+    ["typo.json", { kind: "blocker", rules: [rule("a", ["a"], { tailchars: 5 })] }, /rules\[0\].*tailchars/],
+    ["flags.json", { kind: "blocker", rules: [rule("a", ["a"], { flags: "gi" })] }, /rules\[0\]\.flags: /],
+    ["empty.json", { kind: "blocker", rules: [rule("a", ["x*"])] }, /matches the empty string/],
+    ["dupe.json", { kind: "blocker", rules: [rule("a", ["a"]), rule("a", ["b"])] }, /duplicate id/],
+    [
+      "noexamples.json",
+      { kind: "blocker", rules: [rule("a", ["a"], { examples: { match: [], pass: ["y"] } })] },
+      /examples\.match/,
+    ],
+    ["notobject.json", [], /^invalid rule file: \(file\): /],
+  ];
+  const set = buildRuleSet({ userFiles: cases.map(([origin, data]) => userFile(origin, data)) });
+  for (const [origin, , expected] of cases) assert.match(report(set, origin).error ?? "(no error)", expected, origin);
+});
+
+Deno.test("buildRuleSet() refuses to move a rule id to another kind", () => {
+  const set = buildRuleSet({
+    userFiles: [userFile("clash.json", { kind: "blocker", rules: [rule("offers-to-continue", ["x"])] })],
+  });
+  assert.match(report(set, "clash.json").error ?? "", /already a early-stop rule.*cannot replace it/);
+  assert.equal(set.earlyStop[1]?.origin, "builtin:early_stop.json");
+});
+
+Deno.test("buildRuleSet() passes unreadable user files through to files[].error", () => {
+  const set = buildRuleSet({ userFiles: [{ origin: "/r/gone.json", error: "cannot read the file: denied" }] });
+  assert.deepEqual(report(set, "/r/gone.json"), {
+    origin: "/r/gone.json",
+    kind: null,
+    rules: 0,
+    error: "cannot read the file: denied",
+    warnings: [],
+  });
+});
+
+Deno.test("lineColumn() is 1-based", () => {
+  assert.deepEqual(lineColumn("ab\ncd", 0), { line: 1, column: 1 });
+  assert.deepEqual(lineColumn("ab\ncd", 4), { line: 2, column: 2 });
+});
+
+Deno.test("readUserRuleFiles() reads *.json and *.jsonc sorted by name; errors become entries", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cliffhanger_rules_" });
+  try {
+    await Deno.writeTextFile(join(dir, "b.jsonc"), "// b\n{}");
+    await Deno.writeTextFile(join(dir, "a.json"), "{}");
+    await Deno.writeTextFile(join(dir, "notes.txt"), "not a rule file");
+    await Deno.writeTextFile(join(dir, ".hidden.json"), "{}");
+    await Deno.mkdir(join(dir, "folder.json"));
+    await Deno.symlink(join(dir, "missing-target"), join(dir, "c.json"));
+
+    const sources = await readUserRuleFiles(dir);
+    assert.deepEqual(sources.map((s) => s.origin), ["a.json", "b.jsonc", "c.json"].map((n) => join(dir, n)));
+    assert.deepEqual(sources[0], { origin: join(dir, "a.json"), text: "{}" });
+    assert.deepEqual(sources[1], { origin: join(dir, "b.jsonc"), text: "// b\n{}" });
+    const dangling = sources[2];
+    assert.ok(dangling && "error" in dangling, "a dangling symlink is an error entry");
+    assert.match(dangling.error, /^cannot read the file: /);
+
+    const set = buildRuleSet({ userFiles: sources });
+    assert.match(report(set, join(dir, "c.json")).error ?? "", /^cannot read the file: /);
+    assert.match(report(set, join(dir, "a.json")).error ?? "", /kind/, "an empty object has no kind");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("readUserRuleFiles() returns [] for a missing directory and an error for a file path", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cliffhanger_rules_" });
+  try {
+    assert.deepEqual(await readUserRuleFiles(join(dir, "nope")), []);
+    const file = join(dir, "plain.json");
+    await Deno.writeTextFile(file, "{}");
+    const sources = await readUserRuleFiles(file);
+    assert.equal(sources.length, 1);
+    assert.ok(sources[0] && "error" in sources[0]);
+    assert.match(sources[0].error, /^cannot list the rules directory: /);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

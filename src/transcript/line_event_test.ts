@@ -1,0 +1,125 @@
+import assert from "node:assert/strict";
+import { classifyLine } from "./line_event.ts";
+
+const MAIN = { includeSidechain: false };
+const SUB = { includeSidechain: true };
+
+function user(content: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { type: "user", uuid: "u1", message: { role: "user", content }, ...extra };
+}
+
+const CASES: Array<[string, unknown, string]> = [
+  ["string prompt", user("add a flag"), "prompt"],
+  ["text-block prompt", user([{ type: "text", text: "add a flag" }]), "prompt"],
+  ["image-only prompt", user([{ type: "image", source: { type: "base64", data: "AAAA" } }]), "prompt"],
+  ["IDE context block then the prompt", user([{ type: "text", text: "<ide_selection>x</ide_selection>" }, {
+    type: "text",
+    text: "explain this",
+  }]), "prompt"],
+  ["tool result", user([{ type: "tool_result", tool_use_id: "t1", content: "ok" }]), "tool_results"],
+  ["isMeta", user("Caveat: local commands", { isMeta: true }), "ignored"],
+  ["compact summary", user("This session is being continued", { isCompactSummary: true }), "ignored"],
+  ["slash command (model-bound or local)", user("<command-message>review</command-message>\n<command-name>/review"), "command"],
+  ["slash command, name first", user("<command-name>/mcp</command-name>\n<command-message>mcp"), "command"],
+  ["local command output", user("<local-command-stdout>ok</local-command-stdout>"), "local_output"],
+  ["local command stderr", user("<local-command-stderr>no</local-command-stderr>"), "local_output"],
+  ["task notification text", user("<task-notification>\n<status>completed</status>"), "ignored"],
+  ["task notification by origin", user("Build output is ready.", { turnOrigin: "task_notification" }), "ignored"],
+  ["task notification by promptSource", user("done", { promptSource: "task_notification" }), "ignored"],
+  ["Stop hook feedback", user("Stop hook feedback:\nkeep going"), "ignored"],
+  ["interrupt marker", user([{ type: "text", text: "[Request interrupted by user for tool use]" }]), "ignored"],
+  ["system reminder", user([{ type: "text", text: "<system-reminder>\nStop hook additional context: x" }]), "ignored"],
+  ["bash mode input", user("<bash-input>ls</bash-input>"), "ignored"],
+  ["teammate message in the main transcript", user('<teammate-message teammate_id="a">done'), "ignored"],
+  ["blank prompt", user("   "), "ignored"],
+  ["null message", { type: "user", message: null }, "ignored"],
+  ["missing message", { type: "user" }, "ignored"],
+  ["sidechain prompt in the main transcript", user("find docs", { isSidechain: true }), "ignored"],
+  ["progress line", { type: "progress", data: { message: { type: "user" } } }, "ignored"],
+  ["not an object", "text", "ignored"],
+];
+
+for (const [name, value, kind] of CASES) {
+  Deno.test(`classifyLine(): ${name} → ${kind}`, () => {
+    assert.equal(classifyLine(value, MAIN).kind, kind);
+  });
+}
+
+Deno.test("classifyLine(): in a subagent's own transcript sidechain lines and teammate messages are prompts", () => {
+  assert.equal(classifyLine(user("find docs", { isSidechain: true }), SUB).kind, "prompt");
+  assert.equal(classifyLine(user('<teammate-message teammate_id="lead">round 2', { isSidechain: true }), SUB).kind, "prompt");
+  assert.equal(classifyLine(user("<task-notification>x", { isSidechain: true }), SUB).kind, "ignored");
+});
+
+Deno.test("classifyLine(): queued_command attachments typed by a person are prompts, harness ones are not", () => {
+  const queued = (attachment: Record<string, unknown>) => ({ type: "attachment", promptId: "p9", attachment });
+  assert.deepEqual(
+    classifyLine(queued({ type: "queued_command", prompt: "also bump the version", commandMode: "prompt" }), MAIN),
+    { kind: "prompt", id: "p9" },
+  );
+  assert.equal(classifyLine(queued({ type: "queued_command", prompt: "plain" }), MAIN).kind, "prompt");
+  assert.equal(
+    classifyLine(queued({ type: "queued_command", prompt: [{ type: "text", text: "as blocks" }] }), MAIN).kind,
+    "prompt",
+  );
+  assert.equal(
+    classifyLine(queued({ type: "queued_command", prompt: "<task-notification>x", commandMode: "task-notification" }), MAIN)
+      .kind,
+    "ignored",
+  );
+  assert.equal(
+    classifyLine(queued({ type: "queued_command", prompt: "x", origin: { kind: "task-notification" } }), MAIN).kind,
+    "ignored",
+  );
+  assert.equal(classifyLine(queued({ type: "hook_success", stdout: "x" }), MAIN).kind, "ignored");
+});
+
+Deno.test("classifyLine(): the prompt id is promptId, else uuid", () => {
+  assert.deepEqual(classifyLine(user("go", { promptId: "p1" }), MAIN), { kind: "prompt", id: "p1" });
+  assert.deepEqual(classifyLine(user("go"), MAIN), { kind: "prompt", id: "u1" });
+  assert.deepEqual(classifyLine({ type: "user", message: { content: "go" } }, MAIN), { kind: "prompt", id: null });
+});
+
+Deno.test("classifyLine(): assistant lines give texts, tool uses, message id and model; other blocks are skipped", () => {
+  const event = classifyLine({
+    type: "assistant",
+    message: {
+      id: "msg_1",
+      model: "claude-opus-5-5",
+      content: [
+        { type: "thinking", thinking: "hmm", signature: "s" },
+        { type: "text", text: "Plan:" },
+        { type: "text", text: "  " },
+        { type: "tool_use", id: "t1", name: "TodoWrite", input: { todos: [] } },
+        { type: "server_tool_use", id: "s1" },
+      ],
+    },
+  }, MAIN);
+  assert.deepEqual(event, {
+    kind: "assistant",
+    messageId: "msg_1",
+    model: "claude-opus-5-5",
+    texts: ["Plan:"],
+    toolUses: [{ id: "t1", name: "TodoWrite", input: { todos: [] } }],
+  });
+});
+
+Deno.test("classifyLine(): a TaskCreate result's id comes from toolUseResult, else from the result text", () => {
+  const withResult = user([{ type: "tool_result", tool_use_id: "t1", content: "Task #4 created successfully: A" }], {
+    toolUseResult: { task: { id: 9, subject: "A" } },
+  });
+  assert.deepEqual(classifyLine(withResult, MAIN), {
+    kind: "tool_results",
+    results: [{ toolUseId: "t1", isError: false, createdTaskId: "9" }],
+  });
+  const textOnly = user([{ type: "tool_result", tool_use_id: "t2", content: [{ type: "text", text: "Task #5 created successfully: B" }] }]);
+  assert.deepEqual(classifyLine(textOnly, MAIN), {
+    kind: "tool_results",
+    results: [{ toolUseId: "t2", isError: false, createdTaskId: "5" }],
+  });
+  const failed = user([{ type: "tool_result", tool_use_id: "t3", content: "Task #6 created successfully: C", is_error: true }]);
+  assert.deepEqual(classifyLine(failed, MAIN), {
+    kind: "tool_results",
+    results: [{ toolUseId: "t3", isError: true, createdTaskId: null }],
+  });
+});
