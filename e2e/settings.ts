@@ -1,13 +1,12 @@
 /** Registers the Stop hook in the sandbox's ~/.claude/settings.json. */
-import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { envFrom } from "../src/env.ts";
-import { computeScopes, denoRunArgs, REPO_ROOT, scopeInputFromEnv } from "../src/permissions.ts";
+import { computeScopes, denoRunArgs, scopeInputFromEnv } from "../src/permissions.ts";
 import { runProcess } from "./process.ts";
 import type { Sandbox } from "./sandbox.ts";
 
-const STAND_IN_HOOK = join(dirname(new URL(import.meta.url).pathname), "stand_in_hook.ts");
-const INSTALL_SOURCE = join(REPO_ROOT, "src", "cli", "install.ts");
+const STAND_IN_HOOK = join(dirname(fileURLToPath(import.meta.url)), "stand_in_hook.ts");
 
 export type HookKind = "ours" | "stand-in";
 
@@ -18,16 +17,11 @@ export function cliArgs(sandbox: Sandbox): string[] {
 }
 
 export async function registerHook(sandbox: Sandbox, kind: HookKind, env: Record<string, string>): Promise<void> {
-  if (kind === "stand-in") {
-    await writeSettings(sandbox, ["run", "--allow-all", "--no-prompt", STAND_IN_HOOK]);
-  } else if (existsSync(INSTALL_SOURCE)) {
-    await installWithOurCli(sandbox, env);
-  } else {
-    await writeSettings(sandbox, [...cliArgs(sandbox), "hook", "stop"]);
-  }
+  if (kind === "stand-in") await registerStandIn(sandbox);
+  else await installWithOurCli(sandbox, env);
 }
 
-/** `cliffhanger-bin install --settings <file>`, run the way the user would, under the sandbox's scopes. */
+/** `cliffhanger-bin install --settings <file>`, run the way a user runs it: under the sandbox's scopes. */
 async function installWithOurCli(sandbox: Sandbox, env: Record<string, string>): Promise<void> {
   const out = await runProcess(Deno.execPath(), {
     args: [...cliArgs(sandbox), "install", "--settings", sandbox.settingsFile],
@@ -37,23 +31,18 @@ async function installWithOurCli(sandbox: Sandbox, env: Record<string, string>):
     timeoutMs: 60_000,
   });
   if (out.code !== 0 || out.timedOut) {
-    throw new Error(
-      `install failed (exit ${out.code}${out.timedOut ? ", timed out" : ""}):\n${out.stderr}${out.stdout}`,
-    );
+    const how = `exit ${out.code}${out.timedOut ? ", timed out" : ""}`;
+    throw new Error(`cliffhanger-bin install failed (${how}):\n${out.stderr}${out.stdout}`);
   }
 }
 
-/**
- * FALLBACK until `install` lands in src/cli/install.ts: writes the settings JSON the way install is expected to,
- * Stop and SubagentStop running deno in exec form (command + args, no shell).
- */
-async function writeSettings(sandbox: Sandbox, args: string[]): Promise<void> {
-  const handler = { type: "command", command: Deno.execPath(), args };
-  const settings = {
-    hooks: {
-      Stop: [{ hooks: [handler] }],
-      SubagentStop: [{ hooks: [handler] }],
-    },
+/** The stand-in hook as a Stop handler in exec form (command + args, no shell). */
+async function registerStandIn(sandbox: Sandbox): Promise<void> {
+  const handler = {
+    type: "command",
+    command: Deno.execPath(),
+    args: ["run", "--allow-all", "--no-prompt", STAND_IN_HOOK],
   };
+  const settings = { hooks: { Stop: [{ hooks: [handler] }] } };
   await Deno.writeTextFile(sandbox.settingsFile, JSON.stringify(settings, null, 2) + "\n");
 }

@@ -112,3 +112,19 @@ Deno.test("install under deno registers deno running main.ts", async () => {
   assert.equal(handler?.command, Deno.execPath());
   assert.deepEqual(handler?.args.slice(-3), [MAIN_PATH, "hook", "stop"]);
 });
+
+Deno.test("install through a symlink names the target it edited", async () => {
+  await using home = await tempHome();
+  const real = join(home.dir, "real.json");
+  const link = join(home.dir, "link.json");
+  await Deno.writeTextFile(real, "{}\n");
+  await Deno.symlink(real, link);
+  const ctx = fakeContext(home.dir);
+  assert.equal(await runInstall(ctx, ["--settings", link, "--no-subagent"], { hookCommand: BINARY }), 0);
+  const lines = ctx.stdout().split("\n");
+  assert.deepEqual(lines.slice(0, 2), [
+    `Installed cliffhanger hooks for Stop in ${link}`,
+    `Edited the symlink target ${real}`,
+  ]);
+  assert.ok((await Deno.lstat(link)).isSymlink);
+});

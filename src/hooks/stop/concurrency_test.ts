@@ -1,0 +1,83 @@
+/** Parallel `hook stop` processes on one session: same answers, no lost update, no torn state file. */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { readErrors, readLog, runCli, tempHome } from "../../testing/run_cli.ts";
+
+Deno.test("hook stop registered twice: parallel calls for one stop give the same answer and log it once", async () => {
+  const home = await tempHome();
+  try {
+    const payload = JSON.stringify({
+      hook_event_name: "Stop",
+      session_id: "dup",
+      prompt_id: "p1",
+      stop_hook_active: false,
+      last_assistant_message: "Two of five done. Want me to continue with the rest?",
+    });
+    const runs = await Promise.all([1, 2, 3].map(() => runCli(["hook", "stop"], { home, stdin: payload })));
+    const outputs = new Set(runs.map((r) => r.stdout));
+    assert.equal(outputs.size, 1, "every registration printed the same answer");
+    assert.equal(JSON.parse(runs[0]!.stdout).decision, "block");
+    const log = await readLog(home);
+    assert.equal(log.length, 1, "the stop is counted once");
+    const state = JSON.parse(await Deno.readTextFile(join(home, ".cliffhanger", "state", "dup.json")));
+    assert.equal(state.turn.blocks, 1);
+    assert.equal(await readErrors(home), "");
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("hook stop: parallel Stop and SubagentStop of one session each keep their own count", async () => {
+  const home = await tempHome();
+  try {
+    const stop = { hook_event_name: "Stop", session_id: "s", prompt_id: "p", last_assistant_message: "Want me to continue?" };
+    const sub = { ...stop, hook_event_name: "SubagentStop", agent_id: "a1", agent_type: "Explore", last_assistant_message: "Should I keep going?" };
+    const payloads = [stop, sub, { ...stop, stop_hook_active: true, last_assistant_message: "Want me to continue? (2)" }];
+    await Promise.all(payloads.map((p) => runCli(["hook", "stop"], { home, stdin: JSON.stringify(p) })));
+    const log = await readLog(home);
+    assert.equal(log.length, 3);
+    const main = JSON.parse(await Deno.readTextFile(join(home, ".cliffhanger", "state", "s.json")));
+    const agent = JSON.parse(await Deno.readTextFile(join(home, ".cliffhanger", "state", "s.a1.json")));
+    assert.equal(main.turn.blocks, 2, "no lost update between the two main-session calls");
+    assert.equal(agent.turn.blocks, 1);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("hook stop: a corrupt state file is reported in errors.log and reset", async () => {
+  const home = await tempHome();
+  try {
+    await Deno.mkdir(join(home, ".cliffhanger", "state"), { recursive: true });
+    await Deno.writeTextFile(join(home, ".cliffhanger", "state", "bad.json"), '{"v":1,"turn":');
+    const run = await runCli(["hook", "stop"], {
+      home,
+      stdin: JSON.stringify({ hook_event_name: "Stop", session_id: "bad", last_assistant_message: "Want me to continue?" }),
+    });
+    assert.equal(JSON.parse(run.stdout).decision, "block");
+    assert.match(await readErrors(home), /Corrupt state file .*bad\.json.*reset/);
+    const state = JSON.parse(await Deno.readTextFile(join(home, ".cliffhanger", "state", "bad.json")));
+    assert.equal(state.v, 1);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("hook stop: a stale lock left by a killed process does not stop the hook", async () => {
+  const home = await tempHome();
+  try {
+    const lock = join(home, ".cliffhanger", "locks", "stale.lock");
+    await Deno.mkdir(join(home, ".cliffhanger", "locks"), { recursive: true });
+    await Deno.writeTextFile(lock, "12345-dead");
+    const old = new Date(Date.now() - 60_000);
+    await Deno.utime(lock, old, old);
+    const run = await runCli(["hook", "stop"], {
+      home,
+      stdin: JSON.stringify({ hook_event_name: "Stop", session_id: "stale", last_assistant_message: "Want me to continue?" }),
+    });
+    assert.equal(JSON.parse(run.stdout).decision, "block");
+    assert.equal((await readLog(home)).length, 1);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
