@@ -2,13 +2,22 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { MAIN_PATH } from "../permissions.ts";
 import { inspectSettingsText } from "../settings/inspect.ts";
-import { BINARY, fakeContext, listDir, tempHome } from "../settings/test_support.ts";
-import { run, runInstall, spec } from "./install.ts";
+import { BINARY, exitCodeOf, type FakeContext, fakeContext, listDir, tempHome } from "../settings/test_support.ts";
+import { type InstallDeps, run, runInstall, spec } from "./install.ts";
+
+/** Exit code of a run, as the entry layer reports it. */
+function code(ctx: FakeContext, argv: string[]): Promise<number> {
+  return exitCodeOf(ctx, () => run(ctx, argv));
+}
+
+function installCode(ctx: FakeContext, argv: string[], deps: InstallDeps): Promise<number> {
+  return exitCodeOf(ctx, () => runInstall(ctx, argv, deps));
+}
 
 Deno.test("install --help prints usage and exits 0", async () => {
   await using home = await tempHome();
   const ctx = fakeContext(home.dir);
-  assert.equal(await run(ctx, ["--help"]), 0);
+  assert.equal(await code(ctx, ["--help"]), 0);
   assert.ok(ctx.stdout().startsWith(`usage: cliffhanger-bin ${spec.usage}\n`));
   for (const flag of ["--settings PATH", "--project DIR", "--no-subagent", "--dry-run", "--json", "exit codes"]) {
     assert.ok(ctx.stdout().includes(flag), flag);
@@ -19,15 +28,18 @@ Deno.test("install --help prints usage and exits 0", async () => {
 Deno.test("install rejects unknown flags, stray arguments and two targets with exit 2", async () => {
   await using home = await tempHome();
   const cases: [string[], RegExp][] = [
-    [["--dry-rum"], /^install: unknown flag "--dry-rum" \(did you mean "--dry-run"\?\)\n$/],
-    [["now"], /^install: unexpected argument "now"/],
-    [["--settings"], /^install: --settings needs a value \(PATH\)\n$/],
-    [["--settings", "a.json", "--project", "."], /^install: --settings and --project cannot be used together\n$/],
-    [["--project", ""], /^install: an empty path is not a settings file\n$/],
+    [["--dry-rum"], /^cliffhanger-bin: install: unknown flag "--dry-rum" \(did you mean "--dry-run"\?\)\n$/],
+    [["now"], /^cliffhanger-bin: install: unexpected argument "now"/],
+    [["--settings"], /^cliffhanger-bin: install: --settings needs a value \(PATH\)\n$/],
+    [
+      ["--settings", "a.json", "--project", "."],
+      /^cliffhanger-bin: install: --settings and --project cannot be used together\n$/,
+    ],
+    [["--project", ""], /^cliffhanger-bin: install: an empty path is not a settings file\n$/],
   ];
   for (const [argv, pattern] of cases) {
     const ctx = fakeContext(home.dir);
-    assert.equal(await runInstall(ctx, argv, { hookCommand: BINARY, cwd: home.dir }), 2, argv.join(" "));
+    assert.equal(await installCode(ctx, argv, { hookCommand: BINARY, cwd: home.dir }), 2, argv.join(" "));
     assert.match(ctx.stderr(), pattern);
     assert.equal(ctx.stdout(), "");
   }
@@ -37,13 +49,13 @@ Deno.test("install rejects unknown flags, stray arguments and two targets with e
 Deno.test("install writes the user settings by default and says so", async () => {
   await using home = await tempHome();
   const ctx = fakeContext(home.dir);
-  assert.equal(await runInstall(ctx, [], { hookCommand: BINARY }), 0);
+  assert.equal(await installCode(ctx, [], { hookCommand: BINARY }), 0);
   assert.equal(ctx.stdout(), `Created ${home.settings} with cliffhanger hooks for Stop, SubagentStop\n`);
   const again = fakeContext(home.dir);
-  assert.equal(await runInstall(again, [], { hookCommand: BINARY }), 0);
+  assert.equal(await installCode(again, [], { hookCommand: BINARY }), 0);
   assert.equal(again.stdout(), `Already installed in ${home.settings} (Stop, SubagentStop)\n`);
   const moved = fakeContext(home.dir);
-  assert.equal(await runInstall(moved, [], { hookCommand: { command: "/new/cliffhanger-bin", prefixArgs: [] } }), 0);
+  assert.equal(await installCode(moved, [], { hookCommand: { command: "/new/cliffhanger-bin", prefixArgs: [] } }), 0);
   const backup = join(home.dir, ".cliffhanger", "backups", "settings.json.20260822T101530123Z.bak");
   assert.equal(
     moved.stdout(),
@@ -54,7 +66,7 @@ Deno.test("install writes the user settings by default and says so", async () =>
 Deno.test("install --json prints one object with the documented keys", async () => {
   await using home = await tempHome();
   const ctx = fakeContext(home.dir);
-  const code = await runInstall(ctx, ["--project", "repo", "--no-subagent", "--json"], {
+  const code = await installCode(ctx, ["--project", "repo", "--no-subagent", "--json"], {
     hookCommand: BINARY,
     cwd: home.dir,
   });
@@ -76,7 +88,7 @@ Deno.test("install --dry-run --json includes the diff and writes nothing", async
   await using home = await tempHome();
   const ctx = fakeContext(home.dir);
   const path = join(home.dir, "s.json");
-  assert.equal(await runInstall(ctx, ["--settings", path, "--dry-run", "--json"], { hookCommand: BINARY }), 0);
+  assert.equal(await installCode(ctx, ["--settings", path, "--dry-run", "--json"], { hookCommand: BINARY }), 0);
   const out = JSON.parse(ctx.stdout());
   assert.deepEqual([out.changed, out.dryRun, out.backup], [true, true, null]);
   assert.match(out.diff, /^--- \/dev\/null\n\+\+\+ .*s\.json\n/);
@@ -84,7 +96,7 @@ Deno.test("install --dry-run --json includes the diff and writes nothing", async
 
   const text = fakeContext(home.dir);
   assert.equal(
-    await runInstall(text, ["--settings", "s.json", "--dry-run"], { hookCommand: BINARY, cwd: home.dir }),
+    await installCode(text, ["--settings", "s.json", "--dry-run"], { hookCommand: BINARY, cwd: home.dir }),
     0,
   );
   assert.equal(text.stdout(), out.diff);
@@ -95,10 +107,10 @@ Deno.test("install on a broken settings file exits 1 with one line naming the fi
   const path = join(home.dir, "s.json");
   await Deno.writeTextFile(path, '{"hooks": {"Stop": "nope"}}');
   const ctx = fakeContext(home.dir);
-  assert.equal(await runInstall(ctx, ["--settings", path], { hookCommand: BINARY }), 1);
+  assert.equal(await installCode(ctx, ["--settings", path], { hookCommand: BINARY }), 1);
   assert.equal(
     ctx.stderr(),
-    `install: Invalid settings file ${path}:1:20: "hooks.Stop" must be an array, found string; nothing was written\n`,
+    `cliffhanger-bin: Invalid settings file ${path}:1:20: "hooks.Stop" must be an array, found string; nothing was written\n`,
   );
   assert.equal(ctx.stdout(), "");
   assert.equal(await Deno.readTextFile(path), '{"hooks": {"Stop": "nope"}}');
@@ -107,7 +119,7 @@ Deno.test("install on a broken settings file exits 1 with one line naming the fi
 Deno.test("install under deno registers deno running main.ts", async () => {
   await using home = await tempHome();
   const ctx = fakeContext(home.dir);
-  assert.equal(await run(ctx, ["--no-subagent"]), 0);
+  assert.equal(await code(ctx, ["--no-subagent"]), 0);
   const [handler] = inspectSettingsText(await Deno.readTextFile(home.settings)).handlers;
   assert.equal(handler?.command, Deno.execPath());
   assert.deepEqual(handler?.args.slice(-3), [MAIN_PATH, "hook", "stop"]);
@@ -120,7 +132,7 @@ Deno.test("install through a symlink names the target it edited", async () => {
   await Deno.writeTextFile(real, "{}\n");
   await Deno.symlink(real, link);
   const ctx = fakeContext(home.dir);
-  assert.equal(await runInstall(ctx, ["--settings", link, "--no-subagent"], { hookCommand: BINARY }), 0);
+  assert.equal(await installCode(ctx, ["--settings", link, "--no-subagent"], { hookCommand: BINARY }), 0);
   const lines = ctx.stdout().split("\n");
   assert.deepEqual(lines.slice(0, 2), [
     `Installed cliffhanger hooks for Stop in ${link}`,

@@ -1,16 +1,29 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { BINARY, fakeContext, listDir, tempHome } from "../settings/test_support.ts";
-import { runInstall } from "./install.ts";
-import { run, runUninstall, spec } from "./uninstall.ts";
+import { BINARY, exitCodeOf, type FakeContext, fakeContext, listDir, tempHome } from "../settings/test_support.ts";
+import { type InstallDeps, runInstall } from "./install.ts";
+import { run, runUninstall, spec, type UninstallDeps } from "./uninstall.ts";
 
 const THEIRS =
   '{\n  "hooks": {\n    "Stop": [\n      {"hooks": [{"type": "command", "command": "say hi"}]}\n    ]\n  }\n}\n';
 
+/** Exit code of a run, as the entry layer reports it. */
+function code(ctx: FakeContext, argv: string[]): Promise<number> {
+  return exitCodeOf(ctx, () => run(ctx, argv));
+}
+
+function uninstallCode(ctx: FakeContext, argv: string[], deps: UninstallDeps): Promise<number> {
+  return exitCodeOf(ctx, () => runUninstall(ctx, argv, deps));
+}
+
+function installCode(ctx: FakeContext, argv: string[], deps: InstallDeps): Promise<number> {
+  return exitCodeOf(ctx, () => runInstall(ctx, argv, deps));
+}
+
 Deno.test("uninstall --help prints usage and exits 0", async () => {
   await using home = await tempHome();
   const ctx = fakeContext(home.dir);
-  assert.equal(await run(ctx, ["-h"]), 0);
+  assert.equal(await code(ctx, ["-h"]), 0);
   assert.ok(ctx.stdout().startsWith(`usage: cliffhanger-bin ${spec.usage}\n`));
   assert.ok(!ctx.stdout().includes("--no-subagent"));
 });
@@ -18,17 +31,17 @@ Deno.test("uninstall --help prints usage and exits 0", async () => {
 Deno.test("uninstall rejects unknown flags with exit 2", async () => {
   await using home = await tempHome();
   const ctx = fakeContext(home.dir);
-  assert.equal(await run(ctx, ["--no-subagent"]), 2);
-  assert.match(ctx.stderr(), /^uninstall: unknown flag "--no-subagent"/);
+  assert.equal(await code(ctx, ["--no-subagent"]), 2);
+  assert.match(ctx.stderr(), /^cliffhanger-bin: uninstall: unknown flag "--no-subagent"/);
 });
 
 Deno.test("uninstall removes our handlers and keeps theirs, with a backup", async () => {
   await using home = await tempHome();
   const path = join(home.dir, "s.json");
   await Deno.writeTextFile(path, THEIRS);
-  assert.equal(await runInstall(fakeContext(home.dir), ["--settings", path], { hookCommand: BINARY }), 0);
+  assert.equal(await installCode(fakeContext(home.dir), ["--settings", path], { hookCommand: BINARY }), 0);
   const ctx = fakeContext(home.dir, new Date("2026-08-22T11:00:00Z"));
-  assert.equal(await runUninstall(ctx, ["--settings", "s.json", "--json"], { cwd: home.dir }), 0);
+  assert.equal(await uninstallCode(ctx, ["--settings", "s.json", "--json"], { cwd: home.dir }), 0);
   const out = JSON.parse(ctx.stdout());
   assert.deepEqual(out, {
     action: "uninstall",
@@ -44,15 +57,15 @@ Deno.test("uninstall removes our handlers and keeps theirs, with a backup", asyn
 Deno.test("uninstall with nothing to remove exits 0 and writes nothing", async () => {
   await using home = await tempHome();
   const missing = fakeContext(home.dir);
-  assert.equal(await run(missing, []), 0);
+  assert.equal(await code(missing, []), 0);
   assert.equal(missing.stdout(), `Nothing to remove in ${home.settings} (no such file)\n`);
   const path = join(home.dir, "s.json");
   await Deno.writeTextFile(path, THEIRS);
   const ctx = fakeContext(home.dir);
-  assert.equal(await run(ctx, ["--settings", path]), 0);
+  assert.equal(await code(ctx, ["--settings", path]), 0);
   assert.equal(ctx.stdout(), `Nothing to remove in ${path}\n`);
   const dry = fakeContext(home.dir);
-  assert.equal(await run(dry, ["--settings", path, "--dry-run"]), 0);
+  assert.equal(await code(dry, ["--settings", path, "--dry-run"]), 0);
   assert.equal(dry.stdout(), `no change to ${path}\n`);
   assert.deepEqual(await listDir(home.dir), ["s.json"]);
 });
@@ -61,10 +74,10 @@ Deno.test("uninstall --dry-run prints the removal as a diff", async () => {
   await using home = await tempHome();
   const path = join(home.dir, "s.json");
   await Deno.writeTextFile(path, THEIRS);
-  await runInstall(fakeContext(home.dir), ["--settings", path, "--no-subagent"], { hookCommand: BINARY });
+  await installCode(fakeContext(home.dir), ["--settings", path, "--no-subagent"], { hookCommand: BINARY });
   const installed = await Deno.readTextFile(path);
   const ctx = fakeContext(home.dir);
-  assert.equal(await run(ctx, ["--settings", path, "--dry-run"]), 0);
+  assert.equal(await code(ctx, ["--settings", path, "--dry-run"]), 0);
   assert.match(ctx.stdout(), /^-\s+"command": "\/opt\/bin\/cliffhanger-bin",$/m);
   assert.equal(await Deno.readTextFile(path), installed);
 });
@@ -74,6 +87,6 @@ Deno.test("uninstall on a broken file exits 1", async () => {
   const path = join(home.dir, "s.json");
   await Deno.writeTextFile(path, "{,}");
   const ctx = fakeContext(home.dir);
-  assert.equal(await run(ctx, ["--settings", path]), 1);
-  assert.match(ctx.stderr(), new RegExp(`^uninstall: Invalid settings file ${path}:1:2: invalid JSON: `));
+  assert.equal(await code(ctx, ["--settings", path]), 1);
+  assert.match(ctx.stderr(), new RegExp(`^cliffhanger-bin: Invalid settings file ${path}:1:2: invalid JSON: `));
 });

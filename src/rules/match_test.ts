@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { compilePattern } from "./load.ts";
+import { compilePattern, emptyMatchProblem } from "./load.ts";
 import { matchFirst, MAX_PHRASE_CHARS, quotablePhrase, tail } from "./match.ts";
 import type { CompiledRule } from "./schema.ts";
 
@@ -76,10 +76,11 @@ Deno.test("tail() returns the last n characters without a lone low surrogate", (
   assert.equal(tail("a😀b", 3), "😀b");
 });
 
-Deno.test("compilePattern() refuses g and y flags, bad syntax and empty matches", () => {
+Deno.test("compilePattern() refuses g and y flags and bad syntax; emptyMatchProblem() empty matches", () => {
   assert.match(String(compilePattern("a", "g")), /may not contain g or y/);
   assert.match(String(compilePattern("(", "u")), /Invalid regular expression/);
-  assert.match(String(compilePattern("a?", "u")), /empty string/);
+  assert.match(String(emptyMatchProblem(/a?/u)), /empty string/);
+  assert.equal(emptyMatchProblem(/a/u), null);
   assert.ok(compilePattern("a", "iu") instanceof RegExp);
 });
 

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { BUILTIN_RULE_FILES } from "./builtin.ts";
 import { classifyMessage } from "./classify.ts";
-import { buildRuleSet } from "./load.ts";
+import { buildRuleSet, emptyMatchProblem } from "./load.ts";
 import { matchRule } from "./match.ts";
 import type { CompiledRule } from "./schema.ts";
 
@@ -43,6 +43,11 @@ Deno.test("built-in rule files", async (t) => {
         const all = [...rule.examples.match, ...rule.examples.pass];
         const dupes = all.filter((text, i) => all.indexOf(text) !== i);
         assert.deepEqual(dupes, [], `rule "${rule.id}" repeats examples: ${dupes.map(short).join(", ")}`);
+      });
+      await t.step("no pattern matches the empty string", () => {
+        for (const [p, regex] of rule.regexes.entries()) {
+          assert.equal(emptyMatchProblem(regex), null, `rule "${rule.id}" patterns[${p}] matches ""`);
+        }
       });
       if (rule.kind === "early-stop") {
         await t.step("has a label and advice that quotes {match} and names BLOCKED:", () => {

@@ -2,6 +2,7 @@
  * The file layer around the pure edit: follow symlinks, lock, read, edit, back up, write atomically beside
  * the target. A file that does not parse is reported and left untouched; a dry run writes nothing at all.
  */
+import { dirname } from "node:path";
 import { CommandError } from "../cli/usage_error.ts";
 import { settingsTempPath } from "../permissions.ts";
 import { writeFileAtomic } from "../store/atomic.ts";
@@ -87,12 +88,32 @@ async function editOnce(options: ApplyOptions, target: string, mode: Mode): Prom
   const backup = current === null
     ? null
     : await io("Cannot write a backup", () => writeBackup(options.paths.backups, target, current.bytes, now));
-  await io(`Cannot write "${target}"`, () =>
-    writeFileAtomic(target, (hasBom ? BOM : "") + result.newText, {
-      tempPath: settingsTempPath(target),
-      mode: current?.mode ?? 0o600,
-    }));
+  try {
+    await io(
+      `Cannot write "${target}"`,
+      () => writeSettings(target, (hasBom ? BOM : "") + result.newText, current?.mode),
+    );
+  } catch (e) {
+    // The file is unchanged, so its backup is only clutter.
+    if (backup) await Deno.remove(backup).catch(() => {});
+    throw e;
+  }
   return { ...base, changed: true, backup, diff: null };
+}
+
+/**
+ * Write through the temp file beside the target. The folder is created only when missing: the permission
+ * scope grants the settings file and its temp file, not the folder that holds them.
+ */
+async function writeSettings(target: string, text: string, mode = 0o600): Promise<void> {
+  const options = { tempPath: settingsTempPath(target), mode, mkdirs: false };
+  try {
+    await writeFileAtomic(target, text, options);
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+    await Deno.mkdir(dirname(target), { recursive: true });
+    await writeFileAtomic(target, text, options);
+  }
 }
 
 interface CurrentFile {

@@ -1,11 +1,11 @@
 /**
  * What `install` and `uninstall` share: the target flags, which file they name, running the edit and
- * printing the outcome (human lines, a diff, or one JSON object). Errors become one stderr line and an exit code.
+ * printing the outcome (human lines, a diff, or one JSON object).
  */
 import { isAbsolute, join, resolve } from "node:path";
 import { type CommandSpec, type FlagSpec, parseCommandArgs, type Parsed, renderHelp } from "../cli/args.ts";
 import type { CliContext } from "../cli/context.ts";
-import { CommandError, UsageError } from "../cli/usage_error.ts";
+import { UsageError } from "../cli/usage_error.ts";
 import { type ApplyResult, applySettingsEdit } from "./apply.ts";
 import type { EditResult } from "./edit.ts";
 
@@ -45,38 +45,31 @@ export function settingsTarget(spec: CommandSpec, parsed: Parsed, userSettings: 
   return userSettings;
 }
 
-export async function runSettingsCommand(ctx: CliContext, argv: string[], options: SettingsCommandOptions) {
+/** Parse, edit, print. Usage and file errors are thrown (UsageError, CommandError) for the entry layer to print. */
+export async function runSettingsCommand(
+  ctx: CliContext,
+  argv: string[],
+  options: SettingsCommandOptions,
+): Promise<number> {
   const { spec } = options;
-  try {
-    const parsed = parseCommandArgs(spec, argv);
-    if (parsed.help) {
-      ctx.out(renderHelp(spec));
-      return 0;
-    }
-    const settingsPath = settingsTarget(spec, parsed, ctx.paths.userSettings, () => options.cwd ?? Deno.cwd());
-    const dryRun = parsed.values["dry-run"] === true;
-    const result = await applySettingsEdit({
-      settingsPath,
-      paths: ctx.paths,
-      edit: options.makeEdit(parsed),
-      dryRun,
-      now: ctx.now(),
-    });
-    ctx.out(
-      parsed.values["json"] === true ? renderJson(options.action, result, dryRun) : renderText(options.action, result),
-    );
+  const parsed = parseCommandArgs(spec, argv);
+  if (parsed.help) {
+    ctx.out(renderHelp(spec));
     return 0;
-  } catch (e) {
-    if (e instanceof UsageError) {
-      ctx.err(`${e.message}\n`);
-      return e.exitCode;
-    }
-    if (e instanceof CommandError) {
-      ctx.err(`${spec.name}: ${e.message}\n`);
-      return e.exitCode;
-    }
-    throw e;
   }
+  const settingsPath = settingsTarget(spec, parsed, ctx.paths.userSettings, () => options.cwd ?? Deno.cwd());
+  const dryRun = parsed.values["dry-run"] === true;
+  const result = await applySettingsEdit({
+    settingsPath,
+    paths: ctx.paths,
+    edit: options.makeEdit(parsed),
+    dryRun,
+    now: ctx.now(),
+  });
+  ctx.out(
+    parsed.values["json"] === true ? renderJson(options.action, result, dryRun) : renderText(options.action, result),
+  );
+  return 0;
 }
 
 /** `{action, settings, changed, backup, events, dryRun, diff?}` on one line. */

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { CliContext } from "../cli/context.ts";
+import { CommandError, UsageError } from "../cli/usage_error.ts";
 import { envFrom } from "../env.ts";
 import { homePaths } from "../store/paths.ts";
 import type { HookCommand } from "./hook_command.ts";
@@ -30,6 +31,17 @@ export function fakeContext(home: string, now = new Date("2026-08-22T10:15:30.12
     stdout: () => out,
     stderr: () => err,
   };
+}
+
+/** Run a command as the entry layer does: a usage or command error becomes one stderr line and its exit code. */
+export async function exitCodeOf(ctx: CliContext, body: () => Promise<number>): Promise<number> {
+  try {
+    return await body();
+  } catch (e) {
+    if (!(e instanceof UsageError || e instanceof CommandError)) throw e;
+    ctx.err(`cliffhanger-bin: ${e.message}\n`);
+    return e.exitCode;
+  }
 }
 
 /** A fresh temp directory, removed by the returned disposer. */

@@ -5,18 +5,27 @@
 import { hash53 } from "./bytes.ts";
 import type { ReducerState } from "./reducer_state.ts";
 
-/** The text to look for, or null when there is nothing to wait for (absent or blank). */
+/**
+ * The comparable form of a text: without any whitespace. How Claude Code joins the text blocks of one
+ * response into `last_assistant_message` ("\n", "\n\n" or nothing) is not documented, so the comparison
+ * ignores whitespace altogether (which also covers trimming).
+ */
+export function syncKey(text: string): string {
+  return text.replace(/\s+/g, "");
+}
+
+/** The key to look for, or null when there is nothing to wait for (absent or blank). */
 export function syncTarget(lastAssistantMessage: string | null | undefined): string | null {
-  const t = lastAssistantMessage?.trim() ?? "";
-  return t === "" ? null : t;
+  const key = syncKey(lastAssistantMessage ?? "");
+  return key === "" ? null : key;
 }
 
 /**
- * True when an assistant text of the current turn equals the target (trimmed; a single block or a whole
- * message merged over its lines), or the newest merged message contains it.
+ * True when an assistant text of the current turn equals the target (a single block or a whole message
+ * merged over its lines), or the newest merged message contains it.
  */
 export function isFinalSynced(state: ReducerState, target: string | null): boolean {
   if (target === null) return false;
   if (state.textHashes.includes(hash53(target))) return true;
-  return state.lastMessage !== null && state.lastMessage.text.includes(target);
+  return state.lastMessage !== null && syncKey(state.lastMessage.text).includes(target);
 }

@@ -12,14 +12,22 @@ const CASES: Array<[string, unknown, string]> = [
   ["string prompt", user("add a flag"), "prompt"],
   ["text-block prompt", user([{ type: "text", text: "add a flag" }]), "prompt"],
   ["image-only prompt", user([{ type: "image", source: { type: "base64", data: "AAAA" } }]), "prompt"],
-  ["IDE context block then the prompt", user([{ type: "text", text: "<ide_selection>x</ide_selection>" }, {
-    type: "text",
-    text: "explain this",
-  }]), "prompt"],
+  [
+    "IDE context block then the prompt",
+    user([{ type: "text", text: "<ide_selection>x</ide_selection>" }, {
+      type: "text",
+      text: "explain this",
+    }]),
+    "prompt",
+  ],
   ["tool result", user([{ type: "tool_result", tool_use_id: "t1", content: "ok" }]), "tool_results"],
   ["isMeta", user("Caveat: local commands", { isMeta: true }), "ignored"],
   ["compact summary", user("This session is being continued", { isCompactSummary: true }), "ignored"],
-  ["slash command (model-bound or local)", user("<command-message>review</command-message>\n<command-name>/review"), "command"],
+  [
+    "slash command (model-bound or local)",
+    user("<command-message>review</command-message>\n<command-name>/review"),
+    "command",
+  ],
   ["slash command, name first", user("<command-name>/mcp</command-name>\n<command-message>mcp"), "command"],
   ["local command output", user("<local-command-stdout>ok</local-command-stdout>"), "local_output"],
   ["local command stderr", user("<local-command-stderr>no</local-command-stderr>"), "local_output"],
@@ -47,7 +55,10 @@ for (const [name, value, kind] of CASES) {
 
 Deno.test("classifyLine(): in a subagent's own transcript sidechain lines and teammate messages are prompts", () => {
   assert.equal(classifyLine(user("find docs", { isSidechain: true }), SUB).kind, "prompt");
-  assert.equal(classifyLine(user('<teammate-message teammate_id="lead">round 2', { isSidechain: true }), SUB).kind, "prompt");
+  assert.equal(
+    classifyLine(user('<teammate-message teammate_id="lead">round 2', { isSidechain: true }), SUB).kind,
+    "prompt",
+  );
   assert.equal(classifyLine(user("<task-notification>x", { isSidechain: true }), SUB).kind, "ignored");
 });
 
@@ -63,7 +74,10 @@ Deno.test("classifyLine(): queued_command attachments typed by a person are prom
     "prompt",
   );
   assert.equal(
-    classifyLine(queued({ type: "queued_command", prompt: "<task-notification>x", commandMode: "task-notification" }), MAIN)
+    classifyLine(
+      queued({ type: "queued_command", prompt: "<task-notification>x", commandMode: "task-notification" }),
+      MAIN,
+    )
       .kind,
     "ignored",
   );
@@ -112,12 +126,21 @@ Deno.test("classifyLine(): a TaskCreate result's id comes from toolUseResult, el
     kind: "tool_results",
     results: [{ toolUseId: "t1", isError: false, createdTaskId: "9" }],
   });
-  const textOnly = user([{ type: "tool_result", tool_use_id: "t2", content: [{ type: "text", text: "Task #5 created successfully: B" }] }]);
+  const textOnly = user([{
+    type: "tool_result",
+    tool_use_id: "t2",
+    content: [{ type: "text", text: "Task #5 created successfully: B" }],
+  }]);
   assert.deepEqual(classifyLine(textOnly, MAIN), {
     kind: "tool_results",
     results: [{ toolUseId: "t2", isError: false, createdTaskId: "5" }],
   });
-  const failed = user([{ type: "tool_result", tool_use_id: "t3", content: "Task #6 created successfully: C", is_error: true }]);
+  const failed = user([{
+    type: "tool_result",
+    tool_use_id: "t3",
+    content: "Task #6 created successfully: C",
+    is_error: true,
+  }]);
   assert.deepEqual(classifyLine(failed, MAIN), {
     kind: "tool_results",
     results: [{ toolUseId: "t3", isError: true, createdTaskId: null }],

@@ -12,7 +12,9 @@ interface Collected {
 
 /** Feeds `bytes` in chunks of the given sizes (cycled) and collects what the scanner reports. */
 function scan(bytes: Uint8Array, chunkSizes: number[], maxLineBytes?: number): Collected & { scanner: LineScanner } {
-  const scanner = new LineScanner(maxLineBytes === undefined ? { start: 0 } : { start: 0, maxLineBytes, keepBytes: 16 });
+  const scanner = new LineScanner(
+    maxLineBytes === undefined ? { start: 0 } : { start: 0, maxLineBytes, keepBytes: 16 },
+  );
   const out: Collected = { lines: [], oversize: [] };
   const sink = {
     line: (b: Uint8Array) => out.lines.push(dec.decode(b)),
@@ -36,9 +38,12 @@ function scan(bytes: Uint8Array, chunkSizes: number[], maxLineBytes?: number): C
 Deno.test("LineScanner gives the same lines whatever the chunk boundaries", () => {
   fc.assert(
     fc.property(
-      fc.array(fc.string({ unit: "grapheme", maxLength: 40 }).map((s) => s.replaceAll("\n", " ").replaceAll("\r", " ")), {
-        maxLength: 30,
-      }),
+      fc.array(
+        fc.string({ unit: "grapheme", maxLength: 40 }).map((s) => s.replaceAll("\n", " ").replaceAll("\r", " ")),
+        {
+          maxLength: 30,
+        },
+      ),
       fc.array(fc.integer({ min: 1, max: 50 }), { minLength: 1, maxLength: 10 }),
       (lines, chunks) => {
         const text = lines.map((l) => l + "\n").join("");

@@ -3,7 +3,7 @@
  * person can paste screenshots, and a prompt line with a few base64 images passes 1 MiB; missing it would
  * let the previous turn's checklist count for the new question. Only the kept head and tail are decoded.
  */
-import { type ClassifyOptions, classifyLine, type LineEvent } from "./line_event.ts";
+import { classifyLine, type ClassifyOptions, type LineEvent } from "./line_event.ts";
 import type { OversizeLine } from "./line_scanner.ts";
 import { parseJsonPrefix } from "./partial_json.ts";
 

@@ -45,7 +45,7 @@ export async function readTurnView(
   try {
     file = await Deno.open(path, { read: true });
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return { view: emptyView(false, zeroStats()), index: null };
+    if (e instanceof Deno.errors.NotFound) return { view: notFoundView(), index: null };
     throw e;
   }
   try {
@@ -133,10 +133,16 @@ function viewOf(state: ReducerState, finalSynced: boolean, stats: ReadStats): Tu
   };
 }
 
-function emptyView(found: boolean, stats: ReadStats): TurnView {
-  return { found, turnId: null, turnSeq: 0, tasks: null, todo: null, markdown: null, finalSynced: false, model: null, stats };
-}
-
-function zeroStats(): ReadStats {
-  return { bytesRead: 0, lines: 0, parsed: 0, malformed: 0, oversize: 0, fullScan: false, waitedMs: 0 };
+function notFoundView(): TurnView {
+  return {
+    found: false,
+    turnId: null,
+    turnSeq: 0,
+    tasks: null,
+    todo: null,
+    markdown: null,
+    finalSynced: false,
+    model: null,
+    stats: { bytesRead: 0, lines: 0, parsed: 0, malformed: 0, oversize: 0, fullScan: false, waitedMs: 0 },
+  };
 }

@@ -115,7 +115,10 @@ Deno.test("readTurnView() counts malformed, invalid UTF-8 and oversize lines and
   await withTempFile(async (path) => {
     await append(path, TURN_1);
     await append(path, '{"type":"user", not json\n');
-    await append(path, new Uint8Array([...enc.encode('{"type":"user","message":{"content":"caf'), 0xff, ...enc.encode('"}}\n')]));
+    await append(
+      path,
+      new Uint8Array([...enc.encode('{"type":"user","message":{"content":"caf'), 0xff, ...enc.encode('"}}\n')]),
+    );
     await append(path, jsonl({ type: "assistant", message: { content: [{ type: "text", text: "y".repeat(5000) }] } }));
     await append(path, "\n\n");
     const { view } = await readTurnView(path, null, { ...OPTS, maxLineBytes: 4096 });
@@ -158,8 +161,9 @@ Deno.test("readTurnView() of the real Claude Code 2.1.328 transcripts with their
   assert.equal(tasks.view.model, "claude-opus-5-5");
 
   const blocked = await readOnce(`${dir}transcripts/stop-block-session.jsonl`, {
-    lastAssistantMessage: (JSON.parse(await Deno.readTextFile(`${dir}payloads/12-Stop-after-block.json`)) as StopPayload)
-      .last_assistant_message,
+    lastAssistantMessage:
+      (JSON.parse(await Deno.readTextFile(`${dir}payloads/12-Stop-after-block.json`)) as StopPayload)
+        .last_assistant_message,
   });
   assert.equal(blocked.view.turnSeq, 1, "the Stop hook feedback line is not a new turn");
   assert.equal(blocked.view.finalSynced, true);

@@ -3,8 +3,16 @@
  * reads; replay can fold it over stored lines. It never mutates its input state.
  */
 import { hash53 } from "./bytes.ts";
-import { TASK_CREATE, TASK_UPDATE, taskCreateSubject, taskUpdateInput, TODO_WRITE, todoWriteItems } from "./checklist_tools.ts";
-import { type ClassifyOptions, classifyLine, type LineEvent, type ToolResult, type ToolUse } from "./line_event.ts";
+import { syncKey } from "./final_sync.ts";
+import {
+  TASK_CREATE,
+  TASK_UPDATE,
+  taskCreateSubject,
+  taskUpdateInput,
+  TODO_WRITE,
+  todoWriteItems,
+} from "./checklist_tools.ts";
+import { classifyLine, type ClassifyOptions, type LineEvent, type ToolResult, type ToolUse } from "./line_event.ts";
 import { parseMarkdownChecklist } from "./markdown_checklist.ts";
 import { MAX_KEPT_TEXT, MAX_PENDING_CREATES, MAX_TEXT_HASHES, type ReducerState } from "./reducer_state.ts";
 
@@ -53,7 +61,7 @@ function assistantText(state: ReducerState, messageId: string | null, texts: str
   const prev = state.lastMessage;
   const sameMessage = prev !== null && messageId !== null && prev.id === messageId;
   const merged = sameMessage ? `${prev.text}\n${added}` : added;
-  const hashes = [...texts.map((t) => hash53(t.trim())), hash53(merged.trim())];
+  const hashes = [...texts.map((t) => hash53(syncKey(t))), hash53(syncKey(merged))];
   const textHashes = [...state.textHashes.filter((h) => !hashes.includes(h)), ...hashes].slice(-MAX_TEXT_HASHES);
   const kept = merged.length > MAX_KEPT_TEXT ? merged.slice(-MAX_KEPT_TEXT) : merged;
   const items = parseMarkdownChecklist(merged);

@@ -34,7 +34,7 @@ export const ReducerStateSchema = z.object({
   model: z.string().nullable(),
   /** The newest assistant message of the current turn with text, merged over its lines (tail, bounded). */
   lastMessage: z.object({ id: z.string().nullable(), text: z.string() }).nullable(),
-  /** Hashes of the current turn's recent assistant texts (each block and each merged message), bounded. */
+  /** Hashes of the current turn's recent assistant texts (each block and each merged message, see syncKey). */
   textHashes: z.array(z.string()),
 });
 export type ReducerState = z.infer<typeof ReducerStateSchema>;
@@ -42,7 +42,7 @@ export type ReducerState = z.infer<typeof ReducerStateSchema>;
 export const MAX_PENDING_CREATES = 64;
 export const MAX_TEXT_HASHES = 24;
 /** Longer merged messages keep only their tail (a checklist or final sentence is at the end). */
-export const MAX_KEPT_TEXT = 64 * 1024;
+export const MAX_KEPT_TEXT = 16 * 1024;
 
 export function initialState(): ReducerState {
   return {
@@ -70,7 +70,9 @@ export interface TurnChecklists {
 export function turnChecklists(state: ReducerState): TurnChecklists {
   const current = state.turnSeq;
   return {
-    tasks: state.tasksTurn === current ? state.tasks.map((t) => ({ text: t.subject, done: t.status === "completed" })) : null,
+    tasks: state.tasksTurn === current
+      ? state.tasks.map((t) => ({ text: t.subject, done: t.status === "completed" }))
+      : null,
     todo: state.todo?.turn === current ? state.todo.items : null,
     markdown: state.markdown?.turn === current ? state.markdown.items : null,
   };

@@ -29,7 +29,9 @@ Deno.test("reducer: deleted tasks go, renames apply, the list counts only in a t
   const text = await Deno.readTextFile(path);
   const upToTurn2 = text.split("\n").slice(0, 14).join("\n") + "\n";
   let state = initialState();
-  for (const l of upToTurn2.split("\n").filter(Boolean)) state = reduceLine(state, JSON.parse(l), { includeSidechain: false });
+  for (const l of upToTurn2.split("\n").filter(Boolean)) {
+    state = reduceLine(state, JSON.parse(l), { includeSidechain: false });
+  }
   assert.equal(state.turnSeq, 2);
   assert.equal(turnChecklists(state).tasks, null);
   assert.equal(state.tasks.length, 2, "the session's task list is kept across turns");
@@ -96,11 +98,17 @@ Deno.test("reducer: a slash command the model answers is a turn; a local command
 });
 
 const PEER_CASES: Array<[string, (v: Awaited<ReturnType<typeof readOnce>>["view"]) => void, boolean?]> = [
-  ["open_task_items.jsonl", (v) => assert.deepEqual(v.tasks, [done("Add /health endpoint"), open("Test /health"), open("Document /health")])],
+  [
+    "open_task_items.jsonl",
+    (v) => assert.deepEqual(v.tasks, [done("Add /health endpoint"), open("Test /health"), open("Document /health")]),
+  ],
   ["all_tasks_done.jsonl", (v) => assert.deepEqual(v.tasks, [done("A"), done("B")])],
   ["deleted_task.jsonl", (v) => assert.deepEqual(v.tasks, [done("A")])],
   ["failed_task_create.jsonl", (v) => assert.deepEqual(v.tasks, [done("A")])],
-  ["todowrite_open.jsonl", (v) => assert.deepEqual(v.todo, [done("Add model field"), open("Migrate data"), open("Update docs")])],
+  [
+    "todowrite_open.jsonl",
+    (v) => assert.deepEqual(v.todo, [done("Add model field"), open("Migrate data"), open("Update docs")]),
+  ],
   ["latest_todowrite.jsonl", (v) => assert.deepEqual(v.todo, [done("A"), done("B")])],
   ["markdown_expired.jsonl", (v) => assert.equal(v.markdown, null)],
   ["markdown_bg_notification.jsonl", (v) => assert.deepEqual(v.markdown, [done("one"), open("two")])],
@@ -121,7 +129,9 @@ for (const [name, check, includeSidechain] of PEER_CASES) {
 Deno.test("reduceLine() does not change the state it is given", () => {
   const before = initialState();
   const frozen = JSON.stringify(before);
-  const after = reduceLine(before, line.toolUse("m1", "t1", "TaskCreate", { subject: "A" }), { includeSidechain: false });
+  const after = reduceLine(before, line.toolUse("m1", "t1", "TaskCreate", { subject: "A" }), {
+    includeSidechain: false,
+  });
   assert.equal(JSON.stringify(before), frozen);
   assert.equal(after.pendingCreates.length, 1);
   assert.equal(after.tasksTurn, 0);
@@ -130,7 +140,9 @@ Deno.test("reduceLine() does not change the state it is given", () => {
 Deno.test("reducer: creates that never get a result are bounded", () => {
   let state = initialState();
   for (let i = 0; i < MAX_PENDING_CREATES + 10; i++) {
-    state = reduceLine(state, line.toolUse(`m${i}`, `t${i}`, "TaskCreate", { subject: `S${i}` }), { includeSidechain: false });
+    state = reduceLine(state, line.toolUse(`m${i}`, `t${i}`, "TaskCreate", { subject: `S${i}` }), {
+      includeSidechain: false,
+    });
   }
   assert.equal(state.pendingCreates.length, MAX_PENDING_CREATES);
   assert.equal(state.pendingCreates.at(-1)?.subject, `S${MAX_PENDING_CREATES + 9}`);

@@ -132,7 +132,12 @@ Deno.test("sync: the final message may span the lines of one response, or be one
   await withTempFile(async (path) => {
     await append(
       path,
-      BASE + jsonl(line.text("m2", "Migrated all five."), line.toolUse("m2", "t2", "Bash", {}), line.text("m2", "Tests pass.")),
+      BASE +
+        jsonl(
+          line.text("m2", "Migrated all five."),
+          line.toolUse("m2", "t2", "Bash", {}),
+          line.text("m2", "Tests pass."),
+        ),
     );
     const read = (lam: string) =>
       readTurnView(path, null, {
@@ -142,6 +147,7 @@ Deno.test("sync: the final message may span the lines of one response, or be one
         ...fakeClock(),
       }).then((r) => r.view.finalSynced);
     assert.equal(await read("Migrated all five.\nTests pass."), true, "the merged message");
+    assert.equal(await read("Migrated all five.\n\nTests pass.\n"), true, "blocks joined another way");
     assert.equal(await read("Tests pass."), true, "its last block");
     assert.equal(await read("five.\nTests"), true, "contained in the merged text");
     assert.equal(await read("Something else."), false);

@@ -43,7 +43,13 @@ export async function append(path: string, text: string | Uint8Array): Promise<v
 /** Small builders for transcript lines in the current client's shape (fields trimmed). */
 export const line = {
   prompt(text: string, promptId: string): Record<string, unknown> {
-    return { type: "user", promptId, isSidechain: false, message: { role: "user", content: text }, uuid: `u-${promptId}` };
+    return {
+      type: "user",
+      promptId,
+      isSidechain: false,
+      message: { role: "user", content: text },
+      uuid: `u-${promptId}`,
+    };
   },
   text(messageId: string, text: string): Record<string, unknown> {
     return {
@@ -56,7 +62,12 @@ export const line = {
     return {
       type: "assistant",
       isSidechain: false,
-      message: { id: messageId, role: "assistant", model: "claude-opus-5-5", content: [{ type: "tool_use", id, name, input }] },
+      message: {
+        id: messageId,
+        role: "assistant",
+        model: "claude-opus-5-5",
+        content: [{ type: "tool_use", id, name, input }],
+      },
     };
   },
   result(toolUseId: string, content: string, toolUseResult?: unknown): Record<string, unknown> {
