@@ -39,7 +39,7 @@ export function computeScopes(input: ScopeInput): Scopes {
   const settings = [join(input.claudeDir, "settings.json"), ...(input.extraSettingsFiles ?? [])].map((p) => resolve(p));
   const settingsWrites = unique(settings.flatMap((p) => [p, settingsTempPath(p)]));
   return {
-    read: unique([resolve(input.claudeDir), resolve(input.cliffhangerHome), ...settings]),
+    read: unique([resolve(input.claudeDir), resolve(input.cliffhangerHome), ...settingsWrites]),
     write: unique([resolve(input.cliffhangerHome), ...settingsWrites]),
     env: [...ENV_ALLOW],
   };

@@ -1,7 +1,5 @@
 /** The unified diff `install --dry-run` and `uninstall --dry-run` print. */
-// Pinned inline until deno.json maps "diff".
-// deno-lint-ignore no-import-prefix
-import { createTwoFilesPatch } from "npm:diff@8.0.4";
+import { createTwoFilesPatch } from "diff";
 
 /** A unified diff of one file, "" when nothing changed. `before` null means the file does not exist yet. */
 export function unifiedDiff(path: string, before: string | null, after: string): string {

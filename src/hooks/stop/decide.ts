@@ -38,7 +38,8 @@ export function decideStop(input: StopInput): StopDecision {
   const message = payload.last_assistant_message ?? "";
   const text = message.length > config.matchMaxChars ? message.slice(-config.matchMaxChars) : message;
 
-  const escape = findEscape(text, rules);
+  const opts = { maxChars: config.matchMaxChars };
+  const escape = findEscape(text, rules, opts);
   if (escape) return allow(escape.rule.id, { match: escape.phrase });
   if (runningBackgroundTasks(payload) > 0) return allow("background-work");
   if (payload.permission_mode === "plan") return allow("plan-mode");
@@ -59,9 +60,10 @@ function judge(input: StopInput, text: string): StopDecision {
     }
     return allow("checklist-done", { source: checklist.source });
   }
-  const blocker = findBlocker(text, input.rules);
+  const opts = { maxChars: input.config.matchMaxChars };
+  const blocker = findBlocker(text, input.rules, opts);
   if (blocker) return allow("blocker-phrase", { match: blocker.phrase });
-  const early = findEarlyStop(text, input.rules);
+  const early = findEarlyStop(text, input.rules, opts);
   if (early) {
     return { action: "block", rule: early.rule.id, reason: renderEarlyStopReason(early), open: [], match: early.phrase, source: null };
   }
