@@ -41,6 +41,8 @@ export function compilePlan(argv: string[], env: (name: string) => string | unde
     "compile",
     `--config=${CONFIG_PATH}`,
     ...scopeFlags(scopes),
+    // only the npm packages main.ts reaches (not fast-check, which only tests use)
+    "--exclude-unused-npm",
     ...(values.target ? [`--target=${values.target}`] : []),
     `--output=${output}`,
     MAIN_PATH,
