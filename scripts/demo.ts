@@ -27,7 +27,7 @@ export async function runDemo(write: (text: string) => void): Promise<{ home: st
     const logged = (await readLog(home)).slice(before)[0];
     const rule = logged ? String(logged["rule"]) : "-";
     write(`$ cliffhanger-bin hook stop < ${name}\n`);
-    const message = String(payload.last_assistant_message ?? "").split("\n")[0];
+    const message = String(payload.last_assistant_message ?? "").split("\n")[0] ?? "";
     write(`  message: ${message.length > 90 ? message.slice(0, 89) + "…" : message}\n`);
     if (run.stdout.trim()) {
       blocked++;
