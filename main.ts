@@ -18,12 +18,30 @@ interface Entry {
 }
 
 const COMMANDS: Record<string, Entry> = {
-  stats: { summary: "early stops caught and stops allowed, by rule and by day", load: async () => (await import("./src/cli/stats.ts")).command },
-  status: { summary: "on or off, where it is registered, mode, cap, rules, permission scopes", load: async () => (await import("./src/cli/status.ts")).command },
-  install: { summary: "register the hooks in a Claude Code settings file", load: async () => await import("./src/cli/install.ts") },
-  uninstall: { summary: "remove our hooks from a Claude Code settings file", load: async () => await import("./src/cli/uninstall.ts") },
-  on: { summary: "resume every hook (removes the off switch)", load: async () => (await import("./src/cli/switch.ts")).onCommand },
-  off: { summary: "pause every hook (creates the off switch)", load: async () => (await import("./src/cli/switch.ts")).offCommand },
+  stats: {
+    summary: "early stops caught and stops allowed, by rule and by day",
+    load: async () => (await import("./src/cli/stats.ts")).command,
+  },
+  status: {
+    summary: "on or off, where it is registered, mode, cap, rules, permission scopes",
+    load: async () => (await import("./src/cli/status.ts")).command,
+  },
+  install: {
+    summary: "register the hooks in a Claude Code settings file",
+    load: async () => await import("./src/cli/install.ts"),
+  },
+  uninstall: {
+    summary: "remove our hooks from a Claude Code settings file",
+    load: async () => await import("./src/cli/uninstall.ts"),
+  },
+  on: {
+    summary: "resume every hook (removes the off switch)",
+    load: async () => (await import("./src/cli/switch.ts")).onCommand,
+  },
+  off: {
+    summary: "pause every hook (creates the off switch)",
+    load: async () => (await import("./src/cli/switch.ts")).offCommand,
+  },
 };
 
 export function mainHelp(): string {
@@ -58,7 +76,11 @@ export async function main(argv: string[]): Promise<number> {
     if (name === "hook") return await hookCommand(rest);
     const entry = COMMANDS[name];
     if (!entry) {
-      throw new UsageError(`unknown command "${name}"${suggestion(name, ["hook", ...Object.keys(COMMANDS)])}; see "cliffhanger-bin --help"`);
+      throw new UsageError(
+        `unknown command "${name}"${
+          suggestion(name, ["hook", ...Object.keys(COMMANDS)])
+        }; see "cliffhanger-bin --help"`,
+      );
     }
     const command = await entry.load();
     return await command.run(cliContext(), rest);

@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
 import { computeScopes, CONFIG_PATH, MAIN_PATH, REPO_ROOT, scopeFlags } from "../src/permissions.ts";
 import { withSymlinkTargets } from "./scopes.ts";
+import { writeStderr } from "../src/output.ts";
 
 export interface CompilePlan {
   args: string[];
@@ -30,11 +31,17 @@ export function compilePlan(argv: string[], env: (name: string) => string | unde
     },
   });
   const home = resolve(values.home ?? env("HOME") ?? "/");
-  const claudeDir = resolve(values["claude-dir"] ?? (values.home ? join(home, ".claude") : env("CLAUDE_CONFIG_DIR") ?? join(home, ".claude")));
-  const cliffhangerHome = resolve(
-    values["cliffhanger-home"] ?? (values.home ? join(home, ".cliffhanger") : env("CLIFFHANGER_HOME") ?? join(home, ".cliffhanger")),
+  const claudeDir = resolve(
+    values["claude-dir"] ?? (values.home ? join(home, ".claude") : env("CLAUDE_CONFIG_DIR") ?? join(home, ".claude")),
   );
-  const settings = withSymlinkTargets([join(claudeDir, "settings.json"), ...(values.settings ?? []).map((p) => resolve(p))]);
+  const cliffhangerHome = resolve(
+    values["cliffhanger-home"] ??
+      (values.home ? join(home, ".cliffhanger") : env("CLIFFHANGER_HOME") ?? join(home, ".cliffhanger")),
+  );
+  const settings = withSymlinkTargets([
+    join(claudeDir, "settings.json"),
+    ...(values.settings ?? []).map((p) => resolve(p)),
+  ]);
   const scopes = computeScopes({ home, claudeDir, cliffhangerHome, extraSettingsFiles: settings });
   const output = resolve(values.output ?? join(REPO_ROOT, "dist", "cliffhanger-bin"));
   const args = [
@@ -56,26 +63,29 @@ if (import.meta.main) {
   try {
     plan = compilePlan(Deno.args, env);
   } catch (e) {
-    console.error(`compile: ${e instanceof Error ? e.message : e}`);
+    writeStderr(`compile: ${e instanceof Error ? e.message : e}` + "\n");
     Deno.exit(2);
   }
   const denort = env("DENORT_BIN");
   if (denort) {
     try {
       Deno.statSync(denort);
-      console.error(`compile: using DENORT_BIN=${denort}`);
+      writeStderr(`compile: using DENORT_BIN=${denort}` + "\n");
     } catch {
-      console.error(`compile: DENORT_BIN points at "${denort}", which does not exist`);
+      writeStderr(`compile: DENORT_BIN points at "${denort}", which does not exist` + "\n");
       Deno.exit(1);
     }
   }
-  console.error(`deno ${plan.args.join(" ")}`);
+  writeStderr(`deno ${plan.args.join(" ")}` + "\n");
   if (Deno.args.includes("--dry-run")) Deno.exit(0);
-  const status = await new Deno.Command(Deno.execPath(), { args: plan.args, stdout: "inherit", stderr: "inherit" }).spawn().status;
+  const status = await new Deno.Command(Deno.execPath(), { args: plan.args, stdout: "inherit", stderr: "inherit" })
+    .spawn().status;
   if (!status.success) {
-    console.error("compile: deno compile failed; it needs to download Deno's runtime once (or DENORT_BIN on an air-gapped machine)");
+    writeStderr(
+      "compile: deno compile failed; it needs to download Deno's runtime once (or DENORT_BIN on an air-gapped machine)\n",
+    );
   } else {
-    console.error(`compile: wrote ${plan.output}`);
+    writeStderr(`compile: wrote ${plan.output}` + "\n");
   }
   Deno.exit(status.code);
 }

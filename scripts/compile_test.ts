@@ -20,8 +20,10 @@ Deno.test("compilePlan() bakes in exactly the scope flags of src/permissions.ts 
 });
 
 Deno.test("compilePlan() adds extra settings files to the write scope and honours the environment's homes", () => {
-  const plan = compilePlan(["--settings", "/work/proj/.claude/settings.json"], (name) =>
-    ({ HOME: "/home/bob", CLIFFHANGER_HOME: "/data/ch" } as Record<string, string>)[name]);
+  const plan = compilePlan(
+    ["--settings", "/work/proj/.claude/settings.json"],
+    (name) => ({ HOME: "/home/bob", CLIFFHANGER_HOME: "/data/ch" } as Record<string, string>)[name],
+  );
   const write = plan.args.find((a) => a.startsWith("--allow-write="))!;
   assert.ok(write.includes("/data/ch"));
   assert.ok(write.includes("/work/proj/.claude/settings.json"));

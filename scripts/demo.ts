@@ -12,7 +12,8 @@ export async function runDemo(write: (text: string) => void): Promise<{ home: st
   const home = await tempHome("cliffhanger-demo-");
   const projects = join(home, ".claude", "projects", "-home-dev-shop");
   await Deno.mkdir(projects, { recursive: true });
-  const files = [...Deno.readDirSync(join(root, "payloads"))].map((e) => e.name).filter((n) => n.endsWith(".json")).sort();
+  const files = [...Deno.readDirSync(join(root, "payloads"))].map((e) => e.name).filter((n) => n.endsWith(".json"))
+    .sort();
   write(`throwaway home: ${home}\n\n`);
   let blocked = 0;
   for (const name of files) {

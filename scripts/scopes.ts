@@ -11,7 +11,9 @@ export function settingsTargetsFromArgs(args: readonly string[]): string[] {
   const files: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const [flag, inline] = arg.includes("=")
+      ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+      : [arg, undefined];
     const value = inline ?? args[i + 1];
     if (value === undefined) continue;
     if (flag === "--settings") files.push(resolve(value));
@@ -37,7 +39,10 @@ export function withSymlinkTargets(files: readonly string[]): string[] {
 
 export function scopesFor(env: EnvReader, args: readonly string[] = []): Scopes {
   const input = scopeInputFromEnv(env, withSymlinkTargets(settingsTargetsFromArgs(args)));
-  input.extraSettingsFiles = withSymlinkTargets([join(input.claudeDir, "settings.json"), ...(input.extraSettingsFiles ?? [])]);
+  input.extraSettingsFiles = withSymlinkTargets([
+    join(input.claudeDir, "settings.json"),
+    ...(input.extraSettingsFiles ?? []),
+  ]);
   return computeScopes(input);
 }
 

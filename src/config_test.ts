@@ -28,11 +28,14 @@ Deno.test("loadConfig() reads JSONC with comments and lets the environment win",
 });
 
 Deno.test("loadConfig() reports a broken file and bad values, and keeps the defaults for them", () => {
-  const broken = loadConfig("{ \"max\": ", envFrom({}), "/h/config.jsonc");
+  const broken = loadConfig('{ "max": ', envFrom({}), "/h/config.jsonc");
   assert.equal(broken.config.max, 3);
   assert.match(broken.problems[0]!, /Cannot parse "\/h\/config.jsonc"/);
 
-  const bad = loadConfig(`{"max": -1, "colour": "red"}`, envFrom({ CLIFFHANGER_SYNC_MS: "soon", CLIFFHANGER_OBSERVE: "1" }));
+  const bad = loadConfig(
+    `{"max": -1, "colour": "red"}`,
+    envFrom({ CLIFFHANGER_SYNC_MS: "soon", CLIFFHANGER_OBSERVE: "1" }),
+  );
   assert.equal(bad.config.max, 3);
   assert.equal(bad.config.syncMs, 1500);
   assert.equal(bad.config.observe, true);

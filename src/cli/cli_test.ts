@@ -22,7 +22,19 @@ Deno.test("cliffhanger-bin --version prints the version", () =>
 
 Deno.test("every command answers --help on stdout with exit 0", () =>
   withHome(async (home) => {
-    for (const args of [["--help"], ["hook", "--help"], ["hook", "stop", "--help"], ["stats", "--help"], ["status", "--help"], ["on", "--help"], ["off", "--help"], ["install", "--help"], ["uninstall", "--help"]]) {
+    for (
+      const args of [
+        ["--help"],
+        ["hook", "--help"],
+        ["hook", "stop", "--help"],
+        ["stats", "--help"],
+        ["status", "--help"],
+        ["on", "--help"],
+        ["off", "--help"],
+        ["install", "--help"],
+        ["uninstall", "--help"],
+      ]
+    ) {
       const run = await runCli(args, { home });
       assert.equal(run.code, 0, `${args.join(" ")}: ${run.stderr}`);
       assert.match(run.stdout, /usage: cliffhanger-bin/, args.join(" "));
@@ -50,7 +62,11 @@ Deno.test("unknown commands, events and flags are one-line usage errors with exi
 
 Deno.test("off makes every hook allow and log nothing; on brings it back", () =>
   withHome(async (home) => {
-    const payload = JSON.stringify({ hook_event_name: "Stop", session_id: "s", last_assistant_message: "Want me to continue?" });
+    const payload = JSON.stringify({
+      hook_event_name: "Stop",
+      session_id: "s",
+      last_assistant_message: "Want me to continue?",
+    });
     assert.equal((await runCli(["off"], { home })).code, 0);
     const paused = await runCli(["hook", "stop"], { home, stdin: payload });
     assert.equal(paused.stdout, "");
@@ -65,7 +81,11 @@ Deno.test("off makes every hook allow and log nothing; on brings it back", () =>
 
 Deno.test("CLIFFHANGER_DISABLE skips the hook; CLIFFHANGER_OBSERVE logs the block but prints nothing", () =>
   withHome(async (home) => {
-    const payload = JSON.stringify({ hook_event_name: "Stop", session_id: "s", last_assistant_message: "Want me to continue?" });
+    const payload = JSON.stringify({
+      hook_event_name: "Stop",
+      session_id: "s",
+      last_assistant_message: "Want me to continue?",
+    });
     const disabled = await runCli(["hook", "stop"], { home, stdin: payload, env: { CLIFFHANGER_DISABLE: "1" } });
     assert.equal(disabled.stdout, "");
     assert.equal((await readLog(home)).length, 0);
@@ -79,7 +99,11 @@ Deno.test("CLIFFHANGER_DISABLE skips the hook; CLIFFHANGER_OBSERVE logs the bloc
 
 Deno.test("CLIFFHANGER_CONTINUE_VIA=context answers with Stop additionalContext instead of a block", () =>
   withHome(async (home) => {
-    const payload = JSON.stringify({ hook_event_name: "Stop", session_id: "s", last_assistant_message: "Want me to continue?" });
+    const payload = JSON.stringify({
+      hook_event_name: "Stop",
+      session_id: "s",
+      last_assistant_message: "Want me to continue?",
+    });
     const run = await runCli(["hook", "stop"], { home, stdin: payload, env: { CLIFFHANGER_CONTINUE_VIA: "context" } });
     const out = JSON.parse(run.stdout);
     assert.equal(out.decision, undefined);
@@ -87,7 +111,13 @@ Deno.test("CLIFFHANGER_CONTINUE_VIA=context answers with Stop additionalContext 
     assert.match(out.hookSpecificOutput.additionalContext, /BLOCKED:/);
     const sub = await runCli(["hook", "stop"], {
       home,
-      stdin: JSON.stringify({ hook_event_name: "SubagentStop", session_id: "s", agent_id: "a1", agent_type: "Explore", last_assistant_message: "Want me to continue?" }),
+      stdin: JSON.stringify({
+        hook_event_name: "SubagentStop",
+        session_id: "s",
+        agent_id: "a1",
+        agent_type: "Explore",
+        last_assistant_message: "Want me to continue?",
+      }),
       env: { CLIFFHANGER_CONTINUE_VIA: "context" },
     });
     assert.equal(JSON.parse(sub.stdout).hookSpecificOutput.hookEventName, "SubagentStop");
@@ -120,7 +150,9 @@ Deno.test("stats --json counts blocks, allows and sessions from the log", () =>
       { session_id: "b", last_assistant_message: "BLOCKED: need the token." },
       { session_id: "c", last_assistant_message: "Done; 12 tests pass." },
     ];
-    for (const s of stops) await runCli(["hook", "stop"], { home, stdin: JSON.stringify({ hook_event_name: "Stop", ...s }) });
+    for (const s of stops) {
+      await runCli(["hook", "stop"], { home, stdin: JSON.stringify({ hook_event_name: "Stop", ...s }) });
+    }
     const run = await runCli(["stats", "--json", "--days", "3"], { home });
     assert.equal(run.code, 0, run.stderr);
     const stats = JSON.parse(run.stdout);
@@ -138,7 +170,10 @@ Deno.test("stats --json counts blocks, allows and sessions from the log", () =>
 Deno.test("status --json reports mode, cap, home, rule files and the sandbox it runs in", () =>
   withHome(async (home) => {
     await Deno.mkdir(join(home, ".cliffhanger", "rules"), { recursive: true });
-    await Deno.writeTextFile(join(home, ".cliffhanger", "rules", "bad.json"), '{"kind":"early-stop","rules":[{"id":"x","description":"d","patterns":["("],"examples":{"match":["a"],"pass":["b"]}}]}');
+    await Deno.writeTextFile(
+      join(home, ".cliffhanger", "rules", "bad.json"),
+      '{"kind":"early-stop","rules":[{"id":"x","description":"d","patterns":["("],"examples":{"match":["a"],"pass":["b"]}}]}',
+    );
     const run = await runCli(["status", "--json"], { home, env: { CLIFFHANGER_MAX: "5", CLIFFHANGER_OBSERVE: "1" } });
     assert.equal(run.code, 0, run.stderr);
     const s = JSON.parse(run.stdout);

@@ -11,12 +11,14 @@ import { CommandError } from "./usage_error.ts";
 const spec: CommandSpec = {
   name: "stats",
   usage: "stats [--days N] [--json]",
-  summary: "Early stops caught (by rule), stops allowed (by reason) and a per-day chart, from $CLIFFHANGER_HOME/log.jsonl.",
+  summary:
+    "Early stops caught (by rule), stops allowed (by reason) and a per-day chart, from $CLIFFHANGER_HOME/log.jsonl.",
   flags: {
     days: { type: "string", value: "N", help: "window in days, ending now (default 7)" },
     json: { type: "boolean", help: "print the numbers as one JSON object" },
   },
-  details: "Blocks logged in observe mode count as caught and are listed separately.\nNO_COLOR or a non-terminal stdout turns colour off.",
+  details:
+    "Blocks logged in observe mode count as caught and are listed separately.\nNO_COLOR or a non-terminal stdout turns colour off.",
 };
 
 async function run(ctx: CliContext, argv: string[]): Promise<number> {
@@ -28,7 +30,10 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const days = intFlag(spec, "days", parsed.values["days"], 7);
   const acc = new StatsAccumulator({ now: ctx.now(), days });
   try {
-    const lines = createInterface({ input: createReadStream(ctx.paths.log, { encoding: "utf8" }), crlfDelay: Infinity });
+    const lines = createInterface({
+      input: createReadStream(ctx.paths.log, { encoding: "utf8" }),
+      crlfDelay: Infinity,
+    });
     for await (const line of lines) acc.addText(line);
   } catch (e) {
     if (!isNotFound(e)) throw new CommandError(`Cannot read "${ctx.paths.log}": ${e instanceof Error ? e.message : e}`);

@@ -1,4 +1,5 @@
 /** `status [--settings PATH] [--json]`: is it on, where is it registered, how is it configured, what may it touch. */
+import { pathExists } from "../store/exists.ts";
 import { loadConfig } from "../config.ts";
 import { buildRuleSet, readUserRuleFiles } from "../rules/load.ts";
 import { candidateSettingsFiles, inspectSettings } from "../settings/inspect.ts";
@@ -10,7 +11,8 @@ import { resolve } from "node:path";
 const spec: CommandSpec = {
   name: "status",
   usage: "status [--settings PATH] [--json]",
-  summary: "On or off, which settings files register cliffhanger and for which events, mode, cap, home, rules, and the " +
+  summary:
+    "On or off, which settings files register cliffhanger and for which events, mode, cap, home, rules, and the " +
     "permission scopes this process has.",
   flags: {
     settings: { type: "string", value: "PATH", help: "also inspect this settings file", multiple: true },
@@ -35,7 +37,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     return 0;
   }
   const paths = ctx.paths;
-  const offFile = await exists(paths.off);
+  const offFile = await pathExists(paths.off);
   let configText: string | null = null;
   try {
     configText = await Deno.readTextFile(paths.config);
@@ -53,9 +55,14 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const permissions = {
     read: Object.fromEntries([paths.claudeDir, paths.root, "/etc"].map((p) => [p, query({ name: "read", path: p })])),
     write: Object.fromEntries(
-      [paths.root, paths.userSettings, paths.claudeDir, ...(cwd ? [cwd] : [])].map((p) => [p, query({ name: "write", path: p })]),
+      [paths.root, paths.userSettings, paths.claudeDir, ...(cwd ? [cwd] : [])].map((
+        p,
+      ) => [p, query({ name: "write", path: p })]),
     ),
-    env: { CLIFFHANGER_MAX: query({ name: "env", variable: "CLIFFHANGER_MAX" }), PATH: query({ name: "env", variable: "PATH" }) },
+    env: {
+      CLIFFHANGER_MAX: query({ name: "env", variable: "CLIFFHANGER_MAX" }),
+      PATH: query({ name: "env", variable: "PATH" }),
+    },
     net: query({ name: "net" }),
     run: query({ name: "run" }),
   };
@@ -82,14 +89,22 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     return 0;
   }
   const lines: string[] = [];
-  lines.push(`cliffhanger-bin ${VERSION}: ${report.on ? "on" : "off"}${offFile ? ` (off switch ${paths.off})` : ""}${disabledByEnv ? " (disabled by CLIFFHANGER_DISABLE or config)" : ""}`);
-  lines.push(`mode: ${report.mode}; continue via: ${config.continueVia}; cap: ${config.max} per user turn; sync wait: ${config.syncMs} ms`);
+  lines.push(
+    `cliffhanger-bin ${VERSION}: ${report.on ? "on" : "off"}${offFile ? ` (off switch ${paths.off})` : ""}${
+      disabledByEnv ? " (disabled by CLIFFHANGER_DISABLE or config)" : ""
+    }`,
+  );
+  lines.push(
+    `mode: ${report.mode}; continue via: ${config.continueVia}; cap: ${config.max} per user turn; sync wait: ${config.syncMs} ms`,
+  );
   lines.push(`home: ${paths.root}`);
   lines.push(`config: ${paths.config}${configText === null ? " (none; defaults)" : ""}`);
   for (const p of problems) lines.push(`  problem: ${p}`);
   lines.push("settings files:");
   for (const s of settings) lines.push(`  ${describeSettings(s)}`);
-  lines.push(`rules: ${rules.escape.length} escape, ${rules.blocker.length} blocker, ${rules.earlyStop.length} early-stop`);
+  lines.push(
+    `rules: ${rules.escape.length} escape, ${rules.blocker.length} blocker, ${rules.earlyStop.length} early-stop`,
+  );
   for (const f of rules.files) lines.push(`  ${f.origin}: ${f.error ? `ERROR ${f.error}` : `${f.rules} rules`}`);
   lines.push("permissions:");
   for (const [p, s] of Object.entries(permissions.read)) lines.push(`  read  ${s.padEnd(7)} ${p}`);
@@ -103,7 +118,9 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
 
 function describeSettings(s: Awaited<ReturnType<typeof inspectSettings>>[number]): string {
   if (!s.exists) return `${s.path}: not present`;
-  if (s.error && /Requires read access/.test(s.error)) return `${s.path}: not readable (outside this binary's read scope)`;
+  if (s.error && /Requires read access/.test(s.error)) {
+    return `${s.path}: not readable (outside this binary's read scope)`;
+  }
   if (s.error) return `${s.path}: ERROR ${s.error}`;
   const events = s.events;
   return `${s.path}: ${events.length > 0 ? `registered for ${[...new Set(events)].join(", ")}` : "not registered"}`;
@@ -115,15 +132,6 @@ function safeCwd(): string | null {
     return Deno.cwd();
   } catch {
     return null;
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
   }
 }
 

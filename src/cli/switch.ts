@@ -28,7 +28,9 @@ async function run(name: "on" | "off", ctx: CliContext, argv: string[]): Promise
     if (name === "off") {
       await Deno.mkdir(dirname(path), { recursive: true });
       try {
-        await Deno.writeTextFile(path, `paused by "cliffhanger-bin off" at ${ctx.now().toISOString()}\n`, { createNew: true });
+        await Deno.writeTextFile(path, `paused by "cliffhanger-bin off" at ${ctx.now().toISOString()}\n`, {
+          createNew: true,
+        });
         changed = true;
       } catch (e) {
         if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
@@ -42,11 +44,17 @@ async function run(name: "on" | "off", ctx: CliContext, argv: string[]): Promise
       }
     }
   } catch (e) {
-    throw new CommandError(`Cannot ${name === "off" ? "create" : "remove"} "${path}": ${e instanceof Error ? e.message : e}`);
+    throw new CommandError(
+      `Cannot ${name === "off" ? "create" : "remove"} "${path}": ${e instanceof Error ? e.message : e}`,
+    );
   }
   const state = name === "off" ? "off" : "on";
   if (parsed.values["json"]) ctx.out(JSON.stringify({ state, changed, offFile: path }) + "\n");
-  else ctx.out(`cliffhanger is ${state}${changed ? "" : " (it already was)"}: ${name === "off" ? `created ${path}` : `no ${path}`}\n`);
+  else {ctx.out(
+      `cliffhanger is ${state}${changed ? "" : " (it already was)"}: ${
+        name === "off" ? `created ${path}` : `no ${path}`
+      }\n`,
+    );}
   return 0;
 }
 

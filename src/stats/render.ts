@@ -16,10 +16,14 @@ export function renderStats(stats: Stats, options: RenderStatsOptions): string {
   const label = (rule: string) => options.labels[rule] ?? rule;
   const lines: string[] = [];
   lines.push(
-    `caught ${stats.caught} early ${plural(stats.caught, "stop")} ${period} in ${stats.sessionsWithCatch} of ${stats.sessions} ${plural(stats.sessions, "session")}`,
+    `caught ${stats.caught} early ${
+      plural(stats.caught, "stop")
+    } ${period} in ${stats.sessionsWithCatch} of ${stats.sessions} ${plural(stats.sessions, "session")}`,
   );
   if (stats.caughtObserved > 0) lines.push(`  (${stats.caughtObserved} in observe mode: logged, not blocked)`);
-  for (const [rule, n] of Object.entries(stats.byRule)) lines.push(`${String(n).padStart(6)}  ${paint("33", label(rule))}`);
+  for (const [rule, n] of Object.entries(stats.byRule)) {
+    lines.push(`${String(n).padStart(6)}  ${paint("33", label(rule))}`);
+  }
   lines.push(`allowed ${stats.allowed} ${plural(stats.allowed, "stop")}`);
   for (const [rule, n] of Object.entries(stats.allowedBy)) lines.push(`${String(n).padStart(6)}  ${label(rule)}`);
   if (stats.perDay.length > 1) {
@@ -30,7 +34,9 @@ export function renderStats(stats: Stats, options: RenderStatsOptions): string {
       lines.push(`  ${day.date}  ${paint("32", "#".repeat(width))}${width > 0 ? " " : ""}${day.caught}`);
     }
   }
-  if (stats.skippedLines > 0) lines.push("", `(${stats.skippedLines} unreadable log ${plural(stats.skippedLines, "line")} skipped)`);
+  if (stats.skippedLines > 0) {
+    lines.push("", `(${stats.skippedLines} unreadable log ${plural(stats.skippedLines, "line")} skipped)`);
+  }
   return lines.join("\n") + "\n";
 }
 

@@ -78,7 +78,10 @@ export function parseSessionState(text: string, path: string): LoadedState {
   const result = SessionStateSchema.safeParse(raw);
   if (!result.success) {
     const issue = result.error.issues[0];
-    return { state: freshState(), problem: `Corrupt state file "${path}": ${issue?.path.join(".")} ${issue?.message}; reset` };
+    return {
+      state: freshState(),
+      problem: `Corrupt state file "${path}": ${issue?.path.join(".")} ${issue?.message}; reset`,
+    };
   }
   return { state: result.data, problem: null };
 }

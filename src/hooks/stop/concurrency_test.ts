@@ -30,9 +30,24 @@ Deno.test("hook stop registered twice: parallel calls for one stop give the same
 Deno.test("hook stop: parallel Stop and SubagentStop of one session each keep their own count", async () => {
   const home = await tempHome();
   try {
-    const stop = { hook_event_name: "Stop", session_id: "s", prompt_id: "p", last_assistant_message: "Want me to continue?" };
-    const sub = { ...stop, hook_event_name: "SubagentStop", agent_id: "a1", agent_type: "Explore", last_assistant_message: "Should I keep going?" };
-    const payloads = [stop, sub, { ...stop, stop_hook_active: true, last_assistant_message: "Want me to continue? (2)" }];
+    const stop = {
+      hook_event_name: "Stop",
+      session_id: "s",
+      prompt_id: "p",
+      last_assistant_message: "Want me to continue?",
+    };
+    const sub = {
+      ...stop,
+      hook_event_name: "SubagentStop",
+      agent_id: "a1",
+      agent_type: "Explore",
+      last_assistant_message: "Should I keep going?",
+    };
+    const payloads = [stop, sub, {
+      ...stop,
+      stop_hook_active: true,
+      last_assistant_message: "Want me to continue? (2)",
+    }];
     await Promise.all(payloads.map((p) => runCli(["hook", "stop"], { home, stdin: JSON.stringify(p) })));
     const log = await readLog(home);
     assert.equal(log.length, 3);
@@ -52,7 +67,11 @@ Deno.test("hook stop: a corrupt state file is reported in errors.log and reset",
     await Deno.writeTextFile(join(home, ".cliffhanger", "state", "bad.json"), '{"v":1,"turn":');
     const run = await runCli(["hook", "stop"], {
       home,
-      stdin: JSON.stringify({ hook_event_name: "Stop", session_id: "bad", last_assistant_message: "Want me to continue?" }),
+      stdin: JSON.stringify({
+        hook_event_name: "Stop",
+        session_id: "bad",
+        last_assistant_message: "Want me to continue?",
+      }),
     });
     assert.equal(JSON.parse(run.stdout).decision, "block");
     assert.match(await readErrors(home), /Corrupt state file .*bad\.json.*reset/);
@@ -73,10 +92,38 @@ Deno.test("hook stop: a stale lock left by a killed process does not stop the ho
     await Deno.utime(lock, old, old);
     const run = await runCli(["hook", "stop"], {
       home,
-      stdin: JSON.stringify({ hook_event_name: "Stop", session_id: "stale", last_assistant_message: "Want me to continue?" }),
+      stdin: JSON.stringify({
+        hook_event_name: "Stop",
+        session_id: "stale",
+        last_assistant_message: "Want me to continue?",
+      }),
     });
     assert.equal(JSON.parse(run.stdout).decision, "block");
     assert.equal((await readLog(home)).length, 1);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("hook stop: a run past CLIFFHANGER_BUDGET_MS allows and is written to errors.log", async () => {
+  const home = await tempHome();
+  try {
+    const transcript = join(home, ".claude", "projects", "t.jsonl");
+    await Deno.writeTextFile(transcript, '{"type":"user","message":{"role":"user","content":"do it"}}\n');
+    const run = await runCli(["hook", "stop"], {
+      home,
+      // the final message never reaches the transcript, and the sync wait is longer than the budget
+      stdin: JSON.stringify({
+        hook_event_name: "Stop",
+        session_id: "slow",
+        transcript_path: transcript,
+        last_assistant_message: "Want me to continue?",
+      }),
+      env: { CLIFFHANGER_BUDGET_MS: "300", CLIFFHANGER_SYNC_MS: "5000" },
+    });
+    assert.equal(run.code, 0);
+    assert.equal(run.stdout, "");
+    assert.match(await readErrors(home), /hook stop: BudgetExceededError: ran past its 300 ms budget; allowed/);
   } finally {
     await Deno.remove(home, { recursive: true });
   }

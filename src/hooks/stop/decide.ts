@@ -56,7 +56,14 @@ function judge(input: StopInput, text: string): StopDecision {
   if (checklist) {
     const open = checklist.items.filter((item) => !item.done).map((item) => item.text);
     if (open.length > 0) {
-      return { action: "block", rule: "open-items", reason: openItemsReason(open), open, match: null, source: checklist.source };
+      return {
+        action: "block",
+        rule: "open-items",
+        reason: openItemsReason(open),
+        open,
+        match: null,
+        source: checklist.source,
+      };
     }
     return allow("checklist-done", { source: checklist.source });
   }
@@ -65,7 +72,14 @@ function judge(input: StopInput, text: string): StopDecision {
   if (blocker) return allow("blocker-phrase", { match: blocker.phrase });
   const early = findEarlyStop(text, input.rules, opts);
   if (early) {
-    return { action: "block", rule: early.rule.id, reason: renderEarlyStopReason(early), open: [], match: early.phrase, source: null };
+    return {
+      action: "block",
+      rule: early.rule.id,
+      reason: renderEarlyStopReason(early),
+      open: [],
+      match: early.phrase,
+      source: null,
+    };
   }
   return allow("no-pattern");
 }

@@ -23,8 +23,16 @@ function view(parts: Partial<TurnView>): TurnView {
   };
 }
 
-function decide(message: string, extra: { payload?: Record<string, unknown>; view?: TurnView | null; blocks?: number } = {}) {
-  const payload = parseStopPayload({ hook_event_name: "Stop", session_id: "s", last_assistant_message: message, ...extra.payload });
+function decide(
+  message: string,
+  extra: { payload?: Record<string, unknown>; view?: TurnView | null; blocks?: number } = {},
+) {
+  const payload = parseStopPayload({
+    hook_event_name: "Stop",
+    session_id: "s",
+    last_assistant_message: message,
+    ...extra.payload,
+  });
   return decideStop({ payload, view: extra.view ?? null, blocksThisTurn: extra.blocks ?? 0, config, rules });
 }
 
@@ -38,7 +46,10 @@ Deno.test("decideStop() lets an escape line through before anything else, even w
 });
 
 Deno.test("decideStop() allows while background tasks run, and in plan mode", () => {
-  assert.equal(decide(offer, { payload: { background_tasks: [{ id: "b", status: "running" }] } }).rule, "background-work");
+  assert.equal(
+    decide(offer, { payload: { background_tasks: [{ id: "b", status: "running" }] } }).rule,
+    "background-work",
+  );
   assert.equal(decide(offer, { payload: { background_tasks: [{ id: "b", status: "completed" }] } }).action, "block");
   assert.equal(decide(offer, { payload: { permission_mode: "plan" } }).rule, "plan-mode");
 });
@@ -72,7 +83,9 @@ Deno.test("decideStop() prefers tasks, then TodoWrite, then the final message's 
 });
 
 Deno.test("decideStop() without a checklist: blocker phrase allows, early-stop rule blocks with the phrase quoted", () => {
-  const blocker = decide("All 31 tests pass. The deploy script is untested because it needs AWS credentials I don't have.");
+  const blocker = decide(
+    "All 31 tests pass. The deploy script is untested because it needs AWS credentials I don't have.",
+  );
   assert.equal(blocker.action, "allow");
   assert.equal(blocker.rule, "blocker-phrase");
   const early = decide("Migration 1 of 3 is done. Would you like me to continue?");

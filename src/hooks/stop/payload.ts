@@ -36,7 +36,17 @@ export function parseStopPayload(raw: unknown): StopPayload {
   return StopPayloadSchema.parse(raw);
 }
 
-const FINISHED = new Set(["completed", "complete", "done", "failed", "error", "killed", "stopped", "cancelled", "canceled"]);
+const FINISHED = new Set([
+  "completed",
+  "complete",
+  "done",
+  "failed",
+  "error",
+  "killed",
+  "stopped",
+  "cancelled",
+  "canceled",
+]);
 
 /** Background tasks that are still running (and will wake the session when they finish). */
 export function runningBackgroundTasks(payload: StopPayload): number {
@@ -52,5 +62,6 @@ export function runningBackgroundTasks(payload: StopPayload): number {
 }
 
 export function isSubagent(payload: StopPayload): boolean {
-  return payload.hook_event_name === "SubagentStop" || (typeof payload.agent_id === "string" && payload.agent_id !== "");
+  return payload.hook_event_name === "SubagentStop" ||
+    (typeof payload.agent_id === "string" && payload.agent_id !== "");
 }

@@ -75,7 +75,8 @@ const OUR_POLICY: Record<string, { decision: "block" | "allow"; rule: string | n
   internal_subagent_is_skipped: {
     decision: "allow",
     rule: null,
-    why: "a SubagentStop with an empty agent_type is a side agent (prompt suggestions), not the user's work: not logged",
+    why:
+      "a SubagentStop with an empty agent_type is a side agent (prompt suggestions), not the user's work: not logged",
   },
 };
 
@@ -112,7 +113,8 @@ const decisionOnly: Record<string, Record<string, { decision: "block" | "allow";
     },
     t5_explicit_multiple_choice: {
       decision: "block",
-      why: "choices handed to the user that block nothing (decisions-for-user); a real user decision goes in NEEDS-YOU:",
+      why:
+        "choices handed to the user that block nothing (decisions-for-user); a real user decision goes in NEEDS-YOU:",
     },
   },
   "ralph-claude-code/cases_questions.jsonl": {},

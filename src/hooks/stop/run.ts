@@ -3,6 +3,7 @@
  * decides under the session lock, writes state and the log line, and returns what to print.
  */
 import { join } from "node:path";
+import { pathExists } from "../../store/exists.ts";
 import { loadConfig } from "../../config.ts";
 import type { EnvReader } from "../../env.ts";
 import { buildRuleSet, readUserRuleFiles } from "../../rules/load.ts";
@@ -40,7 +41,7 @@ export async function runStopHook(deps: StopRunDeps): Promise<HookOutcome> {
     return ALLOW_SILENTLY;
   }
   const payload = parseStopPayload(JSON.parse(deps.stdinText));
-  if (await exists(paths.off)) return ALLOW_SILENTLY;
+  if (await pathExists(paths.off)) return ALLOW_SILENTLY;
   const config = await readConfig(deps);
   if (config.disable) return ALLOW_SILENTLY;
   // Side agents (prompt suggestions and the like) stop with an empty agent_type: not the user's work.
@@ -56,7 +57,14 @@ export async function runStopHook(deps: StopRunDeps): Promise<HookOutcome> {
     let state = loaded.state;
     const fp = stopFingerprint(payload);
     const duplicate = findDuplicate(state, fp, startedAt, config.dedupeWindowMs);
-    if (duplicate) return { decision: duplicate.decision as StopDecision, observe: duplicate.observe, duplicate: true, continuation: state.turn.blocks };
+    if (duplicate) {
+      return {
+        decision: duplicate.decision as StopDecision,
+        observe: duplicate.observe,
+        duplicate: true,
+        continuation: state.turn.blocks,
+      };
+    }
 
     state = enterTurn(state, payload);
     let view: TurnView | null = null;
@@ -139,13 +147,4 @@ async function readRules(paths: HomePaths): Promise<RuleSet> {
 
 function expandHome(path: string, home: string): string {
   return path.startsWith("~/") ? join(home, path.slice(2)) : path;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -41,7 +41,12 @@ export function stopFingerprint(payload: StopPayload): string {
  * same stop reaching a second registration of the hook: Claude Code runs a stop's hooks in parallel and only
  * continues after all of them are done, so a real next stop always starts later than that.
  */
-export function findDuplicate(state: SessionState, fp: string, startedAt: number, windowMs: number): RecentDecision | null {
+export function findDuplicate(
+  state: SessionState,
+  fp: string,
+  startedAt: number,
+  windowMs: number,
+): RecentDecision | null {
   for (let i = state.recent.length - 1; i >= 0; i--) {
     const recent = state.recent[i]!;
     if (recent.fp === fp && startedAt <= recent.finishedAt + windowMs) return recent;

@@ -4,7 +4,12 @@ import { parseStopPayload } from "./payload.ts";
 import { enterTurn, findDuplicate, remember, stopFingerprint } from "./turn.ts";
 
 const stop = (extra: Record<string, unknown>) =>
-  parseStopPayload({ hook_event_name: "Stop", session_id: "s1", last_assistant_message: "Want me to go on?", ...extra });
+  parseStopPayload({
+    hook_event_name: "Stop",
+    session_id: "s1",
+    last_assistant_message: "Want me to go on?",
+    ...extra,
+  });
 
 Deno.test("enterTurn() keeps the block count within one prompt_id and resets it on a new one", () => {
   let state = enterTurn(freshState(), stop({ prompt_id: "p1", stop_hook_active: false }));
@@ -30,19 +35,31 @@ Deno.test("enterTurn() without prompt_id starts a turn on stop_hook_active false
 Deno.test("findDuplicate() matches a parallel call for the same stop but not a later stop", () => {
   const payload = stop({ prompt_id: "p1" });
   const fp = stopFingerprint(payload);
-  const decision = { action: "block" as const, rule: "offers-to-continue", reason: "r", open: [], match: "Want me to", source: null };
+  const decision = {
+    action: "block" as const,
+    rule: "offers-to-continue",
+    reason: "r",
+    open: [],
+    match: "Want me to",
+    source: null,
+  };
   const state = remember(freshState(), { fp, startedAt: 1000, finishedAt: 1200, decision, observe: false });
   assert.equal(findDuplicate(state, fp, 1100, 1500)?.decision.rule, "offers-to-continue");
   assert.equal(findDuplicate(state, fp, 2600, 1500)?.decision.rule, "offers-to-continue");
   assert.equal(findDuplicate(state, fp, 2701, 1500), null);
-  assert.equal(findDuplicate(state, stopFingerprint(stop({ prompt_id: "p1", stop_hook_active: true })), 1100, 1500), null);
+  assert.equal(
+    findDuplicate(state, stopFingerprint(stop({ prompt_id: "p1", stop_hook_active: true })), 1100, 1500),
+    null,
+  );
   assert.notEqual(stopFingerprint(stop({ agent_id: "a" })), stopFingerprint(stop({ agent_id: "b" })));
 });
 
 Deno.test("remember() keeps only the last few decisions", () => {
   let state = freshState();
   const decision = { action: "allow" as const, rule: "no-pattern", reason: null, open: [], match: null, source: null };
-  for (let i = 0; i < 20; i++) state = remember(state, { fp: String(i), startedAt: i, finishedAt: i, decision, observe: false });
+  for (let i = 0; i < 20; i++) {
+    state = remember(state, { fp: String(i), startedAt: i, finishedAt: i, decision, observe: false });
+  }
   assert.equal(state.recent.length, 8);
   assert.equal(state.recent.at(-1)!.fp, "19");
 });
