@@ -8,6 +8,7 @@ import { suggestion } from "./src/cli/did_you_mean.ts";
 import { HOOK_EVENTS, HOOK_SPEC, type HookName, runHook } from "./src/cli/hook.ts";
 import { CommandError, UsageError } from "./src/cli/usage_error.ts";
 import { readEnv } from "./src/env.ts";
+import { appendError } from "./src/store/errors_log.ts";
 import { writeStderr, writeStdout } from "./src/output.ts";
 import { homePaths } from "./src/store/paths.ts";
 import { VERSION } from "./src/version.ts";
@@ -94,29 +95,44 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * `hook <event>`: a hook must never exit non-zero (exit 2 blocks a stop with stderr as the reason, other codes
+ * show a hook error), so a usage mistake in a registered command is written to errors.log and exits 0.
+ */
 async function hookCommand(argv: string[]): Promise<number> {
   const [event, ...rest] = argv;
-  if (event === undefined || event === "--help" || event === "-h") {
+  if (event === "--help" || event === "-h") {
     writeStdout(renderHelp(HOOK_SPEC));
-    return event === undefined ? 2 : 0;
-  }
-  if (!(event in HOOK_EVENTS)) {
-    throw new UsageError(`hook: unknown event "${event}"${suggestion(event, Object.keys(HOOK_EVENTS))}`);
-  }
-  const spec = { ...HOOK_SPEC, name: `hook ${event}`, usage: `hook ${event} < payload.json`, maxPositionals: 0 };
-  const parsed = parseCommandArgs(spec, rest);
-  if (parsed.help) {
-    writeStdout(renderHelp(spec));
     return 0;
   }
-  const outcome = await runHook(event as HookName, {
-    env: readEnv,
-    paths: homePaths(readEnv),
-    readStdin,
-    now: () => Date.now(),
-  });
-  if (outcome.stdout) writeStdout(outcome.stdout);
-  return outcome.exitCode;
+  const paths = homePaths(readEnv);
+  let name: HookName;
+  try {
+    if (event === undefined) throw new UsageError(`hook: missing event; one of ${Object.keys(HOOK_EVENTS).join(", ")}`);
+    if (!(event in HOOK_EVENTS)) {
+      throw new UsageError(`hook: unknown event "${event}"${suggestion(event, Object.keys(HOOK_EVENTS))}`);
+    }
+    name = event as HookName;
+    const spec = { ...HOOK_SPEC, name: `hook ${event}`, usage: `hook ${event} < payload.json`, maxPositionals: 0 };
+    const parsed = parseCommandArgs(spec, rest);
+    if (parsed.help) {
+      writeStdout(renderHelp(spec));
+      return 0;
+    }
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    writeStderr(`cliffhanger-bin: ${message} (the hook allows and exits 0)\n`);
+    await appendError(paths.errors, "hook", `${message}; allowed`);
+    return 0;
+  }
+  const outcome = await runHook(name, { env: readEnv, paths, readStdin, now: () => Date.now() });
+  try {
+    if (outcome.stdout) writeStdout(outcome.stdout);
+  } catch (e) {
+    // stdout closed under us: nobody is reading the answer, and the hook must still exit 0
+    await appendError(paths.errors, `hook ${name}`, e);
+  }
+  return 0;
 }
 
 async function readStdin(limit: number): Promise<string> {

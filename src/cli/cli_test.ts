@@ -46,7 +46,6 @@ Deno.test("unknown commands, events and flags are one-line usage errors with exi
   withHome(async (home) => {
     const cases: [string[], RegExp][] = [
       [["instal"], /unknown command "instal" \(did you mean "install"\?\)/],
-      [["hook", "stpo"], /unknown event "stpo" \(did you mean "stop"\?\)/],
       [["stats", "--jsno"], /unknown flag "--jsno" \(did you mean "--json"\?\)/],
       [["stats", "--days", "zero"], /--days must be a whole number/],
       [["status", "extra"], /unexpected argument "extra"/],
@@ -58,6 +57,24 @@ Deno.test("unknown commands, events and flags are one-line usage errors with exi
       assert.match(run.stderr, pattern);
       assert.equal(run.stderr.trim().split("\n").length, 1, `one line for ${args.join(" ")}: ${run.stderr}`);
     }
+  }));
+
+Deno.test("hook usage mistakes never exit non-zero: they allow, say why on stderr and in errors.log", () =>
+  withHome(async (home) => {
+    const payload = JSON.stringify({ hook_event_name: "Stop", session_id: "s", last_assistant_message: "Want me to continue?" });
+    const cases: [string[], RegExp][] = [
+      [["hook", "stpo"], /unknown event "stpo" \(did you mean "stop"\?\)/],
+      [["hook"], /missing event/],
+      [["hook", "stop", "--foo"], /unknown flag "--foo"/],
+      [["hook", "stop", "extra"], /unexpected argument "extra"/],
+    ];
+    for (const [args, pattern] of cases) {
+      const run = await runCli(args, { home, stdin: payload });
+      assert.equal(run.code, 0, args.join(" "));
+      assert.equal(run.stdout, "");
+      assert.match(run.stderr, pattern);
+    }
+    assert.equal((await readErrors(home)).trim().split("\n").length, 4);
   }));
 
 Deno.test("off makes every hook allow and log nothing; on brings it back", () =>

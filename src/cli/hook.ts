@@ -1,21 +1,30 @@
-/** `hook <event>`: the entry of every hook. Reads stdin, runs the hook under the fail-open policy. */
+/** `hook <event>`: the entry of every hook. Reads config and stdin, runs the hook under the fail-open policy. */
+import { type Config, loadConfig } from "../config.ts";
 import type { EnvReader } from "../env.ts";
 import { ALLOW_SILENTLY, failOpen, type HookOutcome } from "../hooks/fail_open.ts";
 import { runStopHook } from "../hooks/stop/run.ts";
 import { appendError } from "../store/errors_log.ts";
 import type { HomePaths } from "../store/paths.ts";
-import { DEFAULT_CONFIG } from "../config.ts";
 import type { CommandSpec } from "./args.ts";
 
 /** Largest payload read from stdin; past it the hook allows without deciding. */
 export const MAX_STDIN_BYTES = 64 * 1024 * 1024;
+
+export interface HookRunDeps {
+  env: EnvReader;
+  paths: HomePaths;
+  config: Config;
+  stdinText: string;
+  /** Milliseconds since the epoch; injected for tests. */
+  now: () => number;
+}
 
 export const HOOK_EVENTS = {
   stop: {
     summary: "Stop / SubagentStop guard: block an early stop, allow a finished or blocked one",
     run: runStopHook,
   },
-} as const;
+} as const satisfies Record<string, { summary: string; run: (deps: HookRunDeps) => Promise<HookOutcome> }>;
 export type HookName = keyof typeof HOOK_EVENTS;
 
 export const HOOK_SPEC: CommandSpec = {
@@ -28,8 +37,9 @@ export const HOOK_SPEC: CommandSpec = {
     "events:",
     ...Object.entries(HOOK_EVENTS).map(([name, e]) => `  ${name.padEnd(8)} ${e.summary}`),
     "",
-    "A hook always exits 0. It prints one JSON object (a block) or nothing (allow). Any internal error,",
-    "or a run past CLIFFHANGER_BUDGET_MS, allows the action and is written to $CLIFFHANGER_HOME/errors.log.",
+    "A hook always exits 0, even on a usage error (exit 2 would block the stop): it prints one JSON object (a block)",
+    "or nothing (allow). Any internal error, or a run past budgetMs (CLIFFHANGER_BUDGET_MS), allows the action and is",
+    "written to $CLIFFHANGER_HOME/errors.log.",
   ].join("\n"),
 };
 
@@ -41,21 +51,28 @@ export interface HookDeps {
 }
 
 export async function runHook(name: HookName, deps: HookDeps): Promise<HookOutcome> {
-  const budgetMs = budgetFromEnv(deps.env);
   if (isOn(deps.env("CLIFFHANGER_DISABLE"))) return ALLOW_SILENTLY;
+  const { config, problems } = await readConfig(deps);
   return await failOpen(async () => {
+    for (const problem of problems) await appendError(deps.paths.errors, "config", problem);
     const stdinText = await deps.readStdin(MAX_STDIN_BYTES);
-    return await HOOK_EVENTS[name].run({ env: deps.env, paths: deps.paths, stdinText, now: deps.now });
-  }, { name: `hook ${name}`, budgetMs, errorsLog: deps.paths.errors }).catch(async (e) => {
-    await appendError(deps.paths.errors, `hook ${name}`, e);
-    return ALLOW_SILENTLY;
-  });
+    return await HOOK_EVENTS[name].run({ env: deps.env, paths: deps.paths, config, stdinText, now: deps.now });
+  }, { name: `hook ${name}`, budgetMs: config.budgetMs, errorsLog: deps.paths.errors });
 }
 
-function budgetFromEnv(env: EnvReader): number {
-  const raw = env("CLIFFHANGER_BUDGET_MS");
-  const n = raw && /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
-  return Number.isFinite(n) && n >= 100 ? n : DEFAULT_CONFIG.budgetMs;
+/** The config file plus the environment; a missing or unreadable file means defaults (reported). Never throws. */
+async function readConfig(deps: HookDeps): Promise<{ config: Config; problems: string[] }> {
+  let text: string | null = null;
+  const problems: string[] = [];
+  try {
+    text = await Deno.readTextFile(deps.paths.config);
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) {
+      problems.push(`Cannot read "${deps.paths.config}": ${e instanceof Error ? e.message : e}`);
+    }
+  }
+  const loaded = loadConfig(text, deps.env, deps.paths.config);
+  return { config: loaded.config, problems: [...problems, ...loaded.problems] };
 }
 
 function isOn(value: string | undefined): boolean {

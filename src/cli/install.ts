@@ -3,7 +3,12 @@ import type { CommandSpec } from "./args.ts";
 import type { CliContext } from "./context.ts";
 import { CommandError } from "./usage_error.ts";
 import { installHooks } from "../settings/edit.ts";
-import { currentHookCommand, type HookCommand, selectRegistrations } from "../settings/hook_command.ts";
+import {
+  currentHookCommand,
+  type HookCommand,
+  hookCommandWarning,
+  selectRegistrations,
+} from "../settings/hook_command.ts";
 import { EXIT_CODES_HELP, runSettingsCommand, TARGET_FLAGS } from "../settings/settings_command.ts";
 
 export const spec: CommandSpec = {
@@ -37,7 +42,7 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
     makeEdit: (parsed) => {
       const command = deps.hookCommand ?? hookCommandFor(ctx);
       const registrations = selectRegistrations({ subagent: parsed.values["no-subagent"] !== true });
-      return (text) => installHooks(text, { command, registrations });
+      return { edit: (text) => installHooks(text, { command, registrations }), warning: hookCommandWarning(command) };
     },
   });
 }

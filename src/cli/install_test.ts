@@ -51,6 +51,7 @@ Deno.test("install writes the user settings by default and says so", async () =>
   const ctx = fakeContext(home.dir);
   assert.equal(await installCode(ctx, [], { hookCommand: BINARY }), 0);
   assert.equal(ctx.stdout(), `Created ${home.settings} with cliffhanger hooks for Stop, SubagentStop\n`);
+  assert.equal(ctx.stderr(), "", "no warning for the compiled binary");
   const again = fakeContext(home.dir);
   assert.equal(await installCode(again, [], { hookCommand: BINARY }), 0);
   assert.equal(again.stdout(), `Already installed in ${home.settings} (Stop, SubagentStop)\n`);
@@ -123,6 +124,28 @@ Deno.test("install under deno registers deno running main.ts", async () => {
   const [handler] = inspectSettingsText(await Deno.readTextFile(home.settings)).handlers;
   assert.equal(handler?.command, Deno.execPath());
   assert.deepEqual(handler?.args.slice(-3), [MAIN_PATH, "hook", "stop"]);
+  assert.match(ctx.stderr(), /^cliffhanger-bin: warning: the hooks run .*; for real use, run `deno task compile` and /);
+  assert.ok(ctx.stderr().includes(Deno.execPath()));
+  assert.equal(ctx.stderr().split("\n").length, 2, "one line");
+});
+
+Deno.test("install with deno from npx's cache installs and warns that npm may clean it", async () => {
+  await using home = await tempHome();
+  const npx = "/home/a/.npm/_npx/7a40be787520bede/node_modules/deno/deno";
+  const hookCommand = { command: npx, prefixArgs: ["run", MAIN_PATH] };
+  const ctx = fakeContext(home.dir);
+  assert.equal(await installCode(ctx, ["--no-subagent"], { hookCommand }), 0);
+  assert.equal(ctx.stdout(), `Created ${home.settings} with cliffhanger hooks for Stop\n`);
+  const warning = `the hooks run ${npx}, in npx's cache, which npm may clean (every stop then fails); ` +
+    "for real use, run `deno task compile` and install the compiled binary";
+  assert.equal(ctx.stderr(), `cliffhanger-bin: warning: ${warning}\n`);
+  assert.equal(inspectSettingsText(await Deno.readTextFile(home.settings)).handlers[0]?.command, npx);
+
+  const json = fakeContext(home.dir);
+  assert.equal(await installCode(json, ["--json", "--dry-run"], { hookCommand }), 0);
+  const out = JSON.parse(json.stdout());
+  assert.deepEqual([out.changed, out.warning], [true, warning]);
+  assert.equal(json.stderr(), `cliffhanger-bin: warning: ${warning}\n`);
 });
 
 Deno.test("install through a symlink names the target it edited", async () => {

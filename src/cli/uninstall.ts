@@ -2,14 +2,18 @@
 import type { CommandSpec } from "./args.ts";
 import type { CliContext } from "./context.ts";
 import { uninstallHooks } from "../settings/edit.ts";
+import { subagentEvents } from "../settings/hook_command.ts";
 import { EXIT_CODES_HELP, runSettingsCommand, TARGET_FLAGS } from "../settings/settings_command.ts";
 
 export const spec: CommandSpec = {
   name: "uninstall",
-  usage: "uninstall [--settings PATH | --project DIR] [--dry-run] [--json]",
+  usage: "uninstall [--settings PATH | --project DIR] [--no-subagent] [--dry-run] [--json]",
   summary: "Remove the cliffhanger hooks from a Claude Code settings file, with the matcher groups and event " +
     "lists that leaves empty. Everything else is kept; the previous file is backed up.",
-  flags: { ...TARGET_FLAGS },
+  flags: {
+    ...TARGET_FLAGS,
+    "no-subagent": { type: "boolean", help: "keep the SubagentStop hook (remove only the others)" },
+  },
   details: EXIT_CODES_HELP,
 };
 
@@ -27,6 +31,9 @@ export function runUninstall(ctx: CliContext, argv: string[], deps: UninstallDep
     spec,
     action: "uninstall",
     ...(deps.cwd === undefined ? {} : { cwd: deps.cwd }),
-    makeEdit: () => uninstallHooks,
+    makeEdit: (parsed) => {
+      const keepEvents = parsed.values["no-subagent"] === true ? subagentEvents() : [];
+      return { edit: (text) => uninstallHooks(text, { keepEvents }), warning: null };
+    },
   });
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { inspectSettingsText } from "../settings/inspect.ts";
 import { BINARY, exitCodeOf, type FakeContext, fakeContext, listDir, tempHome } from "../settings/test_support.ts";
 import { type InstallDeps, runInstall } from "./install.ts";
 import { run, runUninstall, spec, type UninstallDeps } from "./uninstall.ts";
@@ -25,14 +26,37 @@ Deno.test("uninstall --help prints usage and exits 0", async () => {
   const ctx = fakeContext(home.dir);
   assert.equal(await code(ctx, ["-h"]), 0);
   assert.ok(ctx.stdout().startsWith(`usage: cliffhanger-bin ${spec.usage}\n`));
-  assert.ok(!ctx.stdout().includes("--no-subagent"));
+  for (const flag of ["--settings PATH", "--project DIR", "--no-subagent", "--dry-run", "--json", "exit codes"]) {
+    assert.ok(ctx.stdout().includes(flag), flag);
+  }
 });
 
 Deno.test("uninstall rejects unknown flags with exit 2", async () => {
   await using home = await tempHome();
   const ctx = fakeContext(home.dir);
-  assert.equal(await code(ctx, ["--no-subagent"]), 2);
-  assert.match(ctx.stderr(), /^cliffhanger-bin: uninstall: unknown flag "--no-subagent"/);
+  assert.equal(await code(ctx, ["--no-subagents"]), 2);
+  assert.match(ctx.stderr(), /^cliffhanger-bin: uninstall: unknown flag "--no-subagents" \(did you mean "--no-subagent"\?\)/);
+});
+
+Deno.test("uninstall --no-subagent removes our handlers except the SubagentStop one", async () => {
+  await using home = await tempHome();
+  const path = join(home.dir, "s.json");
+  await Deno.writeTextFile(path, THEIRS);
+  assert.equal(await installCode(fakeContext(home.dir), ["--settings", path], { hookCommand: BINARY }), 0);
+  const ctx = fakeContext(home.dir);
+  assert.equal(await code(ctx, ["--settings", path, "--no-subagent", "--json"]), 0);
+  const out = JSON.parse(ctx.stdout());
+  assert.deepEqual([out.changed, out.events], [true, ["Stop"]]);
+  assert.equal(ctx.stderr(), "");
+  const report = inspectSettingsText(await Deno.readTextFile(path));
+  assert.deepEqual(report.handlers.map((h) => h.event), ["SubagentStop"]);
+  assert.ok((await Deno.readTextFile(path)).includes('"command": "say hi"'));
+
+  const again = fakeContext(home.dir);
+  assert.equal(await code(again, ["--settings", path, "--no-subagent"]), 0);
+  assert.equal(again.stdout(), `Nothing to remove in ${path}\n`);
+  assert.equal(await code(fakeContext(home.dir), ["--settings", path]), 0);
+  assert.equal(await Deno.readTextFile(path), THEIRS);
 });
 
 Deno.test("uninstall removes our handlers and keeps theirs, with a backup", async () => {

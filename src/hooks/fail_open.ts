@@ -3,6 +3,7 @@
  * (exit 0, empty stdout), which lets the action through, and the error goes to errors.log.
  */
 import { appendError } from "../store/errors_log.ts";
+import { releaseHeldLocks } from "../store/lock.ts";
 
 export interface HookOutcome {
   /** What to print on stdout: one JSON object and a newline, or "". */
@@ -34,6 +35,8 @@ export async function failOpen(body: () => Promise<HookOutcome>, options: FailOp
   try {
     return await Promise.race([body(), budget]);
   } catch (e) {
+    // the body may still be running and holding a session lock: free it, the process is about to exit
+    if (e instanceof BudgetExceededError) releaseHeldLocks();
     await appendError(options.errorsLog, options.name, e);
     return ALLOW_SILENTLY;
   } finally {

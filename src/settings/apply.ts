@@ -102,8 +102,9 @@ async function editOnce(options: ApplyOptions, target: string, mode: Mode): Prom
 }
 
 /**
- * Write through the temp file beside the target. The folder is created only when missing: the permission
- * scope grants the settings file and its temp file, not the folder that holds them.
+ * Write through the temp file beside the target. The folder is created only when missing, and only where the
+ * permissions allow: the compiled binary's scope grants the settings file and its temp file, not the folder
+ * that holds them, so there a missing folder stops the write with a `mkdir -p` for the user to run.
  */
 async function writeSettings(target: string, text: string, mode = 0o600): Promise<void> {
   const options = { tempPath: settingsTempPath(target), mode, mkdirs: false };
@@ -111,8 +112,21 @@ async function writeSettings(target: string, text: string, mode = 0o600): Promis
     await writeFileAtomic(target, text, options);
   } catch (e) {
     if (!(e instanceof Deno.errors.NotFound)) throw e;
-    await Deno.mkdir(dirname(target), { recursive: true });
+    await createFolder(target);
     await writeFileAtomic(target, text, options);
+  }
+}
+
+/** Create the missing folder of `target`; refused by the permission sandbox (NotCapable) or the OS, say how. */
+async function createFolder(target: string): Promise<void> {
+  const dir = dirname(target);
+  try {
+    await Deno.mkdir(dir, { recursive: true });
+  } catch {
+    throw new CommandError(
+      `Cannot create "${target}": its folder "${dir}" does not exist and this binary may not create it; ` +
+        `run: mkdir -p "${dir}"`,
+    );
   }
 }
 

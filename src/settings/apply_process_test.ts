@@ -8,12 +8,14 @@ function installScript(): string {
   const url = (path: string) => JSON.stringify(new URL(path, import.meta.url).href);
   return `
 import { runInstall } from ${url("../cli/install.ts")};
-import { fakeContext } from ${url("./test_support.ts")};
-const [home, settings, command, startAt] = Deno.args;
+import { exitCodeOf, fakeContext } from ${url("./test_support.ts")};
+const [home, command, startAt, ...argv] = Deno.args;
 await new Promise((r) => setTimeout(r, Math.max(0, Number(startAt) - Date.now())));
 const ctx = fakeContext(home);
-const code = await runInstall(ctx, ["--settings", settings, "--json"], { hookCommand: { command, prefixArgs: [] } });
-Deno.stdout.writeSync(new TextEncoder().encode(ctx.stdout() + ctx.stderr()));
+const hookCommand = { command, prefixArgs: [] };
+const code = await exitCodeOf(ctx, () => runInstall(ctx, [...argv, "--json"], { hookCommand, cwd: home }));
+Deno.stdout.writeSync(new TextEncoder().encode(ctx.stdout()));
+Deno.stderr.writeSync(new TextEncoder().encode(ctx.stderr()));
 Deno.exit(code);
 `;
 }
@@ -35,9 +37,10 @@ Deno.test("install in several processes at once leaves valid settings with one s
         `--config=${CONFIG_PATH}`,
         script,
         home.dir,
-        home.settings,
         command,
         startAt,
+        "--settings",
+        home.settings,
       ],
       stdout: "piped",
       stderr: "piped",
@@ -53,36 +56,48 @@ Deno.test("install in several processes at once leaves valid settings with one s
   assert.deepEqual(await listDir(join(home.dir, ".cliffhanger", "locks")), []);
 });
 
+/** Runs install once in a child process allowed only `files` (read and write), the cliffhanger home and env. */
+async function installScoped(home: string, files: string[], argv: string[]) {
+  const script = join(home, "install_once.ts");
+  await Deno.writeTextFile(script, installScript());
+  const cliffhangerHome = join(home, ".cliffhanger");
+  const allowed = [...files, cliffhangerHome].join(",");
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      `--config=${CONFIG_PATH}`,
+      `--allow-read=${allowed}`,
+      `--allow-write=${allowed}`,
+      "--allow-env",
+      script,
+      home,
+      "/a/cliffhanger-bin",
+      "0",
+      ...argv,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return {
+    code: output.code,
+    stdout: new TextDecoder().decode(output.stdout),
+    stderr: new TextDecoder().decode(output.stderr),
+  };
+}
+
 Deno.test("install under scoped permissions touches only the settings file, its temp file and the home", async () => {
   await using home = await tempHome();
   const settings = join(home.dir, "project", "settings.json");
   await Deno.mkdir(dirname(settings), { recursive: true });
   await Deno.writeTextFile(settings, '{\n  // keep me\n  "model": "opus"\n}\n');
-  const script = join(home.dir, "install_once.ts");
-  await Deno.writeTextFile(script, installScript());
-  const cliffhangerHome = join(home.dir, ".cliffhanger");
-  const files = [settings, settingsTempPath(settings)].join(",");
+  const files = [settings, settingsTempPath(settings)];
   const run = async (command: string) => {
-    const output = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--no-prompt",
-        `--config=${CONFIG_PATH}`,
-        `--allow-read=${files},${cliffhangerHome}`,
-        `--allow-write=${files},${cliffhangerHome}`,
-        "--allow-env",
-        script,
-        home.dir,
-        settings,
-        command,
-        "0",
-      ],
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const text = new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr);
-    assert.equal(output.code, 0, text);
-    return JSON.parse(text);
+    const argv = ["--settings", settings];
+    const output = await installScoped(home.dir, files, argv).then((o) => o);
+    void command;
+    assert.equal(output.code, 0, output.stdout + output.stderr);
+    return JSON.parse(output.stdout);
   };
   assert.equal((await run("/a/cliffhanger-bin")).changed, true);
   const moved = await run("/b/cliffhanger-bin");

@@ -37,11 +37,19 @@ export function installHooks(text: string, options: InstallEdit): EditResult {
   return { newText: blank ? current + format.eol : current, changed: true, events };
 }
 
+export interface UninstallEdit {
+  /** Events whose handlers of ours stay (`--no-subagent`: SubagentStop). */
+  keepEvents?: readonly string[];
+}
+
 /** Remove our handlers from every event, and the groups, event arrays and `hooks` object that leaves empty. */
-export function uninstallHooks(text: string): EditResult {
+export function uninstallHooks(text: string, options: UninstallEdit = {}): EditResult {
   if (text.trim() === "") return { newText: text, changed: false, events: [] };
-  const events = [...new Set(findOurHandlers(parseSettings(text)).map((r) => r.event))];
-  const newText = removeOurs(text, undefined, 0);
+  const keep = new Set(options.keepEvents ?? []);
+  const events = [...new Set(findOurHandlers(parseSettings(text)).map((r) => r.event))].filter((e) => !keep.has(e));
+  const newText = keep.size === 0
+    ? removeOurs(text, undefined, 0)
+    : events.reduce((current, event) => removeOurs(current, event, 0), text);
   return { newText, changed: newText !== text, events };
 }
 

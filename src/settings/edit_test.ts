@@ -127,10 +127,10 @@ Deno.test("installHooks() is idempotent", () => {
 });
 
 Deno.test("installHooks() replaces an old binary path in place, keeping extra fields", () => {
-  const before = install("").newText.replaceAll("/opt/bin/cliffhanger-bin", "/old/cliffhanger-bin-v1")
+  const before = install("").newText.replaceAll("/opt/bin/cliffhanger-bin", "/old/bin/cliffhanger-bin")
     .replace('"timeout": 60\n', '"timeout": 60,\n            "statusMessage": "checking"\n');
   const result = install(before);
-  assert.equal(result.newText, before.replaceAll("/old/cliffhanger-bin-v1", "/opt/bin/cliffhanger-bin"));
+  assert.equal(result.newText, before.replaceAll("/old/bin/cliffhanger-bin", "/opt/bin/cliffhanger-bin"));
 });
 
 Deno.test("installHooks() swaps a development handler for the binary and back", () => {
@@ -192,9 +192,24 @@ Deno.test("uninstallHooks() removes ours and what that empties, and nothing else
   );
 });
 
+Deno.test("uninstallHooks() with keepEvents leaves our handlers there alone", () => {
+  const both = install('{"model": "opus"}').newText;
+  const result = uninstallHooks(both, { keepEvents: ["SubagentStop"] });
+  assert.deepEqual([result.changed, result.events], [true, ["Stop"]]);
+  const after = JSON.parse(result.newText);
+  assert.deepEqual(Object.keys(after.hooks), ["SubagentStop"]);
+  assert.equal(after.model, "opus");
+  assert.deepEqual(uninstallHooks(result.newText, { keepEvents: ["SubagentStop"] }), {
+    newText: result.newText,
+    changed: false,
+    events: [],
+  });
+  assert.equal(uninstallHooks(result.newText).newText, '{"model": "opus"}');
+});
+
 Deno.test("uninstallHooks() keeps foreign handlers that share our group", () => {
   const before = '{"hooks": {"Stop": [{"matcher": "", "hooks": [{"type": "command", "command": "a"}, ' +
-    '{"type": "command", "command": "/x/cliffhanger-bin"}, {"type": "command", "command": "b"}]}]}}';
+    '{"type": "command", "command": "/x/cliffhanger-bin hook stop"}, {"type": "command", "command": "b"}]}]}}';
   assert.equal(
     uninstallHooks(before).newText,
     '{"hooks": {"Stop": [{"matcher": "", "hooks": [{"type": "command", "command": "a"}, ' +

@@ -26,6 +26,14 @@ export interface HookRegistration {
   matcher?: string;
 }
 
+/**
+ * The `hook` subcommands install registers, the one list of them: a handler running `hook <name>` with a name
+ * not listed here is not recognised as ours (src/settings/ours.ts). Add `pretool`, `prompt`… here when their
+ * hooks are registered; the test keeps it equal to the events `hook` runs (HOOK_EVENTS in src/cli/hook.ts).
+ */
+export const HOOK_SUBCOMMANDS = ["stop"] as const;
+export type HookSubcommand = typeof HOOK_SUBCOMMANDS[number];
+
 /** Every handler install knows. An event missing from the selection loses our handler on install. */
 export const HOOK_REGISTRATIONS: readonly HookRegistration[] = [
   { event: "Stop", args: ["hook", "stop"], timeout: 60 },
@@ -35,6 +43,11 @@ export const HOOK_REGISTRATIONS: readonly HookRegistration[] = [
 export interface RegistrationChoice {
   /** Include the SubagentStop handler (default true). */
   subagent?: boolean;
+}
+
+/** The events `--no-subagent` leaves out on install and keeps on uninstall. */
+export function subagentEvents(): string[] {
+  return HOOK_REGISTRATIONS.filter((r) => r.optional === "subagent").map((r) => r.event);
 }
 
 /** The registrations an install with these flags wants. */
@@ -58,6 +71,20 @@ export function currentRuntime(): Runtime {
 export function currentHookCommand(env: EnvReader, runtime: Runtime = currentRuntime()): HookCommand {
   if (runtime.standalone) return { command: runtime.execPath, prefixArgs: [] };
   return { command: runtime.execPath, prefixArgs: denoRunArgs(computeScopes(scopeInputFromEnv(env))) };
+}
+
+/**
+ * Why a hook command is not fit for real use, or null for the compiled binary. Under `deno run` the hooks run
+ * deno on this checkout's main.ts; deno from `npx deno` lives in npx's cache, which npm prunes, and then every
+ * stop ends in a hook error (exit 127).
+ */
+export function hookCommandWarning(command: HookCommand): string | null {
+  const advice = "for real use, run `deno task compile` and install the compiled binary";
+  if (/[\\/]_npx[\\/]/.test(command.command)) {
+    return `the hooks run ${command.command}, in npx's cache, which npm may clean (every stop then fails); ${advice}`;
+  }
+  if (command.prefixArgs.length === 0) return null;
+  return `the hooks run ${command.command} on this checkout, which may be moved or cleaned; ${advice}`;
 }
 
 /** The handler object written to settings, keys in the order they are written. */

@@ -5,9 +5,11 @@ import {
   currentHookCommand,
   HOOK_REGISTRATIONS,
   hookGroup,
+  hookCommandWarning,
   hookHandler,
   type HookRegistration,
   selectRegistrations,
+  subagentEvents,
 } from "./hook_command.ts";
 import { isOurHandler } from "./ours.ts";
 
@@ -47,4 +49,24 @@ Deno.test("hookGroup() puts the handler in a group with a matcher only when one 
     matcher: "Bash",
     hooks: [{ type: "command", command: "/b/cliffhanger-bin", args: ["hook", "pretool"], timeout: 10 }],
   });
+});
+
+Deno.test("subagentEvents() names what --no-subagent leaves out", () => {
+  assert.deepEqual(subagentEvents(), ["SubagentStop"]);
+});
+
+Deno.test("hookCommandWarning() flags deno from npx's cache and any development command", () => {
+  assert.equal(hookCommandWarning({ command: "/home/alice/bin/cliffhanger-bin", prefixArgs: [] }), null);
+  const npx = "/root/.npm/_npx/7a40be787520bede/node_modules/deno/deno";
+  const fromNpx = hookCommandWarning({ command: npx, prefixArgs: ["run", MAIN_PATH] });
+  assert.equal(
+    fromNpx,
+    `the hooks run ${npx}, in npx's cache, which npm may clean (every stop then fails); ` +
+      "for real use, run `deno task compile` and install the compiled binary",
+  );
+  const windows = hookCommandWarning({ command: "C:\\Users\\a\\AppData\\npm-cache\\_npx\\1\\deno.exe", prefixArgs: [] });
+  assert.match(windows ?? "", /in npx's cache/);
+  const dev = hookCommandWarning({ command: "/usr/bin/deno", prefixArgs: ["run", MAIN_PATH] });
+  assert.match(dev ?? "", /^the hooks run \/usr\/bin\/deno on this checkout, which may be moved or cleaned; .*deno task compile/);
+  for (const warning of [fromNpx, windows, dev]) assert.ok(!warning?.includes("\n"), "one line");
 });

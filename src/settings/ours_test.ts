@@ -1,24 +1,55 @@
 import assert from "node:assert/strict";
+import { HOOK_EVENTS } from "../cli/hook.ts";
+import { HOOK_REGISTRATIONS, HOOK_SUBCOMMANDS } from "./hook_command.ts";
 import { isOurHandler } from "./ours.ts";
 
-Deno.test("isOurHandler() recognises the binary and development checkouts", () => {
+const DEV_ARGS = ["run", "-A", "/src/cliffhanger/main.ts"];
+
+Deno.test("isOurHandler() recognises the binary, its shell form and development checkouts", () => {
   const ours = [
     { type: "command", command: "/usr/local/bin/cliffhanger-bin", args: ["hook", "stop"] },
-    { type: "command", command: "/home/a/bin/cliffhanger-bin-0.2" },
     { type: "command", command: "C:\\tools\\cliffhanger-bin.exe", args: ["hook", "stop"] },
+    { type: "command", command: "/usr/local/bin/cliffhanger-bin", args: ["--quiet", "hook", "stop"] },
     { type: "command", command: "/usr/local/bin/cliffhanger-bin hook stop" },
-    { type: "command", command: "/usr/bin/deno", args: ["run", "-A", "/src/cliffhanger/main.ts", "hook", "pretool"] },
+    { type: "command", command: "cliffhanger-bin hook stop", args: [] },
+    { type: "command", command: '"/Users/a b/bin/cliffhanger-bin"  hook stop ' },
+    { type: "command", command: "/usr/bin/deno", args: [...DEV_ARGS, "hook", "stop"] },
+    { type: "command", command: "C:\\deno\\deno.exe", args: ["run", "C:\\src\\cliffhanger\\main.ts", "hook", "stop"] },
   ];
   for (const handler of ours) assert.equal(isOurHandler(handler), true, JSON.stringify(handler));
 });
 
-Deno.test("isOurHandler() leaves everything else alone", () => {
+Deno.test("isOurHandler() leaves near misses and everything else alone", () => {
   const theirs: unknown[] = [
     { type: "command", command: "say done" },
+    // Names that only start or end like ours.
+    { type: "command", command: "/home/a/bin/cliffhanger-bin-notify.sh", args: ["hook", "stop"] },
+    { type: "command", command: "/home/a/bin/cliffhanger-bin-notify.sh hook stop" },
+    { type: "command", command: "/home/a/bin/cliffhanger-bin-0.2" },
+    { type: "command", command: "/home/a/bin/my-cliffhanger-bin", args: ["hook", "stop"] },
     { type: "command", command: "/opt/cliffhanger-bin/run.sh" },
+    // The binary, but not running one of our hooks.
+    { type: "command", command: "/usr/local/bin/cliffhanger-bin" },
+    { type: "command", command: "/usr/local/bin/cliffhanger-bin", args: ["stats"] },
+    { type: "command", command: "/usr/local/bin/cliffhanger-bin", args: ["hook", "stop", "--x"] },
+    { type: "command", command: "/usr/local/bin/cliffhanger-bin", args: ["hook", "unknown"] },
+    { type: "command", command: "/usr/local/bin/cliffhanger-bin", args: "hook stop" },
+    { type: "command", command: "/usr/local/bin/cliffhanger-bin hook" },
+    { type: "command", command: "/usr/local/bin/cliffhanger-bin hook stop && say hi" },
+    { type: "command", command: "/usr/local/bin/cliffhanger-bin stats" },
+    { type: "command", command: "/usr/local/bin/cliffhanger-bin", args: ["hook", 7] },
+    // Development shapes that are someone else's.
     { type: "command", command: "/usr/bin/deno", args: ["run", "/src/other/main.ts", "serve"] },
     { type: "command", command: "/usr/bin/deno", args: ["run", "/src/other/main.ts"] },
-    { type: "command", command: "/usr/bin/node", args: ["/x/main.tsx", "hook"] },
+    { type: "command", command: "/usr/bin/deno", args: [...DEV_ARGS, "hook"] },
+    { type: "command", command: "/usr/bin/deno", args: [...DEV_ARGS, "hook", "notify"] },
+    { type: "command", command: "/usr/bin/deno", args: [...DEV_ARGS, "--flag", "hook", "stop"] },
+    { type: "command", command: "/usr/bin/node", args: ["/src/cliffhanger/main.ts", "hook", "stop"] },
+    { type: "command", command: "/usr/bin/denox", args: [...DEV_ARGS, "hook", "stop"] },
+    { type: "command", command: "/usr/bin/deno", args: ["run", "/x/main.tsx", "hook", "stop"] },
+    { type: "command", command: "/usr/bin/deno", args: ["run", "/x/notmain.ts", "hook", "stop"] },
+    { type: "command", command: "/usr/bin/deno run -A /src/cliffhanger/main.ts hook stop" },
+    // Not handlers at all.
     { type: "http", url: "http://localhost/cliffhanger-bin" },
     { type: "command", command: 42 },
     "cliffhanger-bin",
@@ -26,4 +57,13 @@ Deno.test("isOurHandler() leaves everything else alone", () => {
     ["cliffhanger-bin"],
   ];
   for (const handler of theirs) assert.equal(isOurHandler(handler), false, JSON.stringify(handler));
+});
+
+Deno.test("HOOK_SUBCOMMANDS are the events `hook` runs, and every registration runs one", () => {
+  assert.deepEqual([...HOOK_SUBCOMMANDS].sort(), Object.keys(HOOK_EVENTS).sort());
+  for (const registration of HOOK_REGISTRATIONS) {
+    assert.equal(registration.args.length, 2);
+    assert.equal(registration.args[0], "hook");
+    assert.ok((HOOK_SUBCOMMANDS as readonly string[]).includes(registration.args[1]!), registration.event);
+  }
 });

@@ -21,11 +21,18 @@ export const TARGET_FLAGS: Record<string, FlagSpec> = {
 
 export const EXIT_CODES_HELP = "exit codes: 0 done (also when nothing changed), 1 settings file error, 2 usage error";
 
+/** The edit a command makes, and a warning to print once it is done. */
+export interface PreparedEdit {
+  edit(text: string): EditResult;
+  /** One line (no prefix) printed on stderr and returned as `warning` in --json, or null. */
+  warning: string | null;
+}
+
 export interface SettingsCommandOptions {
   spec: CommandSpec;
   action: SettingsAction;
   /** The pure edit for the parsed flags. May throw CommandError (e.g. no hook command). */
-  makeEdit(parsed: Parsed): (text: string) => EditResult;
+  makeEdit(parsed: Parsed): PreparedEdit;
   /** Resolves relative --settings/--project paths (default: the process cwd). */
   cwd?: string;
 }
@@ -59,21 +66,24 @@ export async function runSettingsCommand(
   }
   const settingsPath = settingsTarget(spec, parsed, ctx.paths.userSettings, () => options.cwd ?? Deno.cwd());
   const dryRun = parsed.values["dry-run"] === true;
-  const result = await applySettingsEdit({
-    settingsPath,
-    paths: ctx.paths,
-    edit: options.makeEdit(parsed),
-    dryRun,
-    now: ctx.now(),
-  });
+  const { edit, warning } = options.makeEdit(parsed);
+  const result = await applySettingsEdit({ settingsPath, paths: ctx.paths, edit, dryRun, now: ctx.now() });
+  if (warning !== null) ctx.err(`cliffhanger-bin: warning: ${warning}\n`);
   ctx.out(
-    parsed.values["json"] === true ? renderJson(options.action, result, dryRun) : renderText(options.action, result),
+    parsed.values["json"] === true
+      ? renderJson(options.action, result, dryRun, warning)
+      : renderText(options.action, result),
   );
   return 0;
 }
 
-/** `{action, settings, changed, backup, events, dryRun, diff?}` on one line. */
-export function renderJson(action: SettingsAction, result: ApplyResult, dryRun: boolean): string {
+/** `{action, settings, changed, backup, events, dryRun, diff?, warning?}` on one line. */
+export function renderJson(
+  action: SettingsAction,
+  result: ApplyResult,
+  dryRun: boolean,
+  warning: string | null = null,
+): string {
   const body: Record<string, unknown> = {
     action,
     settings: result.settings,
@@ -83,6 +93,7 @@ export function renderJson(action: SettingsAction, result: ApplyResult, dryRun: 
     dryRun,
   };
   if (dryRun) body["diff"] = result.diff ?? "";
+  if (warning !== null) body["warning"] = warning;
   return JSON.stringify(body) + "\n";
 }
 

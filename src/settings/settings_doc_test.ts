@@ -16,8 +16,8 @@ Deno.test("propertyValue() and propertyIndex() read the last copy of a repeated 
 
 Deno.test("findOurHandlers() skips malformed groups and handlers", () => {
   const doc = parseSettings(`{"hooks": {
-    "Stop": [1, {"hooks": 2}, {"hooks": ["x", {"type": "command", "command": "/b/cliffhanger-bin"}]}],
-    "SubagentStop": [{"matcher": "Plan", "hooks": [{"type": "command", "command": "/b/cliffhanger-bin"}]}]
+    "Stop": [1, {"hooks": 2}, {"hooks": ["x", {"type": "command", "command": "/b/cliffhanger-bin", "args": ["hook", "stop"]}]}],
+    "SubagentStop": [{"matcher": "Plan", "hooks": [{"type": "command", "command": "/b/cliffhanger-bin", "args": ["hook", "stop"]}]}]
   }}`);
   const refs = findOurHandlers(doc);
   assert.deepEqual(refs.map((r) => [r.event, r.eventIndex, r.groupIndex, r.handlerIndex]), [

@@ -8,13 +8,23 @@ export interface AtomicWriteOptions {
   mode?: number;
   /** Create the parent directory if missing (default true). */
   mkdirs?: boolean;
+  /** Flush the temp file to disk before the rename, so a crash never leaves an empty file (default true). */
+  fsync?: boolean;
 }
 
 export async function writeFileAtomic(path: string, text: string, options: AtomicWriteOptions = {}): Promise<void> {
   if (options.mkdirs ?? true) await Deno.mkdir(dirname(path), { recursive: true });
   const temp = options.tempPath ?? `${path}.tmp-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
   try {
-    await Deno.writeTextFile(temp, text, { mode: options.mode ?? 0o600 });
+    const file = await Deno.open(temp, { write: true, create: true, truncate: true, mode: options.mode ?? 0o600 });
+    try {
+      const bytes = new TextEncoder().encode(text);
+      let written = 0;
+      while (written < bytes.length) written += await file.write(bytes.subarray(written));
+      if (options.fsync ?? true) await file.syncData();
+    } finally {
+      file.close();
+    }
     await Deno.rename(temp, path);
   } catch (e) {
     await Deno.remove(temp).catch(() => {});

@@ -13,6 +13,24 @@ export interface LockOptions {
   pollMs?: number;
 }
 
+/** Locks this process holds, so a hook that gives up on its budget can release them before it exits. */
+const HELD = new Map<string, string>();
+
+/**
+ * Removes every lock this process still holds (the file is removed only if it still carries our token).
+ * Called when a hook gives up on its time budget while its body may still hold a lock.
+ */
+export function releaseHeldLocks(): void {
+  for (const [path, token] of HELD) {
+    try {
+      if (Deno.readTextFileSync(path) === token) Deno.removeSync(path);
+    } catch {
+      // gone already
+    }
+  }
+  HELD.clear();
+}
+
 export class LockTimeoutError extends Error {
   override name = "LockTimeoutError";
 }
@@ -41,7 +59,9 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
       } finally {
         file.close();
       }
+      HELD.set(lockPath, token);
       return async () => {
+        HELD.delete(lockPath);
         try {
           const held = await Deno.readTextFile(lockPath);
           if (held === token) await Deno.remove(lockPath);
@@ -58,11 +78,17 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
   }
 }
 
+/**
+ * Removes a lock older than `staleMs`, but only if it still holds the token read before the age check: a waiter
+ * that lost the race must not delete the lock another waiter just took over.
+ */
 async function removeIfStale(lockPath: string, staleMs: number): Promise<void> {
   try {
+    const token = await Deno.readTextFile(lockPath);
     const info = await Deno.stat(lockPath);
     const age = Date.now() - (info.mtime?.getTime() ?? Date.now());
-    if (age > staleMs) await Deno.remove(lockPath);
+    if (age <= staleMs) return;
+    if ((await Deno.readTextFile(lockPath)) === token) await Deno.remove(lockPath);
   } catch {
     // vanished between checks, or unreadable: the next attempt decides
   }

@@ -43,8 +43,13 @@ export function freshState(): SessionState {
   return { v: 1, turn: { key: null, seq: 0, blocks: 0 }, recent: [], index: null };
 }
 
-export function sessionKey(sessionId: string, agentId: string | null | undefined): string {
-  return agentId ? `${sanitizeId(sessionId)}.${sanitizeId(agentId)}` : sanitizeId(sessionId);
+/**
+ * The state file key: the session, plus the agent for SubagentStop. A SubagentStop without an agent_id still
+ * gets a key of its own, so it never shares the main session's count, lock or transcript index.
+ */
+export function sessionKey(sessionId: string, agent: { subagent: boolean; agentId?: string | null | undefined }): string {
+  if (!agent.subagent) return sanitizeId(sessionId);
+  return `${sanitizeId(sessionId)}.${agent.agentId ? sanitizeId(agent.agentId) : "subagent"}`;
 }
 
 export function statePath(stateDir: string, key: string): string {
@@ -63,7 +68,10 @@ export async function readSessionState(path: string): Promise<LoadedState> {
     text = await Deno.readTextFile(path);
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return { state: freshState(), problem: null };
-    throw e;
+    if (e instanceof Deno.errors.NotCapable) throw e;
+    // a folder, a file we may not read (made by another user): report it, move it out of the way, start fresh
+    await Deno.remove(path, { recursive: true }).catch(() => {});
+    return { state: freshState(), problem: `Unreadable state file "${path}": ${e instanceof Error ? e.message : e}; reset` };
   }
   return parseSessionState(text, path);
 }
@@ -87,5 +95,6 @@ export function parseSessionState(text: string, path: string): LoadedState {
 }
 
 export async function writeSessionState(path: string, state: SessionState): Promise<void> {
-  await writeJsonAtomic(path, state);
+  // losing the last update of a counter on power loss is harmless; an fsync on every stop is not free
+  await writeJsonAtomic(path, state, { fsync: false });
 }

@@ -28,6 +28,8 @@ export type LineEvent =
   | { kind: "local_output" }
   | { kind: "assistant"; messageId: string | null; model: string | null; texts: string[]; toolUses: ToolUse[] }
   | { kind: "tool_results"; results: ToolResult[] }
+  /** A `system` line `stop_hook_summary`: Claude Code finished running the Stop hooks of one stop. */
+  | { kind: "stop_summary" }
   | { kind: "ignored" };
 
 export interface ClassifyOptions {
@@ -53,6 +55,8 @@ export function classifyLine(value: unknown, options: ClassifyOptions): LineEven
       return classifyAssistant(line);
     case "attachment":
       return classifyAttachment(line, rules);
+    case "system":
+      return line.subtype === "stop_hook_summary" ? { kind: "stop_summary" } : IGNORED;
     default:
       return IGNORED;
   }

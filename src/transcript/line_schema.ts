@@ -50,6 +50,7 @@ export const AttachmentSchema = z.object({
 /** The envelope of one transcript line; `message` is null on metadata lines. */
 export const LineSchema = z.object({
   type: z.string(),
+  subtype: optString,
   uuid: optString,
   promptId: optString,
   isSidechain: optBool,

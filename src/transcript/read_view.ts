@@ -129,6 +129,7 @@ function viewOf(state: ReducerState, finalSynced: boolean, stats: ReadStats): Tu
     ...turnChecklists(state),
     finalSynced,
     model: state.model,
+    stopSummaries: state.stopSummaries,
     stats,
   };
 }
@@ -143,6 +144,7 @@ function notFoundView(): TurnView {
     markdown: null,
     finalSynced: false,
     model: null,
+    stopSummaries: 0,
     stats: { bytesRead: 0, lines: 0, parsed: 0, malformed: 0, oversize: 0, fullScan: false, waitedMs: 0 },
   };
 }

@@ -36,6 +36,8 @@ export function reduceEvent(state: ReducerState, event: LineEvent): ReducerState
       return assistant(state.pendingCommand ? startTurn(state, state.pendingCommand.id) : state, event);
     case "tool_results":
       return toolResults(state, event.results);
+    case "stop_summary":
+      return { ...state, stopSummaries: state.stopSummaries + 1 };
     case "ignored":
       return state;
   }

@@ -36,6 +36,8 @@ export const ReducerStateSchema = z.object({
   lastMessage: z.object({ id: z.string().nullable(), text: z.string() }).nullable(),
   /** Hashes of the current turn's recent assistant texts (each block and each merged message, see syncKey). */
   textHashes: z.array(z.string()),
+  /** `stop_hook_summary` lines seen: one per stop whose hooks Claude Code finished running. */
+  stopSummaries: z.number().int().nonnegative().default(0),
 });
 export type ReducerState = z.infer<typeof ReducerStateSchema>;
 
@@ -57,6 +59,7 @@ export function initialState(): ReducerState {
     model: null,
     lastMessage: null,
     textHashes: [],
+    stopSummaries: 0,
   };
 }
 

@@ -17,7 +17,7 @@ export const READ_BUFFER_BYTES = 64 * 1024;
  * A line that matters has one of these byte strings: the `"user"`/`"assistant"` type (or role) value, or a
  * queued prompt attachment. Anything else (progress, snapshots, request blobs, metadata) is never parsed.
  */
-const RELEVANT = needles(['"user"', '"assistant"', "queued_command"]);
+const RELEVANT = needles(['"user"', '"assistant"', "queued_command", '"stop_hook_summary"']);
 
 /**
  * A structural `"tool_use_id"` key (inside a JSON string it would read `\"tool_use_id\"`) marks a tool

@@ -47,6 +47,8 @@ export interface TurnView {
    * found within the sync wait, and also when there was nothing to look for (absent or blank).
    */
   finalSynced: boolean;
+  /** `stop_hook_summary` lines in the file: how many stops Claude Code has finished running hooks for. */
+  stopSummaries: number;
   /** The model of the newest assistant line, if any. */
   model: string | null;
   stats: ReadStats;

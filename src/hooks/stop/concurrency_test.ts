@@ -124,6 +124,60 @@ Deno.test("hook stop: a run past CLIFFHANGER_BUDGET_MS allows and is written to 
     assert.equal(run.code, 0);
     assert.equal(run.stdout, "");
     assert.match(await readErrors(home), /hook stop: BudgetExceededError: ran past its 300 ms budget; allowed/);
+    // the session lock was released on the way out, so the next stop decides at once
+    assert.deepEqual([...Deno.readDirSync(join(home, ".cliffhanger", "locks"))], []);
+    const next = await runCli(["hook", "stop"], {
+      home,
+      stdin: JSON.stringify({ hook_event_name: "Stop", session_id: "slow", last_assistant_message: "Want me to continue?" }),
+    });
+    assert.equal(JSON.parse(next.stdout).decision, "block");
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("hook stop: the same text again after a finished stop is a new stop, not a duplicate", async () => {
+  const home = await tempHome();
+  try {
+    const transcript = join(home, ".claude", "projects", "repeat.jsonl");
+    const text = "Two of five done. Want me to continue?";
+    const prompt = '{"type":"user","promptId":"p1","message":{"role":"user","content":"migrate"}}\n';
+    const reply = (id: string) =>
+      `{"type":"assistant","message":{"id":"${id}","role":"assistant","content":[{"type":"text","text":"${text}"}]}}\n`;
+    await Deno.writeTextFile(transcript, prompt + reply("m1"));
+    const payload = { hook_event_name: "Stop", session_id: "rep", prompt_id: "p1", transcript_path: transcript, last_assistant_message: text };
+    const first = await runCli(["hook", "stop"], { home, stdin: JSON.stringify({ ...payload, stop_hook_active: false }) });
+    assert.equal(JSON.parse(first.stdout).decision, "block");
+    await Deno.writeTextFile(
+      transcript,
+      '{"type":"user","isMeta":true,"promptId":"p1","message":{"role":"user","content":"Stop hook feedback:\\nDo it."}}\n' +
+        '{"type":"system","subtype":"stop_hook_summary","hookCount":1}\n' + reply("m2"),
+      { append: true },
+    );
+    const second = await runCli(["hook", "stop"], { home, stdin: JSON.stringify({ ...payload, stop_hook_active: true }) });
+    const third = await runCli(["hook", "stop"], { home, stdin: JSON.stringify({ ...payload, stop_hook_active: true }) });
+    assert.equal(second.stdout, third.stdout, "a parallel copy of the second stop gets the same answer");
+    const log = await readLog(home);
+    assert.equal(log.length, 2, "the second stop is logged; its copy is not");
+    assert.deepEqual(log.map((l) => l["continuation"]), [1, 2]);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("hook stop: budgetMs and syncMs from config.jsonc apply, and the environment wins", async () => {
+  const home = await tempHome();
+  try {
+    const transcript = join(home, ".claude", "projects", "t.jsonl");
+    await Deno.writeTextFile(transcript, '{"type":"user","message":{"role":"user","content":"do it"}}\n');
+    await Deno.mkdir(join(home, ".cliffhanger"), { recursive: true });
+    await Deno.writeTextFile(join(home, ".cliffhanger", "config.jsonc"), '{ "budgetMs": 300, "syncMs": 5000 } // slow');
+    const stdin = JSON.stringify({ hook_event_name: "Stop", session_id: "cfg", transcript_path: transcript, last_assistant_message: "Want me to continue?" });
+    const run = await runCli(["hook", "stop"], { home, stdin });
+    assert.equal(run.stdout, "");
+    assert.match(await readErrors(home), /ran past its 300 ms budget/);
+    const fast = await runCli(["hook", "stop"], { home, stdin, env: { CLIFFHANGER_SYNC_MS: "0" } });
+    assert.equal(JSON.parse(fast.stdout).decision, "block");
   } finally {
     await Deno.remove(home, { recursive: true });
   }

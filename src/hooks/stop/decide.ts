@@ -14,7 +14,7 @@
  */
 import type { Config } from "../../config.ts";
 import { findBlocker, findEarlyStop, findEscape, renderEarlyStopReason } from "../../rules/classify.ts";
-import type { RuleSet } from "../../rules/schema.ts";
+import type { RuleMatch, RuleSet } from "../../rules/schema.ts";
 import { parseMarkdownChecklist } from "../../transcript/markdown_checklist.ts";
 import type { Checklist, TurnView } from "../../transcript/types.ts";
 import { allow, type StopDecision } from "./decision.ts";
@@ -38,8 +38,7 @@ export function decideStop(input: StopInput): StopDecision {
   const message = payload.last_assistant_message ?? "";
   const text = message.length > config.matchMaxChars ? message.slice(-config.matchMaxChars) : message;
 
-  const opts = { maxChars: config.matchMaxChars };
-  const escape = findEscape(text, rules, opts);
+  const escape = findEscapeLine(message, rules);
   if (escape) return allow(escape.rule.id, { match: escape.phrase });
   if (runningBackgroundTasks(payload) > 0) return allow("background-work");
   if (payload.permission_mode === "plan") return allow("plan-mode");
@@ -49,6 +48,16 @@ export function decideStop(input: StopInput): StopDecision {
     return { ...verdict, action: "allow", rule: "cap", reason: null };
   }
   return verdict;
+}
+
+/**
+ * Escape lines (BLOCKED:, NEEDS-YOU:, a Status handover) count anywhere in the final message, not only in the
+ * matched tail: they are line-anchored, so searching a long message stays cheap.
+ */
+export const ESCAPE_MAX_CHARS = 1_000_000;
+
+export function findEscapeLine(message: string, rules: RuleSet): RuleMatch | null {
+  return findEscape(message, rules, { maxChars: ESCAPE_MAX_CHARS });
 }
 
 function judge(input: StopInput, text: string): StopDecision {

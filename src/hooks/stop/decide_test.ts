@@ -18,6 +18,7 @@ function view(parts: Partial<TurnView>): TurnView {
     markdown: null,
     finalSynced: true,
     model: null,
+    stopSummaries: 0,
     stats: { bytesRead: 0, lines: 0, parsed: 0, malformed: 0, oversize: 0, fullScan: true, waitedMs: 0 },
     ...parts,
   };
@@ -110,4 +111,12 @@ Deno.test("openItemsReason() lists at most ten items and counts the rest", () =>
   const reason = openItemsReason(items);
   assert.ok(reason.includes("item 10; and 3 more"));
   assert.ok(!reason.includes("item 11"));
+});
+
+Deno.test("decideStop() honours an escape line far from the end of a long message", () => {
+  const long = `BLOCKED: I need the staging DB password.\n${"Details of the migration so far. ".repeat(400)}\nWant me to continue?`;
+  assert.ok(long.length > config.matchMaxChars * 2);
+  const d = decide(long, { view: view({ tasks: open }) });
+  assert.equal(d.action, "allow");
+  assert.equal(d.rule, "blocker-token");
 });

@@ -4,11 +4,9 @@
  */
 import { join } from "node:path";
 import { pathExists } from "../../store/exists.ts";
-import { loadConfig } from "../../config.ts";
-import type { EnvReader } from "../../env.ts";
+import type { HookRunDeps } from "../../cli/hook.ts";
 import { buildRuleSet, readUserRuleFiles } from "../../rules/load.ts";
 import type { RuleSet } from "../../rules/schema.ts";
-import { findEscape } from "../../rules/classify.ts";
 import { appendError } from "../../store/errors_log.ts";
 import { withLock } from "../../store/lock.ts";
 import { appendLog } from "../../store/log.ts";
@@ -18,61 +16,51 @@ import { readTurnView } from "../../transcript/read_view.ts";
 import { TranscriptIndexSchema } from "../../transcript/index_schema.ts";
 import type { TurnView } from "../../transcript/types.ts";
 import { ALLOW_SILENTLY, type HookOutcome } from "../fail_open.ts";
-import { decideStop } from "./decide.ts";
+import { decideStop, findEscapeLine } from "./decide.ts";
 import type { StopDecision } from "./decision.ts";
 import { isSubagent, parseStopPayload, runningBackgroundTasks, type StopPayload } from "./payload.ts";
 import { renderStop } from "./render.ts";
 import { enterTurn, findDuplicate, remember, stopFingerprint } from "./turn.ts";
 import type { Config } from "../../config.ts";
 
-export interface StopRunDeps {
-  env: EnvReader;
-  paths: HomePaths;
-  stdinText: string;
-  /** Milliseconds since the epoch; injected for tests. */
-  now: () => number;
-}
-
-export async function runStopHook(deps: StopRunDeps): Promise<HookOutcome> {
+export async function runStopHook(deps: HookRunDeps): Promise<HookOutcome> {
   const { paths } = deps;
   const startedAt = deps.now();
   if (deps.stdinText.trim() === "") {
     await appendError(paths.errors, "hook stop", "empty payload on stdin; allowed");
     return ALLOW_SILENTLY;
   }
-  const payload = parseStopPayload(JSON.parse(deps.stdinText));
+  const payload = parseStopPayload(parseJsonPayload(deps.stdinText));
   if (await pathExists(paths.off)) return ALLOW_SILENTLY;
-  const config = await readConfig(deps);
+  const config = deps.config;
   if (config.disable) return ALLOW_SILENTLY;
   // Side agents (prompt suggestions and the like) stop with an empty agent_type: not the user's work.
   if (payload.hook_event_name === "SubagentStop" && payload.agent_type === "") return ALLOW_SILENTLY;
 
   const rules = await readRules(paths);
-  const key = sessionKey(payload.session_id, isSubagent(payload) ? payload.agent_id : null);
+  const key = sessionKey(payload.session_id, { subagent: isSubagent(payload), agentId: payload.agent_id });
   const file = statePath(paths.state, key);
 
   const result = await withLock(join(paths.locks, `${key}.lock`), async () => {
     const loaded = await readSessionState(file);
     if (loaded.problem) await appendError(paths.errors, "hook stop", loaded.problem);
     let state = loaded.state;
-    const fp = stopFingerprint(payload);
-    const duplicate = findDuplicate(state, fp, startedAt, config.dedupeWindowMs);
-    if (duplicate) {
-      return {
-        decision: duplicate.decision as StopDecision,
-        observe: duplicate.observe,
-        duplicate: true,
-        continuation: state.turn.blocks,
-      };
-    }
-
-    state = enterTurn(state, payload);
     let view: TurnView | null = null;
     if (needsTranscript(payload, rules)) {
       const read = await readTranscript(payload, state.index, { config, home: paths.home });
       view = read.view;
       state = { ...state, index: read.index };
+      if (view && view.stats.malformed > 0) {
+        await appendError(paths.errors, "transcript", `${view.stats.malformed} malformed line(s) skipped in "${payload.transcript_path ?? ""}"`);
+      }
     }
+    const fp = stopFingerprint(payload, view?.found && view.finalSynced ? view.stopSummaries : null);
+    const duplicate = findDuplicate(state, fp, startedAt, config.dedupeWindowMs);
+    if (duplicate) {
+      await writeSessionState(file, state);
+      return { decision: duplicate.decision as StopDecision, observe: duplicate.observe, duplicate: true, continuation: state.turn.blocks };
+    }
+    state = enterTurn(state, payload);
     const decision = decideStop({ payload, view, blocksThisTurn: state.turn.blocks, config, rules });
     if (decision.action === "block" && !config.observe) {
       state = { ...state, turn: { ...state.turn, blocks: state.turn.blocks + 1 } };
@@ -109,7 +97,7 @@ export async function runStopHook(deps: StopRunDeps): Promise<HookOutcome> {
 /** Escapes, background work and plan mode decide without the transcript, so it is not read for them. */
 function needsTranscript(payload: StopPayload, rules: RuleSet): boolean {
   if (runningBackgroundTasks(payload) > 0 || payload.permission_mode === "plan") return false;
-  return findEscape(payload.last_assistant_message ?? "", rules) === null;
+  return findEscapeLine(payload.last_assistant_message ?? "", rules) === null;
 }
 
 async function readTranscript(payload: StopPayload, priorIndex: unknown, options: { config: Config; home: string }) {
@@ -125,24 +113,21 @@ async function readTranscript(payload: StopPayload, priorIndex: unknown, options
   });
 }
 
-async function readConfig(deps: StopRunDeps): Promise<Config> {
-  let text: string | null = null;
-  try {
-    text = await Deno.readTextFile(deps.paths.config);
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) await appendError(deps.paths.errors, "config", e);
-  }
-  const loaded = loadConfig(text, deps.env, deps.paths.config);
-  for (const problem of loaded.problems) await appendError(deps.paths.errors, "config", problem);
-  return loaded.config;
-}
-
 async function readRules(paths: HomePaths): Promise<RuleSet> {
   const rules = buildRuleSet({ userFiles: await readUserRuleFiles(paths.rules) });
   for (const file of rules.files) {
     if (file.error) await appendError(paths.errors, "rules", `${file.origin}: ${file.error}`);
   }
   return rules;
+}
+
+/** The payload as JSON; the error never quotes stdin (it may hold message text). */
+function parseJsonPayload(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new SyntaxError(`stdin is not valid JSON (${text.length} characters); allowed`);
+  }
 }
 
 function expandHome(path: string, home: string): string {

@@ -25,8 +25,14 @@ export function enterTurn(state: SessionState, payload: StopPayload): SessionSta
   return { ...state, turn: { key: `s:${seq}`, seq, blocks: 0 } };
 }
 
-export function stopFingerprint(payload: StopPayload): string {
+/**
+ * What identifies one stop. `stopSummaries` (the transcript's count of finished stops, when the final message
+ * has reached the file) tells a second registration of the same stop (same count) from a real next stop that
+ * repeats the same text (Claude Code wrote a stop_hook_summary line in between).
+ */
+export function stopFingerprint(payload: StopPayload, stopSummaries: number | null = null): string {
   const parts = [
+    stopSummaries === null ? "" : String(stopSummaries),
     payload.session_id,
     payload.agent_id ?? "",
     payload.prompt_id ?? "",

@@ -63,3 +63,10 @@ Deno.test("remember() keeps only the last few decisions", () => {
   assert.equal(state.recent.length, 8);
   assert.equal(state.recent.at(-1)!.fp, "19");
 });
+
+Deno.test("stopFingerprint() tells a repeated final message after a finished stop from a second registration", () => {
+  const payload = stop({ prompt_id: "p1", stop_hook_active: true });
+  assert.equal(stopFingerprint(payload, 2), stopFingerprint(payload, 2));
+  assert.notEqual(stopFingerprint(payload, 2), stopFingerprint(payload, 3));
+  assert.notEqual(stopFingerprint(payload, null), stopFingerprint(payload, 0));
+});

@@ -1,0 +1,31 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { appendError, MAX_BYTES, MAX_LINE_CHARS } from "./errors_log.ts";
+
+Deno.test("appendError() writes one short line per error and rotates a large file", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "errors.log");
+    await appendError(path, "hook stop", new Error("first\nsecond"), new Date("2026-11-30T10:00:00Z"));
+    assert.equal(await Deno.readTextFile(path), "2026-11-30T10:00:00.000Z hook stop: Error: first | second\n");
+    await appendError(path, "hook stop", "x".repeat(5000));
+    const lines = (await Deno.readTextFile(path)).trim().split("\n");
+    assert.equal(lines.length, 2);
+    assert.ok(lines[1]!.length <= MAX_LINE_CHARS);
+    await Deno.writeTextFile(path, "y".repeat(MAX_BYTES + 1));
+    await appendError(path, "rules", "bad file");
+    assert.match(await Deno.readTextFile(path), /^\S+ rules: bad file\n$/);
+    assert.equal((await Deno.stat(`${path}.1`)).size, MAX_BYTES + 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("appendError() never throws when the home is unusable", async () => {
+  const file = await Deno.makeTempFile();
+  try {
+    await appendError(join(file, "errors.log"), "hook stop", "x");
+  } finally {
+    await Deno.remove(file);
+  }
+});
