@@ -5,8 +5,11 @@
 import { readEnv } from "../src/env.ts";
 import { cliArgs } from "./scopes.ts";
 
+// `deno task` runs in the checkout; relative paths the user typed belong to the folder the task was started in
+const cwd = readEnv("INIT_CWD") || Deno.cwd();
 const child = new Deno.Command(Deno.execPath(), {
-  args: cliArgs(readEnv, Deno.args),
+  args: cliArgs(readEnv, Deno.args, cwd),
+  cwd,
   stdin: "inherit",
   stdout: "inherit",
   stderr: "inherit",

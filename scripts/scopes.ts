@@ -7,8 +7,13 @@ import { join, resolve } from "node:path";
 import type { EnvReader } from "../src/env.ts";
 import { computeScopes, denoRunArgs, scopeInputFromEnv, type Scopes } from "../src/permissions.ts";
 
-export function settingsTargetsFromArgs(args: readonly string[]): string[] {
+/**
+ * Settings files an `install`/`uninstall` run names (`--settings PATH`, `--project DIR`), resolved against `cwd`.
+ * Other commands get no extra write scope, whatever flags they carry.
+ */
+export function settingsTargetsFromArgs(args: readonly string[], cwd: string = Deno.cwd()): string[] {
   const files: string[] = [];
+  if (args[0] !== "install" && args[0] !== "uninstall") return files;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const [flag, inline] = arg.includes("=")
@@ -16,8 +21,8 @@ export function settingsTargetsFromArgs(args: readonly string[]): string[] {
       : [arg, undefined];
     const value = inline ?? args[i + 1];
     if (value === undefined) continue;
-    if (flag === "--settings") files.push(resolve(value));
-    if (flag === "--project") files.push(resolve(value, ".claude", "settings.json"));
+    if (flag === "--settings") files.push(resolve(cwd, value));
+    if (flag === "--project") files.push(resolve(cwd, value, ".claude", "settings.json"));
   }
   return files;
 }
@@ -37,8 +42,8 @@ export function withSymlinkTargets(files: readonly string[]): string[] {
   return out;
 }
 
-export function scopesFor(env: EnvReader, args: readonly string[] = []): Scopes {
-  const input = scopeInputFromEnv(env, withSymlinkTargets(settingsTargetsFromArgs(args)));
+export function scopesFor(env: EnvReader, args: readonly string[] = [], cwd?: string): Scopes {
+  const input = scopeInputFromEnv(env, withSymlinkTargets(settingsTargetsFromArgs(args, cwd)));
   input.extraSettingsFiles = withSymlinkTargets([
     join(input.claudeDir, "settings.json"),
     ...(input.extraSettingsFiles ?? []),
@@ -47,6 +52,6 @@ export function scopesFor(env: EnvReader, args: readonly string[] = []): Scopes 
 }
 
 /** The full `deno` argument list that runs main.ts with `args` under the scopes. */
-export function cliArgs(env: EnvReader, args: readonly string[]): string[] {
-  return [...denoRunArgs(scopesFor(env, args)), ...args];
+export function cliArgs(env: EnvReader, args: readonly string[], cwd?: string): string[] {
+  return [...denoRunArgs(scopesFor(env, args, cwd)), ...args];
 }

@@ -1,12 +1,14 @@
 /** `stats [--days N] [--json]`: what the Stop guard caught and allowed, read from log.jsonl as a stream. */
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
-import { BUILTIN_RULE_FILES } from "../rules/builtin.ts";
+import { buildRuleSet, readUserRuleFiles } from "../rules/load.ts";
 import { StatsAccumulator } from "../stats/compute.ts";
 import { renderStats, STAGE_LABELS } from "../stats/render.ts";
 import { type CommandSpec, intFlag, parseCommandArgs, renderHelp } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
-import { CommandError } from "./usage_error.ts";
+import { CommandError, UsageError } from "./usage_error.ts";
+
+const MAX_DAYS = 3650;
 
 const spec: CommandSpec = {
   name: "stats",
@@ -14,7 +16,7 @@ const spec: CommandSpec = {
   summary:
     "Early stops caught (by rule), stops allowed (by reason) and a per-day chart, from $CLIFFHANGER_HOME/log.jsonl.",
   flags: {
-    days: { type: "string", value: "N", help: "window in days, ending now (default 7)" },
+    days: { type: "string", value: "N", help: "window in whole UTC days, today included (default 7, at most 3650)" },
     json: { type: "boolean", help: "print the numbers as one JSON object" },
   },
   details:
@@ -28,6 +30,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     return 0;
   }
   const days = intFlag(spec, "days", parsed.values["days"], 7);
+  if (days > MAX_DAYS) throw new UsageError(`stats: --days must be at most ${MAX_DAYS}, got ${days}`);
   const acc = new StatsAccumulator({ now: ctx.now(), days });
   try {
     const lines = createInterface({
@@ -44,16 +47,15 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     return 0;
   }
   const color = ctx.isTTY && (ctx.env("NO_COLOR") ?? "") === "";
-  ctx.out(renderStats(stats, { color, labels: ruleLabels() }));
+  ctx.out(renderStats(stats, { color, labels: await ruleLabels(ctx) }));
   return 0;
 }
 
-function ruleLabels(): Record<string, string> {
+/** Labels for rule ids: the stages, then every rule in force (built-in and the user's own). */
+async function ruleLabels(ctx: CliContext): Promise<Record<string, string>> {
   const labels: Record<string, string> = { ...STAGE_LABELS };
-  for (const file of BUILTIN_RULE_FILES) {
-    const rules = (file.data as { rules?: { id: string; label?: string }[] }).rules ?? [];
-    for (const rule of rules) if (rule.label) labels[rule.id] = rule.label;
-  }
+  const set = buildRuleSet({ userFiles: await readUserRuleFiles(ctx.paths.rules) });
+  for (const rule of [...set.escape, ...set.blocker, ...set.earlyStop]) if (rule.label) labels[rule.id] = rule.label;
   return labels;
 }
 

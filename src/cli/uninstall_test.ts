@@ -35,7 +35,10 @@ Deno.test("uninstall rejects unknown flags with exit 2", async () => {
   await using home = await tempHome();
   const ctx = fakeContext(home.dir);
   assert.equal(await code(ctx, ["--no-subagents"]), 2);
-  assert.match(ctx.stderr(), /^cliffhanger-bin: uninstall: unknown flag "--no-subagents" \(did you mean "--no-subagent"\?\)/);
+  assert.match(
+    ctx.stderr(),
+    /^cliffhanger-bin: uninstall: unknown flag "--no-subagents" \(did you mean "--no-subagent"\?\)/,
+  );
 });
 
 Deno.test("uninstall --no-subagent removes our handlers except the SubagentStop one", async () => {

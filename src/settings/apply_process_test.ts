@@ -57,7 +57,7 @@ Deno.test("install in several processes at once leaves valid settings with one s
 });
 
 /** Runs install once in a child process allowed only `files` (read and write), the cliffhanger home and env. */
-async function installScoped(home: string, files: string[], argv: string[]) {
+async function installScoped(home: string, files: string[], command: string, argv: string[]) {
   const script = join(home, "install_once.ts");
   await Deno.writeTextFile(script, installScript());
   const cliffhangerHome = join(home, ".cliffhanger");
@@ -72,7 +72,7 @@ async function installScoped(home: string, files: string[], argv: string[]) {
       "--allow-env",
       script,
       home,
-      "/a/cliffhanger-bin",
+      command,
       "0",
       ...argv,
     ],
@@ -93,9 +93,7 @@ Deno.test("install under scoped permissions touches only the settings file, its 
   await Deno.writeTextFile(settings, '{\n  // keep me\n  "model": "opus"\n}\n');
   const files = [settings, settingsTempPath(settings)];
   const run = async (command: string) => {
-    const argv = ["--settings", settings];
-    const output = await installScoped(home.dir, files, argv).then((o) => o);
-    void command;
+    const output = await installScoped(home.dir, files, command, ["--settings", settings]);
     assert.equal(output.code, 0, output.stdout + output.stderr);
     return JSON.parse(output.stdout);
   };
@@ -105,4 +103,29 @@ Deno.test("install under scoped permissions touches only the settings file, its 
   assert.equal((await run("/b/cliffhanger-bin")).changed, false);
   await assertOneSet(settings, "// keep me");
   assert.deepEqual(await listDir(dirname(settings)), ["settings.json"]);
+});
+
+Deno.test("install under scoped permissions into a missing folder says to create it and writes nothing", async () => {
+  await using home = await tempHome();
+  const project = join(home.dir, "project");
+  await Deno.mkdir(project);
+  const nested = join(home.dir, "elsewhere", "deeper", "settings.json");
+  const cases: [string[], string][] = [
+    [["--project", "project"], join(project, ".claude", "settings.json")],
+    [["--settings", nested], nested],
+  ];
+  for (const [argv, settings] of cases) {
+    const output = await installScoped(home.dir, [settings, settingsTempPath(settings)], "/a/cliffhanger-bin", argv);
+    const dir = dirname(settings);
+    assert.equal(output.code, 1, output.stdout + output.stderr);
+    assert.equal(
+      output.stderr,
+      `cliffhanger-bin: Cannot create "${settings}": its folder "${dir}" does not exist and this binary may not ` +
+        `create it; run: mkdir -p "${dir}"\n`,
+    );
+    assert.equal(output.stdout, "");
+  }
+  assert.deepEqual(await listDir(project), []);
+  assert.deepEqual(await listDir(home.dir), [".cliffhanger", "install_once.ts", "project"]);
+  assert.deepEqual(await listDir(join(home.dir, ".cliffhanger", "locks")), [], "lock released");
 });

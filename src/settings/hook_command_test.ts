@@ -4,8 +4,8 @@ import { MAIN_PATH } from "../permissions.ts";
 import {
   currentHookCommand,
   HOOK_REGISTRATIONS,
-  hookGroup,
   hookCommandWarning,
+  hookGroup,
   hookHandler,
   type HookRegistration,
   selectRegistrations,
@@ -64,9 +64,15 @@ Deno.test("hookCommandWarning() flags deno from npx's cache and any development 
     `the hooks run ${npx}, in npx's cache, which npm may clean (every stop then fails); ` +
       "for real use, run `deno task compile` and install the compiled binary",
   );
-  const windows = hookCommandWarning({ command: "C:\\Users\\a\\AppData\\npm-cache\\_npx\\1\\deno.exe", prefixArgs: [] });
+  const windows = hookCommandWarning({
+    command: "C:\\Users\\a\\AppData\\npm-cache\\_npx\\1\\deno.exe",
+    prefixArgs: [],
+  });
   assert.match(windows ?? "", /in npx's cache/);
   const dev = hookCommandWarning({ command: "/usr/bin/deno", prefixArgs: ["run", MAIN_PATH] });
-  assert.match(dev ?? "", /^the hooks run \/usr\/bin\/deno on this checkout, which may be moved or cleaned; .*deno task compile/);
+  assert.match(
+    dev ?? "",
+    /^the hooks run \/usr\/bin\/deno on this checkout, which may be moved or cleaned; .*deno task compile/,
+  );
   for (const warning of [fromNpx, windows, dev]) assert.ok(!warning?.includes("\n"), "one line");
 });

@@ -3,7 +3,7 @@ import { type LogLine, LogLineSchema } from "../store/log.ts";
 
 export interface StatsOptions {
   now: Date;
-  /** Window length in days, ending now. */
+  /** Window length in whole UTC days, today included. */
   days: number;
 }
 
@@ -44,7 +44,9 @@ export class StatsAccumulator {
 
   constructor(options: StatsOptions) {
     this.#until = options.now.getTime();
-    this.#since = this.#until - options.days * DAY_MS;
+    // whole UTC days, so the totals and the per-day chart always count the same lines
+    const today = Date.UTC(options.now.getUTCFullYear(), options.now.getUTCMonth(), options.now.getUTCDate());
+    this.#since = today - (options.days - 1) * DAY_MS;
     for (let i = options.days - 1; i >= 0; i--) {
       const date = new Date(this.#until - i * DAY_MS).toISOString().slice(0, 10);
       this.#perDay.set(date, { date, caught: 0, allowed: 0 });

@@ -40,7 +40,7 @@ export function childEnv(options: RunCliOptions): Record<string, string> {
 export async function runCli(args: string[], options: RunCliOptions): Promise<CliRun> {
   const env = childEnv(options);
   const command = new Deno.Command(Deno.execPath(), {
-    args: cliArgs(envFrom(env), args),
+    args: cliArgs(envFrom(env), args, options.cwd ?? options.home),
     env,
     clearEnv: true,
     cwd: options.cwd ?? options.home,
