@@ -202,6 +202,7 @@ Deno.test("status --json reports mode, cap, home, rule files and the sandbox it 
     assert.ok(s.ruleCounts.earlyStop >= 5, "built-ins still apply");
     assert.equal(s.permissions.net, "denied");
     assert.equal(s.permissions.run, "denied");
-    assert.equal(s.permissions.read["/etc"], "prompt");
+    assert.equal(s.permissions.read["/etc"], "denied");
+    assert.equal(s.registered, false);
     assert.equal(s.permissions.write[join(home, ".cliffhanger")], "granted");
   }));

@@ -119,7 +119,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
 function describeSettings(s: Awaited<ReturnType<typeof inspectSettings>>[number]): string {
   if (!s.exists) return `${s.path}: not present`;
   if (s.error && /Requires read access/.test(s.error)) {
-    return `${s.path}: not readable (outside this binary's read scope)`;
+    return `${s.path}: cannot check (outside this binary's read scope)`;
   }
   if (s.error) return `${s.path}: ERROR ${s.error}`;
   const events = s.events;
