@@ -20,11 +20,13 @@ const spec: CommandSpec = {
   },
 };
 
-type PermissionState = "granted" | "denied" | "prompt";
+type PermissionState = "granted" | "denied";
 
+/** A permission's state. "prompt" is reported as "denied": the binary runs with --no-prompt, so it is refused. */
 function query(descriptor: Deno.PermissionDescriptor): PermissionState {
   try {
-    return Deno.permissions.querySync(descriptor).state;
+    const state = Deno.permissions.querySync(descriptor).state;
+    return state === "prompt" ? "denied" : state;
   } catch {
     return "denied";
   }
@@ -79,6 +81,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     home: paths.root,
     log: paths.log,
     config: { path: paths.config, exists: configText !== null, problems },
+    registered: settings.some((s) => s.events.length > 0),
     settings,
     rules: rules.files,
     ruleCounts: { escape: rules.escape.length, blocker: rules.blocker.length, earlyStop: rules.earlyStop.length },
@@ -100,7 +103,9 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   lines.push(`home: ${paths.root}`);
   lines.push(`config: ${paths.config}${configText === null ? " (none; defaults)" : ""}`);
   for (const p of problems) lines.push(`  problem: ${p}`);
-  lines.push("settings files:");
+  lines.push(
+    report.registered ? "settings files:" : "settings files (none of those it can read registers cliffhanger; run install):",
+  );
   for (const s of settings) lines.push(`  ${describeSettings(s)}`);
   lines.push(
     `rules: ${rules.escape.length} escape, ${rules.blocker.length} blocker, ${rules.earlyStop.length} early-stop`,
