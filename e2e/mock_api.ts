@@ -2,6 +2,7 @@
  * A loopback stand-in for the Anthropic Messages API. `POST /v1/messages` with `tools` plays the next reply of the
  * script; without tools (titles, summaries) it gets a short text. Every request body is recorded so a test can
  * check what the model was sent. Any other path gets a harmless answer. Bounded in body size and request count.
+ * A script reply can also be answered late (delayMs), with no blocks, or with an API error (see script.ts).
  */
 import type { ScriptReply } from "./script.ts";
 import { jsonBody, sseBody, type WireMessage } from "./sse.ts";
@@ -13,6 +14,8 @@ export interface RecordedRequest {
   body: Record<string, unknown> | null;
   /** Which script reply answered it (0-based), null for side requests and other paths. */
   step: number | null;
+  /** When it arrived (Date.now()). */
+  receivedAt: number;
 }
 
 export interface MockApi {
@@ -42,15 +45,16 @@ export function startMockApi(replies: readonly ScriptReply[]): MockApi {
     if (requests.length >= MAX_REQUESTS) return errorResponse(429, "mock request limit reached");
     const path = new URL(req.url).pathname;
     const body = await readJson(req);
-    const record: RecordedRequest = { method: req.method, path, body, step: null };
+    const record: RecordedRequest = { method: req.method, path, body, step: null, receivedAt: Date.now() };
     requests.push(record);
     if (req.method !== "POST") return Response.json({});
     if (path.endsWith("/count_tokens")) return Response.json({ input_tokens: 10 });
     if (!path.endsWith("/v1/messages") || body === null) return Response.json({});
 
     let blocks: ScriptReply["content"] = [{ type: "text", text: SIDE_REPLY }];
+    let reply: ScriptReply | undefined;
     if (Array.isArray(body.tools) && body.tools.length > 0) {
-      const reply = replies[next];
+      reply = replies[next];
       if (reply) {
         record.step = next++;
         blocks = reply.content;
@@ -59,10 +63,16 @@ export function startMockApi(replies: readonly ScriptReply[]): MockApi {
         blocks = [{ type: "text", text: OVERRUN_REPLY }];
       }
     }
+    if (reply?.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+    if (reply?.error) {
+      const { status, type, message } = reply.error;
+      return Response.json({ type: "error", error: { type, message } }, { status });
+    }
     const message: WireMessage = {
       id: `msg_mock_${++ids}`,
       model: typeof body.model === "string" ? body.model : "claude-mock",
       blocks,
+      ...(reply?.stopReason ? { stopReason: reply.stopReason } : {}),
     };
     if (body.stream === true) {
       return new Response(sseBody(message), {

@@ -7,6 +7,7 @@ import { runProcess } from "./process.ts";
 import type { Sandbox } from "./sandbox.ts";
 
 const STAND_IN_HOOK = join(dirname(fileURLToPath(import.meta.url)), "stand_in_hook.ts");
+const RECORD_HOOK = join(dirname(fileURLToPath(import.meta.url)), "record_hook.ts");
 
 export type HookKind = "ours" | "stand-in";
 
@@ -44,5 +45,27 @@ async function registerStandIn(sandbox: Sandbox): Promise<void> {
     args: ["run", "--allow-all", "--no-prompt", STAND_IN_HOOK],
   };
   const settings = { hooks: { Stop: [{ hooks: [handler] }] } };
+  await Deno.writeTextFile(sandbox.settingsFile, JSON.stringify(settings, null, 2) + "\n");
+}
+
+/**
+ * Adds e2e/record_hook.ts for each of `events` (StopFailure, PostToolUse, PostToolUseFailure, Stop, …) to the
+ * settings file, next to what is registered already. It appends each payload to $E2E_HOOK_EVENTS.
+ */
+export async function registerRecorders(sandbox: Sandbox, events: readonly string[]): Promise<void> {
+  if (events.length === 0) return;
+  let settings: { hooks?: Record<string, unknown[]> } = {};
+  try {
+    settings = JSON.parse(await Deno.readTextFile(sandbox.settingsFile));
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
+  const hooks = settings.hooks ??= {};
+  const handler = {
+    type: "command",
+    command: Deno.execPath(),
+    args: ["run", "--allow-read", "--allow-write", "--allow-env", "--no-prompt", RECORD_HOOK],
+  };
+  for (const event of events) (hooks[event] ??= []).push({ hooks: [handler] });
   await Deno.writeTextFile(sandbox.settingsFile, JSON.stringify(settings, null, 2) + "\n");
 }

@@ -5,6 +5,8 @@ export interface WireMessage {
   id: string;
   model: string;
   blocks: ScriptBlock[];
+  /** Overrides the stop reason derived from the blocks. */
+  stopReason?: string;
 }
 
 const USAGE = { input_tokens: 10, output_tokens: 10 };
@@ -68,7 +70,7 @@ export function sseBody(message: WireMessage): string {
   });
   events.push(["message_delta", {
     type: "message_delta",
-    delta: { stop_reason: stopReason(message.blocks), stop_sequence: null },
+    delta: { stop_reason: message.stopReason ?? stopReason(message.blocks), stop_sequence: null },
     usage: { output_tokens: USAGE.output_tokens },
   }]);
   events.push(["message_stop", { type: "message_stop" }]);
@@ -83,7 +85,7 @@ export function jsonBody(message: WireMessage): Record<string, unknown> {
     role: "assistant",
     model: message.model,
     content: wireBlocks(message),
-    stop_reason: stopReason(message.blocks),
+    stop_reason: message.stopReason ?? stopReason(message.blocks),
     stop_sequence: null,
     usage: USAGE,
   };
