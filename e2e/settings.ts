@@ -9,7 +9,8 @@ import type { Sandbox } from "./sandbox.ts";
 const STAND_IN_HOOK = join(dirname(fileURLToPath(import.meta.url)), "stand_in_hook.ts");
 const RECORD_HOOK = join(dirname(fileURLToPath(import.meta.url)), "record_hook.ts");
 
-export type HookKind = "ours" | "stand-in";
+/** "none" registers no Stop hook (recorders may still be added with registerRecorders). */
+export type HookKind = "ours" | "stand-in" | "none";
 
 /** Deno arguments that run our CLI under the permission flags computed for the sandbox's HOME. */
 export function cliArgs(sandbox: Sandbox): string[] {
@@ -18,6 +19,7 @@ export function cliArgs(sandbox: Sandbox): string[] {
 }
 
 export async function registerHook(sandbox: Sandbox, kind: HookKind, env: Record<string, string>): Promise<void> {
+  if (kind === "none") return;
   if (kind === "stand-in") await registerStandIn(sandbox);
   else await installWithOurCli(sandbox, env);
 }

@@ -29,6 +29,12 @@ export const ConfigSchema = z.object({
    * one's end gets the same answer and is not counted again.
    */
   dedupeWindowMs: z.number().int().min(0).max(60000).default(1500),
+  /** Switch the stall stage off (CLIFFHANGER_STALL_DISABLE; the file $CLIFFHANGER_HOME/stall-off does the same). */
+  stallDisable: z.boolean().default(false),
+  /** After a stall nudge, no other stall nudge in this session for this many seconds; 0 = off (CLIFFHANGER_STALL_COOLDOWN_S). */
+  stallCooldownS: z.number().min(0).max(86400).default(0),
+  /** Stall nudges per tool_use_id, ever (CLIFFHANGER_STALL_MAX_RETRIES). */
+  stallMaxRetries: z.number().int().min(0).max(100).default(3),
 }).strict();
 export type Config = z.output<typeof ConfigSchema>;
 
@@ -42,6 +48,9 @@ export const ENV_KEYS = {
   CLIFFHANGER_SYNC_MS: "syncMs",
   CLIFFHANGER_CONTINUE_VIA: "continueVia",
   CLIFFHANGER_BUDGET_MS: "budgetMs",
+  CLIFFHANGER_STALL_DISABLE: "stallDisable",
+  CLIFFHANGER_STALL_COOLDOWN_S: "stallCooldownS",
+  CLIFFHANGER_STALL_MAX_RETRIES: "stallMaxRetries",
 } as const satisfies Record<string, keyof Config>;
 
 export interface LoadedConfig {
@@ -102,7 +111,7 @@ function coerceEnv(key: keyof Config, raw: string): unknown {
     if (["0", "false", "no", "off"].includes(v)) return false;
     return undefined;
   }
-  if (typeof defaultValue === "number") return /^\s*\d+\s*$/.test(raw) ? Number(raw) : undefined;
+  if (typeof defaultValue === "number") return /^\s*\d+(?:\.\d+)?\s*$/.test(raw) ? Number(raw) : undefined;
   return raw.trim();
 }
 

@@ -1,5 +1,21 @@
 /** Stats over log.jsonl lines: pure, so tests and replay feed it lines directly. */
-import { type LogLine, LogLineSchema } from "../store/log.ts";
+import { type LogLine, LogLineSchema, type StallLogLine, StallLogLineSchema } from "../store/log.ts";
+
+/** The stall stage's numbers: stalls found (by kind), nudged, held back (by gate), and healthy stops. */
+export interface StallStats {
+  /** Stops where at least one stall was found. */
+  stopsWithStalls: number;
+  /** Stalls found, by kind (one per tool call and stop). */
+  byKind: Record<string, number>;
+  /** Stalls a recovery nudge was sent for. */
+  recovered: number;
+  /** Stalls past their retry cap (logged, not nudged). */
+  capped: number;
+  /** Stops where a guardrail held the nudge back, by gate. */
+  suppressed: Record<string, number>;
+  /** Stops checked and found healthy. */
+  healthy: number;
+}
 
 export interface StatsOptions {
   now: Date;
@@ -28,6 +44,7 @@ export interface Stats {
   allowed: number;
   allowedBy: Record<string, number>;
   perDay: DayCount[];
+  stalls: StallStats;
   /** Lines that were not valid log lines. */
   skippedLines: number;
 }
@@ -63,6 +80,7 @@ export class StatsAccumulator {
       allowed: 0,
       allowedBy: {},
       perDay: [],
+      stalls: { stopsWithStalls: 0, byKind: {}, recovered: 0, capped: 0, suppressed: {}, healthy: 0 },
       skippedLines: 0,
     };
   }
@@ -74,6 +92,12 @@ export class StatsAccumulator {
       raw = JSON.parse(text);
     } catch {
       this.#stats.skippedLines++;
+      return;
+    }
+    if ((raw as { kind?: unknown } | null)?.kind === "stall") {
+      const stall = StallLogLineSchema.safeParse(raw);
+      if (stall.success) this.addStall(stall.data);
+      else this.#stats.skippedLines++;
       return;
     }
     const parsed = LogLineSchema.safeParse(raw);
@@ -103,6 +127,30 @@ export class StatsAccumulator {
     }
   }
 
+  addStall(line: StallLogLine): void {
+    const t = Date.parse(line.ts);
+    if (!Number.isFinite(t) || t < this.#since || t > this.#until) return;
+    const s = this.#stats.stalls;
+    switch (line.name) {
+      case "healthy_stop":
+        s.healthy++;
+        break;
+      case "stall_detected":
+        s.stopsWithStalls++;
+        for (const stall of line.stalls) s.byKind[stall.kind] = (s.byKind[stall.kind] ?? 0) + 1;
+        break;
+      case "recovery_dispatched":
+        s.recovered += line.stalls.length;
+        break;
+      case "retry_cap_hit":
+        s.capped += line.stalls.length;
+        if (line.gate) s.suppressed[line.gate] = (s.suppressed[line.gate] ?? 0) + 1;
+        break;
+      default:
+        if (line.gate) s.suppressed[line.gate] = (s.suppressed[line.gate] ?? 0) + 1;
+    }
+  }
+
   result(): Stats {
     return {
       ...this.#stats,
@@ -111,6 +159,7 @@ export class StatsAccumulator {
       byRule: sortByCount(this.#stats.byRule),
       allowedBy: sortByCount(this.#stats.allowedBy),
       perDay: [...this.#perDay.values()],
+      stalls: { ...this.#stats.stalls, byKind: sortByCount(this.#stats.stalls.byKind) },
     };
   }
 }

@@ -26,3 +26,31 @@ Deno.test("computeStats() counts whole UTC days, so the chart and the totals agr
   assert.equal(stats.perDay.reduce((n, d) => n + d.caught, 0), stats.caught);
   assert.equal(stats.since, "2026-11-24T00:00:00.000Z");
 });
+
+Deno.test("computeStats() counts stalls by kind, recovered and capped, and keeps them out of the decision counts", () => {
+  const now = new Date("2026-11-30T10:00:00Z");
+  const stall = (name: string, stalls: { kind: string; id: string }[], gate: string | null = null) =>
+    JSON.stringify({
+      ts: "2026-11-30T09:00:00Z", session: "s", event: "Stop", agent: null, kind: "stall", name, gate,
+      stalls: stalls.map((s) => ({ ...s, tool: "Read", line: 3, signature: `${s.kind}:${s.id}`, retries: 1 })),
+      maxRetries: 3, cooldownS: 0, cooldownLeftS: null, observe: false, cwd: null,
+    });
+  const stats = computeStats([
+    stall("healthy_stop", []),
+    stall("stall_detected", [{ kind: "pending_tool_use", id: "a" }, { kind: "hung_mcp_call", id: "b" }]),
+    stall("recovery_dispatched", [{ kind: "pending_tool_use", id: "a" }, { kind: "hung_mcp_call", id: "b" }]),
+    stall("stall_detected", [{ kind: "hung_mcp_call", id: "b" }]),
+    stall("retry_cap_hit", [{ kind: "hung_mcp_call", id: "b" }], "retry_cap"),
+    stall("stall_detected", [{ kind: "empty_tool_result", id: "c" }]),
+    stall("cooldown_skipped", [{ kind: "empty_tool_result", id: "c" }], "cooldown"),
+    line("2026-11-30T09:00:01Z", "block", "stall-pending-tool-use"),
+  ], { now, days: 7 });
+  assert.equal(stats.stalls.stopsWithStalls, 3);
+  assert.deepEqual(stats.stalls.byKind, { hung_mcp_call: 2, empty_tool_result: 1, pending_tool_use: 1 });
+  assert.equal(stats.stalls.recovered, 2);
+  assert.equal(stats.stalls.capped, 1);
+  assert.deepEqual(stats.stalls.suppressed, { retry_cap: 1, cooldown: 1 });
+  assert.equal(stats.stalls.healthy, 1);
+  assert.equal(stats.caught, 1);
+  assert.equal(stats.skippedLines, 0);
+});

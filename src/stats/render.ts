@@ -26,6 +26,15 @@ export function renderStats(stats: Stats, options: RenderStatsOptions): string {
   }
   lines.push(`allowed ${stats.allowed} ${plural(stats.allowed, "stop")}`);
   for (const [rule, n] of Object.entries(stats.allowedBy)) lines.push(`${String(n).padStart(6)}  ${label(rule)}`);
+  const stalls = stats.stalls;
+  if (stalls.stopsWithStalls > 0 || stalls.healthy > 0) {
+    lines.push(
+      `stalls: ${stalls.stopsWithStalls} ${plural(stalls.stopsWithStalls, "stop")} with a silent tool stall; ` +
+        `${stalls.recovered} recovered (nudged), ${stalls.capped} capped`,
+    );
+    for (const [kind, n] of Object.entries(stalls.byKind)) lines.push(`${String(n).padStart(6)}  ${paint("33", kind)}`);
+    for (const [gate, n] of Object.entries(stalls.suppressed)) lines.push(`${String(n).padStart(6)}  held back: ${gate}`);
+  }
   if (stats.perDay.length > 1) {
     lines.push("", "caught per day:");
     const max = Math.max(1, ...stats.perDay.map((d) => d.caught));
@@ -55,4 +64,8 @@ export const STAGE_LABELS: Record<string, string> = {
   "cap": "continuation cap reached",
   "blocker-phrase": "a blocker named in prose",
   "no-pattern": "no early-stop pattern",
+  "stall-pending-tool-use": "silent tool stall: pending tool_use",
+  "stall-hung-mcp-call": "silent tool stall: hung MCP call",
+  "stall-empty-tool-result": "silent tool stall: empty tool_result",
+  "stall-missing-followup": "silent tool stall: missing follow-up",
 };

@@ -18,8 +18,48 @@ export const LogLineSchema = z.object({
 }).passthrough();
 export type LogLine = z.infer<typeof LogLineSchema>;
 
-/** Append one line. A single write with O_APPEND, so concurrent hooks do not interleave lines. */
-export async function appendLog(path: string, line: LogLine): Promise<void> {
+/**
+ * A stall-stage event (`kind: "stall"`): what the stall detector found at a stop and which guardrail, if any,
+ * held the nudge back. Decision lines have no `kind`.
+ */
+export const StallLogLineSchema = z.object({
+  ts: z.string(),
+  session: z.string(),
+  event: z.string(),
+  agent: z.string().nullable(),
+  kind: z.literal("stall"),
+  name: z.enum([
+    "stall_detected",
+    "recovery_dispatched",
+    "retry_cap_hit",
+    "cooldown_skipped",
+    "kill_switch_active",
+    "recovery_suppressed",
+    "healthy_stop",
+  ]),
+  stalls: z.array(z.object({
+    kind: z.string(),
+    tool: z.string(),
+    id: z.string(),
+    line: z.number().int(),
+    signature: z.string(),
+    retries: z.number().int(),
+  })),
+  gate: z.string().nullable(),
+  maxRetries: z.number().int(),
+  cooldownS: z.number(),
+  cooldownLeftS: z.number().nullable(),
+  observe: z.boolean(),
+  cwd: z.string().nullable(),
+}).passthrough();
+export type StallLogLine = z.infer<typeof StallLogLineSchema>;
+
+/**
+ * Append lines in one write with O_APPEND, so concurrent hooks do not interleave them (each hook's lines stay
+ * together).
+ */
+export async function appendLog(path: string, ...lines: (LogLine | StallLogLine)[]): Promise<void> {
+  if (lines.length === 0) return;
   await Deno.mkdir(dirname(path), { recursive: true });
-  await Deno.writeTextFile(path, JSON.stringify(line) + "\n", { append: true, mode: 0o600 });
+  await Deno.writeTextFile(path, lines.map((l) => JSON.stringify(l) + "\n").join(""), { append: true, mode: 0o600 });
 }

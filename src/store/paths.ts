@@ -20,6 +20,8 @@ export interface HomePaths {
   locks: string;
   /** The off switch: while this file exists every hook allows and logs nothing. */
   off: string;
+  /** The stall stage's kill switch file (CLIFFHANGER_STALL_DISABLE, when set, wins over it). */
+  stallOff: string;
 }
 
 export function homePaths(env: EnvReader): HomePaths {
@@ -39,5 +41,6 @@ export function homePaths(env: EnvReader): HomePaths {
     backups: join(root, "backups"),
     locks: join(root, "locks"),
     off: join(root, "off"),
+    stallOff: join(root, "stall-off"),
   };
 }

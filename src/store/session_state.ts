@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { writeJsonAtomic } from "./atomic.ts";
 import { sanitizeId } from "./sanitize.ts";
+import { freshStallState, StallStateSchema } from "../hooks/stop/stall/gates.ts";
 
 export const RecentDecisionSchema = z.object({
   /** Fingerprint of the stop: session, agent, prompt id, stop_hook_active and the final message. */
@@ -34,13 +35,15 @@ export const SessionStateSchema = z.object({
     blocks: z.number().int().min(0),
   }),
   recent: z.array(RecentDecisionSchema),
+  /** The stall stage's retry counters and last nudge time. */
+  stall: StallStateSchema.default(freshStallState),
   /** The transcript index (validated by the transcript module). */
   index: z.unknown().nullable(),
 }).passthrough();
 export type SessionState = z.infer<typeof SessionStateSchema>;
 
 export function freshState(): SessionState {
-  return { v: 1, turn: { key: null, seq: 0, blocks: 0 }, recent: [], index: null };
+  return { v: 1, turn: { key: null, seq: 0, blocks: 0 }, recent: [], stall: freshStallState(), index: null };
 }
 
 /**

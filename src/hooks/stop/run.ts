@@ -9,7 +9,8 @@ import { buildRuleSet, readUserRuleFiles } from "../../rules/load.ts";
 import type { RuleSet } from "../../rules/schema.ts";
 import { appendError } from "../../store/errors_log.ts";
 import { withLock } from "../../store/lock.ts";
-import { appendLog } from "../../store/log.ts";
+import { appendLog, type StallLogLine } from "../../store/log.ts";
+import { type StallStageResult, stallStage } from "./stall/stage.ts";
 import type { HomePaths } from "../../store/paths.ts";
 import { readSessionState, sessionKey, statePath, writeSessionState } from "../../store/session_state.ts";
 import { readTurnView } from "../../transcript/read_view.ts";
@@ -41,6 +42,8 @@ export async function runStopHook(deps: HookRunDeps): Promise<HookOutcome> {
   const key = sessionKey(payload.session_id, { subagent: isSubagent(payload), agentId: payload.agent_id });
   const file = statePath(paths.state, key);
 
+  const killSwitch = stallKillSwitch(deps.env, config, await pathExists(paths.stallOff));
+
   const result = await withLock(join(paths.locks, `${key}.lock`), async () => {
     const loaded = await readSessionState(file);
     if (loaded.problem) await appendError(paths.errors, "hook stop", loaded.problem);
@@ -58,21 +61,65 @@ export async function runStopHook(deps: HookRunDeps): Promise<HookOutcome> {
     const duplicate = findDuplicate(state, fp, startedAt, config.dedupeWindowMs);
     if (duplicate) {
       await writeSessionState(file, state);
-      return { decision: duplicate.decision as StopDecision, observe: duplicate.observe, duplicate: true, continuation: state.turn.blocks };
+      return {
+        decision: duplicate.decision as StopDecision,
+        observe: duplicate.observe,
+        duplicate: true,
+        continuation: state.turn.blocks,
+        stallEvents: [],
+      };
     }
     state = enterTurn(state, payload);
-    const decision = decideStop({ payload, view, blocksThisTurn: state.turn.blocks, config, rules });
+    let stall: StallStageResult | null = null;
+    if (view && toolStateIsSettled(payload, view)) {
+      stall = stallStage({
+        tools: view.tools,
+        state: state.stall,
+        continuing: payload.stop_hook_active === true,
+        killSwitch,
+        cooldownS: config.stallCooldownS,
+        maxRetries: config.stallMaxRetries,
+        blocksThisTurn: state.turn.blocks,
+        turnMax: config.max,
+        now: deps.now(),
+        observe: config.observe,
+      });
+      state = { ...state, stall: stall.state };
+    }
+    const decision = stall?.decision ?? decideStop({ payload, view, blocksThisTurn: state.turn.blocks, config, rules });
     if (decision.action === "block" && !config.observe) {
       state = { ...state, turn: { ...state.turn, blocks: state.turn.blocks + 1 } };
     }
     state = remember(state, { fp, startedAt, finishedAt: deps.now(), decision, observe: config.observe });
     await writeSessionState(file, state);
-    return { decision, observe: config.observe, duplicate: false, continuation: state.turn.blocks };
+    return {
+      decision,
+      observe: config.observe,
+      duplicate: false,
+      continuation: state.turn.blocks,
+      stallEvents: stall?.events ?? [],
+    };
   });
 
   if (!result.duplicate) {
-    await appendLog(paths.log, {
-      ts: new Date(deps.now()).toISOString(),
+    const ts = new Date(deps.now()).toISOString();
+    const stallLines: StallLogLine[] = result.stallEvents.map((e) => ({
+      ts,
+      session: payload.session_id,
+      event: payload.hook_event_name,
+      agent: payload.agent_id ?? null,
+      kind: "stall",
+      name: e.name,
+      stalls: e.stalls,
+      gate: e.gate,
+      maxRetries: config.stallMaxRetries,
+      cooldownS: config.stallCooldownS,
+      cooldownLeftS: e.cooldownLeftS,
+      observe: result.observe,
+      cwd: payload.cwd ?? null,
+    }));
+    await appendLog(paths.log, ...stallLines, {
+      ts,
       session: payload.session_id,
       event: payload.hook_event_name,
       agent: payload.agent_id ?? null,
@@ -92,6 +139,23 @@ export async function runStopHook(deps: HookRunDeps): Promise<HookOutcome> {
     event: payload.hook_event_name,
   });
   return { stdout, exitCode: 0 };
+}
+
+/**
+ * The stall stage trusts the transcript's tool calls only once the final message is in the file (or there is
+ * no final message to wait for): a stall seen before the last lines are flushed is not a stall.
+ */
+function toolStateIsSettled(payload: StopPayload, view: TurnView): boolean {
+  if (!view.found) return false;
+  const final = payload.last_assistant_message ?? "";
+  return final.trim() === "" || view.finalSynced;
+}
+
+/** The stall kill switch: CLIFFHANGER_STALL_DISABLE when set (it wins), else the stall-off file, else config. */
+function stallKillSwitch(env: HookRunDeps["env"], config: Config, fileExists: boolean): boolean {
+  const raw = env("CLIFFHANGER_STALL_DISABLE");
+  if (raw !== undefined && raw.trim() !== "") return config.stallDisable;
+  return fileExists || config.stallDisable;
 }
 
 /** Escapes, background work and plan mode decide without the transcript, so it is not read for them. */

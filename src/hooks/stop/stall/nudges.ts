@@ -1,0 +1,43 @@
+/**
+ * Recovery nudges: per-kind texts kept as data in rules/stall_nudges.json, assembled into one block reason:
+ * a header, one bullet per stall (`- [kind] label: text`), a footer.
+ */
+import { z } from "zod";
+import builtin from "../../../../rules/stall_nudges.json" with { type: "json" };
+import type { StallSignature } from "./signature.ts";
+
+const NudgeSchema = z.object({ label: z.string().min(1), text: z.string().min(1) }).strict();
+
+export const NudgeFileSchema = z.object({
+  header: z.string().min(1),
+  footer: z.string().min(1),
+  kinds: z.record(z.string(), NudgeSchema),
+  default: NudgeSchema,
+  /** Rendered-text checks run by the table test: each signature's bullet must contain every string. */
+  examples: z.array(z.object({
+    signature: z.object({ kind: z.string(), tool: z.string(), id: z.string(), line: z.number().int() }),
+    contains: z.array(z.string()).min(1),
+  })).min(1),
+}).strict();
+export type NudgeFile = z.infer<typeof NudgeFileSchema>;
+
+export const BUILTIN_NUDGES: NudgeFile = NudgeFileSchema.parse(builtin);
+
+export function nudgeFor(signature: StallSignature, nudges: NudgeFile = BUILTIN_NUDGES): string {
+  const nudge = nudges.kinds[signature.kind] ?? nudges.default;
+  const text = nudge.text
+    .replaceAll("{tool}", signature.tool || "the tool")
+    .replaceAll("{id}", signature.id || "<unknown id>")
+    .replaceAll("{line}", String(signature.line));
+  return `- [${signature.kind}] ${nudge.label}: ${text}`;
+}
+
+/** The block reason for a set of stalls ("" for none). */
+export function recoveryReason(signatures: readonly StallSignature[], nudges: NudgeFile = BUILTIN_NUDGES): string {
+  if (signatures.length === 0) return "";
+  return [nudges.header, ...signatures.map((s) => nudgeFor(s, nudges)), nudges.footer].join("\n");
+}
+
+export function stallLabel(kind: string, nudges: NudgeFile = BUILTIN_NUDGES): string {
+  return (nudges.kinds[kind] ?? nudges.default).label;
+}
