@@ -125,7 +125,11 @@ async function hookCommand(argv: string[]): Promise<number> {
     await appendError(paths.errors, "hook", `${message}; allowed`);
     return 0;
   }
-  const outcome = await runHook(name, { env: readEnv, paths, readStdin, now: () => Date.now() });
+  const outcome = await runHook(name, { env: readEnv, paths, readStdin,
+    now: () => Date.now(),
+    // the process's own start, before module loading: parallel copies of one call all start before either ends
+    startedAt: performance.timeOrigin,
+  });
   try {
     if (outcome.stdout) writeStdout(outcome.stdout);
   } catch (e) {

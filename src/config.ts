@@ -25,10 +25,10 @@ export const ConfigSchema = z.object({
   /** Only the last N characters of a message are matched against the rules. */
   matchMaxChars: z.number().int().min(200).max(100000).default(4000),
   /**
-   * A second call for the same stop (the hook registered twice) that starts within this many ms of the first
-   * one's end gets the same answer and is not counted again.
+   * A call for the same stop (the hook registered twice) whose process started before the first call finished,
+   * plus this slack, gets the same answer and is not counted again.
    */
-  dedupeWindowMs: z.number().int().min(0).max(60000).default(1500),
+  dedupeWindowMs: z.number().int().min(0).max(60000).default(0),
   /** Switch the stall stage off (CLIFFHANGER_STALL_DISABLE; the file $CLIFFHANGER_HOME/stall-off does the same). */
   stallDisable: z.boolean().default(false),
   /** After a stall nudge, no other stall nudge in this session for this many seconds; 0 = off (CLIFFHANGER_STALL_COOLDOWN_S). */

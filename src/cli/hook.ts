@@ -17,6 +17,8 @@ export interface HookRunDeps {
   stdinText: string;
   /** Milliseconds since the epoch; injected for tests. */
   now: () => number;
+  /** When this process started (ms since the epoch): tells a parallel copy of a call from a later call. */
+  startedAt: number;
 }
 
 export const HOOK_EVENTS = {
@@ -48,6 +50,7 @@ export interface HookDeps {
   paths: HomePaths;
   readStdin(limit: number): Promise<string>;
   now(): number;
+  startedAt: number;
 }
 
 export async function runHook(name: HookName, deps: HookDeps): Promise<HookOutcome> {
@@ -56,7 +59,14 @@ export async function runHook(name: HookName, deps: HookDeps): Promise<HookOutco
   return await failOpen(async () => {
     for (const problem of problems) await appendError(deps.paths.errors, "config", problem);
     const stdinText = await deps.readStdin(MAX_STDIN_BYTES);
-    return await HOOK_EVENTS[name].run({ env: deps.env, paths: deps.paths, config, stdinText, now: deps.now });
+    return await HOOK_EVENTS[name].run({
+      env: deps.env,
+      paths: deps.paths,
+      config,
+      stdinText,
+      now: deps.now,
+      startedAt: deps.startedAt,
+    });
   }, { name: `hook ${name}`, budgetMs: config.budgetMs, errorsLog: deps.paths.errors });
 }
 

@@ -1,7 +1,7 @@
 /** Parallel `hook stop` processes on one session: same answers, no lost update, no torn state file. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readErrors, readLog, runCli, tempHome } from "../../testing/run_cli.ts";
+import { type CliRun, readErrors, readLog, runCli, tempHome } from "../../testing/run_cli.ts";
 
 Deno.test("hook stop registered twice: parallel calls for one stop give the same answer and log it once", async () => {
   const home = await tempHome();
@@ -154,8 +154,9 @@ Deno.test("hook stop: the same text again after a finished stop is a new stop, n
         '{"type":"system","subtype":"stop_hook_summary","hookCount":1}\n' + reply("m2"),
       { append: true },
     );
-    const second = await runCli(["hook", "stop"], { home, stdin: JSON.stringify({ ...payload, stop_hook_active: true }) });
-    const third = await runCli(["hook", "stop"], { home, stdin: JSON.stringify({ ...payload, stop_hook_active: true }) });
+    const [second, third] = await Promise.all([1, 2].map(() =>
+      runCli(["hook", "stop"], { home, stdin: JSON.stringify({ ...payload, stop_hook_active: true }) })
+    )) as [CliRun, CliRun];
     assert.equal(second.stdout, third.stdout, "a parallel copy of the second stop gets the same answer");
     const log = await readLog(home);
     assert.equal(log.length, 2, "the second stop is logged; its copy is not");

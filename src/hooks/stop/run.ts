@@ -26,7 +26,7 @@ import type { Config } from "../../config.ts";
 
 export async function runStopHook(deps: HookRunDeps): Promise<HookOutcome> {
   const { paths } = deps;
-  const startedAt = deps.now();
+  const startedAt = deps.startedAt;
   if (deps.stdinText.trim() === "") {
     await appendError(paths.errors, "hook stop", "empty payload on stdin; allowed");
     return ALLOW_SILENTLY;

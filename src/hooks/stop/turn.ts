@@ -43,9 +43,9 @@ export function stopFingerprint(payload: StopPayload, stopSummaries: number | nu
 }
 
 /**
- * A call with the same fingerprint that started before the earlier call finished (plus the window) is the
- * same stop reaching a second registration of the hook: Claude Code runs a stop's hooks in parallel and only
- * continues after all of them are done, so a real next stop always starts later than that.
+ * A call with the same fingerprint whose process started before the earlier call finished (plus the window) is
+ * the same stop reaching a second registration of the hook: Claude Code starts a stop's hooks together and only
+ * continues after all of them are done, so a real next stop (or a replay of the same payload) starts later.
  */
 export function findDuplicate(
   state: SessionState,

@@ -44,11 +44,12 @@ Deno.test("findDuplicate() matches a parallel call for the same stop but not a l
     source: null,
   };
   const state = remember(freshState(), { fp, startedAt: 1000, finishedAt: 1200, decision, observe: false });
-  assert.equal(findDuplicate(state, fp, 1100, 1500)?.decision.rule, "offers-to-continue");
-  assert.equal(findDuplicate(state, fp, 2600, 1500)?.decision.rule, "offers-to-continue");
-  assert.equal(findDuplicate(state, fp, 2701, 1500), null);
+  assert.equal(findDuplicate(state, fp, 1100, 0)?.decision.rule, "offers-to-continue");
+  assert.equal(findDuplicate(state, fp, 1200, 0)?.decision.rule, "offers-to-continue");
+  assert.equal(findDuplicate(state, fp, 1201, 0), null, "started after the first call finished: a new stop");
+  assert.equal(findDuplicate(state, fp, 1300, 100)?.decision.rule, "offers-to-continue");
   assert.equal(
-    findDuplicate(state, stopFingerprint(stop({ prompt_id: "p1", stop_hook_active: true })), 1100, 1500),
+    findDuplicate(state, stopFingerprint(stop({ prompt_id: "p1", stop_hook_active: true })), 1100, 0),
     null,
   );
   assert.notEqual(stopFingerprint(stop({ agent_id: "a" })), stopFingerprint(stop({ agent_id: "b" })));
