@@ -12,6 +12,9 @@ export function describeRun(run: ScenarioRun): string {
     `script replies played ${run.played}, overruns ${run.overruns}`,
     `result: ${JSON.stringify(run.result?.result ?? null)}`,
     `log: ${run.log.map((l) => JSON.stringify({ action: l.action, rule: l.rule, observe: l.observe })).join(" ")}`,
+    `stall log: ${
+      run.stallLog.map((l) => JSON.stringify({ name: l.name, gate: l.gate, stalls: l.stalls })).join(" ") || "(none)"
+    }`,
     `stop feedback: ${JSON.stringify(stopFeedback(run.transcript))}`,
     `errors.log: ${run.errorsLog.trim() || "(empty)"}`,
     `client stderr: ${run.stderr.trim().slice(-2000) || "(empty)"}`,

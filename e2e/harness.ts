@@ -104,14 +104,22 @@ export interface ScenarioRun {
   transcript: JsonLine[];
   /** The transcript file's path (gone after the run unless CLIFFHANGER_E2E_KEEP is set), or null. */
   transcriptPath: string | null;
+  /** The decision lines of $CLIFFHANGER_HOME/log.jsonl (lines without `kind`), in order. */
   log: JsonLine[];
+  /** The stall-stage lines of log.jsonl (`kind: "stall"`), in order. */
+  stallLog: JsonLine[];
+  /** Every line of log.jsonl, in order. */
+  rawLog: JsonLine[];
   /** $CLIFFHANGER_HOME/errors.log: the hook fails open (exit 0), so its internal errors only show up here. */
   errorsLog: string;
   requests: RecordedRequest[];
   /** Script replies played, and requests with tools that came after the script ran out. */
   played: number;
   overruns: number;
-  /** Payloads recorded by e2e/record_hook.ts: `{at, event, input}`. */
+  /**
+   * Payloads recorded for `recordHooks`, in the order the hooks wrote them: `{at, event, input, transcriptAtHook}`
+   * (transcriptAtHook is null for the shell recorder used on StopFailure; see settings.ts).
+   */
   hookEvents: JsonLine[];
   /** <sandbox.root>/mcp.log: where the harness's MCP servers log what they receive (see mcp.ts). */
   mcpLog: JsonLine[];
@@ -130,9 +138,14 @@ export async function runScenario(script: Script, options: ScenarioOptions = {})
   const streaming = options.inputFormat === "stream-json";
   try {
     const hookEventsFile = join(sandbox.root, "hook_events.jsonl");
+    // The client keeps per-project scratch folders (background task output, …) under $TMPDIR/claude-<uid>/;
+    // inside the sandbox they go away with it.
+    const tmpDir = join(sandbox.root, "tmp");
+    await Deno.mkdir(tmpDir, { recursive: true });
     const env: Record<string, string> = {
       ...passthroughEnv(),
       HOME: sandbox.home,
+      TMPDIR: tmpDir,
       CLIFFHANGER_HOME: sandbox.cliffhangerHome,
       DENO_DIR: cacheDir,
       DENO_NO_UPDATE_CHECK: "1",
@@ -181,11 +194,10 @@ export async function runScenario(script: Script, options: ScenarioOptions = {})
     const out = await proc.done;
 
     const output = streaming ? parseJsonLines(out.stdout) : [];
-    const result = streaming
-      ? output.findLast((m) => m.type === "result") ?? null
-      : parseJsonObject(out.stdout.trim());
+    const result = streaming ? output.findLast((m) => m.type === "result") ?? null : parseJsonObject(out.stdout.trim());
     const sessionId = typeof result?.session_id === "string" ? result.session_id : null;
     const transcriptPath = sessionId ? findTranscript(sandbox.claudeDir, sessionId) : newestTranscript(sandbox);
+    const rawLog = readJsonLines(join(sandbox.cliffhangerHome, "log.jsonl"));
     return {
       sandbox,
       exitCode: out.code,
@@ -198,12 +210,14 @@ export async function runScenario(script: Script, options: ScenarioOptions = {})
       output,
       transcript: readJsonLines(transcriptPath),
       transcriptPath,
-      log: readJsonLines(join(sandbox.cliffhangerHome, "log.jsonl")),
+      log: rawLog.filter((l) => l.kind === undefined),
+      stallLog: rawLog.filter((l) => l.kind === "stall"),
+      rawLog,
       errorsLog: readText(join(sandbox.cliffhangerHome, "errors.log")),
       requests: mock.requests,
       played: mock.played(),
       overruns: mock.overruns(),
-      hookEvents: readJsonLines(hookEventsFile),
+      hookEvents: readJsonLines(hookEventsFile).map(hookEvent),
       mcpLog: readJsonLines(join(sandbox.root, "mcp.log")),
     };
   } finally {
@@ -258,6 +272,17 @@ function liveSession(
     transcriptNow: () => readJsonLines(newestTranscript(sandbox)),
     mcpLogNow: () => readJsonLines(join(sandbox.root, "mcp.log")),
     outputNow: () => parseJsonLines(proc.stdoutSoFar()),
+  };
+}
+
+/** A recorder line with `event` filled in from the payload and `transcriptAtHook` null when absent. */
+function hookEvent(line: JsonLine): JsonLine {
+  const input = line.input as JsonLine | undefined;
+  return {
+    at: line.at,
+    event: line.event ?? input?.hook_event_name ?? null,
+    input,
+    transcriptAtHook: line.transcriptAtHook ?? null,
   };
 }
 

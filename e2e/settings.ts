@@ -51,8 +51,20 @@ async function registerStandIn(sandbox: Sandbox): Promise<void> {
 }
 
 /**
- * Adds e2e/record_hook.ts for each of `events` (StopFailure, PostToolUse, PostToolUseFailure, Stop, …) to the
- * settings file, next to what is registered already. It appends each payload to $E2E_HOOK_EVENTS.
+ * Events whose hooks the client does not wait for: in `-p` mode it exits right after running them, so a recorder
+ * that takes a few hundred milliseconds to start (deno) is killed before it writes. These get a shell recorder
+ * instead (payload and time only, no transcript snapshot).
+ */
+const FIRE_AND_FORGET = new Set(["StopFailure"]);
+
+/** Appends `{"at": …, "input": <stdin>}` to $E2E_HOOK_EVENTS in one write. The client sends the payload on one line. */
+const SHELL_RECORDER =
+  `p=$(cat); printf '{"at":"%s","input":%s}\\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$p" >> "$E2E_HOOK_EVENTS"`;
+
+/**
+ * Adds a recorder for each of `events` (StopFailure, PostToolUse, PostToolUseFailure, Stop, …) to the settings file,
+ * next to what is registered already: e2e/record_hook.ts, or for FIRE_AND_FORGET events a shell one-liner. Both
+ * append each payload to $E2E_HOOK_EVENTS.
  */
 export async function registerRecorders(sandbox: Sandbox, events: readonly string[]): Promise<void> {
   if (events.length === 0) return;
@@ -63,11 +75,14 @@ export async function registerRecorders(sandbox: Sandbox, events: readonly strin
     if (!(e instanceof Deno.errors.NotFound)) throw e;
   }
   const hooks = settings.hooks ??= {};
-  const handler = {
+  const denoRecorder = {
     type: "command",
     command: Deno.execPath(),
     args: ["run", "--allow-read", "--allow-write", "--allow-env", "--no-prompt", RECORD_HOOK],
   };
-  for (const event of events) (hooks[event] ??= []).push({ hooks: [handler] });
+  const shellRecorder = { type: "command", command: "sh", args: ["-c", SHELL_RECORDER] };
+  for (const event of events) {
+    (hooks[event] ??= []).push({ hooks: [FIRE_AND_FORGET.has(event) ? shellRecorder : denoRecorder] });
+  }
   await Deno.writeTextFile(sandbox.settingsFile, JSON.stringify(settings, null, 2) + "\n");
 }

@@ -65,8 +65,18 @@ export async function tempHome(prefix = "cliffhanger-test-"): Promise<string> {
   return home;
 }
 
-/** Lines of <home>/.cliffhanger/log.jsonl, parsed. */
+/** Decision lines of <home>/.cliffhanger/log.jsonl, parsed (stall-stage events left out: see readStallLog). */
 export async function readLog(home: string): Promise<Record<string, unknown>[]> {
+  return (await readAllLog(home)).filter((line) => line["kind"] !== "stall");
+}
+
+/** Stall-stage event lines (`kind: "stall"`) of <home>/.cliffhanger/log.jsonl. */
+export async function readStallLog(home: string): Promise<Record<string, unknown>[]> {
+  return (await readAllLog(home)).filter((line) => line["kind"] === "stall");
+}
+
+/** Every line of <home>/.cliffhanger/log.jsonl, parsed. */
+export async function readAllLog(home: string): Promise<Record<string, unknown>[]> {
   try {
     const text = await Deno.readTextFile(join(home, ".cliffhanger", "log.jsonl"));
     return text.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));

@@ -1,6 +1,7 @@
 /**
  * Property: a transcript written in arbitrary pieces (cut anywhere, mid-line and mid-UTF-8 character) and
- * read after each piece with the previous index ends in the same state and view as one full read.
+ * read after each piece with the previous index ends in the same state and view as one full read, with the
+ * same absolute line numbers (the turn's tool calls point at lines; the index stores the line at its offset).
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
@@ -11,6 +12,10 @@ const FILES: Array<[string, boolean]> = [
   [fixture("tasks_across_turns.jsonl"), false],
   [fixture("split_message.jsonl"), false],
   [fixture("sidechain_mixed.jsonl"), true],
+  [fixture("tools_split_parallel.jsonl"), false],
+  [fixture("tools_torn_blank.jsonl"), false],
+  [fixture("tools_empty_forms.jsonl"), false],
+  [`${SHARED}corpus/peers/claude-code-stop-hook-silent-tool-stall-recovery/transcripts/noisy_healthy.jsonl`, false],
   [peer("markdown_bg_notification.jsonl"), false],
   [`${SHARED}reference/claude-code-2.1.328/transcripts/tasks-bash-session.jsonl`, false],
   [`${SHARED}corpus/transcripts/entireio__cli__44-54089969c1-0__full.jsonl`, false],
@@ -20,7 +25,7 @@ const FILES: Array<[string, boolean]> = [
 
 function comparable(result: ReadTurnViewResult) {
   const { stats: _stats, ...view } = result.view;
-  return { view, state: result.index?.state, offset: result.index?.offset };
+  return { view, state: result.index?.state, offset: result.index?.offset, line: result.index?.line };
 }
 
 for (const [path, includeSidechain] of FILES) {

@@ -20,13 +20,21 @@ export const FileIdentitySchema = z.object({
 });
 export type FileIdentity = z.infer<typeof FileIdentitySchema>;
 
+/**
+ * Version of the index and of the reducer state in it. An index of another version fails the schema and the
+ * file is read again from the start. 2: line numbers and the turn's tool calls.
+ */
+export const INDEX_VERSION = 2;
+
 export const TranscriptIndexSchema = z.object({
-  v: z.literal(1),
+  v: z.literal(INDEX_VERSION),
   path: z.string(),
   /** The index holds state for this reading mode only (main transcript vs a subagent's own). */
   includeSidechain: z.boolean(),
   /** Byte offset just past the last complete line read: always a line boundary. */
   offset: z.number().int().nonnegative(),
+  /** Lines before `offset` (blank and oversize lines included): the line at `offset` is number line + 1. */
+  line: z.number().int().nonnegative(),
   /** File size seen by that read (≥ offset: a torn last line is left for the next read). */
   size: z.number().int().nonnegative(),
   identity: FileIdentitySchema,

@@ -4,6 +4,7 @@
  * reducer only sees events.
  */
 import { type Block, contentBlocks, type Line, LineSchema, TaskCreatedResultSchema } from "./line_schema.ts";
+import { isEmptyResult } from "./empty_result.ts";
 import { isHarnessOrigin, isHarnessText, type PromptRules } from "./real_prompt.ts";
 
 export interface ToolUse {
@@ -17,6 +18,8 @@ export interface ToolResult {
   isError: boolean;
   /** The id Claude Code gave the task, when this is the result of a successful TaskCreate. */
   createdTaskId: string | null;
+  /** Empty in every form and not a legitimate empty output (see empty_result.ts). */
+  empty: boolean;
 }
 
 export type LineEvent =
@@ -26,10 +29,23 @@ export type LineEvent =
   | { kind: "command"; id: string | null }
   /** Output of a local slash command: the command before it did not go to the model. */
   | { kind: "local_output" }
-  | { kind: "assistant"; messageId: string | null; model: string | null; texts: string[]; toolUses: ToolUse[] }
+  | {
+    kind: "assistant";
+    messageId: string | null;
+    model: string | null;
+    texts: string[];
+    toolUses: ToolUse[];
+    /**
+     * Read from the head of an oversize line: the texts are cut and the tool calls have ids and names only
+     * (no input). Only good to tell that the line is a reply and which calls it makes.
+     */
+    partial: boolean;
+  }
   | { kind: "tool_results"; results: ToolResult[] }
   /** A `system` line `stop_hook_summary`: Claude Code finished running the Stop hooks of one stop. */
   | { kind: "stop_summary" }
+  /** A `system` line `compact_boundary`: the conversation goes on from a summary; open tool calls are dropped. */
+  | { kind: "compact" }
   | { kind: "ignored" };
 
 export interface ClassifyOptions {
@@ -56,7 +72,8 @@ export function classifyLine(value: unknown, options: ClassifyOptions): LineEven
     case "attachment":
       return classifyAttachment(line, rules);
     case "system":
-      return line.subtype === "stop_hook_summary" ? { kind: "stop_summary" } : IGNORED;
+      if (line.subtype === "stop_hook_summary") return { kind: "stop_summary" };
+      return line.subtype === "compact_boundary" ? { kind: "compact" } : IGNORED;
     default:
       return IGNORED;
   }
@@ -92,7 +109,14 @@ function classifyAssistant(line: Line): LineEvent {
     if (b.type === "text" && b.text.trim() !== "") texts.push(b.text);
     else if (b.type === "tool_use") toolUses.push({ id: b.id, name: b.name, input: b.input });
   }
-  return { kind: "assistant", messageId: message.id ?? null, model: message.model ?? null, texts, toolUses };
+  return {
+    kind: "assistant",
+    messageId: message.id ?? null,
+    model: message.model ?? null,
+    texts,
+    toolUses,
+    partial: false,
+  };
 }
 
 /** `attachment.type:"queued_command"`: text typed while Claude was working; a prompt unless the harness queued it. */
@@ -117,12 +141,14 @@ type ToolResultBlock = Extract<Block, { type: "tool_result" }>;
 
 function toolResults(blocks: ToolResultBlock[], toolUseResult: unknown): ToolResult[] {
   // toolUseResult belongs to the whole line: only trust it when the line holds a single result.
-  const structured = blocks.length === 1 ? TaskCreatedResultSchema.safeParse(toolUseResult) : null;
-  const structuredId = structured?.success ? String(structured.data.task.id) : null;
+  const single = blocks.length === 1;
+  const created = single ? TaskCreatedResultSchema.safeParse(toolUseResult) : null;
+  const structuredId = created?.success ? String(created.data.task.id) : null;
   return blocks.map((b) => {
     const isError = b.is_error === true;
     const createdTaskId = isError ? null : structuredId ?? taskIdFromText(b.content);
-    return { toolUseId: b.tool_use_id, isError, createdTaskId };
+    const empty = isEmptyResult({ content: b.content, isError, structured: single ? toolUseResult : undefined });
+    return { toolUseId: b.tool_use_id, isError, createdTaskId, empty };
   });
 }
 

@@ -115,6 +115,7 @@ Deno.test("classifyLine(): assistant lines give texts, tool uses, message id and
     model: "claude-opus-5-5",
     texts: ["Plan:"],
     toolUses: [{ id: "t1", name: "TodoWrite", input: { todos: [] } }],
+    partial: false,
   });
 });
 
@@ -124,7 +125,7 @@ Deno.test("classifyLine(): a TaskCreate result's id comes from toolUseResult, el
   });
   assert.deepEqual(classifyLine(withResult, MAIN), {
     kind: "tool_results",
-    results: [{ toolUseId: "t1", isError: false, createdTaskId: "9" }],
+    results: [{ toolUseId: "t1", isError: false, createdTaskId: "9", empty: false }],
   });
   const textOnly = user([{
     type: "tool_result",
@@ -133,7 +134,7 @@ Deno.test("classifyLine(): a TaskCreate result's id comes from toolUseResult, el
   }]);
   assert.deepEqual(classifyLine(textOnly, MAIN), {
     kind: "tool_results",
-    results: [{ toolUseId: "t2", isError: false, createdTaskId: "5" }],
+    results: [{ toolUseId: "t2", isError: false, createdTaskId: "5", empty: false }],
   });
   const failed = user([{
     type: "tool_result",
@@ -143,6 +144,22 @@ Deno.test("classifyLine(): a TaskCreate result's id comes from toolUseResult, el
   }]);
   assert.deepEqual(classifyLine(failed, MAIN), {
     kind: "tool_results",
-    results: [{ toolUseId: "t3", isError: true, createdTaskId: null }],
+    results: [{ toolUseId: "t3", isError: true, createdTaskId: null, empty: false }],
   });
+});
+
+Deno.test("classifyLine(): a result's emptiness uses toolUseResult only when the line holds that one result", () => {
+  const silentBash = { stdout: "", stderr: "", interrupted: false, isImage: false };
+  const one = user([{ type: "tool_result", tool_use_id: "t1", content: "" }], { toolUseResult: silentBash });
+  assert.deepEqual(classifyLine(one, MAIN), {
+    kind: "tool_results",
+    results: [{ toolUseId: "t1", isError: false, createdTaskId: null, empty: false }],
+  });
+  const two = user([
+    { type: "tool_result", tool_use_id: "t1", content: "" },
+    { type: "tool_result", tool_use_id: "t2", content: "ok" },
+  ], { toolUseResult: silentBash });
+  const event = classifyLine(two, MAIN);
+  assert.equal(event.kind, "tool_results");
+  if (event.kind === "tool_results") assert.deepEqual(event.results.map((r) => r.empty), [true, false]);
 });

@@ -2,7 +2,8 @@
  * Splits a byte stream into lines at "\n" without holding more than one line (and never more than
  * `maxLineBytes` of it). Longer lines are skipped without decoding: only their first and last few KiB are
  * kept, so a caller can still tell what kind of line it was. A trailing "\r" is dropped; empty lines are
- * skipped. Bytes after the last "\n" are a torn line: held until more bytes arrive, never reported.
+ * skipped but counted: every line is reported with its 1-based number in the file. Bytes after the last "\n"
+ * are a torn line: held until more bytes arrive, never reported.
  */
 
 export interface OversizeLine {
@@ -15,14 +16,19 @@ export interface OversizeLine {
 }
 
 export interface LineSink {
-  /** A complete line. `bytes` may be a view into the caller's read buffer: valid only during the call. */
-  line(bytes: Uint8Array): void;
-  oversize(line: OversizeLine): void;
+  /**
+   * A complete line and its 1-based number in the file. `bytes` may be a view into the caller's read buffer:
+   * valid only during the call.
+   */
+  line(bytes: Uint8Array, lineNo: number): void;
+  oversize(line: OversizeLine, lineNo: number): void;
 }
 
 export interface LineScannerOptions {
   /** Absolute file offset of the first byte that will be fed. */
   start: number;
+  /** Number of lines before `start` (default 0): the first line fed is number startLine + 1. */
+  startLine?: number;
   /** Lines longer than this are reported through `oversize` (default 1 MiB). */
   maxLineBytes?: number;
   /** How much of an oversize line's head and tail is kept (default 8 KiB). */
@@ -39,6 +45,7 @@ export class LineScanner {
   readonly #keep: number;
   #offset: number;
   #consumed: number;
+  #lines: number;
   #parts: Uint8Array[] = [];
   #partLen = 0;
   #discarding = false;
@@ -50,11 +57,17 @@ export class LineScanner {
     this.#keep = Math.min(options.keepBytes ?? DEFAULT_KEEP_BYTES, this.#max);
     this.#offset = options.start;
     this.#consumed = options.start;
+    this.#lines = options.startLine ?? 0;
   }
 
   /** Absolute offset just past the last complete line: always a line boundary. */
   get consumed(): number {
     return this.#consumed;
+  }
+
+  /** Complete lines up to `consumed` (blank and oversize lines included). */
+  get lines(): number {
+    return this.#lines;
   }
 
   /** Bytes of a torn (unterminated) line fed so far. */
@@ -71,6 +84,7 @@ export class LineScanner {
         this.#offset += chunk.length - pos;
         return;
       }
+      this.#lines++;
       this.#finish(chunk.subarray(pos, nl), sink);
       this.#offset += nl + 1 - pos;
       this.#consumed = this.#offset;
@@ -107,14 +121,14 @@ export class LineScanner {
   #finish(seg: Uint8Array, sink: LineSink): void {
     if (!this.#discarding && this.#partLen + seg.length > this.#max) this.#startDiscard(seg);
     else if (this.#discarding) this.#hold(seg);
-    else if (this.#partLen === 0) emitLine(seg, sink);
+    else if (this.#partLen === 0) emitLine(seg, this.#lines, sink);
     else {
       this.#parts.push(seg);
-      emitLine(concat(this.#parts, this.#partLen + seg.length), sink);
+      emitLine(concat(this.#parts, this.#partLen + seg.length), this.#lines, sink);
     }
     if (this.#discarding) {
       const length = this.#partLen - (endsWithCr(this.#tail) ? 1 : 0);
-      sink.oversize({ head: this.#head, tail: stripCr(this.#tail), length });
+      sink.oversize({ head: this.#head, tail: stripCr(this.#tail), length }, this.#lines);
     }
     this.#parts = [];
     this.#partLen = 0;
@@ -124,9 +138,9 @@ export class LineScanner {
   }
 }
 
-function emitLine(bytes: Uint8Array, sink: LineSink): void {
+function emitLine(bytes: Uint8Array, lineNo: number, sink: LineSink): void {
   const line = stripCr(bytes);
-  if (line.length > 0) sink.line(line);
+  if (line.length > 0) sink.line(line, lineNo);
 }
 
 function endsWithCr(bytes: Uint8Array): boolean {

@@ -8,6 +8,8 @@ const dec = new TextDecoder();
 interface Collected {
   lines: string[];
   oversize: OversizeLine[];
+  /** The line number reported with each line or oversize line, in order. */
+  numbers: number[];
 }
 
 /** Feeds `bytes` in chunks of the given sizes (cycled) and collects what the scanner reports. */
@@ -15,10 +17,16 @@ function scan(bytes: Uint8Array, chunkSizes: number[], maxLineBytes?: number): C
   const scanner = new LineScanner(
     maxLineBytes === undefined ? { start: 0 } : { start: 0, maxLineBytes, keepBytes: 16 },
   );
-  const out: Collected = { lines: [], oversize: [] };
+  const out: Collected = { lines: [], oversize: [], numbers: [] };
   const sink = {
-    line: (b: Uint8Array) => out.lines.push(dec.decode(b)),
-    oversize: (o: OversizeLine) => out.oversize.push(o),
+    line: (b: Uint8Array, n: number) => {
+      out.lines.push(dec.decode(b));
+      out.numbers.push(n);
+    },
+    oversize: (o: OversizeLine, n: number) => {
+      out.oversize.push(o);
+      out.numbers.push(n);
+    },
   };
   let at = 0;
   let i = 0;
@@ -49,6 +57,9 @@ Deno.test("LineScanner gives the same lines whatever the chunk boundaries", () =
         const text = lines.map((l) => l + "\n").join("");
         const got = scan(enc.encode(text), chunks);
         assert.deepEqual(got.lines, lines.filter((l) => l !== ""));
+        const numbers = lines.flatMap((l, i) => (l === "" ? [] : [i + 1]));
+        assert.deepEqual(got.numbers, numbers, "1-based numbers, blank lines counted");
+        assert.equal(got.scanner.lines, lines.length);
         assert.equal(got.scanner.consumed, enc.encode(text).length);
         assert.equal(got.scanner.pendingBytes, 0);
       },
@@ -56,9 +67,22 @@ Deno.test("LineScanner gives the same lines whatever the chunk boundaries", () =
   );
 });
 
-Deno.test("LineScanner drops CR of CRLF and skips blank lines", () => {
+Deno.test("LineScanner drops CR of CRLF and skips blank lines, counting them", () => {
   const got = scan(enc.encode('{"a":1}\r\n\r\n\n{"b":2}\r\n'), [3]);
   assert.deepEqual(got.lines, ['{"a":1}', '{"b":2}']);
+  assert.deepEqual(got.numbers, [1, 4]);
+});
+
+Deno.test("LineScanner numbers lines from startLine and counts oversize lines", () => {
+  const scanner = new LineScanner({ start: 500, startLine: 41, maxLineBytes: 8, keepBytes: 4 });
+  const numbers: Array<[string, number]> = [];
+  const sink = {
+    line: (b: Uint8Array, n: number) => numbers.push([dec.decode(b), n]),
+    oversize: (_: OversizeLine, n: number) => numbers.push(["<oversize>", n]),
+  };
+  scanner.feed(enc.encode("a\n\nbbbbbbbbbbbb\nc\ntorn"), sink);
+  assert.deepEqual(numbers, [["a", 42], ["<oversize>", 44], ["c", 45]]);
+  assert.equal(scanner.lines, 45, "the torn line is not counted until it ends");
 });
 
 Deno.test("LineScanner holds a torn last line and reports it once completed", () => {

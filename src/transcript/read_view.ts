@@ -6,7 +6,15 @@
 import { isFinalSynced, syncTarget } from "./final_sync.ts";
 import { initialState, type ReducerState, turnChecklists } from "./reducer_state.ts";
 import { TranscriptReader } from "./transcript_reader.ts";
-import { HEAD_BYTES, identityOf, staleReason, type TranscriptIndex, TranscriptIndexSchema } from "./index_schema.ts";
+import {
+  HEAD_BYTES,
+  identityOf,
+  INDEX_VERSION,
+  staleReason,
+  type TranscriptIndex,
+  TranscriptIndexSchema,
+} from "./index_schema.ts";
+import { initialTurnTools, turnToolsView } from "./turn_tools.ts";
 import type { ReadStats, TurnView } from "./types.ts";
 
 export interface ReadTurnViewOptions {
@@ -55,6 +63,7 @@ export async function readTurnView(
     const reader = new TranscriptReader(file, {
       includeSidechain: options.includeSidechain,
       start: usable?.offset ?? 0,
+      startLine: usable?.line ?? 0,
       state: usable?.state ?? initialState(),
       ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
     });
@@ -65,10 +74,11 @@ export async function readTurnView(
       : await waitForFinal(reader, target, options);
     const stats: ReadStats = { ...reader.stats, fullScan: usable === null, waitedMs: wait.waitedMs };
     const index: TranscriptIndex = {
-      v: 1,
+      v: INDEX_VERSION,
       path,
       includeSidechain: options.includeSidechain,
       offset: reader.consumed,
+      line: reader.lineCount,
       size: reader.position,
       identity: identityOf(info, head),
       state: reader.state,
@@ -130,6 +140,7 @@ function viewOf(state: ReducerState, finalSynced: boolean, stats: ReadStats): Tu
     finalSynced,
     model: state.model,
     stopSummaries: state.stopSummaries,
+    tools: turnToolsView(state.tools),
     stats,
   };
 }
@@ -145,6 +156,7 @@ function notFoundView(): TurnView {
     finalSynced: false,
     model: null,
     stopSummaries: 0,
+    tools: turnToolsView(initialTurnTools()),
     stats: { bytesRead: 0, lines: 0, parsed: 0, malformed: 0, oversize: 0, fullScan: false, waitedMs: 0 },
   };
 }

@@ -89,7 +89,7 @@ Deno.test("readTurnView() rescans with an index for another path, mode or versio
     const index = first.index!;
     assert.equal((await readTurnView(path, { ...index, path: "/elsewhere.jsonl" }, OPTS)).view.stats.fullScan, true);
     assert.equal((await readTurnView(path, index, { ...OPTS, includeSidechain: true })).view.stats.fullScan, true);
-    const wrongVersion = { ...index, v: 2 } as unknown as typeof index;
+    const wrongVersion = { ...index, v: 1 } as unknown as typeof index; // an index written before line numbers
     assert.equal((await readTurnView(path, wrongVersion, OPTS)).view.stats.fullScan, true);
     assert.equal((await readTurnView(path, index, OPTS)).view.stats.fullScan, false);
   });

@@ -15,16 +15,20 @@ import {
 import { classifyLine, type ClassifyOptions, type LineEvent, type ToolResult, type ToolUse } from "./line_event.ts";
 import { parseMarkdownChecklist } from "./markdown_checklist.ts";
 import { MAX_KEPT_TEXT, MAX_PENDING_CREATES, MAX_TEXT_HASHES, type ReducerState } from "./reducer_state.ts";
+import { initialTurnTools, toolsAfterAssistant, toolsAfterCompact, toolsAfterResults } from "./turn_tools.ts";
 
-/** Folds one parsed JSON line into the state. */
-export function reduceLine(state: ReducerState, line: unknown, options: ClassifyOptions): ReducerState {
-  return reduceEvent(state, classifyLine(line, options));
+/**
+ * Folds one parsed JSON line into the state. `lineNo` is the line's 1-based number in the file (0 when
+ * unknown): it is what the turn's tool calls point at.
+ */
+export function reduceLine(state: ReducerState, line: unknown, options: ClassifyOptions, lineNo = 0): ReducerState {
+  return reduceEvent(state, classifyLine(line, options), lineNo);
 }
 
 /** Models that are not a model: Claude Code's own placeholder messages (API errors, "No response requested."). */
 const PLACEHOLDER_MODELS = new Set(["<synthetic>"]);
 
-export function reduceEvent(state: ReducerState, event: LineEvent): ReducerState {
+export function reduceEvent(state: ReducerState, event: LineEvent, lineNo = 0): ReducerState {
   switch (event.kind) {
     case "prompt":
       return startTurn(state, event.id);
@@ -33,28 +37,47 @@ export function reduceEvent(state: ReducerState, event: LineEvent): ReducerState
     case "local_output":
       return state.pendingCommand ? { ...state, pendingCommand: null } : state;
     case "assistant":
-      return assistant(state.pendingCommand ? startTurn(state, state.pendingCommand.id) : state, event);
-    case "tool_results":
-      return toolResults(state, event.results);
+      return assistant(state.pendingCommand ? startTurn(state, state.pendingCommand.id) : state, event, lineNo);
+    case "tool_results": {
+      const next = toolResults(state, event.results);
+      return { ...next, tools: toolsAfterResults(next.tools, event.results, lineNo) };
+    }
     case "stop_summary":
       return { ...state, stopSummaries: state.stopSummaries + 1 };
+    case "compact":
+      return { ...state, tools: toolsAfterCompact(state.tools) };
     case "ignored":
       return state;
   }
 }
 
 function startTurn(state: ReducerState, id: string | null): ReducerState {
-  return { ...state, turnSeq: state.turnSeq + 1, turnId: id, pendingCommand: null, lastMessage: null, textHashes: [] };
+  return {
+    ...state,
+    turnSeq: state.turnSeq + 1,
+    turnId: id,
+    pendingCommand: null,
+    lastMessage: null,
+    textHashes: [],
+    tools: initialTurnTools(),
+  };
 }
 
-function assistant(state: ReducerState, event: Extract<LineEvent, { kind: "assistant" }>): ReducerState {
+function assistant(
+  state: ReducerState,
+  event: Extract<LineEvent, { kind: "assistant" }>,
+  lineNo: number,
+): ReducerState {
   let next = state;
   if (event.model && !PLACEHOLDER_MODELS.has(event.model) && event.model !== state.model) {
     next = { ...next, model: event.model };
   }
-  if (event.texts.length > 0) next = assistantText(next, event.messageId, event.texts);
-  for (const use of event.toolUses) next = toolUse(next, use);
-  return next;
+  // The head of an oversize line has cut texts and calls without input: no sync text and no checklist from it.
+  if (!event.partial) {
+    if (event.texts.length > 0) next = assistantText(next, event.messageId, event.texts);
+    for (const use of event.toolUses) next = toolUse(next, use);
+  }
+  return { ...next, tools: toolsAfterAssistant(next.tools, event.toolUses, event.texts.length > 0, lineNo) };
 }
 
 /** Merges the text into the current message (same message.id), updates sync hashes and the Markdown list. */

@@ -3,6 +3,7 @@
  * versioned with the index, so the next Stop continues from it instead of rereading the file.
  */
 import { z } from "zod";
+import { initialTurnTools, TurnToolsStateSchema } from "./turn_tools.ts";
 import type { ChecklistItem } from "./types.ts";
 
 export const ChecklistItemSchema = z.object({ text: z.string(), done: z.boolean() });
@@ -38,6 +39,8 @@ export const ReducerStateSchema = z.object({
   textHashes: z.array(z.string()),
   /** `stop_hook_summary` lines seen: one per stop whose hooks Claude Code finished running. */
   stopSummaries: z.number().int().nonnegative().default(0),
+  /** The current turn's tool calls and results (reset at each real prompt). */
+  tools: TurnToolsStateSchema,
 });
 export type ReducerState = z.infer<typeof ReducerStateSchema>;
 
@@ -60,6 +63,7 @@ export function initialState(): ReducerState {
     lastMessage: null,
     textHashes: [],
     stopSummaries: 0,
+    tools: initialTurnTools(),
   };
 }
 

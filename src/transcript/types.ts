@@ -28,6 +28,35 @@ export interface ReadStats {
   waitedMs: number;
 }
 
+/** One tool call of the current turn: its tool_use id, tool name and where it is in the transcript file. */
+export interface ToolCallRef {
+  /** The tool_use id. */
+  id: string;
+  /** The tool name; "" when the tool_use was not seen (e.g. a result whose use is in an older turn). */
+  name: string;
+  /** 1-based line number in the file: of the tool_use (pending) or of the tool_result (results). */
+  line: number;
+}
+
+/** The current user turn's tool calls and results, for the stall check. Trusted only when `finalSynced`. */
+export interface TurnTools {
+  /**
+   * tool_use blocks of the current turn with no tool_result yet (a result anywhere later in the file clears
+   * it, even out of order). Bounded: the newest 32.
+   */
+  pending: ToolCallRef[];
+  /** tool_results of the current turn whose content is empty in every form (see empty_result.ts). Newest 32. */
+  emptyResults: ToolCallRef[];
+  /**
+   * When the current turn's last relevant event is a run of tool_result lines with no assistant reply after
+   * it: those results (name from the matching tool_use). Else null. A reply is an assistant line with visible
+   * output (non-blank text or a new tool call); blank or thinking-only lines are not. Newest 32.
+   */
+  trailingResults: ToolCallRef[] | null;
+  /** Count of tool_use blocks seen in the current turn. */
+  calls: number;
+}
+
 /** The view of the current user turn that the Stop decision reads. */
 export interface TurnView {
   /** The transcript file existed and was read. */
@@ -51,5 +80,7 @@ export interface TurnView {
   stopSummaries: number;
   /** The model of the newest assistant line, if any. */
   model: string | null;
+  /** Tool calls and results of the current turn. */
+  tools: TurnTools;
   stats: ReadStats;
 }

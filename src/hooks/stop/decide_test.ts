@@ -19,6 +19,7 @@ function view(parts: Partial<TurnView>): TurnView {
     finalSynced: true,
     model: null,
     stopSummaries: 0,
+    tools: { pending: [], emptyResults: [], trailingResults: null, calls: 0 },
     stats: { bytesRead: 0, lines: 0, parsed: 0, malformed: 0, oversize: 0, fullScan: true, waitedMs: 0 },
     ...parts,
   };

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { basename, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { readLog, runCli, tempHome } from "../../../testing/run_cli.ts";
+import { readStallLog, runCli, tempHome } from "../../../testing/run_cli.ts";
 
 const DIR = fileURLToPath(
   new URL("../../../../../shared/corpus/peers/claude-code-stop-hook-silent-tool-stall-recovery/", import.meta.url),
@@ -66,7 +66,7 @@ for (const s of lines("sequences.jsonl") as unknown as { id: string; env?: Recor
         decisions.push(run.stdout.trim() === "" ? "allow" : JSON.parse(run.stdout).decision);
       }
       assert.deepEqual(decisions, s.steps.map((step) => step.expect));
-      const names = (await readLog(home)).filter((l) => l["kind"] === "stall").map((l) => l["name"]);
+      const names = (await readStallLog(home)).map((l) => l["name"]);
       if (s.id === "kill_switch_env") assert.deepEqual(names, ["stall_detected", "kill_switch_active"]);
       if (s.id === "retry_cap_exhausts") {
         assert.deepEqual(names.filter((n) => n !== "stall_detected"), ["recovery_dispatched", "recovery_dispatched", "retry_cap_hit"]);
