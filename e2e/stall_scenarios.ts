@@ -61,6 +61,11 @@ export type McpStall = "timeout" | "background" | "killed" | "sigint" | "interru
 export interface HangingMcpOptions extends StallOptions {
   /** MCP_TOOL_TIMEOUT for "timeout" (the client's floor is 1000 ms). */
   toolTimeoutMs?: number;
+  /**
+   * The script in testdata/e2e/ (default "stall_mcp_hang": the model answers the timeout with a text).
+   * "stall_mcp_hang_silent" answers it with two empty replies, so the turn ends on the error tool_result.
+   */
+  script?: string;
 }
 
 const LONG_TOOL_TIMEOUT_MS = "600000";
@@ -69,7 +74,7 @@ export function runHangingMcpScenario(
   stall: McpStall = "timeout",
   options: HangingMcpOptions = {},
 ): Promise<ScenarioRun> {
-  const hang = loadScript("stall_mcp_hang");
+  const hang = loadScript(options.script ?? "stall_mcp_hang");
   const base = stallOptions(options);
   const mcpServers: ScenarioOptions["mcpServers"] = (sandbox) => ({ [HANGING_MCP_NAME]: hangingMcpServer(sandbox) });
   switch (stall) {
@@ -164,6 +169,17 @@ export function runEmptyResultsScenario(options: StallOptions = {}): Promise<Sce
     ...stallOptions(options),
     mcpServers: (sandbox) => ({ [HANGING_MCP_NAME]: hangingMcpServer(sandbox) }),
     setup: (sandbox) => Deno.writeTextFile(`${sandbox.project}/empty.txt`, ""),
+  });
+}
+
+/**
+ * A healthy turn whose tools print nothing (stall_quiet_healthy.json): Bash `true`, then the MCP tool
+ * `empty_lookup` answering `{content: []}`, then a normal final answer. Nothing here is a stall.
+ */
+export function runQuietHealthyScenario(options: StallOptions = {}): Promise<ScenarioRun> {
+  return runScenario(withReplies(loadScript("stall_quiet_healthy"), options.extraReplies), {
+    ...stallOptions(options),
+    mcpServers: (sandbox) => ({ [HANGING_MCP_NAME]: hangingMcpServer(sandbox) }),
   });
 }
 

@@ -78,6 +78,13 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     cap: config.max,
     syncMs: config.syncMs,
     budgetMs: config.budgetMs,
+    stall: {
+      on: !(config.stallDisable || (ctx.env("CLIFFHANGER_STALL_DISABLE") ?? "").trim() === "" && await pathExists(paths.stallOff)),
+      killSwitchFile: paths.stallOff,
+      killSwitchFileExists: await pathExists(paths.stallOff),
+      cooldownS: config.stallCooldownS,
+      maxRetries: config.stallMaxRetries,
+    },
     home: paths.root,
     log: paths.log,
     config: { path: paths.config, exists: configText !== null, problems },
@@ -99,6 +106,10 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   );
   lines.push(
     `mode: ${report.mode}; continue via: ${config.continueVia}; cap: ${config.max} per user turn; sync wait: ${config.syncMs} ms`,
+  );
+  lines.push(
+    `stall nudges: ${report.stall.on ? "on" : "off"}${report.stall.killSwitchFileExists ? ` (kill switch file ${paths.stallOff})` : ""}; ` +
+      `${config.stallMaxRetries} per tool call; cooldown ${config.stallCooldownS} s`,
   );
   lines.push(`home: ${paths.root}`);
   lines.push(`config: ${paths.config}${configText === null ? " (none; defaults)" : ""}`);
