@@ -35,6 +35,14 @@ const COMMANDS: Record<string, Entry> = {
     summary: "remove our hooks from a Claude Code settings file",
     load: async () => await import("./src/cli/uninstall.ts"),
   },
+  now: {
+    summary: "the wall-clock line on its own, for scripts",
+    load: async () => (await import("./src/cli/now.ts")).command,
+  },
+  wrap: {
+    summary: "run any hook command with a timeout and health counters; fails open",
+    load: async () => (await import("./src/cli/wrap.ts")).command,
+  },
   on: {
     summary: "resume every hook (removes the off switch)",
     load: async () => (await import("./src/cli/switch.ts")).onCommand,

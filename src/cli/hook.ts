@@ -3,6 +3,8 @@ import { type Config, loadConfig } from "../config.ts";
 import type { EnvReader } from "../env.ts";
 import { ALLOW_SILENTLY, failOpen, type HookOutcome } from "../hooks/fail_open.ts";
 import { runStopHook } from "../hooks/stop/run.ts";
+import { runPromptHook } from "../hooks/prompt/run.ts";
+import { runPretoolHook } from "../hooks/pretool/run.ts";
 import { appendError } from "../store/errors_log.ts";
 import type { HomePaths } from "../store/paths.ts";
 import type { CommandSpec } from "./args.ts";
@@ -26,12 +28,20 @@ export const HOOK_EVENTS = {
     summary: "Stop / SubagentStop guard: block an early stop, allow a finished or blocked one",
     run: runStopHook,
   },
+  prompt: {
+    summary: "UserPromptSubmit: wall clock, terse nudge and model quirks as additionalContext; never blocks",
+    run: runPromptHook,
+  },
+  pretool: {
+    summary: "PreToolUse anti-loop guard: warns, then denies a retry burst or a short cycle of identical calls",
+    run: runPretoolHook,
+  },
 } as const satisfies Record<string, { summary: string; run: (deps: HookRunDeps) => Promise<HookOutcome> }>;
 export type HookName = keyof typeof HOOK_EVENTS;
 
 export const HOOK_SPEC: CommandSpec = {
   name: "hook",
-  usage: "hook <stop> < payload.json",
+  usage: "hook <stop|prompt|pretool> < payload.json",
   summary: "Run a hook: reads Claude Code's JSON payload on stdin and prints the answer on stdout.",
   flags: {},
   maxPositionals: 1,

@@ -55,6 +55,15 @@ export const StallLogLineSchema = z.object({
 export type StallLogLine = z.infer<typeof StallLogLineSchema>;
 
 /**
+ * Append any JSON lines (each hook's own event shapes, validated by its module) in one O_APPEND write.
+ */
+export async function appendJsonLines(path: string, lines: readonly object[]): Promise<void> {
+  if (lines.length === 0) return;
+  await Deno.mkdir(dirname(path), { recursive: true });
+  await Deno.writeTextFile(path, lines.map((l) => JSON.stringify(l) + "\n").join(""), { append: true, mode: 0o600 });
+}
+
+/**
  * Append lines in one write with O_APPEND, so concurrent hooks do not interleave them (each hook's lines stay
  * together).
  */
