@@ -35,6 +35,36 @@ export const ConfigSchema = z.object({
   stallCooldownS: z.number().min(0).max(86400).default(0),
   /** Stall nudges per tool_use_id, ever (CLIFFHANGER_STALL_MAX_RETRIES). */
   stallMaxRetries: z.number().int().min(0).max(100).default(3),
+  /** `hook prompt`: no wall-clock block (CLIFFHANGER_NO_CLOCK). */
+  noClock: z.boolean().default(false),
+  /** `hook prompt`: no answer-length nudge (CLIFFHANGER_NO_TERSE). */
+  noTerse: z.boolean().default(false),
+  /** `hook prompt`: no model quirk notes (CLIFFHANGER_NO_QUIRKS). */
+  noQuirks: z.boolean().default(false),
+  /** `hook prompt`: a single-line question of at most this many words gets the short nudge (0: no short band). */
+  terseShortMaxWords: z.number().int().min(0).max(1000).default(15),
+  /** `hook prompt`: a prompt of at most this many words gets the medium nudge; longer ones get none. */
+  terseMediumMaxWords: z.number().int().min(0).max(10000).default(60),
+  /** `hook prompt`: the short nudge; `{words}` is the prompt's word count. */
+  terseShortText: z.string().min(1).max(2000).default(
+    "The user asked a short question ({words} words): answer in one or two sentences, no headers, no bullets, no preamble.",
+  ),
+  /** `hook prompt`: the medium nudge; `{words}` is the prompt's word count. */
+  terseMediumText: z.string().min(1).max(2000).default(
+    "The user's message is {words} words: keep the answer tight and lead with the answer.",
+  ),
+  /** PreToolUse anti-loop guard: identical calls in a row allowed; the next one is denied (CLIFFHANGER_LOOP_MAX_RETRIES). */
+  loopMaxRetries: z.number().int().min(1).max(100).default(3),
+  /** Anti-loop guard: only calls within the last N minutes count (CLIFFHANGER_LOOP_WINDOW_MIN). */
+  loopWindowMin: z.number().positive().max(1440).default(5),
+  /** Anti-loop guard: a short cycle repeated this many times gets a warning (CLIFFHANGER_LOOP_WARN). */
+  loopWarn: z.number().int().min(1).max(1000).default(3),
+  /** Anti-loop guard: a short cycle repeated this many times is denied (CLIFFHANGER_LOOP_BLOCK). */
+  loopBlock: z.number().int().min(1).max(50).default(5),
+  /** Anti-loop guard: guarded tools, a comma list or an array; `*` = every tool (CLIFFHANGER_LOOP_TOOLS). */
+  loopTools: z.union([z.string(), z.array(z.string())]).default("Bash,Agent,Task,AskUserQuestion"),
+  /** Turn the anti-loop guard off (CLIFFHANGER_LOOP_BYPASS). */
+  loopBypass: z.boolean().default(false),
 }).strict();
 export type Config = z.output<typeof ConfigSchema>;
 
@@ -51,6 +81,15 @@ export const ENV_KEYS = {
   CLIFFHANGER_STALL_DISABLE: "stallDisable",
   CLIFFHANGER_STALL_COOLDOWN_S: "stallCooldownS",
   CLIFFHANGER_STALL_MAX_RETRIES: "stallMaxRetries",
+  CLIFFHANGER_NO_CLOCK: "noClock",
+  CLIFFHANGER_NO_TERSE: "noTerse",
+  CLIFFHANGER_NO_QUIRKS: "noQuirks",
+  CLIFFHANGER_LOOP_MAX_RETRIES: "loopMaxRetries",
+  CLIFFHANGER_LOOP_WINDOW_MIN: "loopWindowMin",
+  CLIFFHANGER_LOOP_WARN: "loopWarn",
+  CLIFFHANGER_LOOP_BLOCK: "loopBlock",
+  CLIFFHANGER_LOOP_TOOLS: "loopTools",
+  CLIFFHANGER_LOOP_BYPASS: "loopBypass",
 } as const satisfies Record<string, keyof Config>;
 
 export interface LoadedConfig {

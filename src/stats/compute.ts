@@ -1,5 +1,8 @@
 /** Stats over log.jsonl lines: pure, so tests and replay feed it lines directly. */
 import { type LogLine, LogLineSchema, type StallLogLine, StallLogLineSchema } from "../store/log.ts";
+import { type LoopStats, LoopStatsAccumulator } from "./loops.ts";
+import { type PromptStats, PromptStatsAccumulator } from "./prompts.ts";
+import { PromptLogLineSchema } from "../hooks/prompt/log_line.ts";
 
 /** The stall stage's numbers: stalls found (by kind), nudged, held back (by gate), and healthy stops. */
 export interface StallStats {
@@ -45,6 +48,10 @@ export interface Stats {
   allowedBy: Record<string, number>;
   perDay: DayCount[];
   stalls: StallStats;
+  /** The anti-loop guard (`hook pretool`): warned, blocked, by tool and pattern. */
+  loops: LoopStats;
+  /** The prompt hook: nudges by band, quirks applied. */
+  prompts: PromptStats;
   /** Lines that were not valid log lines. */
   skippedLines: number;
 }
@@ -58,8 +65,12 @@ export class StatsAccumulator {
   #sessions = new Set<string>();
   #caughtSessions = new Set<string>();
   #perDay = new Map<string, DayCount>();
+  #loops: LoopStatsAccumulator;
+  #prompts: PromptStatsAccumulator;
 
   constructor(options: StatsOptions) {
+    this.#loops = new LoopStatsAccumulator(options);
+    this.#prompts = new PromptStatsAccumulator(options);
     this.#until = options.now.getTime();
     // whole UTC days, so the totals and the per-day chart always count the same lines
     const today = Date.UTC(options.now.getUTCFullYear(), options.now.getUTCMonth(), options.now.getUTCDate());
@@ -81,6 +92,8 @@ export class StatsAccumulator {
       allowedBy: {},
       perDay: [],
       stalls: { stopsWithStalls: 0, byKind: {}, recovered: 0, capped: 0, suppressed: {}, healthy: 0 },
+      loops: this.#loops.result(),
+      prompts: this.#prompts.result(),
       skippedLines: 0,
     };
   }
@@ -94,7 +107,18 @@ export class StatsAccumulator {
       this.#stats.skippedLines++;
       return;
     }
-    if ((raw as { kind?: unknown } | null)?.kind === "stall") {
+    const kind = (raw as { kind?: unknown } | null)?.kind;
+    if (kind === "loop") {
+      if (!this.#loops.addValue(raw)) this.#stats.skippedLines++;
+      return;
+    }
+    if (kind === "prompt") {
+      const prompt = PromptLogLineSchema.safeParse(raw);
+      if (prompt.success) this.#prompts.add(prompt.data);
+      else this.#stats.skippedLines++;
+      return;
+    }
+    if (kind === "stall") {
       const stall = StallLogLineSchema.safeParse(raw);
       if (stall.success) this.addStall(stall.data);
       else this.#stats.skippedLines++;
@@ -160,6 +184,8 @@ export class StatsAccumulator {
       allowedBy: sortByCount(this.#stats.allowedBy),
       perDay: [...this.#perDay.values()],
       stalls: { ...this.#stats.stalls, byKind: sortByCount(this.#stats.stalls.byKind) },
+      loops: this.#loops.result(),
+      prompts: this.#prompts.result(),
     };
   }
 }

@@ -54,3 +54,15 @@ Deno.test("computeStats() counts stalls by kind, recovered and capped, and keeps
   assert.equal(stats.caught, 1);
   assert.equal(stats.skippedLines, 0);
 });
+
+Deno.test("computeStats() routes loop and prompt lines to their sections instead of skipping them", () => {
+  const now = new Date("2026-11-30T10:00:00Z");
+  const loop = JSON.stringify({
+    ts: "2026-11-30T09:00:00Z", session: "s", event: "PreToolUse", agent: null, kind: "loop", action: "deny",
+    pattern: "burst", period: 1, repeats: 4, tool: "Bash", observe: false, cwd: null,
+  });
+  const stats = computeStats([loop], { now, days: 7 });
+  assert.equal(stats.skippedLines, 0);
+  assert.equal(stats.caught, 0);
+  assert.ok(JSON.stringify(stats.loops).includes("Bash"), JSON.stringify(stats.loops));
+});

@@ -1,5 +1,7 @@
 /** The terminal form of Stats: a headline, counts by rule and by reason, and a per-day bar chart. */
 import type { Stats } from "./compute.ts";
+import { renderLoopStats } from "./loops.ts";
+import { renderPromptStats } from "./prompts.ts";
 
 export interface RenderStatsOptions {
   /** Use ANSI colour (only when stdout is a TTY and NO_COLOR is unset). */
@@ -35,6 +37,9 @@ export function renderStats(stats: Stats, options: RenderStatsOptions): string {
     for (const [kind, n] of Object.entries(stalls.byKind)) lines.push(`${String(n).padStart(6)}  ${paint("33", kind)}`);
     for (const [gate, n] of Object.entries(stalls.suppressed)) lines.push(`${String(n).padStart(6)}  held back: ${gate}`);
   }
+  lines.push(...renderLoopStats(stats.loops, { color: options.color }));
+  const prompts = renderPromptStats(stats.prompts);
+  if (prompts) lines.push(...prompts.trimEnd().split("\n"));
   if (stats.perDay.length > 1) {
     lines.push("", "caught per day:");
     const max = Math.max(1, ...stats.perDay.map((d) => d.caught));

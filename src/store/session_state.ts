@@ -52,7 +52,8 @@ export function freshState(): SessionState {
  */
 export function sessionKey(sessionId: string, agent: { subagent: boolean; agentId?: string | null | undefined }): string {
   if (!agent.subagent) return sanitizeId(sessionId);
-  return `${sanitizeId(sessionId)}.${agent.agentId ? sanitizeId(agent.agentId) : "subagent"}`;
+  // "agent-" keeps these apart from other hooks' per-session files (<session>.prompt.json, <session>.loop.json)
+  return `${sanitizeId(sessionId)}.${agent.agentId ? `agent-${sanitizeId(agent.agentId)}` : "subagent"}`;
 }
 
 export function statePath(stateDir: string, key: string): string {

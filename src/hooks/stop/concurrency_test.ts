@@ -52,7 +52,7 @@ Deno.test("hook stop: parallel Stop and SubagentStop of one session each keep th
     const log = await readLog(home);
     assert.equal(log.length, 3);
     const main = JSON.parse(await Deno.readTextFile(join(home, ".cliffhanger", "state", "s.json")));
-    const agent = JSON.parse(await Deno.readTextFile(join(home, ".cliffhanger", "state", "s.a1.json")));
+    const agent = JSON.parse(await Deno.readTextFile(join(home, ".cliffhanger", "state", "s.agent-a1.json")));
     assert.equal(main.turn.blocks, 2, "no lost update between the two main-session calls");
     assert.equal(agent.turn.blocks, 1);
   } finally {

@@ -1,0 +1,63 @@
+/**
+ * What makes two tool calls "the same": the tool name plus a canonical serialisation of its input, with object
+ * keys sorted at every depth (key order never matters) and everything else kept exactly (any differing value,
+ * array order, type or nesting makes a different call).
+ */
+import { createHash } from "node:crypto";
+
+/** JSON with sorted keys at every depth. Values JSON cannot carry (undefined, functions) are dropped as JSON does. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value)) ?? "null";
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === "object") {
+    const record = value as Record<string, unknown>;
+    return Object.fromEntries(Object.keys(record).sort().map((key) => [key, sortKeys(record[key])]));
+  }
+  return value;
+}
+
+/** A short stable id of the call: sha-256 of tool name and canonical input, 16 hex digits. */
+export function callSignature(tool: string, input: Record<string, unknown>): string {
+  return createHash("sha256").update(tool).update("\u0000").update(canonicalJson(input)).digest("hex").slice(0, 16);
+}
+
+/** Longest description of a call kept in state and quoted in a warning or denial. */
+export const DESCRIPTION_MAX_CHARS = 60;
+
+/**
+ * A short human description of the call's input: the command for Bash, the description or prompt for Agent/Task,
+ * the first question for AskUserQuestion, else the canonical input. Whitespace collapsed, cut at 60 characters.
+ */
+export function describeCall(tool: string, input: Record<string, unknown>): string {
+  return truncate(collapse(primaryText(tool, input)), DESCRIPTION_MAX_CHARS);
+}
+
+function primaryText(tool: string, input: Record<string, unknown>): string {
+  const text = (key: string): string | null => {
+    const v = input[key];
+    return typeof v === "string" && v.trim() !== "" ? v : null;
+  };
+  if (tool === "Bash" || tool === "PowerShell") return text("command") ?? canonicalJson(input);
+  if (tool === "Agent" || tool === "Task") return text("description") ?? text("prompt") ?? canonicalJson(input);
+  if (tool === "AskUserQuestion") {
+    const questions = input["questions"];
+    if (Array.isArray(questions)) {
+      const first = questions[0] as { question?: unknown } | undefined;
+      if (typeof first?.question === "string" && first.question.trim() !== "") return first.question;
+    }
+  }
+  return canonicalJson(input);
+}
+
+function collapse(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** Cuts at `max` characters (code points, so no surrogate half is left) and marks the cut with "…". */
+export function truncate(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
+}

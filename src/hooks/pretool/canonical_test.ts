@@ -1,0 +1,32 @@
+import assert from "node:assert/strict";
+import { callSignature, canonicalJson, describeCall, truncate } from "./canonical.ts";
+
+Deno.test("canonicalJson() sorts keys at every depth and keeps array order", () => {
+  assert.equal(canonicalJson({ b: 1, a: { d: [2, 1], c: null } }), '{"a":{"c":null,"d":[2,1]},"b":1}');
+  assert.equal(canonicalJson({ a: { c: null, d: [2, 1] }, b: 1 }), canonicalJson({ b: 1, a: { d: [2, 1], c: null } }));
+  assert.notEqual(canonicalJson({ a: [1, 2] }), canonicalJson({ a: [2, 1] }));
+  assert.notEqual(canonicalJson({ a: 1 }), canonicalJson({ a: "1" }));
+});
+
+Deno.test("callSignature() depends on the tool and every argument", () => {
+  const input = { command: "ls", description: "list" };
+  assert.equal(callSignature("Bash", input), callSignature("Bash", { description: "list", command: "ls" }));
+  assert.notEqual(callSignature("Bash", input), callSignature("Agent", input));
+  assert.notEqual(callSignature("Bash", input), callSignature("Bash", { ...input, description: "list files" }));
+  assert.match(callSignature("Bash", input), /^[0-9a-f]{16}$/);
+});
+
+Deno.test("describeCall() picks the telling field and keeps it short", () => {
+  assert.equal(describeCall("Bash", { command: "npm  test\n  --watch", description: "x" }), "npm test --watch");
+  assert.equal(describeCall("Agent", { prompt: "long prompt", description: "Explore the API" }), "Explore the API");
+  assert.equal(describeCall("Task", { prompt: "do it" }), "do it");
+  assert.equal(
+    describeCall("AskUserQuestion", { questions: [{ question: "Which DB?", header: "DB", options: [] }] }),
+    "Which DB?",
+  );
+  assert.equal(describeCall("mcp__x__y", { b: 1, a: 2 }), '{"a":2,"b":1}');
+  const long = describeCall("Bash", { command: "echo " + "x".repeat(200) });
+  assert.equal(Array.from(long).length, 60);
+  assert.ok(long.endsWith("…"));
+  assert.equal(truncate("😀".repeat(70), 60), "😀".repeat(59) + "…", "never splits a surrogate pair");
+});

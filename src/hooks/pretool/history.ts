@@ -1,0 +1,90 @@
+/**
+ * The guard's per-session history (`state/<session>[.<agent>].loop.json`): the recent guarded calls, newest last.
+ * Validated on read; a corrupt or unreadable file is reported and replaced by an empty history, never fatal.
+ */
+import { join } from "node:path";
+import { z } from "zod";
+import { writeJsonAtomic } from "../../store/atomic.ts";
+import { sanitizeId } from "../../store/sanitize.ts";
+
+export const HistoryEntrySchema = z.object({
+  tool: z.string(),
+  /** callSignature(): tool + canonical input, hashed. */
+  sig: z.string(),
+  /** describeCall(): a short description for warnings and denials (never logged). */
+  desc: z.string(),
+  /** When the call was seen (ms since the epoch). */
+  at: z.number(),
+  /** The guard denied it (it is still recorded: the loop stays visible). */
+  denied: z.boolean(),
+}).strict();
+export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
+
+export const LoopStateSchema = z.object({
+  v: z.literal(1),
+  history: z.array(HistoryEntrySchema),
+}).strict();
+export type LoopState = z.infer<typeof LoopStateSchema>;
+
+export function freshLoopState(): LoopState {
+  return { v: 1, history: [] };
+}
+
+/** The session, plus the agent inside a subagent: a subagent's calls never mix with the main session's. */
+export function loopKey(sessionId: string, agentId: string | null | undefined): string {
+  return agentId ? `${sanitizeId(sessionId)}.${sanitizeId(agentId)}` : sanitizeId(sessionId);
+}
+
+export function loopStatePath(stateDir: string, key: string): string {
+  return join(stateDir, `${key}.loop.json`);
+}
+
+export function loopLockPath(locksDir: string, key: string): string {
+  return join(locksDir, `${key}.loop.lock`);
+}
+
+export interface LoadedLoopState {
+  state: LoopState;
+  /** Set when the file existed but could not be used (it is then reset). */
+  problem: string | null;
+}
+
+export async function readLoopState(path: string): Promise<LoadedLoopState> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return { state: freshLoopState(), problem: null };
+    if (e instanceof Deno.errors.NotCapable) throw e;
+    // a folder or a file we may not read: move it out of the way and start fresh
+    await Deno.remove(path, { recursive: true }).catch(() => {});
+    return {
+      state: freshLoopState(),
+      problem: `Unreadable loop state file "${path}": ${e instanceof Error ? e.message : e}; reset`,
+    };
+  }
+  return parseLoopState(text, path);
+}
+
+export function parseLoopState(text: string, path: string): LoadedLoopState {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { state: freshLoopState(), problem: `Corrupt loop state file "${path}": not JSON; reset` };
+  }
+  const result = LoopStateSchema.safeParse(raw);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    return {
+      state: freshLoopState(),
+      problem: `Corrupt loop state file "${path}": ${issue?.path.join(".")} ${issue?.message}; reset`,
+    };
+  }
+  return { state: result.data, problem: null };
+}
+
+export async function writeLoopState(path: string, state: LoopState): Promise<void> {
+  // a lost entry on power loss costs one step of a count; an fsync on every tool call is not free
+  await writeJsonAtomic(path, state, { fsync: false });
+}

@@ -1,0 +1,45 @@
+/** The PreToolUse payload, as far as the anti-loop guard reads it. */
+import { z } from "zod";
+
+/** Just enough to tell whether the tool is guarded: an unguarded call is never validated further. */
+export const PretoolHeadSchema = z.object({
+  hook_event_name: z.string().optional(),
+  tool_name: z.string().min(1),
+}).passthrough();
+
+export const PretoolPayloadSchema = z.object({
+  /** Missing in some hand-made payloads: treated as PreToolUse. Any other event is refused (fail open). */
+  hook_event_name: z.literal("PreToolUse").optional(),
+  session_id: z.string().min(1),
+  tool_name: z.string().min(1),
+  tool_input: z.record(z.string(), z.unknown()),
+  /** Present only inside a subagent. */
+  agent_id: z.string().nullish(),
+  cwd: z.string().nullish(),
+}).passthrough();
+export type PretoolPayload = z.infer<typeof PretoolPayloadSchema>;
+
+export function parsePretoolHead(raw: unknown): z.infer<typeof PretoolHeadSchema> {
+  return check(PretoolHeadSchema.safeParse(raw));
+}
+
+export function parsePretoolPayload(raw: unknown): PretoolPayload {
+  return check(PretoolPayloadSchema.safeParse(raw));
+}
+
+/** A schema failure as an error that names the field, never its value (the payload may hold secrets). */
+function check<T>(result: { success: true; data: T } | { success: false; error: z.ZodError }): T {
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const where = issue && issue.path.length > 0 ? issue.path.join(".") : "payload";
+  throw new TypeError(`Invalid PreToolUse payload: ${where}: ${issue?.message ?? "invalid"}; allowed`);
+}
+
+/** The payload as JSON; the error never quotes stdin. */
+export function parseJsonPayload(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new SyntaxError(`stdin is not valid JSON (${text.length} characters); allowed`);
+  }
+}

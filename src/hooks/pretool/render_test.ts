@@ -1,0 +1,56 @@
+import assert from "node:assert/strict";
+import { renderPretool } from "./render.ts";
+import { bash, call, DEFAULTS, letters, play } from "./test_support.ts";
+
+Deno.test("renderPretool(): nothing on allow", () => {
+  assert.equal(renderPretool({ action: "allow", finding: null }), "");
+});
+
+Deno.test("renderPretool(): a warning is additionalContext with no permission decision", () => {
+  const warn = play([bash("pytest"), bash("pytest"), bash("pytest")]).decisions[2]!;
+  const out = JSON.parse(renderPretool(warn));
+  assert.deepEqual(Object.keys(out.hookSpecificOutput).sort(), ["additionalContext", "hookEventName"]);
+  assert.equal(out.hookSpecificOutput.hookEventName, "PreToolUse");
+  const text: string = out.hookSpecificOutput.additionalContext;
+  assert.match(
+    text,
+    /^anti-loop-guard warning: this is the 3rd identical Bash call in a row within 5 min \(`pytest`\)/,
+  );
+  assert.match(text, /one more identical call will be denied/);
+});
+
+Deno.test("renderPretool(): a burst denial says what repeated and what to do instead", () => {
+  const deny = play(Array.from({ length: 4 }, () => bash("npm test"))).decisions[3]!;
+  const out = JSON.parse(renderPretool(deny));
+  assert.deepEqual(Object.keys(out.hookSpecificOutput).sort(), [
+    "hookEventName",
+    "permissionDecision",
+    "permissionDecisionReason",
+  ]);
+  assert.equal(out.hookSpecificOutput.permissionDecision, "deny");
+  const reason: string = out.hookSpecificOutput.permissionDecisionReason;
+  assert.match(reason, /same Bash call requested 4 times in a row within 5 min \(`npm test`\)/);
+  assert.match(reason, /different approach/);
+  assert.match(reason, /BLOCKED:/);
+});
+
+Deno.test("renderPretool(): a cycle names the loop, current call first, inputs truncated", () => {
+  const longCmd = "grep -rn something " + "dir/".repeat(40);
+  const a = bash(longCmd);
+  const b = call("Agent", { description: "Check the build", prompt: "…" });
+  const c = bash("make");
+  const seq = Array.from({ length: 5 }, () => [a, b, c]).flat();
+  const { decisions } = play([...seq, a], DEFAULTS);
+  const deny = decisions.at(-1)!;
+  assert.equal(deny.action, "deny");
+  const reason: string = JSON.parse(renderPretool(deny)).hookSpecificOutput.permissionDecisionReason;
+  assert.match(reason, /repeats a loop of 3 calls for the 5th time within 5 min/);
+  assert.match(reason, /\(Bash `grep -rn something dir\/[^`]*…` → Agent `Check the build` → Bash `make` → …\)/);
+  assert.ok(!reason.includes("dir/".repeat(20)), "the input is cut short");
+  const warn = play(letters("ABABABA")).decisions[6]!;
+  const text: string = JSON.parse(renderPretool(warn)).hookSpecificOutput.additionalContext;
+  assert.match(
+    text,
+    /a loop of 2 \(Bash `A` → Bash `B` → …\), back to this call 3 times within 5 min\. At 5 the loop is denied/,
+  );
+});

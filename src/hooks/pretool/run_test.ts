@@ -1,0 +1,260 @@
+/** runPretoolHook() in process: real files in a temp home, an injected clock, config from an env record. */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import type { HookRunDeps } from "../../cli/hook.ts";
+import { loadConfig } from "../../config.ts";
+import { envFrom } from "../../env.ts";
+import { homePaths } from "../../store/paths.ts";
+import { LoopLogLineSchema } from "./log_line.ts";
+import { runPretoolHook } from "./run.ts";
+
+interface Harness {
+  home: string;
+  /** Runs one payload; returns "allow" | "warn" | "deny" from what was printed. */
+  run(payload: Record<string, unknown>, atMs?: number): Promise<string>;
+  stdout: string[];
+  log(): Promise<Record<string, unknown>[]>;
+  errors(): Promise<string>;
+  loopFile(name: string): string;
+  cleanup(): Promise<void>;
+}
+
+const T0 = Date.UTC(2026, 10, 30, 9, 0, 0);
+
+async function harness(env: Record<string, string> = {}): Promise<Harness> {
+  const home = await Deno.makeTempDir({ prefix: "pretool-run-" });
+  const reader = envFrom({ HOME: home, ...env });
+  const paths = homePaths(reader);
+  const { config } = loadConfig(null, reader);
+  let clock = T0;
+  const stdout: string[] = [];
+  const read = async (p: string) => await Deno.readTextFile(p).catch(() => "");
+  return {
+    home,
+    stdout,
+    async run(payload, atMs) {
+      clock = atMs ?? clock + 1000;
+      const deps: HookRunDeps = {
+        env: reader,
+        paths,
+        config,
+        stdinText: JSON.stringify(payload),
+        now: () => clock,
+        startedAt: clock,
+      };
+      const out = (await runPretoolHook(deps)).stdout;
+      stdout.push(out);
+      if (out === "") return "allow";
+      const hso = JSON.parse(out).hookSpecificOutput;
+      return hso.permissionDecision === "deny" ? "deny" : "warn";
+    },
+    async log() {
+      return (await read(paths.log)).split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+    },
+    errors: () => read(paths.errors),
+    loopFile: (name) => join(paths.state, `${name}.loop.json`),
+    cleanup: () => Deno.remove(home, { recursive: true }),
+  };
+}
+
+function pre(command: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    hook_event_name: "PreToolUse",
+    session_id: "s1",
+    cwd: "/work/proj",
+    tool_name: "Bash",
+    tool_input: { command, description: "run it" },
+    tool_use_id: `toolu_${crypto.randomUUID()}`,
+    ...extra,
+  };
+}
+
+async function runAll(h: Harness, payloads: Record<string, unknown>[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of payloads) out.push(await h.run(p));
+  return out;
+}
+
+Deno.test("hook pretool: warn on the 3rd identical Bash call, deny the 4th; log lines carry no input text", async () => {
+  const h = await harness();
+  try {
+    assert.deepEqual(await runAll(h, Array.from({ length: 4 }, () => pre("npm test --secret-token=abc"))), [
+      "allow",
+      "allow",
+      "warn",
+      "deny",
+    ]);
+    const log = await h.log();
+    assert.equal(log.length, 2, "only warnings and denials are logged");
+    for (const line of log) LoopLogLineSchema.parse(line);
+    assert.deepEqual(log.map((l) => [l.action, l.pattern, l.period, l.repeats, l.tool, l.agent, l.cwd, l.observe]), [
+      ["warn", "burst", 1, 3, "Bash", null, "/work/proj", false],
+      ["deny", "burst", 1, 4, "Bash", null, "/work/proj", false],
+    ]);
+    assert.ok(!JSON.stringify(log).includes("npm test"), "no tool input in the log");
+    const state = JSON.parse(await Deno.readTextFile(h.loopFile("s1")));
+    assert.equal(state.history.length, 4);
+    assert.deepEqual(state.history.map((e: { denied: boolean }) => e.denied), [false, false, false, true]);
+    assert.equal(await h.errors(), "");
+  } finally {
+    await h.cleanup();
+  }
+});
+
+Deno.test("hook pretool: the window is applied to the stored history (injected clock)", async () => {
+  const h = await harness({ CLIFFHANGER_LOOP_WINDOW_MIN: "2" });
+  try {
+    const min = 60_000;
+    assert.equal(await h.run(pre("make"), T0), "allow");
+    assert.equal(await h.run(pre("make"), T0 + 1 * min), "allow");
+    assert.equal(await h.run(pre("make"), T0 + 1.5 * min), "warn");
+    // the first call is now 2.5 minutes old: three in a row in the window, so warned again, not denied
+    assert.equal(await h.run(pre("make"), T0 + 2.5 * min), "warn");
+    assert.equal(await h.run(pre("make"), T0 + 2.6 * min), "deny");
+    // ten minutes later the history is empty again
+    assert.equal(await h.run(pre("make"), T0 + 13 * min), "allow");
+    const state = JSON.parse(await Deno.readTextFile(h.loopFile("s1")));
+    assert.equal(state.history.length, 1, "old entries are pruned on write");
+  } finally {
+    await h.cleanup();
+  }
+});
+
+Deno.test("hook pretool: unguarded tools are neither recorded nor blocked", async () => {
+  const h = await harness();
+  try {
+    const read = { ...pre("x"), tool_name: "Read", tool_input: { file_path: "/a" } };
+    assert.deepEqual(await runAll(h, Array.from({ length: 8 }, () => read)), Array(8).fill("allow"));
+    await assert.rejects(Deno.stat(h.loopFile("s1")), Deno.errors.NotFound);
+    // an unguarded call between identical Bash calls does not break the streak (it is not seen)
+    assert.deepEqual(await runAll(h, [pre("ls"), read, pre("ls"), read, pre("ls"), pre("ls")]), [
+      "allow",
+      "allow",
+      "allow",
+      "allow",
+      "warn",
+      "deny",
+    ]);
+  } finally {
+    await h.cleanup();
+  }
+});
+
+Deno.test("hook pretool: CLIFFHANGER_LOOP_TOOLS picks the guarded tools; * guards all", async () => {
+  const h = await harness({ CLIFFHANGER_LOOP_TOOLS: "Read" });
+  try {
+    const read = { ...pre("x"), tool_name: "Read", tool_input: { file_path: "/a" } };
+    assert.deepEqual(await runAll(h, [read, read, read, read]), ["allow", "allow", "warn", "deny"]);
+    assert.deepEqual(await runAll(h, [pre("x"), pre("x"), pre("x"), pre("x")]), Array(4).fill("allow"));
+  } finally {
+    await h.cleanup();
+  }
+  const all = await harness({ CLIFFHANGER_LOOP_TOOLS: "*" });
+  try {
+    const mcp = { ...pre("x"), tool_name: "mcp__db__query", tool_input: { sql: "select 1" } };
+    assert.deepEqual(await runAll(all, [mcp, mcp, mcp, mcp]), ["allow", "allow", "warn", "deny"]);
+  } finally {
+    await all.cleanup();
+  }
+});
+
+Deno.test("hook pretool: CLIFFHANGER_LOOP_BYPASS=1 allows everything and records nothing", async () => {
+  const h = await harness({ CLIFFHANGER_LOOP_BYPASS: "1" });
+  try {
+    assert.deepEqual(await runAll(h, Array.from({ length: 8 }, () => pre("x"))), Array(8).fill("allow"));
+    assert.deepEqual(await h.log(), []);
+    await assert.rejects(Deno.stat(h.loopFile("s1")), Deno.errors.NotFound);
+  } finally {
+    await h.cleanup();
+  }
+});
+
+Deno.test("hook pretool: a subagent keeps its own history (session + agent_id)", async () => {
+  const h = await harness();
+  try {
+    const sub = (c: string) => pre(c, { agent_id: "agent7", agent_type: "Explore" });
+    const actions = await runAll(h, [
+      pre("npm test"),
+      pre("npm test"),
+      sub("npm test"),
+      pre("npm test"),
+      sub("npm test"),
+    ]);
+    assert.deepEqual(actions, ["allow", "allow", "allow", "warn", "allow"]);
+    const main = JSON.parse(await Deno.readTextFile(h.loopFile("s1")));
+    const agent = JSON.parse(await Deno.readTextFile(h.loopFile("s1.agent7")));
+    assert.equal(main.history.length, 3);
+    assert.equal(agent.history.length, 2);
+    assert.equal(await h.run(sub("npm test")), "warn");
+    const last = (await h.log()).at(-1)!;
+    assert.equal(last.agent, "agent7");
+  } finally {
+    await h.cleanup();
+  }
+});
+
+Deno.test("hook pretool: observe mode decides, records and logs, but prints nothing", async () => {
+  const h = await harness({ CLIFFHANGER_OBSERVE: "1" });
+  try {
+    assert.deepEqual(await runAll(h, Array.from({ length: 4 }, () => pre("x"))), Array(4).fill("allow"));
+    const log = await h.log();
+    assert.deepEqual(log.map((l) => [l.action, l.observe]), [["warn", true], ["deny", true]]);
+    const state = JSON.parse(await Deno.readTextFile(h.loopFile("s1")));
+    assert.deepEqual(
+      state.history.map((e: { denied: boolean }) => e.denied),
+      [false, false, false, false],
+      "nothing was denied",
+    );
+  } finally {
+    await h.cleanup();
+  }
+});
+
+Deno.test("hook pretool: the off switch allows without recording", async () => {
+  const h = await harness();
+  try {
+    await Deno.mkdir(join(h.home, ".cliffhanger"), { recursive: true });
+    await Deno.writeTextFile(join(h.home, ".cliffhanger", "off"), "");
+    assert.deepEqual(await runAll(h, Array.from({ length: 5 }, () => pre("x"))), Array(5).fill("allow"));
+    await assert.rejects(Deno.stat(h.loopFile("s1")), Deno.errors.NotFound);
+  } finally {
+    await h.cleanup();
+  }
+});
+
+Deno.test("hook pretool: a corrupt history is reported in errors.log and reset", async () => {
+  const h = await harness();
+  try {
+    await Deno.mkdir(join(h.home, ".cliffhanger", "state"), { recursive: true });
+    await Deno.writeTextFile(h.loopFile("s1"), '{"v":1,"history":[{"tool":');
+    assert.equal(await h.run(pre("x")), "allow");
+    assert.match(await h.errors(), /hook pretool: Corrupt loop state file ".*s1\.loop\.json": not JSON; reset/);
+    const state = JSON.parse(await Deno.readTextFile(h.loopFile("s1")));
+    assert.equal(state.history.length, 1);
+  } finally {
+    await h.cleanup();
+  }
+});
+
+Deno.test("hook pretool: malformed payloads of guarded tools throw (the runner allows and logs); others pass", async () => {
+  const h = await harness();
+  try {
+    await assert.rejects(
+      h.run({ tool_name: "Bash", tool_input: { command: "x" } }),
+      /Invalid PreToolUse payload: session_id/,
+    );
+    await assert.rejects(h.run({ session_id: "s", tool_name: "Bash", tool_input: "x" }), /tool_input/);
+    await assert.rejects(h.run({ session_id: "s", tool_input: {} }), /tool_name/);
+    await assert.rejects(
+      h.run({ ...pre("x"), hook_event_name: "PostToolUse" }),
+      /"PostToolUse" payload, not PreToolUse/,
+    );
+    // an unguarded tool is not validated further
+    assert.equal(await h.run({ tool_name: "Read" }), "allow");
+    // no hook_event_name (hand-made payloads) counts as PreToolUse
+    const bare = { session_id: "s", tool_name: "Agent", tool_input: { prompt: "same" } };
+    assert.deepEqual(await runAll(h, [bare, bare, bare, bare]), ["allow", "allow", "warn", "deny"]);
+  } finally {
+    await h.cleanup();
+  }
+});

@@ -1,0 +1,107 @@
+/**
+ * The wall clock: an instant and an IANA time zone in, the parts people read out (pure; Intl does the zone math).
+ * Never cached: a stale clock is the bug this exists to fix.
+ */
+
+export type PartOfDay = "night" | "morning" | "afternoon" | "evening";
+
+export interface ClockParts {
+  /** Local time with its offset, to the second: 2026-10-06T14:32:05-04:00. */
+  iso: string;
+  /** Mon … Sun. */
+  weekday: string;
+  /** YYYY-MM-DD, local. */
+  date: string;
+  /** HH:MM, 24-hour, local. */
+  time: string;
+  /** Abbreviation (EDT, CEST, UTC) or, where the zone has none, its IANA name. */
+  zone: string;
+  /** The IANA zone the parts are in. */
+  timeZone: string;
+  /** +HH:MM / -HH:MM. */
+  offset: string;
+  partOfDay: PartOfDay;
+}
+
+/** Local hour → part of day: night before 05:00 and from 22:00, morning to noon, afternoon to 17:00, evening. */
+export function partOfDay(hour: number): PartOfDay {
+  if (hour < 5 || hour >= 22) return "night";
+  if (hour < 12) return "morning";
+  if (hour < 17) return "afternoon";
+  return "evening";
+}
+
+export function clockParts(epochMs: number, timeZone: string): ClockParts {
+  const format = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    weekday: "short",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  });
+  const seconds = Math.floor(epochMs / 1000) * 1000;
+  const p = Object.fromEntries(format.formatToParts(seconds).map((part) => [part.type, part.value]));
+  const [year, month, day, hour, minute, second] = ["year", "month", "day", "hour", "minute", "second"].map((k) =>
+    Number(p[k])
+  ) as [number, number, number, number, number, number];
+  const offsetMinutes = Math.round((Date.UTC(year, month - 1, day, hour, minute, second) - seconds) / 60000);
+  const offset = formatOffset(offsetMinutes);
+  const date = `${String(year).padStart(4, "0")}-${pad(month)}-${pad(day)}`;
+  return {
+    iso: `${date}T${pad(hour)}:${pad(minute)}:${pad(second)}${offset}`,
+    weekday: p["weekday"] ?? "",
+    date,
+    time: `${pad(hour)}:${pad(minute)}`,
+    zone: zoneAbbreviation(seconds, timeZone),
+    timeZone,
+    offset,
+    partOfDay: partOfDay(hour),
+  };
+}
+
+/** The wall-clock line: `Tue 2026-10-06 14:32 EDT (UTC-04:00), afternoon`. */
+export function renderClockLine(parts: ClockParts): string {
+  return `${parts.weekday} ${parts.date} ${parts.time} ${parts.zone} (UTC${parts.offset}), ${parts.partOfDay}`;
+}
+
+/** Elapsed time, compact: 38s, 4m12s, 25m, 2h14m, 3d4h. Negative (clock skew) reads as 0s. */
+export function formatDuration(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  if (total < 60) return `${total}s`;
+  const minutes = Math.floor(total / 60);
+  if (minutes < 10) return total % 60 === 0 ? `${minutes}m` : `${minutes}m${pad(total % 60)}s`;
+  if (minutes < 60) return `${minutes}m`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return minutes % 60 === 0 ? `${hours}h` : `${hours}h${pad(minutes % 60)}m`;
+  const days = Math.floor(hours / 24);
+  return hours % 24 === 0 ? `${days}d` : `${days}d${hours % 24}h`;
+}
+
+/**
+ * Locales tried in turn for a zone's short name; the first plain abbreviation (CEST, IST, AEST, JST) wins. ICU gives
+ * a zone's abbreviation only in the locales of its region; elsewhere it gives GMT+9, which is not taken.
+ */
+const ABBREVIATION_LOCALES = ["en-US", "en-GB", "en-IN", "en-AU", "en-NZ", "en-SG", "en-HK", "en-ZA", "ja-JP", "pt-BR"];
+
+function zoneAbbreviation(epochMs: number, timeZone: string): string {
+  for (const locale of ABBREVIATION_LOCALES) {
+    const name = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: "short" }).formatToParts(epochMs)
+      .find((p) => p.type === "timeZoneName")?.value;
+    if (name && /^[A-Z]{2,5}$/.test(name)) return name;
+  }
+  return timeZone;
+}
+
+function formatOffset(minutes: number): string {
+  const sign = minutes < 0 ? "-" : "+";
+  const abs = Math.abs(minutes);
+  return `${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, "0");
+}

@@ -1,0 +1,30 @@
+/** The UserPromptSubmit payload, read tolerantly: unknown fields are ignored, odd types fall back. */
+import { z } from "zod";
+
+const optionalString = z.string().optional().catch(undefined);
+
+export const PromptPayloadSchema = z.object({
+  hook_event_name: optionalString,
+  session_id: optionalString,
+  prompt: z.string().catch(""),
+  prompt_id: optionalString,
+  transcript_path: optionalString,
+  cwd: optionalString,
+  permission_mode: optionalString,
+  /** Not sent on UserPromptSubmit today; a string, or an object with an id as the status line gets it. */
+  model: z.union([z.string(), z.object({ id: z.string() }).passthrough()]).optional().catch(undefined),
+}).passthrough();
+export type PromptPayload = z.infer<typeof PromptPayloadSchema>;
+
+export function parsePromptPayload(raw: unknown): PromptPayload {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw new TypeError("Payload is not a JSON object; allowed");
+  }
+  return PromptPayloadSchema.parse(raw);
+}
+
+/** The model id the payload names, if any. */
+export function payloadModel(payload: PromptPayload): string | null {
+  const model = typeof payload.model === "string" ? payload.model : payload.model?.id;
+  return model && model.trim() !== "" ? model.trim() : null;
+}

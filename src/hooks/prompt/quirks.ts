@@ -1,0 +1,119 @@
+/**
+ * Model quirks: model-id substrings mapped to a few corrective lines (rules/quirks.json, embedded), merged with
+ * the user's own file. Pure: text in, a quirk set out; matching is a case-insensitive substring test.
+ */
+import { parse as parseJsonc, type ParseError, printParseErrorCode } from "jsonc-parser";
+import { z } from "zod";
+import builtin from "../../../rules/quirks.json" with { type: "json" };
+import { lineCol } from "../../config.ts";
+
+const ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+export const QuirkSchema = z.object({
+  /** kebab-case, unique; a user entry with a built-in's id replaces it. */
+  id: z.string().regex(ID, "must be kebab-case (a-z, 0-9, -), at most 64 characters"),
+  description: z.string().max(500).optional(),
+  /** Model-id substrings (case-insensitive); any one of them matching applies the entry. */
+  match: z.array(z.string().trim().min(1).max(200)).min(1).max(50),
+  /** The corrective lines added to the context, one bullet each. */
+  lines: z.array(z.string().trim().min(1).max(500)).min(1).max(10),
+  /** Model ids that must match (`match`) and must not (`pass`): checked by the table test, and on load for user files. */
+  examples: z.object({
+    match: z.array(z.string()).default([]),
+    pass: z.array(z.string()).default([]),
+  }).strict().optional(),
+}).strict();
+export type Quirk = z.infer<typeof QuirkSchema>;
+
+export const QuirkFileSchema = z.object({
+  /** Built-in ids this file switches off. */
+  disable: z.array(z.string()).default([]),
+  quirks: z.array(QuirkSchema).default([]),
+}).strict();
+export type QuirkFile = z.infer<typeof QuirkFileSchema>;
+
+export interface QuirkSet {
+  quirks: Quirk[];
+  /** Problems with user files (each such file was ignored) and warnings (unknown ids in `disable`). */
+  problems: string[];
+}
+
+/** The built-in file; the table test checks it, so a parse failure here is a bug caught before release. */
+export const BUILTIN_QUIRKS: Quirk[] = QuirkFileSchema.parse(builtin).quirks;
+
+/** A user quirk file as read from disk. */
+export interface UserQuirkSource {
+  origin: string;
+  text: string;
+}
+
+/** Built-ins merged with the user's files, in order. A bad file is reported and ignored as a whole. */
+export function buildQuirkSet(
+  userFiles: readonly UserQuirkSource[],
+  builtins: readonly Quirk[] = BUILTIN_QUIRKS,
+): QuirkSet {
+  let quirks = [...builtins];
+  const problems: string[] = [];
+  for (const source of userFiles) {
+    const parsed = parseQuirkFile(source);
+    if ("error" in parsed) {
+      problems.push(`${source.origin}: ${parsed.error}; file ignored`);
+      continue;
+    }
+    for (const id of parsed.file.disable) {
+      if (!quirks.some((q) => q.id === id)) problems.push(`${source.origin}: disable: unknown quirk id "${id}"`);
+    }
+    quirks = quirks.filter((q) => !parsed.file.disable.includes(q.id));
+    for (const quirk of parsed.file.quirks) {
+      const at = quirks.findIndex((q) => q.id === quirk.id);
+      if (at >= 0) quirks[at] = quirk;
+      else quirks.push(quirk);
+    }
+  }
+  return { quirks, problems };
+}
+
+export function parseQuirkFile(source: UserQuirkSource): { file: QuirkFile } | { error: string } {
+  const errors: ParseError[] = [];
+  const raw = parseJsonc(source.text, errors, { allowTrailingComma: true });
+  if (errors.length > 0) {
+    const first = errors[0]!;
+    const { line, col } = lineCol(source.text, first.offset);
+    return { error: `invalid JSONC: ${printParseErrorCode(first.error)} at ${line}:${col}` };
+  }
+  const result = QuirkFileSchema.safeParse(raw);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    return { error: `${issue?.path.join(".") || "(top level)"}: ${issue?.message ?? "invalid"}` };
+  }
+  const ids = new Set<string>();
+  for (const quirk of result.data.quirks) {
+    if (ids.has(quirk.id)) return { error: `quirk id "${quirk.id}" appears twice` };
+    ids.add(quirk.id);
+    const failure = exampleFailure(quirk);
+    if (failure) return { error: failure };
+  }
+  return { file: result.data };
+}
+
+export function quirkMatches(quirk: Quirk, model: string): boolean {
+  const id = model.toLowerCase();
+  return quirk.match.some((s) => id.includes(s.toLowerCase()));
+}
+
+/** Every entry that applies to the model, in set order (none for an unknown model). */
+export function quirksFor(model: string | null, set: readonly Quirk[]): Quirk[] {
+  if (!model) return [];
+  return set.filter((q) => quirkMatches(q, model));
+}
+
+/** The first example of the entry that does not behave as labelled, as a message; null when all do. */
+export function exampleFailure(quirk: Quirk): string | null {
+  for (const [i, model] of (quirk.examples?.match ?? []).entries()) {
+    if (!quirkMatches(quirk, model)) return `quirk "${quirk.id}" did not match examples.match[${i}] "${model}"`;
+  }
+  for (const [i, model] of (quirk.examples?.pass ?? []).entries()) {
+    if (quirkMatches(quirk, model)) return `quirk "${quirk.id}" matched examples.pass[${i}] "${model}"`;
+  }
+  return null;
+}

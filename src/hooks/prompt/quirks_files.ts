@@ -1,0 +1,32 @@
+/** The user's quirk files, `$CLIFFHANGER_HOME/quirks.json` then `quirks.jsonc`: the only disk access for quirks. */
+import { join } from "node:path";
+import type { UserQuirkSource } from "./quirks.ts";
+
+export const USER_QUIRK_FILES = ["quirks.json", "quirks.jsonc"] as const;
+
+/** User quirk files larger than this are refused unread. */
+export const MAX_QUIRK_FILE_BYTES = 256 * 1024;
+
+export interface ReadQuirkFiles {
+  sources: UserQuirkSource[];
+  /** Files that exist but could not be read; each is ignored. */
+  problems: string[];
+}
+
+export async function readUserQuirkFiles(root: string): Promise<ReadQuirkFiles> {
+  const sources: UserQuirkSource[] = [];
+  const problems: string[] = [];
+  for (const name of USER_QUIRK_FILES) {
+    const path = join(root, name);
+    try {
+      const info = await Deno.stat(path);
+      if (!info.isFile) throw new Error("not a file");
+      if (info.size > MAX_QUIRK_FILE_BYTES) throw new Error(`larger than ${MAX_QUIRK_FILE_BYTES} bytes`);
+      sources.push({ origin: path, text: await Deno.readTextFile(path) });
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) continue;
+      problems.push(`${path}: cannot read: ${e instanceof Error ? e.message : e}; file ignored`);
+    }
+  }
+  return { sources, problems };
+}

@@ -1,0 +1,113 @@
+import assert from "node:assert/strict";
+import { DEFAULT_CONFIG, loadConfig } from "../../config.ts";
+import { envFrom } from "../../env.ts";
+import { terseOptions } from "./run.ts";
+import { classifyPrompt, countWords, fillWords } from "./terse.ts";
+
+const defaults = terseOptions(DEFAULT_CONFIG);
+
+Deno.test("classifyPrompt() picks a band for every kind of prompt", () => {
+  const table: [string, string, string | null][] = [
+    // [prompt, band, reason]
+    ["what is the capital of France?", "short", null],
+    ["why does git rebase alter commit hashes", "short", null],
+    ["is this safe", "short", null],
+    ["tell me about the difference between threads and processes in a few words please", "medium", null],
+    [
+      "I have been wondering for a while now what the practical difference between a mutex and a semaphore " +
+      "is when both are used to protect a single shared resource in a small program?",
+      "medium",
+      null,
+    ],
+    [Array.from({ length: 70 }, (_, i) => `word${i}`).join(" "), "silent", "long"],
+    ["what is this?\nand that?", "silent", "multiline"],
+    ["what does this print?\n\n    print(1)", "silent", "code"],
+    ["why does ```x = 1``` fail?", "silent", "code"],
+    ["what is X? and what is Y?", "silent", "questions"],
+    ["implement a retry loop", "silent", "build"],
+    ["can you refactor the parser?", "silent", "build"],
+    ["please review my PR", "silent", "build"],
+    ["why is the test failing?", "silent", "build"],
+    ["who wrote this?", "silent", "build"],
+    ["fixing the login bug now?", "silent", "build"],
+    ["yes", "silent", "go-ahead"],
+    ["go ahead!", "silent", "go-ahead"],
+    ["/review", "silent", "slash-command"],
+    ["   ", "silent", "empty"],
+    ["!detail what is the capital of France?", "off", "opt-out"],
+    ["!long why?", "off", "opt-out"],
+    ["  !FULL explain", "off", "opt-out"],
+  ];
+  for (const [prompt, band, reason] of table) {
+    const result = classifyPrompt(prompt, defaults);
+    assert.equal(result.band, band, `band of ${JSON.stringify(prompt)}`);
+    assert.equal(result.reason, reason, `reason of ${JSON.stringify(prompt)}`);
+    assert.equal(result.text === null, band === "silent" || band === "off", `text of ${JSON.stringify(prompt)}`);
+  }
+});
+
+Deno.test("classifyPrompt(): the texts carry the word count", () => {
+  const short = classifyPrompt("what is the capital of France?", defaults);
+  assert.equal(short.words, 6);
+  assert.equal(
+    short.text,
+    "The user asked a short question (6 words): answer in one or two sentences, no headers, no bullets, no preamble.",
+  );
+  const medium = classifyPrompt("explain closures", defaults);
+  assert.equal(medium.text, "The user's message is 2 words: keep the answer tight and lead with the answer.");
+  assert.equal(classifyPrompt("why?", defaults).text?.includes("(1 word)"), true);
+});
+
+Deno.test("classifyPrompt(): !detail only counts at the start, and NO_TERSE switches every prompt off", () => {
+  assert.equal(classifyPrompt("what does !detail do?", defaults).band, "short");
+  assert.equal(classifyPrompt("!details please?", defaults).band, "short"); // not the token
+  const disabled = { ...defaults, disabled: true };
+  assert.deepEqual(classifyPrompt("what is the capital of France?", disabled), {
+    band: "off",
+    reason: "disabled",
+    words: 6,
+    text: null,
+  });
+});
+
+Deno.test("classifyPrompt(): thresholds and texts come from config.jsonc and CLIFFHANGER_NO_TERSE", () => {
+  const { config, problems } = loadConfig(
+    `{
+      "terseShortMaxWords": 3,
+      "terseMediumMaxWords": 5,
+      "terseShortText": "Short ({words}).",
+      "terseMediumText": "Medium: {words} words.",
+    }`,
+    envFrom({}),
+  );
+  assert.deepEqual(problems, []);
+  const options = terseOptions(config);
+  assert.equal(classifyPrompt("why is it?", options).text, "Short (3).");
+  assert.equal(classifyPrompt("why is it so slow?", options).text, "Medium: 5 words.");
+  assert.equal(classifyPrompt("why is it so slow today?", options).band, "silent");
+  assert.equal(classifyPrompt("why is it so slow today?", options).reason, "long");
+
+  const noShort = terseOptions(loadConfig(`{"terseShortMaxWords": 0}`, envFrom({})).config);
+  assert.equal(classifyPrompt("why?", noShort).band, "medium");
+
+  const inverted = terseOptions(loadConfig(`{"terseShortMaxWords": 10, "terseMediumMaxWords": 4}`, envFrom({})).config);
+  assert.equal(classifyPrompt("why is the sky so very blue?", inverted).band, "short");
+  assert.equal(classifyPrompt("explain the blue sky to me please", inverted).band, "silent");
+
+  const off = loadConfig(null, envFrom({ CLIFFHANGER_NO_TERSE: "1" }));
+  assert.equal(off.config.noTerse, true);
+  assert.equal(classifyPrompt("why?", terseOptions(off.config)).reason, "disabled");
+  const fileOff = loadConfig(`{"noTerse": true}`, envFrom({ CLIFFHANGER_NO_TERSE: "0" }));
+  assert.equal(fileOff.config.noTerse, false, "the environment wins over the file");
+
+  const bad = loadConfig(`{"terseShortMaxWords": -1, "terseShortText": ""}`, envFrom({}));
+  assert.equal(bad.problems.length, 2);
+  assert.equal(bad.config.terseShortMaxWords, DEFAULT_CONFIG.terseShortMaxWords);
+});
+
+Deno.test("countWords() and fillWords()", () => {
+  assert.equal(countWords(""), 0);
+  assert.equal(countWords("  one\ttwo\nthree  "), 3);
+  assert.equal(fillWords("{words} words, {words}", 1), "1 word, 1");
+  assert.equal(fillWords("{words} words", 7), "7 words");
+});

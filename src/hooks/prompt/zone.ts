@@ -1,0 +1,52 @@
+/** Which time zone the wall clock uses: CLIFFHANGER_TZ, else the system's, else UTC. Pure; the caller reads both. */
+
+export interface ResolvedZone {
+  /** A valid IANA zone (canonical spelling). */
+  zone: string;
+  source: "CLIFFHANGER_TZ" | "system" | "UTC";
+  /** Set when CLIFFHANGER_TZ was given but is not a zone; the fallback was used. */
+  problem: string | null;
+}
+
+export interface ZoneInput {
+  /** CLIFFHANGER_TZ as read (undefined or blank: not set). */
+  configured: string | undefined;
+  /** The system's zone as Intl resolves it (undefined when it cannot tell). */
+  system: string | undefined;
+}
+
+export function resolveTimeZone(input: ZoneInput): ResolvedZone {
+  let problem: string | null = null;
+  const configured = input.configured?.trim() ?? "";
+  if (configured !== "") {
+    const zone = validZone(configured);
+    if (zone) return { zone, source: "CLIFFHANGER_TZ", problem: null };
+    problem = `Bad value for CLIFFHANGER_TZ: "${configured}" is not an IANA time zone`;
+  }
+  const system = input.system ? validZone(input.system) : null;
+  const resolved: ResolvedZone = system
+    ? { zone: system, source: "system", problem }
+    : { zone: "UTC", source: "UTC", problem };
+  if (problem) resolved.problem = `${problem}; using ${resolved.zone}`;
+  return resolved;
+}
+
+/** The zone's canonical name, or null when Intl does not know it. */
+export function validZone(name: string): string | null {
+  if (name.length > 100) return null;
+  try {
+    return new Intl.DateTimeFormat("en-US", { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+}
+
+/** The process's zone as Intl sees it (TZ, /etc/localtime); undefined when it cannot tell. */
+export function systemTimeZone(): string | undefined {
+  try {
+    const zone = new Intl.DateTimeFormat().resolvedOptions().timeZone;
+    return zone && zone !== "Etc/Unknown" ? zone : undefined;
+  } catch {
+    return undefined;
+  }
+}
