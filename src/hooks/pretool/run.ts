@@ -27,11 +27,17 @@ export async function runPretoolHook(deps: HookRunDeps): Promise<HookOutcome> {
   }
   const raw = parseJsonPayload(deps.stdinText);
   const head = parsePretoolHead(raw);
-  if (!isGuarded(guardedTools(config.loopTools), head.tool_name)) return ALLOW_SILENTLY;
   if (head.hook_event_name !== undefined && head.hook_event_name !== "PreToolUse") {
     throw new TypeError(`hook pretool got a "${head.hook_event_name}" payload, not PreToolUse; allowed`);
   }
+  const guarded = isGuarded(guardedTools(config.loopTools), head.tool_name);
   const payload = parsePretoolPayload(raw);
+  if (!guarded) {
+    // Never warned or denied, but recorded: an Edit between two identical test runs means the agent is working,
+    // so it breaks a streak of identical calls.
+    await recordOnly(deps, payload);
+    return ALLOW_SILENTLY;
+  }
 
   const key = loopKey(payload.session_id, payload.agent_id);
   const decision = await withLock(loopLockPath(paths.locks, key), async () => {
@@ -58,6 +64,23 @@ export async function runPretoolHook(deps: HookRunDeps): Promise<HookOutcome> {
     await appendJsonLines(paths.log, [logLine(payload, decision, config.observe, deps.now())]);
   }
   return { stdout: config.observe ? "" : renderPretool(decision), exitCode: 0 };
+}
+
+async function recordOnly(deps: HookRunDeps, payload: PretoolPayload): Promise<void> {
+  const { paths, config } = deps;
+  const key = loopKey(payload.session_id, payload.agent_id);
+  await withLock(loopLockPath(paths.locks, key), async () => {
+    const file = loopStatePath(paths.state, key);
+    const loaded = await readLoopState(file);
+    if (loaded.problem) await appendError(paths.errors, "hook pretool", loaded.problem);
+    const input: LoopInput = {
+      history: loaded.state.history,
+      call: { tool: payload.tool_name, sig: callSignature(payload.tool_name, payload.tool_input), desc: "" },
+      settings: loopSettings(config),
+      now: deps.now(),
+    };
+    await writeLoopState(file, { v: 1, history: recordCall(input, false) });
+  });
 }
 
 function logLine(
