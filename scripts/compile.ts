@@ -1,13 +1,15 @@
 /**
- * `deno task compile [--home DIR] [--cliffhanger-home DIR] [--claude-dir DIR] [--settings PATH]… [--output PATH]
- * [--target TRIPLE] [--dry-run]`: builds dist/cliffhanger-bin with the permission scopes of src/permissions.ts baked
- * in. Deno permission paths are literal, so they are computed for one user's home (default: the building user's).
+ * `deno task compile [--home DIR] [--cliffhanger-home DIR] [--claude-dir DIR] [--settings PATH]… [--allow-run CMD]…
+ * [--output PATH] [--target TRIPLE] [--dry-run]`: builds dist/cliffhanger-bin with the permission scopes of
+ * src/permissions.ts baked in. Deno permission paths are literal, so they are computed for one user's home (default:
+ * the building user's). `--allow-run CMD` (repeatable) lets `wrap` start CMD: a name is resolved on PATH now, so the
+ * binary runs exactly that file, whatever PATH says later; without it the binary starts no subprocess.
  * `deno compile` downloads Deno's runtime (denort) once; on an air-gapped machine set DENORT_BIN to a local
  * denort binary of the same version (2.9.6) and it is used instead.
  */
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
-import { computeScopes, CONFIG_PATH, MAIN_PATH, REPO_ROOT, scopeFlags } from "../src/permissions.ts";
+import { computeScopes, CONFIG_PATH, MAIN_PATH, REPO_ROOT, resolveRunCommand, scopeFlags } from "../src/permissions.ts";
 import { withSymlinkTargets } from "./scopes.ts";
 import { writeStderr } from "../src/output.ts";
 
@@ -16,7 +18,11 @@ export interface CompilePlan {
   output: string;
 }
 
-export function compilePlan(argv: string[], env: (name: string) => string | undefined): CompilePlan {
+export function compilePlan(
+  argv: string[],
+  env: (name: string) => string | undefined,
+  cwd: string = Deno.cwd(),
+): CompilePlan {
   const { values } = parseArgs({
     args: argv,
     strict: true,
@@ -25,6 +31,7 @@ export function compilePlan(argv: string[], env: (name: string) => string | unde
       "cliffhanger-home": { type: "string" },
       "claude-dir": { type: "string" },
       settings: { type: "string", multiple: true },
+      "allow-run": { type: "string", multiple: true },
       output: { type: "string" },
       target: { type: "string" },
       "dry-run": { type: "boolean" },
@@ -42,7 +49,14 @@ export function compilePlan(argv: string[], env: (name: string) => string | unde
     join(claudeDir, "settings.json"),
     ...(values.settings ?? []).map((p) => resolve(p)),
   ]);
-  const scopes = computeScopes({ home, claudeDir, cliffhangerHome, extraSettingsFiles: settings });
+  const runCommands = (values["allow-run"] ?? []).map((command) => {
+    const resolved = resolveRunCommand(command, cwd, env("PATH"));
+    if (resolved === null) {
+      throw new Error(`--allow-run ${JSON.stringify(command)}: not found on PATH; give the command's absolute path`);
+    }
+    return resolved;
+  });
+  const scopes = computeScopes({ home, claudeDir, cliffhangerHome, extraSettingsFiles: settings, runCommands });
   const output = resolve(values.output ?? join(REPO_ROOT, "dist", "cliffhanger-bin"));
   const args = [
     "compile",
@@ -61,7 +75,8 @@ if (import.meta.main) {
   const env = (name: string) => Deno.env.get(name);
   let plan: CompilePlan;
   try {
-    plan = compilePlan(Deno.args, env);
+    // `deno task` runs in the checkout; relative paths belong to the folder the task was started in
+    plan = compilePlan(Deno.args, env, env("INIT_CWD") || Deno.cwd());
   } catch (e) {
     writeStderr(`compile: ${e instanceof Error ? e.message : e}` + "\n");
     Deno.exit(2);

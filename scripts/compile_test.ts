@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { computeScopes, MAIN_PATH, scopeFlags } from "../src/permissions.ts";
+import { computeScopes, defaultRunHelpers, MAIN_PATH, resolveRunCommand, scopeFlags } from "../src/permissions.ts";
 import { compilePlan } from "./compile.ts";
 
 Deno.test("compilePlan() bakes in exactly the scope flags of src/permissions.ts for the target home", () => {
@@ -34,4 +34,29 @@ Deno.test("compilePlan() adds extra settings files to the write scope and honour
 
 Deno.test("compilePlan() refuses unknown options", () => {
   assert.throws(() => compilePlan(["--hoem", "/x"], () => undefined), /Unknown option/);
+});
+
+Deno.test("compilePlan() --allow-run (repeatable) bakes in exactly those commands, resolved now, plus the kill helper", () => {
+  const env = (name: string) =>
+    ({ HOME: "/home/alice", PATH: "/nonexistent-dir:/usr/bin:/bin" } as Record<string, string>)[name];
+  const plan = compilePlan(
+    ["--allow-run", "sh", "--allow-run", "/opt/hooks/gate.sh", "--allow-run", "./rel.sh"],
+    env,
+    "/work/p",
+  );
+  const run = plan.args.filter((a) => a.startsWith("--allow-run") || a === "--deny-run");
+  const helper = defaultRunHelpers();
+  const sh = resolveRunCommand("sh", "/", "/usr/bin:/bin");
+  assert.ok(sh === "/usr/bin/sh" || sh === "/bin/sh", `sh on PATH: ${sh}`);
+  assert.deepEqual(run, [`--allow-run=${[sh, "/opt/hooks/gate.sh", "/work/p/rel.sh", ...helper].join(",")}`]);
+  assert.ok(!plan.args.includes("--allow-run"), "never the whole run permission");
+  assert.ok(plan.args.includes("--deny-net"));
+});
+
+Deno.test("compilePlan() refuses an --allow-run name that is not on PATH", () => {
+  const env = (name: string) => ({ HOME: "/home/alice", PATH: "/usr/bin" } as Record<string, string>)[name];
+  assert.throws(
+    () => compilePlan(["--allow-run", "no-such-command-xyz"], env),
+    /--allow-run "no-such-command-xyz": not found on PATH/,
+  );
 });

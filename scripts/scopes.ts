@@ -2,10 +2,17 @@
  * Permission scopes for a run of main.ts from this checkout (`deno task cli`, `deno task demo`, tests), computed
  * with src/permissions.ts for the current environment. `install`/`uninstall` targets named on the command line
  * (and a symlinked file's target) are added to the settings scope, as the compile task does with --settings.
+ * A `wrap … -- CMD …` run may start exactly that CMD (and the kill helper), as `compile --allow-run CMD` allows.
  */
 import { join, resolve } from "node:path";
 import type { EnvReader } from "../src/env.ts";
-import { computeScopes, denoRunArgs, scopeInputFromEnv, type Scopes } from "../src/permissions.ts";
+import { computeScopes, denoRunArgs, resolveRunCommand, scopeInputFromEnv, type Scopes } from "../src/permissions.ts";
+
+/** Changes to the scopes derived from the arguments (tests use them to run `wrap` outside its run scope). */
+export interface ScopeOverrides {
+  /** The run scope's commands, instead of the one `wrap -- CMD` names ([] = `--deny-run`). */
+  runCommands?: readonly string[];
+}
 
 /**
  * Settings files an `install`/`uninstall` run names (`--settings PATH`, `--project DIR`), resolved against `cwd`.
@@ -42,8 +49,31 @@ export function withSymlinkTargets(files: readonly string[]): string[] {
   return out;
 }
 
-export function scopesFor(env: EnvReader, args: readonly string[] = [], cwd?: string): Scopes {
-  const input = scopeInputFromEnv(env, withSymlinkTargets(settingsTargetsFromArgs(args, cwd)));
+/**
+ * The command a `wrap` run names after `--`, as the absolute path it will run as (a name is looked up on PATH,
+ * a relative path resolved against `cwd`). Other commands, and a name not on PATH, get no run scope.
+ */
+export function runTargetsFromArgs(
+  args: readonly string[],
+  cwd: string = Deno.cwd(),
+  pathVar: string | undefined = undefined,
+): string[] {
+  if (args[0] !== "wrap") return [];
+  const separator = args.indexOf("--");
+  const command = separator === -1 ? undefined : args[separator + 1];
+  if (command === undefined) return [];
+  const resolved = resolveRunCommand(command, cwd, pathVar);
+  return resolved === null ? [] : [resolved];
+}
+
+export function scopesFor(
+  env: EnvReader,
+  args: readonly string[] = [],
+  cwd?: string,
+  overrides: ScopeOverrides = {},
+): Scopes {
+  const runCommands = overrides.runCommands ?? runTargetsFromArgs(args, cwd, env("PATH"));
+  const input = scopeInputFromEnv(env, withSymlinkTargets(settingsTargetsFromArgs(args, cwd)), runCommands);
   input.extraSettingsFiles = withSymlinkTargets([
     join(input.claudeDir, "settings.json"),
     ...(input.extraSettingsFiles ?? []),
@@ -52,6 +82,11 @@ export function scopesFor(env: EnvReader, args: readonly string[] = [], cwd?: st
 }
 
 /** The full `deno` argument list that runs main.ts with `args` under the scopes. */
-export function cliArgs(env: EnvReader, args: readonly string[], cwd?: string): string[] {
-  return [...denoRunArgs(scopesFor(env, args, cwd)), ...args];
+export function cliArgs(
+  env: EnvReader,
+  args: readonly string[],
+  cwd?: string,
+  overrides: ScopeOverrides = {},
+): string[] {
+  return [...denoRunArgs(scopesFor(env, args, cwd, overrides)), ...args];
 }

@@ -1,11 +1,42 @@
 import assert from "node:assert/strict";
-import { settingsTargetsFromArgs } from "./scopes.ts";
+import { envFrom } from "../src/env.ts";
+import { defaultRunHelpers, resolveRunCommand, scopeFlags } from "../src/permissions.ts";
+import { runTargetsFromArgs, scopesFor, settingsTargetsFromArgs } from "./scopes.ts";
 
 Deno.test("settingsTargetsFromArgs() scopes only install/uninstall targets, resolved against the user's folder", () => {
-  assert.deepEqual(settingsTargetsFromArgs(["install", "--settings", "rel.json"], "/home/u/proj"), ["/home/u/proj/rel.json"]);
+  assert.deepEqual(settingsTargetsFromArgs(["install", "--settings", "rel.json"], "/home/u/proj"), [
+    "/home/u/proj/rel.json",
+  ]);
   assert.deepEqual(settingsTargetsFromArgs(["uninstall", "--project=."], "/home/u/proj"), [
     "/home/u/proj/.claude/settings.json",
   ]);
   assert.deepEqual(settingsTargetsFromArgs(["status", "--settings", "/etc/hosts"], "/"), []);
   assert.deepEqual(settingsTargetsFromArgs(["hook", "stop"], "/"), []);
+});
+
+Deno.test("runTargetsFromArgs() gives a wrap run exactly its CMD, resolved; other commands get no run scope", () => {
+  const path = "/usr/bin:/bin";
+  const sh = resolveRunCommand("sh", "/", path)!;
+  assert.ok(sh === "/usr/bin/sh" || sh === "/bin/sh", sh);
+  assert.deepEqual(runTargetsFromArgs(["wrap", "--", "sh", "-c", "x"], "/home/u", path), [sh]);
+  assert.deepEqual(runTargetsFromArgs(["wrap", "--policy", "hard", "--", "./gate.sh"], "/home/u/proj", path), [
+    "/home/u/proj/gate.sh",
+  ]);
+  assert.deepEqual(runTargetsFromArgs(["wrap", "--", "/abs/hook"], "/", path), ["/abs/hook"]);
+  assert.deepEqual(runTargetsFromArgs(["wrap", "sh"], "/", path), [], "no -- : nothing runs, nothing allowed");
+  assert.deepEqual(runTargetsFromArgs(["wrap", "--"], "/", path), []);
+  assert.deepEqual(runTargetsFromArgs(["wrap", "--", "no-such-command-xyz"], "/", path), []);
+  assert.deepEqual(runTargetsFromArgs(["status", "--", "sh"], "/", path), []);
+  assert.deepEqual(runTargetsFromArgs(["hook", "stop"], "/", path), []);
+});
+
+Deno.test("scopesFor() runs wrap with --allow-run for CMD and the kill helper; everything else under --deny-run", () => {
+  const env = envFrom({ HOME: "/home/u", PATH: "/usr/bin:/bin" });
+  const wrap = scopeFlags(scopesFor(env, ["wrap", "--", "sh"], "/home/u"));
+  const sh = resolveRunCommand("sh", "/", "/usr/bin:/bin")!;
+  assert.ok(wrap.includes(`--allow-run=${[sh, ...defaultRunHelpers()].join(",")}`), wrap.join(" "));
+  assert.ok(!wrap.includes("--deny-run"));
+  assert.ok(scopeFlags(scopesFor(env, ["status"], "/home/u")).includes("--deny-run"));
+  const overridden = scopeFlags(scopesFor(env, ["wrap", "--", "sh"], "/home/u", { runCommands: [] }));
+  assert.ok(overridden.includes("--deny-run"), "tests can take the run scope away");
 });

@@ -3,7 +3,7 @@
  * binary, `deno task cli` and `deno task demo` run main.ts under them, and the black-box tests spawn the CLI
  * with them. Deno permission paths are literal (no ~ or $HOME), so they are computed for one home directory.
  */
-import { dirname, join, resolve } from "node:path";
+import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EnvReader } from "./env.ts";
 
@@ -22,12 +22,61 @@ export interface ScopeInput {
    * symlink, the caller adds its resolved target too, since install edits the target.
    */
   extraSettingsFiles?: readonly string[];
+  /**
+   * Commands `wrap` may start (absolute paths, or names Deno resolves on PATH when the process starts). Empty or
+   * missing: no subprocess at all (`--deny-run`). When non-empty, the helpers `wrap` relies on are added
+   * (`runHelpers`, default: the `kill` binary it uses to kill a timed-out process group).
+   */
+  runCommands?: readonly string[];
+  /** Helpers added to a non-empty run scope; default `defaultRunHelpers()`. */
+  runHelpers?: readonly string[];
 }
 
 export interface Scopes {
   read: string[];
   write: string[];
   env: string[];
+  /** Commands the process may start; empty means none (`--deny-run`). */
+  run: string[];
+}
+
+/**
+ * Where `wrap` looks for kill(1), in order. With a partial run scope Deno refuses `Deno.kill` (it needs the whole
+ * run permission), so a timed-out process group is killed with `kill -s KILL -- -PGID` from one of these. Deno
+ * compares run scopes by literal path (a /bin → /usr/bin symlink is not followed), so the scope and the caller
+ * use the same strings.
+ */
+export const KILL_HELPER_CANDIDATES = ["/usr/bin/kill", "/bin/kill"] as const;
+
+/** The kill helper to add to a non-empty run scope: the first candidate that exists here, or none. */
+export function defaultRunHelpers(): string[] {
+  for (const candidate of KILL_HELPER_CANDIDATES) {
+    try {
+      if (Deno.statSync(candidate).isFile) return [candidate];
+    } catch {
+      // not on this system
+    }
+  }
+  return [];
+}
+
+/**
+ * The absolute path a command will run as: a path (anything with a slash) is resolved against `cwd`; a bare
+ * name is looked up on `pathVar` (the PATH value) like a shell does. Null when a name is not found there.
+ */
+export function resolveRunCommand(command: string, cwd: string, pathVar: string | undefined): string | null {
+  if (command === "") return null;
+  if (command.includes("/")) return isAbsolute(command) ? command : resolve(cwd, command);
+  for (const dir of (pathVar ?? "").split(delimiter)) {
+    const candidate = resolve(cwd, dir || ".", command);
+    try {
+      const info = Deno.statSync(candidate);
+      if (info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0) return candidate;
+    } catch {
+      // not in this folder
+    }
+  }
+  return null;
 }
 
 /** The temp file install writes beside a settings file before renaming it into place. */
@@ -42,10 +91,20 @@ export function computeScopes(input: ScopeInput): Scopes {
     read: unique([resolve(input.claudeDir), resolve(input.cliffhangerHome), ...settingsWrites]),
     write: unique([resolve(input.cliffhangerHome), ...settingsWrites]),
     env: [...ENV_ALLOW],
+    run: computeRunScope(input),
   };
 }
 
-/** Deno flags for the scopes: no prompt, scoped read/write/env, and explicitly no network and no subprocesses. */
+function computeRunScope(input: ScopeInput): string[] {
+  const commands = (input.runCommands ?? []).filter((c) => c !== "");
+  if (commands.length === 0) return [];
+  return unique([...commands, ...(input.runHelpers ?? defaultRunHelpers())]);
+}
+
+/**
+ * Deno flags for the scopes: no prompt, scoped read/write/env, explicitly no network, and no subprocesses unless
+ * the scope names commands (`--allow-run=a,b` for `wrap`).
+ */
 export function scopeFlags(scopes: Scopes): string[] {
   return [
     "--no-prompt",
@@ -53,12 +112,16 @@ export function scopeFlags(scopes: Scopes): string[] {
     `--allow-write=${scopes.write.map(escapeComma).join(",")}`,
     `--allow-env=${scopes.env.join(",")}`,
     "--deny-net",
-    "--deny-run",
+    scopes.run.length > 0 ? `--allow-run=${scopes.run.map(escapeComma).join(",")}` : "--deny-run",
   ];
 }
 
 /** Scope input for the current environment: HOME, CLAUDE_CONFIG_DIR and CLIFFHANGER_HOME, with their defaults. */
-export function scopeInputFromEnv(env: EnvReader, extraSettingsFiles: readonly string[] = []): ScopeInput {
+export function scopeInputFromEnv(
+  env: EnvReader,
+  extraSettingsFiles: readonly string[] = [],
+  runCommands: readonly string[] = [],
+): ScopeInput {
   const home = env("HOME");
   if (!home) throw new Error("Cannot compute permission scopes: HOME is not set");
   return {
@@ -66,6 +129,7 @@ export function scopeInputFromEnv(env: EnvReader, extraSettingsFiles: readonly s
     claudeDir: env("CLAUDE_CONFIG_DIR") || join(home, ".claude"),
     cliffhangerHome: env("CLIFFHANGER_HOME") || join(home, ".cliffhanger"),
     extraSettingsFiles,
+    ...(runCommands.length > 0 ? { runCommands } : {}),
   };
 }
 

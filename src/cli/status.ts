@@ -7,13 +7,15 @@ import { VERSION } from "../version.ts";
 import { type CommandSpec, parseCommandArgs, renderHelp } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
 import { resolve } from "node:path";
+import { KILL_HELPER_CANDIDATES } from "../permissions.ts";
+import { type HealthListing, type HealthRecord, listHealth } from "../wrap/health.ts";
 
 const spec: CommandSpec = {
   name: "status",
   usage: "status [--settings PATH] [--json]",
   summary:
-    "On or off, which settings files register cliffhanger and for which events, mode, cap, home, rules, and the " +
-    "permission scopes this process has.",
+    "On or off, which settings files register cliffhanger and for which events, mode, cap, home, rules, the health " +
+    "of wrapped hooks, and the permission scopes this process has (with the commands `wrap` may run).",
   flags: {
     settings: { type: "string", value: "PATH", help: "also inspect this settings file", multiple: true },
     json: { type: "boolean", help: "print one JSON object" },
@@ -53,6 +55,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const cwd = safeCwd();
   const settingsFiles = [...new Set([...(cwd ? candidateSettingsFiles(paths, cwd) : [paths.userSettings]), ...extra])];
   const settings = await inspectSettings(settingsFiles);
+  const wrapHealth = await listHealth(paths.root);
 
   const permissions = {
     read: Object.fromEntries([paths.claudeDir, paths.root, "/etc"].map((p) => [p, query({ name: "read", path: p })])),
@@ -67,6 +70,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     },
     net: query({ name: "net" }),
     run: query({ name: "run" }),
+    ...runScope(wrapHealth.records),
   };
   const report = {
     version: VERSION,
@@ -79,7 +83,8 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     syncMs: config.syncMs,
     budgetMs: config.budgetMs,
     stall: {
-      on: !(config.stallDisable || (ctx.env("CLIFFHANGER_STALL_DISABLE") ?? "").trim() === "" && await pathExists(paths.stallOff)),
+      on: !(config.stallDisable ||
+        (ctx.env("CLIFFHANGER_STALL_DISABLE") ?? "").trim() === "" && await pathExists(paths.stallOff)),
       killSwitchFile: paths.stallOff,
       killSwitchFileExists: await pathExists(paths.stallOff),
       cooldownS: config.stallCooldownS,
@@ -92,6 +97,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     settings,
     rules: rules.files,
     ruleCounts: { escape: rules.escape.length, blocker: rules.blocker.length, earlyStop: rules.earlyStop.length },
+    wrap: { dir: wrapHealth.dir, hooks: wrapHealth.records, problems: wrapHealth.problems },
     permissions,
   };
   if (parsed.values["json"]) {
@@ -108,28 +114,113 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     `mode: ${report.mode}; continue via: ${config.continueVia}; cap: ${config.max} per user turn; sync wait: ${config.syncMs} ms`,
   );
   lines.push(
-    `stall nudges: ${report.stall.on ? "on" : "off"}${report.stall.killSwitchFileExists ? ` (kill switch file ${paths.stallOff})` : ""}; ` +
+    `stall nudges: ${report.stall.on ? "on" : "off"}${
+      report.stall.killSwitchFileExists ? ` (kill switch file ${paths.stallOff})` : ""
+    }; ` +
       `${config.stallMaxRetries} per tool call; cooldown ${config.stallCooldownS} s`,
   );
   lines.push(`home: ${paths.root}`);
   lines.push(`config: ${paths.config}${configText === null ? " (none; defaults)" : ""}`);
   for (const p of problems) lines.push(`  problem: ${p}`);
   lines.push(
-    report.registered ? "settings files:" : "settings files (none of those it can read registers cliffhanger; run install):",
+    report.registered
+      ? "settings files:"
+      : "settings files (none of those it can read registers cliffhanger; run install):",
   );
   for (const s of settings) lines.push(`  ${describeSettings(s)}`);
   lines.push(
     `rules: ${rules.escape.length} escape, ${rules.blocker.length} blocker, ${rules.earlyStop.length} early-stop`,
   );
   for (const f of rules.files) lines.push(`  ${f.origin}: ${f.error ? `ERROR ${f.error}` : `${f.rules} rules`}`);
+  lines.push(...describeWrap(wrapHealth));
   lines.push("permissions:");
   for (const [p, s] of Object.entries(permissions.read)) lines.push(`  read  ${s.padEnd(7)} ${p}`);
   for (const [p, s] of Object.entries(permissions.write)) lines.push(`  write ${s.padEnd(7)} ${p}`);
   lines.push(`  env   ${permissions.env.CLIFFHANGER_MAX.padEnd(7)} CLIFFHANGER_*; PATH ${permissions.env.PATH}`);
   lines.push(`  net   ${permissions.net}`);
-  lines.push(`  run   ${permissions.run}`);
+  const [runLine, ...runMore] = describeRun(permissions);
+  lines.push(`  run   ${runLine}`);
+  for (const more of runMore) lines.push(`        ${more}`);
   ctx.out(lines.join("\n") + "\n");
   return 0;
+}
+
+/**
+ * Which commands `run` allows. Deno cannot list a scope, so the commands wrap has run (from the health files)
+ * are asked about one by one: "all" with the whole run permission, "none" under `--deny-run`, else "some" with
+ * the answers for those commands, and the kill helper wrap would use to kill a timed-out process group.
+ */
+function runScope(records: readonly HealthRecord[]): {
+  runScope: "all" | "some" | "none";
+  runCommands: Record<string, PermissionState>;
+  killHelper: string | null;
+} {
+  const state = (() => {
+    try {
+      return Deno.permissions.querySync({ name: "run" }).state;
+    } catch {
+      return "denied" as const;
+    }
+  })();
+  const scope = state === "granted" ? "all" : state === "prompt" ? "some" : "none";
+  const commands = [...new Set(records.map((r) => r.command[0] ?? "").filter((c) => c !== ""))];
+  return {
+    runScope: scope,
+    runCommands: Object.fromEntries(
+      commands.map((command) => [command, scope === "none" ? "denied" : query({ name: "run", command })]),
+    ),
+    killHelper: scope === "some"
+      ? KILL_HELPER_CANDIDATES.find((helper) => query({ name: "run", command: helper }) === "granted") ?? null
+      : null,
+  };
+}
+
+function describeRun(
+  p: { runScope: "all" | "some" | "none"; runCommands: Record<string, PermissionState>; killHelper: string | null },
+): string[] {
+  if (p.runScope === "all") return ["granted: any command"];
+  if (p.runScope === "none") return ["denied: none (wrap can start no command; build with --allow-run CMD)"];
+  const allowed = Object.entries(p.runCommands).filter(([, s]) => s === "granted").map(([c]) => c);
+  const refused = Object.entries(p.runCommands).filter(([, s]) => s !== "granted").map(([c]) => c);
+  const checked = Object.keys(p.runCommands).length === 0
+    ? "wrap has run none yet"
+    : `of those wrap has run, allowed: ${allowed.join(", ") || "none"}${
+      refused.length > 0 ? `; not allowed: ${refused.join(", ")}` : ""
+    }`;
+  return [
+    `only the commands it was built for (--allow-run); ${checked}`,
+    p.killHelper
+      ? `kill helper ${p.killHelper}: a timeout kills the whole process group`
+      : "no kill helper in the scope: a timeout kills only the command, not what it started",
+  ];
+}
+
+function describeWrap(listing: HealthListing): string[] {
+  if (listing.records.length === 0 && listing.problems.length === 0) {
+    return [`wrapped hooks: none yet (${listing.dir})`];
+  }
+  const lines = [`wrapped hooks (${listing.dir}):`];
+  for (const r of listing.records) {
+    lines.push(
+      `  ${r.name}: ${plural(r.runs, "run")}: ${r.ok} ok, ${plural(r.blocks, "block")}, ${
+        plural(r.failures, "failure")
+      }, ${plural(r.timeouts, "timeout")}, ${plural(r.crashes, "crash", "crashes")}${
+        r.interrupted ? `, ${r.interrupted} interrupted` : ""
+      }; ${r.policy}, ${r.timeoutS} s`,
+    );
+    lines.push(
+      `    last run ${r.lastRunAt}: ${r.lastOutcome}${r.lastExitCode !== null ? `, exit code ${r.lastExitCode}` : ""}${
+        r.lastSignal ? `, ${r.lastSignal}` : ""
+      }, wrap exited ${r.lastExit}, ${r.lastDurationMs} ms`,
+    );
+    if (r.lastError) lines.push(`    last error ${r.lastErrorAt}: ${r.lastError}`);
+  }
+  for (const p of listing.problems) lines.push(`  problem: ${p}`);
+  return lines;
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 function describeSettings(s: Awaited<ReturnType<typeof inspectSettings>>[number]): string {

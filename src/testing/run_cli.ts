@@ -18,6 +18,11 @@ export interface RunCliOptions {
   stdin?: string | Uint8Array;
   env?: Record<string, string>;
   cwd?: string;
+  /**
+   * The run scope's commands instead of the one a `wrap -- CMD` run names (scripts/scopes.ts); `[]` runs the CLI
+   * under `--deny-run`.
+   */
+  runCommands?: readonly string[];
 }
 
 const REAL_HOME = Deno.env.get("HOME") ?? "/root";
@@ -40,7 +45,12 @@ export function childEnv(options: RunCliOptions): Record<string, string> {
 export async function runCli(args: string[], options: RunCliOptions): Promise<CliRun> {
   const env = childEnv(options);
   const command = new Deno.Command(Deno.execPath(), {
-    args: cliArgs(envFrom(env), args, options.cwd ?? options.home),
+    args: cliArgs(
+      envFrom(env),
+      args,
+      options.cwd ?? options.home,
+      options.runCommands ? { runCommands: options.runCommands } : {},
+    ),
     env,
     clearEnv: true,
     cwd: options.cwd ?? options.home,

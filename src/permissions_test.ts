@@ -1,0 +1,57 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  computeScopes,
+  defaultRunHelpers,
+  KILL_HELPER_CANDIDATES,
+  resolveRunCommand,
+  scopeFlags,
+} from "./permissions.ts";
+
+const base = { home: "/h", claudeDir: "/h/.claude", cliffhangerHome: "/h/.cliffhanger" };
+
+Deno.test("no run commands: --deny-run; run commands: --allow-run with them and the helpers, never bare --allow-run", () => {
+  assert.deepEqual(computeScopes(base).run, []);
+  assert.ok(scopeFlags(computeScopes(base)).includes("--deny-run"));
+  assert.ok(scopeFlags(computeScopes({ ...base, runCommands: [] })).includes("--deny-run"));
+  const scopes = computeScopes({
+    ...base,
+    runCommands: ["/usr/bin/python3", "/a,b/hook"],
+    runHelpers: ["/usr/bin/kill"],
+  });
+  assert.deepEqual(scopes.run, ["/usr/bin/python3", "/a,b/hook", "/usr/bin/kill"]);
+  const flags = scopeFlags(scopes);
+  assert.ok(flags.includes("--allow-run=/usr/bin/python3,/a,,b/hook,/usr/bin/kill"), "commas escaped as in paths");
+  assert.ok(!flags.includes("--deny-run") && !flags.includes("--allow-run"));
+  assert.deepEqual(
+    computeScopes({ ...base, runCommands: ["/usr/bin/kill"], runHelpers: ["/usr/bin/kill"] }).run,
+    ["/usr/bin/kill"],
+  );
+});
+
+Deno.test("defaultRunHelpers() picks an existing kill(1) from the candidates", () => {
+  const helpers = defaultRunHelpers();
+  assert.ok(helpers.length <= 1);
+  for (const h of helpers) {
+    assert.ok((KILL_HELPER_CANDIDATES as readonly string[]).includes(h));
+    assert.ok(Deno.statSync(h).isFile);
+  }
+});
+
+Deno.test("resolveRunCommand(): paths against cwd, names on PATH (executables only), null when missing", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cliffhanger-perm-" });
+  try {
+    await Deno.writeTextFile(join(dir, "plain"), "");
+    await Deno.writeTextFile(join(dir, "tool"), "#!/bin/sh\n");
+    await Deno.chmod(join(dir, "tool"), 0o755);
+    assert.equal(resolveRunCommand("tool", "/", `/nonexistent:${dir}`), join(dir, "tool"));
+    assert.equal(resolveRunCommand("plain", "/", dir), null, "not executable");
+    assert.equal(resolveRunCommand("missing", "/", dir), null);
+    assert.equal(resolveRunCommand("./x/y", "/base", dir), "/base/x/y");
+    assert.equal(resolveRunCommand("/abs/z", "/base", dir), "/abs/z");
+    assert.equal(resolveRunCommand("", "/", dir), null);
+    assert.equal(resolveRunCommand("tool", "/", undefined), null);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,234 @@
+/**
+ * Health counters of wrapped commands: one small JSON file per name, `$CLIFFHANGER_HOME/wrap/<name>.json`,
+ * updated under a lock (`locks/wrap/<name>.lock`) with an atomic rename, so parallel runs of one hook lose no
+ * count and a reader never sees a torn file. `status` lists them.
+ */
+import { join } from "node:path";
+import { writeJsonAtomic } from "../store/atomic.ts";
+import { withLock } from "../store/lock.ts";
+import type { Policy } from "./options.ts";
+
+/** How one run ended, from wrap's point of view. */
+export type Outcome =
+  /** exit 0 */
+  | "ok"
+  /** exit 2: forwarded under `hard`, turned into 0 under `advisory` */
+  | "block"
+  /** any other non-zero exit */
+  | "failure"
+  /** past --timeout: the process group was killed */
+  | "timeout"
+  /** could not start (not found, not executable), or died of a signal wrap did not send */
+  | "crash"
+  /** not started: outside the run scope (a crash too, for the counters) */
+  | "not-allowed"
+  /** wrap itself was told to stop (SIGTERM, SIGINT, SIGHUP) and killed the group */
+  | "interrupted";
+
+export interface HealthRecord {
+  v: 1;
+  name: string;
+  /** The last run's command line (CMD and its arguments). */
+  command: string[];
+  policy: Policy;
+  timeoutS: number;
+  runs: number;
+  ok: number;
+  blocks: number;
+  failures: number;
+  timeouts: number;
+  /** Spawn failures (not-allowed included) and deaths by signal. */
+  crashes: number;
+  interrupted: number;
+  lastOutcome: Outcome;
+  /** What wrap exited with. */
+  lastExit: number;
+  /** The command's own exit code; null when it never started or was killed on timeout. */
+  lastExitCode: number | null;
+  lastSignal: string | null;
+  /** A short reason for the last run that was not ok or a block (at most 200 characters). */
+  lastError: string | null;
+  lastErrorAt: string | null;
+  lastRunAt: string;
+  lastDurationMs: number;
+  firstRunAt: string;
+}
+
+export interface RunReport {
+  command: string[];
+  policy: Policy;
+  timeoutMs: number;
+  outcome: Outcome;
+  exit: number;
+  exitCode: number | null;
+  signal: string | null;
+  error: string | null;
+  durationMs: number;
+  at: Date;
+}
+
+const COUNTERS = ["runs", "ok", "blocks", "failures", "timeouts", "crashes", "interrupted"] as const;
+const MAX_ERROR_CHARS = 200;
+
+export function healthDir(root: string): string {
+  return join(root, "wrap");
+}
+
+export function healthFile(root: string, name: string): string {
+  return join(healthDir(root), `${name}.json`);
+}
+
+export function healthLock(locks: string, name: string): string {
+  return join(locks, "wrap", `${name}.lock`);
+}
+
+/** The record after one more run: pure, so the counting rules are tested without files. */
+export function nextRecord(previous: HealthRecord | null, name: string, run: RunReport): HealthRecord {
+  const at = run.at.toISOString();
+  const counts = Object.fromEntries(COUNTERS.map((c) => [c, previous?.[c] ?? 0])) as Record<
+    typeof COUNTERS[number],
+    number
+  >;
+  counts.runs++;
+  switch (run.outcome) {
+    case "ok":
+      counts.ok++;
+      break;
+    case "block":
+      counts.blocks++;
+      break;
+    case "failure":
+      counts.failures++;
+      break;
+    case "timeout":
+      counts.timeouts++;
+      break;
+    case "crash":
+    case "not-allowed":
+      counts.crashes++;
+      break;
+    case "interrupted":
+      counts.interrupted++;
+      break;
+  }
+  const error = run.error === null ? null : shortError(run.error);
+  return {
+    v: 1,
+    name,
+    command: run.command,
+    policy: run.policy,
+    timeoutS: run.timeoutMs / 1000,
+    ...counts,
+    lastOutcome: run.outcome,
+    lastExit: run.exit,
+    lastExitCode: run.exitCode,
+    lastSignal: run.signal,
+    lastError: error ?? (previous?.lastError ?? null),
+    lastErrorAt: error !== null ? at : (previous?.lastErrorAt ?? null),
+    lastRunAt: at,
+    lastDurationMs: run.durationMs,
+    firstRunAt: previous?.firstRunAt ?? at,
+  };
+}
+
+export function shortError(text: string): string {
+  const one = text.replaceAll(/\s+/g, " ").trim();
+  return one.length > MAX_ERROR_CHARS ? `${one.slice(0, MAX_ERROR_CHARS - 1)}…` : one;
+}
+
+/** Adds one run to `<root>/wrap/<name>.json` under its lock. Throws on a lock timeout or an unwritable home. */
+export async function recordRun(
+  paths: { root: string; locks: string },
+  name: string,
+  run: RunReport,
+): Promise<HealthRecord> {
+  const file = healthFile(paths.root, name);
+  return await withLock(healthLock(paths.locks, name), async () => {
+    const next = nextRecord(await readRecord(file), name, run);
+    await writeJsonAtomic(file, next);
+    return next;
+  }, { waitMs: 2000 });
+}
+
+/** One health file, or null when it is missing or not a record (a damaged file starts the counts again). */
+export async function readRecord(file: string): Promise<HealthRecord | null> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(file);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return null;
+    throw e;
+  }
+  try {
+    return coerceRecord(JSON.parse(text));
+  } catch {
+    return null;
+  }
+}
+
+export interface HealthListing {
+  dir: string;
+  records: HealthRecord[];
+  /** Files that could not be read or parsed, with the reason. */
+  problems: string[];
+}
+
+/** Every health record under `<root>/wrap`, sorted by name. A missing folder is an empty list. */
+export async function listHealth(root: string): Promise<HealthListing> {
+  const dir = healthDir(root);
+  const records: HealthRecord[] = [];
+  const problems: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      if (!entry.isFile || !entry.name.endsWith(".json")) continue;
+      const file = join(dir, entry.name);
+      try {
+        const record = await readRecord(file);
+        if (record) records.push(record);
+        else problems.push(`${file}: not a wrap health record`);
+      } catch (e) {
+        problems.push(`${file}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) problems.push(`${dir}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  records.sort((a, b) => a.name.localeCompare(b.name));
+  return { dir, records, problems };
+}
+
+function coerceRecord(value: unknown): HealthRecord | null {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  const v = value as Record<string, unknown>;
+  if (typeof v["name"] !== "string" || typeof v["lastRunAt"] !== "string") return null;
+  const count = (key: string) => {
+    const n = v[key];
+    return typeof n === "number" && Number.isSafeInteger(n) && n >= 0 ? n : 0;
+  };
+  const str = (key: string) => (typeof v[key] === "string" ? v[key] as string : null);
+  const num = (key: string) => (typeof v[key] === "number" ? v[key] as number : null);
+  const outcomes: Outcome[] = ["ok", "block", "failure", "timeout", "crash", "not-allowed", "interrupted"];
+  return {
+    v: 1,
+    name: v["name"],
+    command: Array.isArray(v["command"]) ? v["command"].filter((c): c is string => typeof c === "string") : [],
+    policy: v["policy"] === "hard" ? "hard" : "advisory",
+    timeoutS: num("timeoutS") ?? 0,
+    runs: count("runs"),
+    ok: count("ok"),
+    blocks: count("blocks"),
+    failures: count("failures"),
+    timeouts: count("timeouts"),
+    crashes: count("crashes"),
+    interrupted: count("interrupted"),
+    lastOutcome: outcomes.includes(v["lastOutcome"] as Outcome) ? v["lastOutcome"] as Outcome : "ok",
+    lastExit: num("lastExit") ?? 0,
+    lastExitCode: num("lastExitCode"),
+    lastSignal: str("lastSignal"),
+    lastError: str("lastError"),
+    lastErrorAt: str("lastErrorAt"),
+    lastRunAt: v["lastRunAt"],
+    lastDurationMs: num("lastDurationMs") ?? 0,
+    firstRunAt: str("firstRunAt") ?? v["lastRunAt"],
+  };
+}
