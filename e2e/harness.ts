@@ -36,6 +36,8 @@ export interface ScenarioOptions {
   env?: Record<string, string>;
   /** "ours" (default) runs `cliffhanger-bin hook stop`; "stand-in" runs e2e/stand_in_hook.ts; "none" no Stop hook. */
   hook?: HookKind;
+  /** With hook "ours": the `install --events` list (`stop,prompt,pretool`); default a plain `install` (stop). */
+  events?: string;
   timeoutMs?: number;
   /** Extra client arguments, after the harness's own. */
   args?: string[];
@@ -157,7 +159,7 @@ export async function runScenario(script: Script, options: ScenarioOptions = {})
       ...options.env,
     };
     if (freshSandbox) {
-      await registerHook(sandbox, hook, env);
+      await registerHook(sandbox, hook, env, options.events);
       await registerRecorders(sandbox, options.recordHooks ?? []);
     }
     await options.setup?.(sandbox);

@@ -1,4 +1,4 @@
-/** Registers the Stop hook in the sandbox's ~/.claude/settings.json. */
+/** Registers our hooks (Stop; with `--events` also prompt, pretool) in the sandbox's ~/.claude/settings.json. */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { envFrom } from "../src/env.ts";
@@ -18,16 +18,28 @@ export function cliArgs(sandbox: Sandbox): string[] {
   return denoRunArgs(computeScopes(input));
 }
 
-export async function registerHook(sandbox: Sandbox, kind: HookKind, env: Record<string, string>): Promise<void> {
+/** `events`: the `install --events` list for "ours" (e.g. `stop,prompt,pretool`); default plain `install`. */
+export async function registerHook(
+  sandbox: Sandbox,
+  kind: HookKind,
+  env: Record<string, string>,
+  events?: string,
+): Promise<void> {
   if (kind === "none") return;
   if (kind === "stand-in") await registerStandIn(sandbox);
-  else await installWithOurCli(sandbox, env);
+  else await installWithOurCli(sandbox, env, events);
 }
 
-/** `cliffhanger-bin install --settings <file>`, run the way a user runs it: under the sandbox's scopes. */
-async function installWithOurCli(sandbox: Sandbox, env: Record<string, string>): Promise<void> {
+/** `cliffhanger-bin install --settings <file> [--events …]`, run the way a user runs it: under the sandbox's scopes. */
+async function installWithOurCli(sandbox: Sandbox, env: Record<string, string>, events?: string): Promise<void> {
   const out = await runProcess(Deno.execPath(), {
-    args: [...cliArgs(sandbox), "install", "--settings", sandbox.settingsFile],
+    args: [
+      ...cliArgs(sandbox),
+      "install",
+      "--settings",
+      sandbox.settingsFile,
+      ...(events === undefined ? [] : ["--events", events]),
+    ],
     cwd: sandbox.project,
     env,
     clearEnv: true,

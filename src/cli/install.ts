@@ -5,22 +5,37 @@ import { CommandError } from "./usage_error.ts";
 import { installHooks } from "../settings/edit.ts";
 import {
   currentHookCommand,
+  describeHooks,
   type HookCommand,
   hookCommandWarning,
   selectRegistrations,
 } from "../settings/hook_command.ts";
-import { EXIT_CODES_HELP, runSettingsCommand, TARGET_FLAGS } from "../settings/settings_command.ts";
+import {
+  checkNoSubagent,
+  eventsFlag,
+  EXIT_CODES_HELP,
+  parseEventsFlag,
+  runSettingsCommand,
+  TARGET_FLAGS,
+} from "../settings/settings_command.ts";
 
 export const spec: CommandSpec = {
   name: "install",
-  usage: "install [--settings PATH | --project DIR] [--no-subagent] [--dry-run] [--json]",
-  summary: "Add the cliffhanger Stop and SubagentStop hooks to a Claude Code settings file. " +
+  usage: "install [--settings PATH | --project DIR] [--events LIST] [--no-subagent] [--dry-run] [--json]",
+  summary: "Add cliffhanger hooks to a Claude Code settings file (by default the Stop and SubagentStop guard). " +
     "Other settings, hooks and comments are kept; the previous file is backed up.",
   flags: {
     ...TARGET_FLAGS,
+    events: eventsFlag("hooks to add, comma-separated: stop, prompt, pretool (default: stop)"),
     "no-subagent": { type: "boolean", help: "leave out (or remove) the SubagentStop hook" },
   },
-  details: EXIT_CODES_HELP,
+  details: [
+    "events (each runs `hook <name>`):",
+    ...describeHooks().map((line) => `  ${line}`),
+    "Hooks left out of --events are not touched: install again with another list to add to what is there.",
+    "",
+    EXIT_CODES_HELP,
+  ].join("\n"),
 };
 
 export interface InstallDeps {
@@ -40,8 +55,13 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
     action: "install",
     ...(deps.cwd === undefined ? {} : { cwd: deps.cwd }),
     makeEdit: (parsed) => {
+      const hooks = parseEventsFlag(spec, parsed);
+      checkNoSubagent(spec, parsed, hooks);
       const command = deps.hookCommand ?? hookCommandFor(ctx);
-      const registrations = selectRegistrations({ subagent: parsed.values["no-subagent"] !== true });
+      const registrations = selectRegistrations({
+        ...(hooks === undefined ? {} : { hooks }),
+        subagent: parsed.values["no-subagent"] !== true,
+      });
       return { edit: (text) => installHooks(text, { command, registrations }), warning: hookCommandWarning(command) };
     },
   });

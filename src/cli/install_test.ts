@@ -4,6 +4,7 @@ import { MAIN_PATH } from "../permissions.ts";
 import { inspectSettingsText } from "../settings/inspect.ts";
 import { BINARY, exitCodeOf, type FakeContext, fakeContext, listDir, tempHome } from "../settings/test_support.ts";
 import { type InstallDeps, run, runInstall, spec } from "./install.ts";
+import { command as statusCommand } from "./status.ts";
 
 /** Exit code of a run, as the entry layer reports it. */
 function code(ctx: FakeContext, argv: string[]): Promise<number> {
@@ -162,4 +163,154 @@ Deno.test("install through a symlink names the target it edited", async () => {
     `Edited the symlink target ${real}`,
   ]);
   assert.ok((await Deno.lstat(link)).isSymlink);
+});
+
+Deno.test("install --help lists --events and what each hook name registers", async () => {
+  await using home = await tempHome();
+  const ctx = fakeContext(home.dir);
+  assert.equal(await code(ctx, ["--help"]), 0);
+  const out = ctx.stdout();
+  assert.ok(out.includes("--events LIST"));
+  assert.ok(out.includes("stop, prompt, pretool (default: stop)"));
+  assert.ok(out.includes("  prompt   UserPromptSubmit, timeout 10 s\n"), out);
+  assert.ok(out.includes("  pretool  PreToolUse, timeout 10 s\n"), out);
+});
+
+Deno.test("install --events rejects unknown and empty lists with exit 2 and a did-you-mean", async () => {
+  await using home = await tempHome();
+  const known = "; known: stop, prompt, pretool\n$";
+  const cases: [string[], RegExp][] = [
+    [
+      ["--events", "stop,promt"],
+      new RegExp(`^cliffhanger-bin: install: unknown event "promt" in --events \\(did you mean "prompt"\\?\\)${known}`),
+    ],
+    [
+      ["--events", "pre-tool"],
+      new RegExp(
+        `^cliffhanger-bin: install: unknown event "pre-tool" in --events \\(did you mean "pretool"\\?\\)${known}`,
+      ),
+    ],
+    [
+      ["--events", "PreToolUse"],
+      new RegExp(
+        `^cliffhanger-bin: install: unknown event "PreToolUse" in --events \\(did you mean "pretool"\\?\\)${known}`,
+      ),
+    ],
+    [["--events", "UserPromptSubmit"], /\(did you mean "prompt"\?\)/],
+    [["--events", "banana"], new RegExp(`^cliffhanger-bin: install: unknown event "banana" in --events${known}`)],
+    [["--events", ""], /^cliffhanger-bin: install: --events needs at least one of stop, prompt, pretool\n$/],
+    [["--events", " , "], /^cliffhanger-bin: install: --events needs at least one of stop, prompt, pretool\n$/],
+    [["--events"], /^cliffhanger-bin: install: --events needs a value \(LIST\)\n$/],
+    [["--event", "stop"], /^cliffhanger-bin: install: unknown flag "--event" \(did you mean "--events"\?\)\n$/],
+    [
+      ["--events", "prompt", "--no-subagent"],
+      /^cliffhanger-bin: install: --no-subagent applies to the stop hook, which --events leaves out\n$/,
+    ],
+  ];
+  for (const [argv, pattern] of cases) {
+    const ctx = fakeContext(home.dir);
+    assert.equal(await installCode(ctx, argv, { hookCommand: BINARY, cwd: home.dir }), 2, argv.join(" "));
+    assert.match(ctx.stderr(), pattern);
+    assert.equal(ctx.stdout(), "");
+  }
+  assert.deepEqual(await listDir(home.dir), [], "nothing written");
+});
+
+Deno.test("install --events stop,prompt,pretool registers all four handlers; again changes nothing", async () => {
+  await using home = await tempHome();
+  const path = join(home.dir, "s.json");
+  const ctx = fakeContext(home.dir);
+  const argv = ["--settings", path, "--events", "stop,prompt,pretool", "--json"];
+  assert.equal(await installCode(ctx, argv, { hookCommand: BINARY }), 0);
+  const all = ["Stop", "SubagentStop", "UserPromptSubmit", "PreToolUse"];
+  assert.deepEqual(JSON.parse(ctx.stdout()), {
+    action: "install",
+    settings: path,
+    changed: true,
+    backup: null,
+    events: all,
+    dryRun: false,
+  });
+  const text = await Deno.readTextFile(path);
+  assert.equal("matcher" in JSON.parse(text).hooks.PreToolUse[0], false, "pretool sees every tool");
+  assert.deepEqual(inspectSettingsText(text).handlers.map((h) => h.args), [
+    ["hook", "stop"],
+    ["hook", "stop"],
+    ["hook", "prompt"],
+    ["hook", "pretool"],
+  ]);
+  const again = fakeContext(home.dir);
+  assert.equal(
+    await installCode(again, ["--settings", path, "--events", "pretool, prompt,stop"], { hookCommand: BINARY }),
+    0,
+  );
+  assert.equal(again.stdout(), `Already installed in ${path} (${all.join(", ")})\n`);
+  assert.equal(await Deno.readTextFile(path), text);
+});
+
+Deno.test("install --events prompt adds to a stop install without touching it, with a backup", async () => {
+  await using home = await tempHome();
+  await Deno.mkdir(join(home.dir, ".claude"));
+  await Deno.writeTextFile(home.settings, '{\n  // mine\n  "model": "opus"\n}\n');
+  assert.equal(await installCode(fakeContext(home.dir), [], { hookCommand: BINARY }), 0);
+  const stopOnly = await Deno.readTextFile(home.settings);
+
+  const ctx = fakeContext(home.dir, new Date("2026-08-22T12:00:00Z"));
+  assert.equal(await installCode(ctx, ["--events", "prompt"], { hookCommand: BINARY }), 0);
+  const backup = join(home.dir, ".cliffhanger", "backups", "settings.json.20260822T120000000Z.bak");
+  assert.equal(
+    ctx.stdout(),
+    `Installed cliffhanger hooks for UserPromptSubmit in ${home.settings}\nBackup of the previous file: ${backup}\n`,
+  );
+  assert.equal(await Deno.readTextFile(backup), stopOnly);
+  const withPrompt = await Deno.readTextFile(home.settings);
+  const lastStop = stopOnly.lastIndexOf("]");
+  assert.ok(withPrompt.startsWith(stopOnly.slice(0, lastStop + 1)), "the stop install's text is a prefix");
+  assert.deepEqual(inspectSettingsText(withPrompt).events, ["Stop", "SubagentStop", "UserPromptSubmit"]);
+
+  // A plain `install` (stop) afterwards leaves the prompt handler where it is.
+  const again = fakeContext(home.dir);
+  assert.equal(await installCode(again, [], { hookCommand: BINARY }), 0);
+  assert.equal(again.stdout(), `Already installed in ${home.settings} (Stop, SubagentStop)\n`);
+  assert.equal(await Deno.readTextFile(home.settings), withPrompt);
+  // --no-subagent still means the SubagentStop handler only.
+  assert.equal(await installCode(fakeContext(home.dir), ["--no-subagent"], { hookCommand: BINARY }), 0);
+  assert.deepEqual(inspectSettingsText(await Deno.readTextFile(home.settings)).events, ["Stop", "UserPromptSubmit"]);
+});
+
+Deno.test("install --events pretool --dry-run shows the new group in the diff and writes nothing", async () => {
+  await using home = await tempHome();
+  const path = join(home.dir, "s.json");
+  await Deno.writeTextFile(path, "{}\n");
+  const ctx = fakeContext(home.dir);
+  assert.equal(
+    await installCode(ctx, ["--settings", path, "--events", "pretool", "--dry-run"], { hookCommand: BINARY }),
+    0,
+  );
+  assert.match(ctx.stdout(), /^\+\s+"PreToolUse": \[$/m);
+  assert.doesNotMatch(ctx.stdout(), /"matcher"/);
+  assert.match(ctx.stdout(), /^\+\s+"args": \["hook", "pretool"\],$/m);
+  assert.equal(await Deno.readTextFile(path), "{}\n");
+});
+
+Deno.test("status lists the UserPromptSubmit and PreToolUse registrations install wrote", async () => {
+  await using home = await tempHome();
+  const path = join(home.dir, "s.json");
+  assert.equal(
+    await installCode(fakeContext(home.dir), ["--settings", path, "--events", "prompt,pretool"], {
+      hookCommand: BINARY,
+    }),
+    0,
+  );
+  const json = fakeContext(home.dir);
+  assert.equal(await exitCodeOf(json, () => statusCommand.run(json, ["--settings", path, "--json"])), 0);
+  const entry = JSON.parse(json.stdout()).settings.find((s: { path: string }) => s.path === path);
+  assert.deepEqual(entry.events, ["UserPromptSubmit", "PreToolUse"]);
+  assert.deepEqual(entry.handlers.map((h: { hook: string; timeout: number }) => [h.hook, h.timeout]), [
+    ["prompt", 10],
+    ["pretool", 10],
+  ]);
+  const text = fakeContext(home.dir);
+  assert.equal(await exitCodeOf(text, () => statusCommand.run(text, ["--settings", path])), 0);
+  assert.ok(text.stdout().includes(`  ${path}: registered for UserPromptSubmit, PreToolUse\n`), text.stdout());
 });

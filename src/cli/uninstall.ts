@@ -3,15 +3,23 @@ import type { CommandSpec } from "./args.ts";
 import type { CliContext } from "./context.ts";
 import { uninstallHooks } from "../settings/edit.ts";
 import { subagentEvents } from "../settings/hook_command.ts";
-import { EXIT_CODES_HELP, runSettingsCommand, TARGET_FLAGS } from "../settings/settings_command.ts";
+import {
+  checkNoSubagent,
+  eventsFlag,
+  EXIT_CODES_HELP,
+  parseEventsFlag,
+  runSettingsCommand,
+  TARGET_FLAGS,
+} from "../settings/settings_command.ts";
 
 export const spec: CommandSpec = {
   name: "uninstall",
-  usage: "uninstall [--settings PATH | --project DIR] [--no-subagent] [--dry-run] [--json]",
+  usage: "uninstall [--settings PATH | --project DIR] [--events LIST] [--no-subagent] [--dry-run] [--json]",
   summary: "Remove the cliffhanger hooks from a Claude Code settings file, with the matcher groups and event " +
     "lists that leaves empty. Everything else is kept; the previous file is backed up.",
   flags: {
     ...TARGET_FLAGS,
+    events: eventsFlag("remove only these hooks, comma-separated: stop, prompt, pretool (default: all of ours)"),
     "no-subagent": { type: "boolean", help: "keep the SubagentStop hook (remove only the others)" },
   },
   details: EXIT_CODES_HELP,
@@ -32,8 +40,13 @@ export function runUninstall(ctx: CliContext, argv: string[], deps: UninstallDep
     action: "uninstall",
     ...(deps.cwd === undefined ? {} : { cwd: deps.cwd }),
     makeEdit: (parsed) => {
+      const hooks = parseEventsFlag(spec, parsed);
+      checkNoSubagent(spec, parsed, hooks);
       const keepEvents = parsed.values["no-subagent"] === true ? subagentEvents() : [];
-      return { edit: (text) => uninstallHooks(text, { keepEvents }), warning: null };
+      return {
+        edit: (text) => uninstallHooks(text, { keepEvents, ...(hooks === undefined ? {} : { hooks }) }),
+        warning: null,
+      };
     },
   });
 }

@@ -117,3 +117,57 @@ Deno.test("uninstall on a broken file exits 1", async () => {
   assert.equal(await code(ctx, ["--settings", path]), 1);
   assert.match(ctx.stderr(), new RegExp(`^cliffhanger-bin: Invalid settings file ${path}:1:2: invalid JSON: `));
 });
+
+Deno.test("uninstall removes every hook of ours, or with --events only those", async () => {
+  await using home = await tempHome();
+  const path = join(home.dir, "s.json");
+  await Deno.writeTextFile(path, THEIRS);
+  const all = ["--settings", path, "--events", "stop,prompt,pretool"];
+  assert.equal(await installCode(fakeContext(home.dir), all, { hookCommand: BINARY }), 0);
+  const installed = await Deno.readTextFile(path);
+
+  const prompt = fakeContext(home.dir);
+  assert.equal(await code(prompt, ["--settings", path, "--events", "prompt"]), 0);
+  assert.equal(prompt.stdout().split("\n")[0], `Removed cliffhanger hooks for UserPromptSubmit from ${path}`);
+  assert.deepEqual(inspectSettingsText(await Deno.readTextFile(path)).events, ["Stop", "SubagentStop", "PreToolUse"]);
+  const nothing = fakeContext(home.dir);
+  assert.equal(await code(nothing, ["--settings", path, "--events", "prompt"]), 0);
+  assert.equal(nothing.stdout(), `Nothing to remove in ${path}\n`);
+
+  const stopKeepSub = fakeContext(home.dir);
+  assert.equal(await code(stopKeepSub, ["--settings", path, "--events", "stop", "--no-subagent", "--json"]), 0);
+  assert.deepEqual(JSON.parse(stopKeepSub.stdout()).events, ["Stop"]);
+  assert.deepEqual(inspectSettingsText(await Deno.readTextFile(path)).events, ["SubagentStop", "PreToolUse"]);
+
+  const rest = fakeContext(home.dir);
+  assert.equal(await code(rest, ["--settings", path, "--json"]), 0);
+  assert.deepEqual(JSON.parse(rest.stdout()).events, ["SubagentStop", "PreToolUse"]);
+  assert.equal(await Deno.readTextFile(path), THEIRS);
+
+  // And from a full install, a plain uninstall takes everything back to the user's file.
+  await Deno.writeTextFile(path, installed);
+  assert.equal(await code(fakeContext(home.dir), ["--settings", path]), 0);
+  assert.equal(await Deno.readTextFile(path), THEIRS);
+});
+
+Deno.test("uninstall --events rejects bad lists with exit 2 and touches nothing", async () => {
+  await using home = await tempHome();
+  const path = join(home.dir, "s.json");
+  await Deno.writeTextFile(path, THEIRS);
+  const cases: [string[], RegExp][] = [
+    [
+      ["--events", "pretol"],
+      /^cliffhanger-bin: uninstall: unknown event "pretol" in --events \(did you mean "pretool"\?\); known: stop, prompt, pretool\n$/,
+    ],
+    [["--events", ""], /^cliffhanger-bin: uninstall: --events needs at least one of stop, prompt, pretool\n$/],
+    [["--events", "pretool", "--no-subagent"], /--no-subagent applies to the stop hook, which --events leaves out\n$/],
+  ];
+  for (const [argv, pattern] of cases) {
+    const ctx = fakeContext(home.dir);
+    assert.equal(await code(ctx, ["--settings", path, ...argv]), 2, argv.join(" "));
+    assert.match(ctx.stderr(), pattern);
+    assert.equal(ctx.stdout(), "");
+  }
+  assert.equal(await Deno.readTextFile(path), THEIRS);
+  assert.deepEqual(await listDir(home.dir), ["s.json"]);
+});

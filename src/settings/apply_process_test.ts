@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { CONFIG_PATH, settingsTempPath } from "../permissions.ts";
+import { inspectSettingsText } from "./inspect.ts";
 import { assertOneSet, listDir, tempHome } from "./test_support.ts";
 
 /** Runs `install` once through the command module, starting at a shared moment so the processes collide. */
@@ -52,6 +53,52 @@ Deno.test("install in several processes at once leaves valid settings with one s
     assert.equal(JSON.parse(text).action, "install");
   }
   await assertOneSet(home.settings, "// keep me");
+  assert.deepEqual(await listDir(dirname(home.settings)), ["settings.json"]);
+  assert.deepEqual(await listDir(join(home.dir, ".cliffhanger", "locks")), []);
+});
+
+Deno.test("installs of different --events in several processes at once all land, one handler each", async () => {
+  await using home = await tempHome();
+  await Deno.mkdir(dirname(home.settings), { recursive: true });
+  await Deno.writeTextFile(home.settings, '{\n  // keep me\n  "model": "opus"\n}\n');
+  const script = join(home.dir, "install_once.ts");
+  await Deno.writeTextFile(script, installScript());
+  const startAt = String(Date.now() + 2500);
+  const lists = ["stop", "prompt", "pretool", "prompt,pretool", "stop"];
+  const outputs = await Promise.all(lists.map((events) =>
+    new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--allow-all",
+        "--no-prompt",
+        `--config=${CONFIG_PATH}`,
+        script,
+        home.dir,
+        "/a/cliffhanger-bin",
+        startAt,
+        "--settings",
+        home.settings,
+        "--events",
+        events,
+      ],
+      stdout: "piped",
+      stderr: "piped",
+    }).output()
+  ));
+  for (const output of outputs) {
+    const text = new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr);
+    assert.equal(output.code, 0, text);
+  }
+  const text = await Deno.readTextFile(home.settings);
+  const report = inspectSettingsText(text);
+  assert.equal(report.error, null);
+  assert.deepEqual(report.handlers.map((h) => [h.event, h.hook]).sort(), [
+    ["PreToolUse", "pretool"],
+    ["Stop", "stop"],
+    ["SubagentStop", "stop"],
+    ["UserPromptSubmit", "prompt"],
+  ]);
+  assert.ok(text.includes("// keep me"));
   assert.deepEqual(await listDir(dirname(home.settings)), ["settings.json"]);
   assert.deepEqual(await listDir(join(home.dir, ".cliffhanger", "locks")), []);
 });

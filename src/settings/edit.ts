@@ -3,7 +3,14 @@
  * every other key, handler, comment and line keeps its text. Throws SettingsParseError before any edit.
  */
 import { applyEdits, type Edit, getNodeValue, type Node } from "jsonc-parser";
-import { HOOK_REGISTRATIONS, type HookCommand, hookGroup, hookHandler, type HookRegistration } from "./hook_command.ts";
+import {
+  HOOK_REGISTRATIONS,
+  type HookCommand,
+  hookGroup,
+  hookHandler,
+  type HookRegistration,
+  type HookSubcommand,
+} from "./hook_command.ts";
 import { insertMember, removeMember, replaceValue } from "./jsonc_edits.ts";
 import { detectFormat, type TextFormat } from "./jsonc_format.ts";
 import { findOurHandlers, type HandlerRef, parseSettings, propertyIndex, propertyValue } from "./settings_doc.ts";
@@ -17,7 +24,10 @@ export interface EditResult {
 
 export interface InstallEdit {
   command: HookCommand;
-  /** The handlers wanted. Events of HOOK_REGISTRATIONS left out lose our handler. */
+  /**
+   * The handlers wanted. Only the hooks named here are touched: a registration of one of them that is left
+   * out (SubagentStop under `--no-subagent`) loses our handler, and the handlers of other hooks stay as they are.
+   */
   registrations: readonly HookRegistration[];
 }
 
@@ -26,11 +36,17 @@ export function installHooks(text: string, options: InstallEdit): EditResult {
   const blank = text.trim() === "";
   const start = blank ? "{}" : text;
   const format = detectFormat(start, parseSettings(start).root);
-  const managed = new Set([...HOOK_REGISTRATIONS, ...options.registrations].map((r) => r.event));
+  const hooks = new Set(options.registrations.map((r) => r.hook));
+  const managed = new Map<string, Pick<HookRegistration, "event" | "hook">>();
+  for (const r of [...HOOK_REGISTRATIONS.filter((r) => hooks.has(r.hook)), ...options.registrations]) {
+    managed.set(`${r.event}\0${r.hook}`, { event: r.event, hook: r.hook });
+  }
   let current = start;
-  for (const event of managed) {
-    const wanted = options.registrations.find((r) => r.event === event);
-    current = wanted ? ensureHandler(current, wanted, options.command, format) : removeOurs(current, event, 0);
+  for (const { event, hook } of managed.values()) {
+    const wanted = options.registrations.find((r) => r.event === event && r.hook === hook);
+    current = wanted
+      ? ensureHandler(current, wanted, options.command, format)
+      : removeOurs(current, (ref) => ref.event === event && ref.hook === hook, 0);
   }
   const events = [...new Set(options.registrations.map((r) => r.event))];
   if (current === start) return { newText: text, changed: false, events };
@@ -40,23 +56,30 @@ export function installHooks(text: string, options: InstallEdit): EditResult {
 export interface UninstallEdit {
   /** Events whose handlers of ours stay (`--no-subagent`: SubagentStop). */
   keepEvents?: readonly string[];
+  /** Remove only handlers running these hooks (`--events`); default every handler of ours. */
+  hooks?: readonly HookSubcommand[];
 }
 
-/** Remove our handlers from every event, and the groups, event arrays and `hooks` object that leaves empty. */
+/** Remove our handlers, and the groups, event arrays and `hooks` object that leaves empty. */
 export function uninstallHooks(text: string, options: UninstallEdit = {}): EditResult {
   if (text.trim() === "") return { newText: text, changed: false, events: [] };
   const keep = new Set(options.keepEvents ?? []);
-  const events = [...new Set(findOurHandlers(parseSettings(text)).map((r) => r.event))].filter((e) => !keep.has(e));
-  const newText = keep.size === 0
-    ? removeOurs(text, undefined, 0)
-    : events.reduce((current, event) => removeOurs(current, event, 0), text);
+  const hooks = options.hooks === undefined ? null : new Set(options.hooks);
+  const doomed = (ref: HandlerRef) => !keep.has(ref.event) && (hooks === null || hooks.has(ref.hook));
+  const events = [...new Set(findOurHandlers(parseSettings(text)).filter(doomed).map((r) => r.event))];
+  const newText = removeOurs(text, doomed, 0);
   return { newText, changed: newText !== text, events };
 }
 
-/** One handler of ours in `registration.event`, with the wanted fields; extra copies are removed. */
+/**
+ * One handler of ours for `registration` (its event, running its hook), with the wanted fields; extra copies are
+ * removed. A new handler goes in a new group with the registration's matcher; an existing one stays in its group,
+ * whose matcher is left as it is (the user may have widened it).
+ */
 function ensureHandler(text: string, registration: HookRegistration, command: HookCommand, format: TextFormat): string {
+  const same = (ref: HandlerRef) => ref.event === registration.event && ref.hook === registration.hook;
   const doc = parseSettings(text);
-  const first = findOurHandlers(doc, registration.event)[0];
+  const first = findOurHandlers(doc, registration.event).find(same);
   if (!first) return edit(text, addGroup(text, registration, command, format));
   let current = text;
   for (const [key, value] of Object.entries(hookHandler(registration, command))) {
@@ -69,7 +92,7 @@ function ensureHandler(text: string, registration: HookRegistration, command: Ho
       node ? [replaceValue(current, node, value, format)] : insertMember(current, handler, { key, value }, format),
     );
   }
-  return removeOurs(current, registration.event, 1);
+  return removeOurs(current, same, 1);
 }
 
 function addGroup(text: string, registration: HookRegistration, command: HookCommand, format: TextFormat): Edit[] {
@@ -82,12 +105,12 @@ function addGroup(text: string, registration: HookRegistration, command: HookCom
   return insertMember(text, groups, { value: group }, format);
 }
 
-/** Remove our handlers (in one event, or all) until `keep` remain, last first. */
-function removeOurs(text: string, event: string | undefined, keep: number): string {
+/** Remove the handlers of ours that `match` selects until `keep` remain, last first. */
+function removeOurs(text: string, match: (ref: HandlerRef) => boolean, keep: number): string {
   let current = text;
   for (;;) {
     const doc = parseSettings(current);
-    const ours = findOurHandlers(doc, event);
+    const ours = findOurHandlers(doc).filter(match);
     const last = ours[ours.length - 1];
     if (!last || ours.length <= keep) return current;
     current = edit(current, removeHandler(current, doc.root, doc.hooks!, last));

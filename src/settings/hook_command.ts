@@ -15,6 +15,8 @@ export interface HookCommand {
 
 /** One event we hook, and the subcommand that handles it. */
 export interface HookRegistration {
+  /** The `--events` name that selects it, which is also the `hook` subcommand it runs. */
+  hook: HookSubcommand;
   event: string;
   /** The subcommand, e.g. `["hook", "stop"]`. */
   args: readonly string[];
@@ -28,19 +30,34 @@ export interface HookRegistration {
 
 /**
  * The `hook` subcommands install registers, the one list of them: a handler running `hook <name>` with a name
- * not listed here is not recognised as ours (src/settings/ours.ts). Add `pretool`, `prompt`… here when their
- * hooks are registered; the test keeps it equal to the events `hook` runs (HOOK_EVENTS in src/cli/hook.ts).
+ * not listed here is not recognised as ours (src/settings/ours.ts). The same names select hooks in `install
+ * --events`; the test keeps the list equal to the events `hook` runs (HOOK_EVENTS in src/cli/hook.ts).
  */
-export const HOOK_SUBCOMMANDS = ["stop"] as const;
+export const HOOK_SUBCOMMANDS = ["stop", "prompt", "pretool"] as const;
 export type HookSubcommand = typeof HOOK_SUBCOMMANDS[number];
 
-/** Every handler install knows. An event missing from the selection loses our handler on install. */
+/** What `--events` means when it is not given: the Stop guard alone, as before the flag existed. */
+export const DEFAULT_HOOKS: readonly HookSubcommand[] = ["stop"];
+
+/**
+ * Every handler install knows, in the order they are written. Timeouts: the Stop guard may wait for the
+ * transcript to catch up; UserPromptSubmit hooks must answer well inside Claude Code's 30 s limit.
+ *
+ * PreToolUse has no matcher on purpose: the anti-loop guard warns and denies only the tools in
+ * CLIFFHANGER_LOOP_TOOLS, but it records every other call too, because an Edit between two identical test runs
+ * breaks the streak. A matcher listing only the guarded tools would hide those calls and turn every
+ * edit-then-test loop into a burst.
+ */
 export const HOOK_REGISTRATIONS: readonly HookRegistration[] = [
-  { event: "Stop", args: ["hook", "stop"], timeout: 60 },
-  { event: "SubagentStop", args: ["hook", "stop"], timeout: 60, optional: "subagent" },
+  { hook: "stop", event: "Stop", args: ["hook", "stop"], timeout: 60 },
+  { hook: "stop", event: "SubagentStop", args: ["hook", "stop"], timeout: 60, optional: "subagent" },
+  { hook: "prompt", event: "UserPromptSubmit", args: ["hook", "prompt"], timeout: 10 },
+  { hook: "pretool", event: "PreToolUse", args: ["hook", "pretool"], timeout: 10 },
 ];
 
 export interface RegistrationChoice {
+  /** The hooks to register (default DEFAULT_HOOKS). */
+  hooks?: readonly HookSubcommand[];
   /** Include the SubagentStop handler (default true). */
   subagent?: boolean;
 }
@@ -50,9 +67,45 @@ export function subagentEvents(): string[] {
   return HOOK_REGISTRATIONS.filter((r) => r.optional === "subagent").map((r) => r.event);
 }
 
-/** The registrations an install with these flags wants. */
+/** The registrations an install with these flags wants, in HOOK_REGISTRATIONS order. */
 export function selectRegistrations(choice: RegistrationChoice = {}): HookRegistration[] {
-  return HOOK_REGISTRATIONS.filter((r) => r.optional !== "subagent" || (choice.subagent ?? true));
+  const hooks = choice.hooks ?? DEFAULT_HOOKS;
+  return HOOK_REGISTRATIONS.filter((r) =>
+    hooks.includes(r.hook) && (r.optional !== "subagent" || (choice.subagent ?? true))
+  );
+}
+
+/** One line per hook name for --help: `prompt   UserPromptSubmit, timeout 10 s`. */
+export function describeHooks(): string[] {
+  const width = Math.max(...HOOK_SUBCOMMANDS.map((h) => h.length));
+  return HOOK_SUBCOMMANDS.map((hook) => {
+    const events = HOOK_REGISTRATIONS.filter((r) => r.hook === hook).map((r) =>
+      `${r.event}${r.matcher === undefined ? "" : ` (matcher ${r.matcher})`}, timeout ${r.timeout} s`
+    );
+    return `${hook.padEnd(width)}  ${events.join("; ")}`;
+  });
+}
+
+/** Why an `--events` value is not a list of hook names, or the names (deduplicated, in HOOK_SUBCOMMANDS order). */
+export type HookListParse = { ok: true; hooks: HookSubcommand[] } | { ok: false; unknown: string } | {
+  ok: false;
+  empty: true;
+};
+
+/** `"stop, prompt"` → `["stop", "prompt"]`. Names are case-insensitive; an empty list or unknown name fails. */
+export function parseHookList(value: string): HookListParse {
+  const names = value.split(",").map((s) => s.trim().toLowerCase()).filter((s) => s !== "");
+  if (names.length === 0) return { ok: false, empty: true };
+  const known: readonly string[] = HOOK_SUBCOMMANDS;
+  const unknown = value.split(",").map((s) => s.trim()).find((s) => s !== "" && !known.includes(s.toLowerCase()));
+  if (unknown !== undefined) return { ok: false, unknown };
+  return { ok: true, hooks: HOOK_SUBCOMMANDS.filter((h) => names.includes(h)) };
+}
+
+/** The hook name whose registration is on Claude Code event `name` (`"PreToolUse"` → `"pretool"`), if any. */
+export function hookForEventName(name: string): HookSubcommand | null {
+  const lower = name.toLowerCase();
+  return HOOK_REGISTRATIONS.find((r) => r.event.toLowerCase() === lower)?.hook ?? null;
 }
 
 /** Facts about the running process that decide the hook command. */

@@ -3,11 +3,16 @@ import { envFrom } from "../env.ts";
 import { MAIN_PATH } from "../permissions.ts";
 import {
   currentHookCommand,
+  DEFAULT_HOOKS,
+  describeHooks,
   HOOK_REGISTRATIONS,
+  HOOK_SUBCOMMANDS,
   hookCommandWarning,
+  hookForEventName,
   hookGroup,
   hookHandler,
   type HookRegistration,
+  parseHookList,
   selectRegistrations,
   subagentEvents,
 } from "./hook_command.ts";
@@ -40,11 +45,79 @@ Deno.test("selectRegistrations() leaves out SubagentStop on request", () => {
   assert.deepEqual(selectRegistrations({ subagent: false }).map((r) => r.event), ["Stop"]);
 });
 
+Deno.test("selectRegistrations() picks the hooks asked for, in registration order; stop is the default", () => {
+  assert.deepEqual(DEFAULT_HOOKS, ["stop"]);
+  const events = (hooks: Parameters<typeof selectRegistrations>[0]) => selectRegistrations(hooks).map((r) => r.event);
+  assert.deepEqual(events({ hooks: ["pretool", "prompt", "stop"] }), [
+    "Stop",
+    "SubagentStop",
+    "UserPromptSubmit",
+    "PreToolUse",
+  ]);
+  assert.deepEqual(events({ hooks: ["prompt"] }), ["UserPromptSubmit"]);
+  assert.deepEqual(events({ hooks: ["pretool"], subagent: false }), ["PreToolUse"]);
+  assert.deepEqual(events({ hooks: ["stop", "pretool"], subagent: false }), ["Stop", "PreToolUse"]);
+});
+
+Deno.test("HOOK_REGISTRATIONS: prompt and pretool, no matcher, well inside the 30 s UserPromptSubmit limit", () => {
+  const by = (event: string) => HOOK_REGISTRATIONS.find((r) => r.event === event)!;
+  assert.deepEqual(by("UserPromptSubmit"), {
+    hook: "prompt",
+    event: "UserPromptSubmit",
+    args: ["hook", "prompt"],
+    timeout: 10,
+  });
+  assert.deepEqual(by("PreToolUse"), {
+    hook: "pretool",
+    event: "PreToolUse",
+    args: ["hook", "pretool"],
+    timeout: 10,
+  });
+  for (const r of HOOK_REGISTRATIONS) {
+    assert.equal(r.args[1], r.hook, r.event);
+    assert.ok(r.timeout > 0 && r.timeout <= 60, r.event);
+    if (r.event === "UserPromptSubmit") assert.ok(r.timeout < 30);
+  }
+  // Every hook name is registered somewhere, and each registration's event appears once.
+  assert.deepEqual([...new Set(HOOK_REGISTRATIONS.map((r) => r.hook))], [...HOOK_SUBCOMMANDS]);
+  assert.equal(new Set(HOOK_REGISTRATIONS.map((r) => r.event)).size, HOOK_REGISTRATIONS.length);
+});
+
+Deno.test("parseHookList() reads a comma list of hook names and names the first unknown one", () => {
+  assert.deepEqual(parseHookList("stop"), { ok: true, hooks: ["stop"] });
+  assert.deepEqual(parseHookList(" pretool , Prompt,stop,prompt,"), { ok: true, hooks: ["stop", "prompt", "pretool"] });
+  assert.deepEqual(parseHookList(""), { ok: false, empty: true });
+  assert.deepEqual(parseHookList(" , "), { ok: false, empty: true });
+  assert.deepEqual(parseHookList("stop,promt"), { ok: false, unknown: "promt" });
+  assert.deepEqual(parseHookList("stop, PreToolUse"), { ok: false, unknown: "PreToolUse" });
+});
+
+Deno.test("hookForEventName() maps a Claude Code event name to the hook registered on it", () => {
+  assert.equal(hookForEventName("PreToolUse"), "pretool");
+  assert.equal(hookForEventName("userpromptsubmit"), "prompt");
+  assert.equal(hookForEventName("SubagentStop"), "stop");
+  assert.equal(hookForEventName("PostToolUse"), null);
+});
+
+Deno.test("describeHooks() has one line per hook with its events, matcher and timeout", () => {
+  assert.deepEqual(describeHooks(), [
+    "stop     Stop, timeout 60 s; SubagentStop, timeout 60 s",
+    "prompt   UserPromptSubmit, timeout 10 s",
+    "pretool  PreToolUse, timeout 10 s",
+  ]);
+});
+
 Deno.test("hookGroup() puts the handler in a group with a matcher only when one is set", () => {
   const command = { command: "/b/cliffhanger-bin", prefixArgs: [] };
   const handler = { type: "command", command: "/b/cliffhanger-bin", args: ["hook", "stop"], timeout: 60 };
   assert.deepEqual(hookGroup(HOOK_REGISTRATIONS[0]!, command), { hooks: [handler] });
-  const pretool: HookRegistration = { event: "PreToolUse", args: ["hook", "pretool"], timeout: 10, matcher: "Bash" };
+  const pretool: HookRegistration = {
+    hook: "pretool",
+    event: "PreToolUse",
+    args: ["hook", "pretool"],
+    timeout: 10,
+    matcher: "Bash",
+  };
   assert.deepEqual(hookGroup(pretool, command), {
     matcher: "Bash",
     hooks: [{ type: "command", command: "/b/cliffhanger-bin", args: ["hook", "pretool"], timeout: 10 }],

@@ -6,6 +6,8 @@ import { findOurHandlers, parseSettings, SettingsParseError } from "./settings_d
 /** One of our handlers as found in a settings file. */
 export interface FoundHandler {
   event: string;
+  /** The `hook` subcommand it runs: `stop`, `prompt` or `pretool`. */
+  hook: string;
   command: string;
   args: string[];
   timeout: number | null;
@@ -27,6 +29,7 @@ export function inspectSettingsText(text: string): Pick<SettingsFileReport, "err
   try {
     const handlers = findOurHandlers(parseSettings(text.replace(/^\uFEFF/, ""))).map((ref): FoundHandler => ({
       event: ref.event,
+      hook: ref.hook,
       command: String(ref.value["command"]),
       args: Array.isArray(ref.value["args"]) ? ref.value["args"].map(String) : [],
       timeout: typeof ref.value["timeout"] === "number" ? ref.value["timeout"] : null,

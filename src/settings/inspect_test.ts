@@ -26,6 +26,7 @@ Deno.test("inspectSettingsText() lists our handlers with their command", () => {
   assert.deepEqual(report.events, ["Stop", "SubagentStop"]);
   assert.deepEqual(report.handlers[0], {
     event: "Stop",
+    hook: "stop",
     command: "/opt/bin/cliffhanger-bin",
     args: ["hook", "stop"],
     timeout: 60,
@@ -36,6 +37,21 @@ Deno.test("inspectSettingsText() lists our handlers with their command", () => {
     events: [],
     handlers: [],
   });
+});
+
+Deno.test("inspectSettingsText() lists the prompt and pretool events and which hook each runs", () => {
+  const text = installHooks("", {
+    command: BINARY,
+    registrations: selectRegistrations({ hooks: ["stop", "prompt", "pretool"] }),
+  }).newText;
+  const report = inspectSettingsText(text);
+  assert.deepEqual(report.events, ["Stop", "SubagentStop", "UserPromptSubmit", "PreToolUse"]);
+  assert.deepEqual(report.handlers.map((h) => [h.event, h.hook, h.timeout]), [
+    ["Stop", "stop", 60],
+    ["SubagentStop", "stop", 60],
+    ["UserPromptSubmit", "prompt", 10],
+    ["PreToolUse", "pretool", 10],
+  ]);
 });
 
 Deno.test("inspectSettings() reports missing, broken and installed files without throwing", async () => {

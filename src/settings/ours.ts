@@ -7,29 +7,39 @@
  * - a development checkout: `command` is deno (or deno.exe) and `args` hold `<…/main.ts> hook <event>`.
  * Anything else (a `cliffhanger-bin-notify.sh`, another project's `main.ts`) belongs to someone else.
  */
-import { HOOK_SUBCOMMANDS } from "./hook_command.ts";
+import { HOOK_SUBCOMMANDS, type HookSubcommand } from "./hook_command.ts";
 
 const BINARY_NAMES: readonly string[] = ["cliffhanger-bin", "cliffhanger-bin.exe"];
 const DENO_NAMES: readonly string[] = ["deno", "deno.exe"];
 
 /** True for a handler object that runs one of our hooks. */
 export function isOurHandler(handler: unknown): boolean {
-  if (typeof handler !== "object" || handler === null || Array.isArray(handler)) return false;
-  const { command, args } = handler as { command?: unknown; args?: unknown };
-  if (typeof command !== "string") return false;
-  if (args === undefined || (Array.isArray(args) && args.length === 0)) return isOurShellCommand(command);
-  if (!Array.isArray(args)) return false;
-  const name = basename(command);
-  if (BINARY_NAMES.includes(name)) return isHookCall(args.slice(-2));
-  if (DENO_NAMES.includes(name)) return args.some((arg, i) => isMainPath(arg) && isHookCall(args.slice(i + 1, i + 3)));
-  return false;
+  return ourHook(handler) !== null;
 }
 
-/** `hook <event>` with a known event, and nothing else. */
-function isHookCall(words: readonly unknown[]): boolean {
+/** The `hook` subcommand a handler of ours runs (`"stop"`, `"prompt"`, `"pretool"`), or null if it is not ours. */
+export function ourHook(handler: unknown): HookSubcommand | null {
+  if (typeof handler !== "object" || handler === null || Array.isArray(handler)) return null;
+  const { command, args } = handler as { command?: unknown; args?: unknown };
+  if (typeof command !== "string") return null;
+  if (args === undefined || (Array.isArray(args) && args.length === 0)) return ourShellHook(command);
+  if (!Array.isArray(args)) return null;
+  const name = basename(command);
+  if (BINARY_NAMES.includes(name)) return hookCall(args.slice(-2));
+  if (DENO_NAMES.includes(name)) {
+    for (let i = 0; i < args.length; i++) {
+      const hook = isMainPath(args[i]) ? hookCall(args.slice(i + 1, i + 3)) : null;
+      if (hook !== null) return hook;
+    }
+  }
+  return null;
+}
+
+/** `hook <event>` with a known event, and nothing else: the event, else null. */
+function hookCall(words: readonly unknown[]): HookSubcommand | null {
   const [hook, event, ...rest] = words;
-  return rest.length === 0 && hook === "hook" && typeof event === "string" &&
-    (HOOK_SUBCOMMANDS as readonly string[]).includes(event);
+  if (rest.length !== 0 || hook !== "hook" || typeof event !== "string") return null;
+  return (HOOK_SUBCOMMANDS as readonly string[]).includes(event) ? event as HookSubcommand : null;
 }
 
 function isMainPath(arg: unknown): boolean {
@@ -37,12 +47,13 @@ function isMainPath(arg: unknown): boolean {
 }
 
 /** `/path/cliffhanger-bin hook stop`, the first word optionally quoted (a path with spaces). */
-function isOurShellCommand(command: string): boolean {
+function ourShellHook(command: string): HookSubcommand | null {
   const match = /^\s*(?:"([^"]+)"|'([^']+)'|(\S+))(.*)$/s.exec(command);
-  if (!match) return false;
+  if (!match) return null;
   const program = match[1] ?? match[2] ?? match[3] ?? "";
   const rest = (match[4] ?? "").trim();
-  return BINARY_NAMES.includes(basename(program)) && isHookCall(rest === "" ? [] : rest.split(/\s+/));
+  if (!BINARY_NAMES.includes(basename(program))) return null;
+  return hookCall(rest === "" ? [] : rest.split(/\s+/));
 }
 
 function basename(path: string): string {

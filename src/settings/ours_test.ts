@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { HOOK_EVENTS } from "../cli/hook.ts";
 import { HOOK_REGISTRATIONS, HOOK_SUBCOMMANDS } from "./hook_command.ts";
-import { isOurHandler } from "./ours.ts";
+import { isOurHandler, ourHook } from "./ours.ts";
 
 const DEV_ARGS = ["run", "-A", "/src/cliffhanger/main.ts"];
 
@@ -66,4 +66,21 @@ Deno.test("HOOK_SUBCOMMANDS are the events `hook` runs, and every registration r
     assert.equal(registration.args[0], "hook");
     assert.ok((HOOK_SUBCOMMANDS as readonly string[]).includes(registration.args[1]!), registration.event);
   }
+});
+
+Deno.test("ourHook() names the hook a handler of ours runs, in every shape", () => {
+  for (const hook of HOOK_SUBCOMMANDS) {
+    const shapes = [
+      { type: "command", command: "/usr/local/bin/cliffhanger-bin", args: ["hook", hook] },
+      { type: "command", command: `/usr/local/bin/cliffhanger-bin hook ${hook}` },
+      { type: "command", command: "/usr/bin/deno", args: [...DEV_ARGS, "hook", hook] },
+    ];
+    for (const handler of shapes) assert.equal(ourHook(handler), hook, JSON.stringify(handler));
+  }
+  assert.equal(ourHook({ type: "command", command: "/usr/local/bin/cliffhanger-bin", args: ["hook", "Prompt"] }), null);
+  assert.equal(
+    ourHook({ type: "command", command: "/usr/local/bin/cliffhanger-bin", args: ["wrap", "--", "x"] }),
+    null,
+  );
+  assert.equal(ourHook({ type: "command", command: "say hi" }), null);
 });

@@ -5,9 +5,11 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { type CommandSpec, type FlagSpec, parseCommandArgs, type Parsed, renderHelp } from "../cli/args.ts";
 import type { CliContext } from "../cli/context.ts";
+import { suggestion } from "../cli/did_you_mean.ts";
 import { UsageError } from "../cli/usage_error.ts";
 import { type ApplyResult, applySettingsEdit } from "./apply.ts";
 import type { EditResult } from "./edit.ts";
+import { HOOK_SUBCOMMANDS, hookForEventName, type HookSubcommand, parseHookList } from "./hook_command.ts";
 
 export type SettingsAction = "install" | "uninstall";
 
@@ -18,6 +20,36 @@ export const TARGET_FLAGS: Record<string, FlagSpec> = {
   "dry-run": { type: "boolean", help: "print the change as a unified diff and write nothing" },
   json: { type: "boolean", help: "print one JSON object" },
 };
+
+/** The `--events LIST` flag; `help` says what leaving it out means for the command. */
+export function eventsFlag(help: string): FlagSpec {
+  return { type: "string", value: "LIST", help };
+}
+
+/**
+ * The hooks `--events` names (comma-separated `stop`, `prompt`, `pretool`), or undefined when the flag is absent.
+ * An empty list or an unknown name is a usage error, with "did you mean" for a typo or a Claude Code event name.
+ */
+export function parseEventsFlag(spec: CommandSpec, parsed: Parsed): HookSubcommand[] | undefined {
+  const raw = parsed.values["events"];
+  if (raw === undefined) return undefined;
+  const known = HOOK_SUBCOMMANDS.join(", ");
+  const result = parseHookList(String(raw));
+  if (result.ok) return result.hooks;
+  if ("empty" in result) throw new UsageError(`${spec.name}: --events needs at least one of ${known}`);
+  const hint = hookForEventName(result.unknown);
+  const near = hint === null
+    ? suggestion(result.unknown.toLowerCase(), HOOK_SUBCOMMANDS)
+    : ` (did you mean "${hint}"?)`;
+  throw new UsageError(`${spec.name}: unknown event "${result.unknown}" in --events${near}; known: ${known}`);
+}
+
+/** `--no-subagent` is about the Stop guard: with an `--events` list that leaves out stop it is a mistake. */
+export function checkNoSubagent(spec: CommandSpec, parsed: Parsed, hooks: readonly HookSubcommand[] | undefined): void {
+  if (parsed.values["no-subagent"] === true && hooks !== undefined && !hooks.includes("stop")) {
+    throw new UsageError(`${spec.name}: --no-subagent applies to the stop hook, which --events leaves out`);
+  }
+}
 
 export const EXIT_CODES_HELP = "exit codes: 0 done (also when nothing changed), 1 settings file error, 2 usage error";
 

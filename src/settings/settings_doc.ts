@@ -4,7 +4,8 @@
  * inside an event are skipped, not rejected, as Claude Code itself skips them.
  */
 import { getNodeValue, type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
-import { isOurHandler } from "./ours.ts";
+import type { HookSubcommand } from "./hook_command.ts";
+import { ourHook } from "./ours.ts";
 
 /** Text that is not a settings document; `line` and `column` are 1-based. */
 export class SettingsParseError extends SyntaxError {
@@ -29,6 +30,8 @@ export interface SettingsDoc {
 /** One of our handlers, located in the tree. */
 export interface HandlerRef {
   event: string;
+  /** The `hook` subcommand it runs. */
+  hook: HookSubcommand;
   /** Index of the event's property among the `hooks` members. */
   eventIndex: number;
   /** The event's array of matcher groups. */
@@ -95,9 +98,11 @@ export function findOurHandlers(doc: SettingsDoc, event?: string): HandlerRef[] 
       (handlers.children ?? []).forEach((handler, handlerIndex) => {
         if (handler.type !== "object") return;
         const value = getNodeValue(handler) as Record<string, unknown>;
-        if (!isOurHandler(value)) return;
+        const hook = ourHook(value);
+        if (hook === null) return;
         found.push({
           event: key.value as string,
+          hook,
           eventIndex,
           groups,
           groupIndex,

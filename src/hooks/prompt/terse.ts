@@ -40,16 +40,30 @@ export interface TerseResult {
 /** `!detail`, `!long` or `!full` at the start of a prompt: no length nudge for this turn. */
 export const OPT_OUT = /^\s*!(?:detail|long|full)\b/i;
 
+/** Verbs that mean work wherever they stand ("why does the parser need a refactor?" is work). */
 const BUILD_WORDS = (
-  "implement refactor plan review debug fix build write migrate create add remove delete rename update upgrade " +
-  "rewrite design deploy port test optimize optimise convert generate install configure scaffold investigate " +
-  "analyze analyse audit change edit modify run setup integrate profile benchmark translate document"
+  "implement refactor debug fix build migrate rewrite deploy optimize optimise scaffold investigate analyze " +
+  "analyse audit integrate translate generate configure install upgrade fail crash"
 ).split(" ");
-const IRREGULAR = ["built", "wrote", "written", "writing", "ran", "planning", "planned", "set up"];
+const IRREGULAR = ["built", "wrote", "written", "writing", "ran", "planning", "planned", "set up", "broken", "broke"];
+/**
+ * Words that are work only as a request (first word, or after please / can you / could you / would you):
+ * "test the parser" is work, "what does this test check?" and "what port does the dev server use?" are questions.
+ */
+const REQUEST_WORDS = (
+  "plan review write create add remove delete rename update design port test convert change edit modify run " +
+  "setup profile benchmark document"
+).split(" ");
 
 /** Build-shaped words in their common forms (fix, fixes, fixed, fixing, …), whole words only. */
 export const BUILD_RE = new RegExp(
   `\\b(?:(?:${BUILD_WORDS.join("|")})(?:s|es|ed|d|ing)?|${IRREGULAR.join("|")})\\b`,
+  "i",
+);
+
+/** A request word opening the prompt (after an optional polite lead-in). */
+export const REQUEST_RE = new RegExp(
+  `^\\s*(?:(?:please|pls|can you|could you|would you|will you|now|then|also|and)[\\s,]+)*(?:${REQUEST_WORDS.join("|")})\\b`,
   "i",
 );
 
@@ -76,7 +90,7 @@ export function classifyPrompt(prompt: string, options: TerseOptions): TerseResu
   if (hasCode(prompt)) return silent("silent", "code");
   if (trimmed.split(/\r?\n/).filter((l) => l.trim() !== "").length > 1) return silent("silent", "multiline");
   if ((trimmed.match(/\?/g) ?? []).length > 1) return silent("silent", "questions");
-  if (BUILD_RE.test(trimmed)) return silent("silent", "build");
+  if (BUILD_RE.test(trimmed) || REQUEST_RE.test(trimmed)) return silent("silent", "build");
   if (GO_AHEAD.test(trimmed)) return silent("silent", "go-ahead");
   if (words <= options.shortMaxWords && isQuestion(trimmed)) {
     return { band: "short", reason: null, words, text: fillWords(options.shortText, words) };

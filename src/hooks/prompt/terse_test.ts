@@ -111,3 +111,15 @@ Deno.test("countWords() and fillWords()", () => {
   assert.equal(fillWords("{words} words, {words}", 1), "1 word, 1");
   assert.equal(fillWords("{words} words", 7), "7 words");
 });
+
+Deno.test("classifyPrompt(): nouns that are also verbs are work only as a request", () => {
+  const defaults = terseOptions(DEFAULT_CONFIG);
+  const band = (prompt: string) => classifyPrompt(prompt, defaults).band;
+  assert.equal(band("what port does the dev server use?"), "short");
+  assert.equal(band("what does this test check?"), "short");
+  assert.equal(band("which plan are we on?"), "short");
+  assert.equal(band("test the parser"), "silent");
+  assert.equal(band("please write a migration for the users table"), "silent");
+  assert.equal(band("can you port this to Rust?"), "silent");
+  assert.equal(band("why does the parser need a refactor?"), "silent");
+});

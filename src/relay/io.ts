@@ -1,0 +1,54 @@
+/** The relay stage's file access, injectable for tests. The real one reads and writes the mailbox folder. */
+import { pathExists } from "../store/exists.ts";
+import { appendLogMd } from "./log_md.ts";
+import type { RelayPaths } from "./paths.ts";
+import { claimCodeTurn, type HookState, HookStateSchema, type ManagerState, ManagerStateSchema, readStateFile, type ReadResult } from "./state.ts";
+import { parseMessage } from "./turn_format.ts";
+import type { Message } from "./turn_format.ts";
+
+export interface RelayIo {
+  /** Whether a file exists. Throws when the path is outside the permission scope (Deno.errors.NotCapable). */
+  exists(path: string): Promise<boolean>;
+  /** A mailbox message (to-code.md, to-agent.md …): null when missing or when it has no turn line. */
+  readMessage(path: string): Promise<Message | null>;
+  readHookState(paths: RelayPaths): Promise<ReadResult<HookState>>;
+  readManagerState(paths: RelayPaths): Promise<ReadResult<ManagerState>>;
+  /** Re-read state.json under its lock and take `turn` if it is still new; `current` is the counter after. */
+  claim(paths: RelayPaths, turn: number, now: Date): Promise<{ claimed: boolean; current: number } | { problem: string }>;
+  appendLog(paths: RelayPaths, line: string): Promise<void>;
+}
+
+/** lstat that tells "not there" from "not allowed to look": permission errors are thrown. */
+export async function existsStrict(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory) return false;
+    throw e;
+  }
+}
+
+export async function readMessageFile(path: string): Promise<Message | null> {
+  try {
+    return parseMessage(await Deno.readTextFile(path));
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return null;
+    throw e;
+  }
+}
+
+export const realRelayIo: RelayIo = {
+  exists: existsStrict,
+  readMessage: readMessageFile,
+  readHookState: (paths) => readStateFile(paths.state, HookStateSchema),
+  readManagerState: (paths) => readStateFile(paths.managerState, ManagerStateSchema),
+  async claim(paths, turn, now) {
+    const result = await claimCodeTurn(paths.state, paths.stateLock, turn, now);
+    if (!result.ok) return { problem: result.problem };
+    return { claimed: result.claimed === true, current: result.after.last_code_turn_consumed };
+  },
+  appendLog: (paths, line) => appendLogMd(paths.log, line),
+};
+
+export { pathExists };

@@ -1,0 +1,54 @@
+/** The relay's lines in log.jsonl (`kind: "relay"`): waits, turns taken, deadlines, STOP exits, checkpoints. */
+import { z } from "zod";
+
+export const RELAY_EVENT_NAMES = [
+  "wait_started",
+  "turn_taken",
+  "deadline",
+  "stop_exit",
+  "checkpoint",
+  "checkpoint_refused",
+] as const;
+export type RelayEventName = (typeof RELAY_EVENT_NAMES)[number];
+
+/** What the stage reports; the caller adds the session fields and writes it. */
+export const RelayEventSchema = z.object({
+  name: z.enum(RELAY_EVENT_NAMES),
+  /** The turn taken (turn_taken), else null. */
+  turn: z.number().int().nullable(),
+  /** The hook's counter when the event happened. */
+  lastConsumed: z.number().int(),
+  /** Seconds since the stage started waiting (0 before the wait). */
+  waitedS: z.number(),
+  /** Short detail: the checkpoint's outcome, "before"/"during" for a STOP exit. */
+  detail: z.string().nullable(),
+});
+export type RelayEvent = z.infer<typeof RelayEventSchema>;
+
+export const RelayLogLineSchema = RelayEventSchema.extend({
+  ts: z.string(),
+  session: z.string(),
+  event: z.string(),
+  agent: z.string().nullable(),
+  kind: z.literal("relay"),
+  dir: z.string(),
+  cwd: z.string().nullable(),
+}).passthrough();
+export type RelayLogLine = z.infer<typeof RelayLogLineSchema>;
+
+export function relayLogLines(
+  events: readonly RelayEvent[],
+  context: { now: Date; session: string; event: string; dir: string; cwd: string | null },
+): RelayLogLine[] {
+  const ts = context.now.toISOString();
+  return events.map((e) => ({
+    ts,
+    session: context.session,
+    event: context.event,
+    agent: null,
+    kind: "relay" as const,
+    ...e,
+    dir: context.dir,
+    cwd: context.cwd,
+  }));
+}

@@ -1,0 +1,219 @@
+/**
+ * The relay stage: the last stage of `hook stop`, run only when the stop is allowed. While `<relay>/ACTIVE`
+ * exists (and STOP does not), it waits for the manager's next instruction in to-code.md (a turn number higher
+ * than the one last consumed) and hands it back as the block reason; at the deadline, or when STOP appears, it
+ * allows the stop. Mailbox text is only ever returned as the reason: nothing in it is executed.
+ *
+ * All I/O comes in through `io`, `now`, `sleep` and `checkpoint`, so tests drive the wait deterministically.
+ */
+import { type RelayIo, realRelayIo } from "./io.ts";
+import type { RelayEvent } from "./log_line.ts";
+import { logMdLine } from "./log_md.ts";
+import type { RelayPaths } from "./paths.ts";
+
+export interface RelayStagePayload {
+  session_id: string;
+  hook_event_name: string;
+  agent_id?: string | null | undefined;
+}
+
+export interface CheckpointOutcome {
+  ok: boolean;
+  /** One line: "committed abc123", "nothing to commit", or why it was refused. */
+  detail: string;
+}
+
+export interface RelayStageInput {
+  payload: RelayStagePayload;
+  /** The mailbox; null when the stop has no project folder (no cwd, no CLAUDE_PROJECT_DIR). */
+  paths: RelayPaths | null;
+  /** Seconds between polls (CLIFFHANGER_RELAY_POLL_S). */
+  pollS: number;
+  /** Longest wait in seconds (CLIFFHANGER_RELAY_MAX_WAIT_S). */
+  maxWaitS: number;
+  /** Milliseconds since the epoch. */
+  now(): number;
+  sleep(ms: number): Promise<void>;
+  io?: RelayIo;
+  /** Run before waiting (config relayCheckpoint); absent = no checkpoint. */
+  checkpoint?: (lastConsumed: number) => Promise<CheckpointOutcome>;
+  /**
+   * The folder was configured explicitly (CLIFFHANGER_RELAY_DIR / relayDir): a folder outside the permission scope
+   * is then an error worth reporting. The default `<project>/relay` of a project the binary was not built for is
+   * skipped quietly (every stop of every other project would report it).
+   */
+  explicitDir: boolean;
+}
+
+export type RelayAllowWhy =
+  | "subagent"
+  | "no-project"
+  | "inactive"
+  | "stop"
+  | "stop-during-wait"
+  | "deadline"
+  | "out-of-scope"
+  | "bad-state"
+  | "error";
+
+export type RelayResult =
+  & ({ decision: "block"; reason: string; turn: number } | { decision: "allow"; why: RelayAllowWhy })
+  & {
+    /** For log.jsonl (`kind: "relay"`). */
+    events: RelayEvent[];
+    /** For errors.log. */
+    errors: string[];
+  };
+
+export async function runRelayStage(input: RelayStageInput): Promise<RelayResult> {
+  const events: RelayEvent[] = [];
+  const errors: string[] = [];
+  const allow = (why: RelayAllowWhy): RelayResult => ({ decision: "allow", why, events, errors });
+  // Subagents are sent home at once: the relay is for the top-level session only.
+  if (typeof input.payload.agent_id === "string" && input.payload.agent_id !== "") return allow("subagent");
+  if (input.payload.hook_event_name === "SubagentStop") return allow("subagent");
+  if (input.paths === null) return allow("no-project");
+  const paths = input.paths;
+  const io = input.io ?? realRelayIo;
+
+  let active: boolean;
+  try {
+    active = await io.exists(paths.active);
+  } catch (e) {
+    if (isPermissionError(e)) {
+      if (input.explicitDir) {
+        errors.push(
+          `relay folder "${paths.dir}" is outside this process's permission scope (${errorText(e)}); the stop is ` +
+            `allowed. Build with: deno task compile --relay-dir ${paths.dir}`,
+        );
+      }
+      return allow("out-of-scope");
+    }
+    errors.push(`cannot read relay folder "${paths.dir}": ${errorText(e)}; the stop is allowed`);
+    return allow("error");
+  }
+  if (!active) return allow("inactive");
+
+  const startedAt = input.now();
+  const waited = () => Math.round((input.now() - startedAt) / 100) / 10;
+  const event = (name: RelayEvent["name"], last: number, turn: number | null = null, detail: string | null = null) =>
+    events.push({ name, turn, lastConsumed: last, waitedS: waited(), detail });
+  const log = async (text: string) => {
+    try {
+      await io.appendLog(paths, logMdLine(new Date(input.now()), "hook", text));
+    } catch (e) {
+      errors.push(`cannot append to "${paths.log}": ${errorText(e)}`);
+    }
+  };
+
+  try {
+    // STOP beats ACTIVE: checked before the wait and on every poll.
+    if (await io.exists(paths.stop)) {
+      await log("relay STOP present - session allowed to end");
+      event("stop_exit", 0, null, "before");
+      return allow("stop");
+    }
+    const state = await io.readHookState(paths);
+    if (!state.ok) {
+      // A counter that cannot be read could make an old instruction look new: never guess it.
+      errors.push(`relay: ${state.problem}; fix or delete it (it holds the last turn consumed). The stop is allowed`);
+      return allow("bad-state");
+    }
+    let last = state.value.last_code_turn_consumed;
+
+    if (input.checkpoint) {
+      const outcome = await input.checkpoint(last);
+      event(outcome.ok ? "checkpoint" : "checkpoint_refused", last, null, outcome.detail);
+      if (!outcome.ok) errors.push(`relay checkpoint: ${outcome.detail}`);
+    }
+
+    const pollMs = Math.max(1, Math.round(input.pollS * 1000));
+    const deadline = startedAt + Math.max(0, input.maxWaitS) * 1000;
+    let announced = false;
+    for (;;) {
+      if (await io.exists(paths.stop)) {
+        await log("relay STOP appeared while waiting - session allowed to end");
+        event("stop_exit", last, null, announced ? "during" : "before");
+        return allow(announced ? "stop-during-wait" : "stop");
+      }
+      const message = await io.readMessage(paths.toCode);
+      if (message !== null && message.turn > last && message.body !== "") {
+        const claim = await io.claim(paths, message.turn, new Date(input.now()));
+        if ("problem" in claim) {
+          errors.push(`relay: ${claim.problem}; the stop is allowed`);
+          return allow("bad-state");
+        }
+        if (claim.claimed) {
+          await log(`turn ${message.turn} taken from the manager`);
+          event("turn_taken", message.turn, message.turn);
+          const reportTurn = await nextReportTurn(io, paths);
+          return {
+            decision: "block",
+            turn: message.turn,
+            reason: relayReason(message.turn, message.body, paths.toAgent, reportTurn),
+            events,
+            errors,
+          };
+        }
+        // another copy of the hook took it first: wait for the one after
+        last = claim.current;
+      }
+      if (!announced) {
+        announced = true;
+        await log(`waiting for the manager (turn > ${last}, up to ${input.maxWaitS} s)`);
+        event("wait_started", last);
+      }
+      const remaining = deadline - input.now();
+      if (remaining <= 0) {
+        await log(`no new turn after ${waited()} s - session allowed to end`);
+        event("deadline", last);
+        return allow("deadline");
+      }
+      await input.sleep(Math.min(pollMs, remaining));
+    }
+  } catch (e) {
+    errors.push(`relay folder "${paths.dir}": ${errorText(e)}; the stop is allowed`);
+    return allow(isPermissionError(e) ? "out-of-scope" : "error");
+  }
+}
+
+/** The number the agent's next report must carry: one above the newest report and the manager's counter. */
+async function nextReportTurn(io: RelayIo, paths: RelayPaths): Promise<number> {
+  let newest = 0;
+  for (const path of [paths.toAgent, paths.toAgentLegacy]) {
+    try {
+      newest = Math.max(newest, (await io.readMessage(path))?.turn ?? 0);
+    } catch {
+      // unreadable: the manager's counter still counts
+    }
+  }
+  try {
+    const manager = await io.readManagerState(paths);
+    if (manager.ok) newest = Math.max(newest, manager.value.last_agent_turn_consumed);
+  } catch {
+    // as above
+  }
+  return newest + 1;
+}
+
+/** The block reason: what to do, where to report, then the instruction verbatim. */
+export function relayReason(turn: number, body: string, toAgent: string, reportTurn: number): string {
+  return [
+    `RELAY: a new instruction arrived from the manager (turn ${turn}). Do not stop. Carry it out now, then write ` +
+    `your report to ${toAgent}, starting with the line "turn: ${reportTurn}", and end your turn normally: this ` +
+    `hook will wait for the next instruction.`,
+    "The instruction is the manager's, not a person's: anything irreversible (publishing, deleting, spending, " +
+    "credentials) still needs a person; ask for it with a BLOCKED: line in your report.",
+    "",
+    `--- instruction, turn ${turn} ---`,
+    body,
+  ].join("\n");
+}
+
+export function isPermissionError(e: unknown): boolean {
+  return e instanceof Deno.errors.NotCapable || e instanceof Deno.errors.PermissionDenied;
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}
