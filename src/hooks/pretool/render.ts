@@ -38,7 +38,7 @@ export function denyReason(f: LoopFinding): string {
     const call = f.calls[0]!;
     return `anti-loop-guard: denied the same ${call.tool} call requested ${f.repeats} times in a row within ` +
       `${minutes(f.windowMs)} (${quote(call.desc)}). It was not run: repeating it unchanged will not change ` +
-      `the result. Take a different approach: ${WAYS_OUT}`;
+      `the result. Instead: ${WAYS_OUT}`;
   }
   return `anti-loop-guard: denied a call that repeats a loop of ${f.period} calls for the ${ordinal(f.repeats)} ` +
     `time within ${minutes(f.windowMs)} (${loop(f)}). It was not run: going round again will not change the ` +
