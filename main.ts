@@ -43,6 +43,18 @@ const COMMANDS: Record<string, Entry> = {
     summary: "run any hook command with a timeout and health counters; fails open",
     load: async () => (await import("./src/cli/wrap.ts")).command,
   },
+  relay: {
+    summary: "the manager side of the relay mailbox: on, off, send, read, status, log",
+    load: async () => (await import("./src/cli/relay.ts")).command,
+  },
+  replay: {
+    summary: "replay stored transcripts through the Stop guard: what it would block, and where it would be wrong",
+    load: async () => (await import("./src/cli/replay.ts")).command,
+  },
+  doctor: {
+    summary: "check the whole chain (binary, settings, timeouts, home, rules, transcripts) and say how to fix it",
+    load: async () => (await import("./src/cli/doctor.ts")).command,
+  },
   on: {
     summary: "resume every hook (removes the off switch)",
     load: async () => (await import("./src/cli/switch.ts")).onCommand,

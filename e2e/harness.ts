@@ -38,6 +38,11 @@ export interface ScenarioOptions {
   hook?: HookKind;
   /** With hook "ours": the `install --events` list (`stop,prompt,pretool`); default a plain `install` (stop). */
   events?: string;
+  /**
+   * With hook "ours": relay mailbox folders (e.g. `<project>/relay`) added to the registered hook command's read and
+   * write scope, with the PROGRESS.md beside each, as a binary built with `compile --relay-dir DIR` has them.
+   */
+  relayDirs?: (sandbox: Sandbox) => readonly string[];
   timeoutMs?: number;
   /** Extra client arguments, after the harness's own. */
   args?: string[];
@@ -159,7 +164,7 @@ export async function runScenario(script: Script, options: ScenarioOptions = {})
       ...options.env,
     };
     if (freshSandbox) {
-      await registerHook(sandbox, hook, env, options.events);
+      await registerHook(sandbox, hook, env, options.events, options.relayDirs?.(sandbox) ?? []);
       await registerRecorders(sandbox, options.recordHooks ?? []);
     }
     await options.setup?.(sandbox);

@@ -12,22 +12,59 @@ const RECORD_HOOK = join(dirname(fileURLToPath(import.meta.url)), "record_hook.t
 /** "none" registers no Stop hook (recorders may still be added with registerRecorders). */
 export type HookKind = "ours" | "stand-in" | "none";
 
-/** Deno arguments that run our CLI under the permission flags computed for the sandbox's HOME. */
-export function cliArgs(sandbox: Sandbox): string[] {
+/**
+ * Deno arguments that run our CLI under the permission flags computed for the sandbox's HOME; `relayDirs` adds relay
+ * mailbox folders (and the PROGRESS.md beside each) to read and write scope, as `compile --relay-dir DIR` does.
+ */
+export function cliArgs(sandbox: Sandbox, relayDirs: readonly string[] = []): string[] {
   const input = scopeInputFromEnv(envFrom({ HOME: sandbox.home, CLIFFHANGER_HOME: sandbox.cliffhangerHome }));
-  return denoRunArgs(computeScopes(input));
+  return denoRunArgs(computeScopes(relayDirs.length > 0 ? { ...input, relayDirs } : input));
 }
 
-/** `events`: the `install --events` list for "ours" (e.g. `stop,prompt,pretool`); default plain `install`. */
+/**
+ * `events`: the `install --events` list for "ours" (e.g. `stop,prompt,pretool`); default plain `install`.
+ * `relayDirs` (with "ours"): relay folders the registered hook command may read and write (see widenHookScope).
+ */
 export async function registerHook(
   sandbox: Sandbox,
   kind: HookKind,
   env: Record<string, string>,
   events?: string,
+  relayDirs: readonly string[] = [],
 ): Promise<void> {
   if (kind === "none") return;
   if (kind === "stand-in") await registerStandIn(sandbox);
-  else await installWithOurCli(sandbox, env, events);
+  else {
+    await installWithOurCli(sandbox, env, events);
+    if (relayDirs.length > 0) await widenHookScope(sandbox, relayDirs);
+  }
+}
+
+/**
+ * Under deno, `install` registers `deno run <scopes> main.ts hook …` with the base scopes of the HOME it runs in:
+ * no relay folder (only `compile --relay-dir` bakes one in), and a default `<project>/relay` out of scope is skipped
+ * quietly. This swaps that exact prefix in every handler install wrote for the same flags with `relayDirs` added,
+ * the way a binary built with `--relay-dir` would run. Throws when no handler carries the expected prefix.
+ */
+async function widenHookScope(sandbox: Sandbox, relayDirs: readonly string[]): Promise<void> {
+  const base = cliArgs(sandbox);
+  const wider = cliArgs(sandbox, relayDirs);
+  const settings = JSON.parse(await Deno.readTextFile(sandbox.settingsFile)) as {
+    hooks?: Record<string, { hooks?: { command?: string; args?: string[] }[] }[]>;
+  };
+  let widened = 0;
+  for (const groups of Object.values(settings.hooks ?? {})) {
+    for (const handler of groups.flatMap((g) => g.hooks ?? [])) {
+      const args = handler.args ?? [];
+      if (handler.command !== Deno.execPath() || base.some((a, i) => args[i] !== a)) continue;
+      handler.args = [...wider, ...args.slice(base.length)];
+      widened++;
+    }
+  }
+  if (widened === 0) {
+    throw new Error(`no handler in ${sandbox.settingsFile} runs ${Deno.execPath()} ${base.join(" ")} to widen`);
+  }
+  await Deno.writeTextFile(sandbox.settingsFile, JSON.stringify(settings, null, 2) + "\n");
 }
 
 /** `cliffhanger-bin install --settings <file> [--events …]`, run the way a user runs it: under the sandbox's scopes. */

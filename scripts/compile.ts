@@ -1,9 +1,10 @@
 /**
  * `deno task compile [--home DIR] [--cliffhanger-home DIR] [--claude-dir DIR] [--settings PATH]… [--allow-run CMD]…
- * [--output PATH] [--target TRIPLE] [--dry-run]`: builds dist/cliffhanger-bin with the permission scopes of
+ * [--relay-dir DIR]… [--output PATH] [--target TRIPLE] [--dry-run]`: builds dist/cliffhanger-bin with the permission scopes of
  * src/permissions.ts baked in. Deno permission paths are literal, so they are computed for one user's home (default:
  * the building user's). `--allow-run CMD` (repeatable) lets `wrap` start CMD: a name is resolved on PATH now, so the
  * binary runs exactly that file, whatever PATH says later; without it the binary starts no subprocess.
+ * `--relay-dir DIR` (repeatable) adds a relay mailbox folder, and the PROGRESS.md beside it, to read and write scope.
  * `deno compile` downloads Deno's runtime (denort) once; on an air-gapped machine set DENORT_BIN to a local
  * denort binary of the same version (2.9.6) and it is used instead.
  */
@@ -32,6 +33,7 @@ export function compilePlan(
       "claude-dir": { type: "string" },
       settings: { type: "string", multiple: true },
       "allow-run": { type: "string", multiple: true },
+      "relay-dir": { type: "string", multiple: true },
       output: { type: "string" },
       target: { type: "string" },
       "dry-run": { type: "boolean" },
@@ -56,7 +58,15 @@ export function compilePlan(
     }
     return resolved;
   });
-  const scopes = computeScopes({ home, claudeDir, cliffhangerHome, extraSettingsFiles: settings, runCommands });
+  const relayDirs = (values["relay-dir"] ?? []).map((d) => resolve(cwd, d));
+  const scopes = computeScopes({
+    home,
+    claudeDir,
+    cliffhangerHome,
+    extraSettingsFiles: settings,
+    runCommands,
+    relayDirs,
+  });
   const output = resolve(values.output ?? join(REPO_ROOT, "dist", "cliffhanger-bin"));
   const args = [
     "compile",

@@ -12,6 +12,8 @@ import { computeScopes, denoRunArgs, resolveRunCommand, scopeInputFromEnv, type 
 export interface ScopeOverrides {
   /** The run scope's commands, instead of the one `wrap -- CMD` names ([] = `--deny-run`). */
   runCommands?: readonly string[];
+  /** Relay folders (and their PROGRESS.md) to add to read and write scope, as `compile --relay-dir DIR` does. */
+  relayDirs?: readonly string[];
 }
 
 /**
@@ -66,6 +68,30 @@ export function runTargetsFromArgs(
   return resolved === null ? [] : [resolved];
 }
 
+/**
+ * The relay folder a `relay …` run works on (`--dir DIR`, else CLIFFHANGER_RELAY_DIR, else ./relay, resolved
+ * against `cwd`), and the file a `relay send --file F` reads. Other commands get none.
+ */
+export function relayTargetsFromArgs(
+  args: readonly string[],
+  cwd: string = Deno.cwd(),
+  env: EnvReader = () => undefined,
+): { dirs: string[]; read: string[] } {
+  if (args[0] !== "relay") return { dirs: [], read: [] };
+  let dir: string | undefined;
+  const read: string[] = [];
+  for (let i = 1; i < args.length; i++) {
+    const arg = args[i]!;
+    const eq = arg.indexOf("=");
+    const [flag, inline] = arg.startsWith("--") && eq !== -1 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
+    const value = inline ?? args[i + 1];
+    if (value === undefined) continue;
+    if (flag === "--dir") dir = value;
+    if (flag === "--file") read.push(resolve(cwd, value));
+  }
+  return { dirs: [resolve(cwd, dir ?? (env("CLIFFHANGER_RELAY_DIR") || "relay"))], read };
+}
+
 export function scopesFor(
   env: EnvReader,
   args: readonly string[] = [],
@@ -74,6 +100,9 @@ export function scopesFor(
 ): Scopes {
   const runCommands = overrides.runCommands ?? runTargetsFromArgs(args, cwd, env("PATH"));
   const input = scopeInputFromEnv(env, withSymlinkTargets(settingsTargetsFromArgs(args, cwd)), runCommands);
+  const relay = relayTargetsFromArgs(args, cwd, env);
+  input.relayDirs = [...new Set([...(input.relayDirs ?? []), ...relay.dirs, ...(overrides.relayDirs ?? [])])];
+  input.extraRead = relay.read;
   input.extraSettingsFiles = withSymlinkTargets([
     join(input.claudeDir, "settings.json"),
     ...(input.extraSettingsFiles ?? []),

@@ -65,6 +65,14 @@ export const ConfigSchema = z.object({
   loopTools: z.union([z.string(), z.array(z.string())]).default("Bash,Agent,Task,AskUserQuestion"),
   /** Turn the anti-loop guard off (CLIFFHANGER_LOOP_BYPASS). */
   loopBypass: z.boolean().default(false),
+  /** The relay mailbox: absolute, or relative to the project; "" = `<project>/relay` (CLIFFHANGER_RELAY_DIR). */
+  relayDir: z.string().max(4096).default(""),
+  /** Relay: seconds between polls of to-code.md (CLIFFHANGER_RELAY_POLL_S). */
+  relayPollS: z.number().min(0.05).max(600).default(5),
+  /** Relay: longest wait for the next instruction; keep it under the hook's timeout (CLIFFHANGER_RELAY_MAX_WAIT_S). */
+  relayMaxWaitS: z.number().min(0).max(86400).default(570),
+  /** Relay: before waiting, append to PROGRESS.md and make a checkpoint commit with git (CLIFFHANGER_RELAY_CHECKPOINT). */
+  relayCheckpoint: z.boolean().default(false),
 }).strict();
 export type Config = z.output<typeof ConfigSchema>;
 
@@ -90,6 +98,10 @@ export const ENV_KEYS = {
   CLIFFHANGER_LOOP_BLOCK: "loopBlock",
   CLIFFHANGER_LOOP_TOOLS: "loopTools",
   CLIFFHANGER_LOOP_BYPASS: "loopBypass",
+  CLIFFHANGER_RELAY_DIR: "relayDir",
+  CLIFFHANGER_RELAY_POLL_S: "relayPollS",
+  CLIFFHANGER_RELAY_MAX_WAIT_S: "relayMaxWaitS",
+  CLIFFHANGER_RELAY_CHECKPOINT: "relayCheckpoint",
 } as const satisfies Record<string, keyof Config>;
 
 export interface LoadedConfig {

@@ -30,6 +30,13 @@ export interface ScopeInput {
   runCommands?: readonly string[];
   /** Helpers added to a non-empty run scope; default `defaultRunHelpers()`. */
   runHelpers?: readonly string[];
+  /**
+   * Relay mailbox folders (`compile --relay-dir DIR`): each is added to read and write scope, with the PROGRESS.md
+   * beside it (in the project folder) for the relay's checkpoint.
+   */
+  relayDirs?: readonly string[];
+  /** Further files or folders to read (a `relay send --file F`). */
+  extraRead?: readonly string[];
 }
 
 export interface Scopes {
@@ -87,9 +94,11 @@ export function settingsTempPath(settingsFile: string): string {
 export function computeScopes(input: ScopeInput): Scopes {
   const settings = [join(input.claudeDir, "settings.json"), ...(input.extraSettingsFiles ?? [])].map((p) => resolve(p));
   const settingsWrites = unique(settings.flatMap((p) => [p, settingsTempPath(p)]));
+  const relay = (input.relayDirs ?? []).flatMap((d) => [resolve(d), join(dirname(resolve(d)), "PROGRESS.md")]);
+  const extraRead = (input.extraRead ?? []).map((p) => resolve(p));
   return {
-    read: unique([resolve(input.claudeDir), resolve(input.cliffhangerHome), ...settingsWrites]),
-    write: unique([resolve(input.cliffhangerHome), ...settingsWrites]),
+    read: unique([resolve(input.claudeDir), resolve(input.cliffhangerHome), ...settingsWrites, ...relay, ...extraRead]),
+    write: unique([resolve(input.cliffhangerHome), ...settingsWrites, ...relay]),
     env: [...ENV_ALLOW],
     run: computeRunScope(input),
   };
@@ -124,8 +133,11 @@ export function scopeInputFromEnv(
 ): ScopeInput {
   const home = env("HOME");
   if (!home) throw new Error("Cannot compute permission scopes: HOME is not set");
+  // an absolute CLIFFHANGER_RELAY_DIR is in scope for every run (so `deno task cli install` registers it too)
+  const relayDir = env("CLIFFHANGER_RELAY_DIR");
   return {
     home,
+    ...(relayDir && isAbsolute(relayDir) ? { relayDirs: [relayDir] } : {}),
     claudeDir: env("CLAUDE_CONFIG_DIR") || join(home, ".claude"),
     cliffhangerHome: env("CLIFFHANGER_HOME") || join(home, ".cliffhanger"),
     extraSettingsFiles,

@@ -66,7 +66,7 @@ export interface HookDeps {
 export async function runHook(name: HookName, deps: HookDeps): Promise<HookOutcome> {
   if (isOn(deps.env("CLIFFHANGER_DISABLE"))) return ALLOW_SILENTLY;
   const { config, problems } = await readConfig(deps);
-  return await failOpen(async () => {
+  const outcome = await failOpen(async () => {
     for (const problem of problems) await appendError(deps.paths.errors, "config", problem);
     const stdinText = await deps.readStdin(MAX_STDIN_BYTES);
     return await HOOK_EVENTS[name].run({
@@ -78,6 +78,10 @@ export async function runHook(name: HookName, deps: HookDeps): Promise<HookOutco
       startedAt: deps.startedAt,
     });
   }, { name: `hook ${name}`, budgetMs: config.budgetMs, errorsLog: deps.paths.errors });
+  // a later stage with its own budget (the relay's wait): run it under the same fail-open policy
+  const next = outcome.continue;
+  if (!next) return outcome;
+  return await failOpen(next.run, { name: `hook ${name}`, budgetMs: next.budgetMs, errorsLog: deps.paths.errors });
 }
 
 /** The config file plus the environment; a missing or unreadable file means defaults (reported). Never throws. */

@@ -21,13 +21,14 @@ import {
 
 export const spec: CommandSpec = {
   name: "install",
-  usage: "install [--settings PATH | --project DIR] [--events LIST] [--no-subagent] [--dry-run] [--json]",
+  usage: "install [--settings PATH | --project DIR] [--events LIST] [--no-subagent] [--relay] [--dry-run] [--json]",
   summary: "Add cliffhanger hooks to a Claude Code settings file (by default the Stop and SubagentStop guard). " +
     "Other settings, hooks and comments are kept; the previous file is backed up.",
   flags: {
     ...TARGET_FLAGS,
     events: eventsFlag("hooks to add, comma-separated: stop, prompt, pretool (default: stop)"),
     "no-subagent": { type: "boolean", help: "leave out (or remove) the SubagentStop hook" },
+    relay: { type: "boolean", help: "register Stop with a 600 s timeout, room for the relay's wait" },
   },
   details: [
     "events (each runs `hook <name>`):",
@@ -61,6 +62,7 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
       const registrations = selectRegistrations({
         ...(hooks === undefined ? {} : { hooks }),
         subagent: parsed.values["no-subagent"] !== true,
+        relay: parsed.values["relay"] === true,
       });
       return { edit: (text) => installHooks(text, { command, registrations }), warning: hookCommandWarning(command) };
     },

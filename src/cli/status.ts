@@ -1,5 +1,6 @@
 /** `status [--settings PATH] [--json]`: is it on, where is it registered, how is it configured, what may it touch. */
 import { pathExists } from "../store/exists.ts";
+import { relayTimeoutWarning } from "../relay/timeout.ts";
 import { loadConfig } from "../config.ts";
 import { buildRuleSet, readUserRuleFiles } from "../rules/load.ts";
 import { candidateSettingsFiles, inspectSettings } from "../settings/inspect.ts";
@@ -94,6 +95,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     log: paths.log,
     config: { path: paths.config, exists: configText !== null, problems },
     registered: settings.some((s) => s.events.length > 0),
+    relay: await relayReport(ctx, config, settings),
     settings,
     rules: rules.files,
     ruleCounts: { escape: rules.escape.length, blocker: rules.blocker.length, earlyStop: rules.earlyStop.length },
@@ -122,6 +124,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   lines.push(`home: ${paths.root}`);
   lines.push(`config: ${paths.config}${configText === null ? " (none; defaults)" : ""}`);
   for (const p of problems) lines.push(`  problem: ${p}`);
+  if (report.relay.warning) lines.push(report.relay.warning);
   lines.push(
     report.registered
       ? "settings files:"
@@ -243,3 +246,20 @@ function safeCwd(): string | null {
 }
 
 export const command: Command = { spec, run };
+
+/**
+ * The relay's fit under the registered Stop timeout, when the relay is in use here (a relay folder configured,
+ * or one beside the project): the wait must end before Claude Code kills the hook.
+ */
+async function relayReport(
+  ctx: CliContext,
+  config: { relayMaxWaitS: number; relayDir?: string | null | undefined },
+  settings: Awaited<ReturnType<typeof inspectSettings>>,
+): Promise<{ inUse: boolean; stopTimeoutS: number | null; warning: string | null }> {
+  const project = ctx.env("CLAUDE_PROJECT_DIR") || safeCwd();
+  const inUse = Boolean(config.relayDir) || (project !== null && await pathExists(`${project}/relay`));
+  const timeouts = settings.flatMap((s) => s.handlers.filter((h) => h.event === "Stop").map((h) => h.timeout));
+  const stopTimeoutS = timeouts.length === 0 ? null : Math.min(...timeouts.map((t) => t ?? 600));
+  const warning = inUse && timeouts.length > 0 ? relayTimeoutWarning(config.relayMaxWaitS, stopTimeoutS) : null;
+  return { inUse, stopTimeoutS, warning };
+}

@@ -2,7 +2,15 @@
 import { pathExists } from "../store/exists.ts";
 import { appendLogMd } from "./log_md.ts";
 import type { RelayPaths } from "./paths.ts";
-import { claimCodeTurn, type HookState, HookStateSchema, type ManagerState, ManagerStateSchema, readStateFile, type ReadResult } from "./state.ts";
+import {
+  claimCodeTurn,
+  type HookState,
+  HookStateSchema,
+  type ManagerState,
+  ManagerStateSchema,
+  type ReadResult,
+  readStateFile,
+} from "./state.ts";
 import { parseMessage } from "./turn_format.ts";
 import type { Message } from "./turn_format.ts";
 
@@ -14,7 +22,11 @@ export interface RelayIo {
   readHookState(paths: RelayPaths): Promise<ReadResult<HookState>>;
   readManagerState(paths: RelayPaths): Promise<ReadResult<ManagerState>>;
   /** Re-read state.json under its lock and take `turn` if it is still new; `current` is the counter after. */
-  claim(paths: RelayPaths, turn: number, now: Date): Promise<{ claimed: boolean; current: number } | { problem: string }>;
+  claim(
+    paths: RelayPaths,
+    turn: number,
+    now: Date,
+  ): Promise<{ claimed: boolean; current: number } | { problem: string }>;
   appendLog(paths: RelayPaths, line: string): Promise<void>;
 }
 

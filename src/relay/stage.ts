@@ -6,7 +6,7 @@
  *
  * All I/O comes in through `io`, `now`, `sleep` and `checkpoint`, so tests drive the wait deterministically.
  */
-import { type RelayIo, realRelayIo } from "./io.ts";
+import { realRelayIo, type RelayIo } from "./io.ts";
 import type { RelayEvent } from "./log_line.ts";
 import { logMdLine } from "./log_md.ts";
 import type { RelayPaths } from "./paths.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { runRelayStage, type RelayStageInput } from "./stage.ts";
+import { type RelayStageInput, runRelayStage } from "./stage.ts";
 import { fakeClock, readJson, tempRelay, touch, writeInstruction } from "./test_support.ts";
 import type { RelayPaths } from "./paths.ts";
 import { realRelayIo, type RelayIo } from "./io.ts";
@@ -138,11 +138,13 @@ Deno.test("relay stage: a subagent is sent home at once, without touching the fo
     },
   });
   const clock = fakeClock();
-  for (const p of [
-    { session_id: "s1", hook_event_name: "SubagentStop", agent_id: "a1" },
-    { session_id: "s1", hook_event_name: "Stop", agent_id: "a2" },
-    { session_id: "s1", hook_event_name: "SubagentStop" },
-  ]) {
+  for (
+    const p of [
+      { session_id: "s1", hook_event_name: "SubagentStop", agent_id: "a1" },
+      { session_id: "s1", hook_event_name: "Stop", agent_id: "a2" },
+      { session_id: "s1", hook_event_name: "SubagentStop" },
+    ]
+  ) {
     const r = await runRelayStage({ ...input(paths, clock), payload: p, io });
     assert.ok(r.decision === "allow" && r.why === "subagent");
   }

@@ -1,5 +1,5 @@
 /** Test helpers for the relay: a temp mailbox, a fake clock whose sleep runs scripted manager actions. */
-import { relayPaths, type RelayPaths } from "./paths.ts";
+import { type RelayPaths, relayPaths } from "./paths.ts";
 import { formatMessage } from "./turn_format.ts";
 
 export async function tempRelay(): Promise<{ root: string; paths: RelayPaths }> {

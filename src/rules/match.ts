@@ -39,15 +39,28 @@ export function quotablePhrase(raw: string): string {
  */
 export function matchRule(rule: CompiledRule, text: string): string | null {
   const scope = rule.tailChars === null ? text : tail(text, rule.tailChars);
-  let best: RegExpExecArray | null = null;
+  let best: { index: number; text: string } | null = null;
   for (const regex of rule.regexes) {
     regex.lastIndex = 0; // compiled without g/y, but never trust a hand-built rule to be stateless
     const found = regex.exec(scope);
-    if (!found || (best !== null && found.index > best.index)) continue;
-    if (best === null || found.index < best.index || found[0].length > best[0].length) best = found;
+    if (!found) continue;
+    const hit = phraseOf(found);
+    if (best !== null && hit.index > best.index) continue;
+    if (best === null || hit.index < best.index || hit.text.length > best.text.length) best = hit;
   }
   if (best === null) return null;
-  return best[0] || scope.slice(best.index, best.index + MAX_PHRASE_CHARS);
+  return best.text || scope.slice(best.index, best.index + MAX_PHRASE_CHARS);
+}
+
+/**
+ * The matched phrase: the whole match, or its `(?<phrase>…)` group when the pattern has one. A pattern anchored at
+ * the start of the text (so that it is tried once, in linear time) skips ahead to the line it is about and names the
+ * part to quote with that group, which must end the match.
+ */
+function phraseOf(found: RegExpExecArray): { index: number; text: string } {
+  const phrase = found.groups?.["phrase"];
+  if (phrase === undefined || !found[0].endsWith(phrase)) return { index: found.index, text: found[0] };
+  return { index: found.index + found[0].length - phrase.length, text: phrase };
 }
 
 /** The first rule (in list order) that matches the capped text, with its phrase ready to quote. */

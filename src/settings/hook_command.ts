@@ -60,7 +60,12 @@ export interface RegistrationChoice {
   hooks?: readonly HookSubcommand[];
   /** Include the SubagentStop handler (default true). */
   subagent?: boolean;
+  /** The relay waits inside the Stop hook: register Stop with RELAY_STOP_TIMEOUT_S instead of its default. */
+  relay?: boolean;
 }
+
+/** The Stop handler's timeout with `install --relay`: room for the relay's default 570 s wait. */
+export const RELAY_STOP_TIMEOUT_S = 600;
 
 /** The events `--no-subagent` leaves out on install and keeps on uninstall. */
 export function subagentEvents(): string[] {
@@ -72,7 +77,7 @@ export function selectRegistrations(choice: RegistrationChoice = {}): HookRegist
   const hooks = choice.hooks ?? DEFAULT_HOOKS;
   return HOOK_REGISTRATIONS.filter((r) =>
     hooks.includes(r.hook) && (r.optional !== "subagent" || (choice.subagent ?? true))
-  );
+  ).map((r) => choice.relay && r.event === "Stop" ? { ...r, timeout: RELAY_STOP_TIMEOUT_S } : r);
 }
 
 /** One line per hook name for --help: `prompt   UserPromptSubmit, timeout 10 s`. */

@@ -149,3 +149,13 @@ Deno.test("hookCommandWarning() flags deno from npx's cache and any development 
   );
   for (const warning of [fromNpx, windows, dev]) assert.ok(!warning?.includes("\n"), "one line");
 });
+
+Deno.test("selectRegistrations({relay}) gives the Stop handler room for the relay's wait, and nothing else", async () => {
+  const { selectRegistrations, RELAY_STOP_TIMEOUT_S } = await import("./hook_command.ts");
+  const plain = selectRegistrations({});
+  const relay = selectRegistrations({ relay: true });
+  const timeout = (list: typeof plain, event: string) => list.find((r) => r.event === event)?.timeout;
+  if (timeout(relay, "Stop") !== RELAY_STOP_TIMEOUT_S) throw new Error(`Stop timeout ${timeout(relay, "Stop")}`);
+  if (timeout(relay, "SubagentStop") !== timeout(plain, "SubagentStop")) throw new Error("SubagentStop changed");
+  if (timeout(plain, "Stop") !== 60) throw new Error("default Stop timeout changed");
+});

@@ -2,6 +2,7 @@
 import { type LogLine, LogLineSchema, type StallLogLine, StallLogLineSchema } from "../store/log.ts";
 import { type LoopStats, LoopStatsAccumulator } from "./loops.ts";
 import { type PromptStats, PromptStatsAccumulator } from "./prompts.ts";
+import { type RelayStats, RelayStatsAccumulator } from "./relay.ts";
 import { PromptLogLineSchema } from "../hooks/prompt/log_line.ts";
 
 /** The stall stage's numbers: stalls found (by kind), nudged, held back (by gate), and healthy stops. */
@@ -52,6 +53,8 @@ export interface Stats {
   loops: LoopStats;
   /** The prompt hook: nudges by band, quirks applied. */
   prompts: PromptStats;
+  /** The relay stage: waits, turns taken, deadlines, STOP exits. */
+  relay: RelayStats;
   /** Lines that were not valid log lines. */
   skippedLines: number;
 }
@@ -67,8 +70,10 @@ export class StatsAccumulator {
   #perDay = new Map<string, DayCount>();
   #loops: LoopStatsAccumulator;
   #prompts: PromptStatsAccumulator;
+  #relay: RelayStatsAccumulator;
 
   constructor(options: StatsOptions) {
+    this.#relay = new RelayStatsAccumulator(options);
     this.#loops = new LoopStatsAccumulator(options);
     this.#prompts = new PromptStatsAccumulator(options);
     this.#until = options.now.getTime();
@@ -94,6 +99,7 @@ export class StatsAccumulator {
       stalls: { stopsWithStalls: 0, byKind: {}, recovered: 0, capped: 0, suppressed: {}, healthy: 0 },
       loops: this.#loops.result(),
       prompts: this.#prompts.result(),
+      relay: this.#relay.result(),
       skippedLines: 0,
     };
   }
@@ -110,6 +116,10 @@ export class StatsAccumulator {
     const kind = (raw as { kind?: unknown } | null)?.kind;
     if (kind === "loop") {
       if (!this.#loops.addValue(raw)) this.#stats.skippedLines++;
+      return;
+    }
+    if (kind === "relay") {
+      if (!this.#relay.addValue(raw)) this.#stats.skippedLines++;
       return;
     }
     if (kind === "prompt") {
@@ -133,6 +143,8 @@ export class StatsAccumulator {
   }
 
   add(line: LogLine): void {
+    // a relay hand-over is not an early stop caught: the relay section counts it (turn_taken)
+    if (line.rule === "relay-turn") return;
     const t = Date.parse(line.ts);
     if (!Number.isFinite(t) || t < this.#since || t > this.#until) return;
     const s = this.#stats;
@@ -186,6 +198,7 @@ export class StatsAccumulator {
       stalls: { ...this.#stats.stalls, byKind: sortByCount(this.#stats.stalls.byKind) },
       loops: this.#loops.result(),
       prompts: this.#prompts.result(),
+      relay: this.#relay.result(),
     };
   }
 }

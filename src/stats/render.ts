@@ -2,6 +2,7 @@
 import type { Stats } from "./compute.ts";
 import { renderLoopStats } from "./loops.ts";
 import { renderPromptStats } from "./prompts.ts";
+import { renderRelayStats } from "./relay.ts";
 
 export interface RenderStatsOptions {
   /** Use ANSI colour (only when stdout is a TTY and NO_COLOR is unset). */
@@ -40,6 +41,7 @@ export function renderStats(stats: Stats, options: RenderStatsOptions): string {
   lines.push(...renderLoopStats(stats.loops, { color: options.color }));
   const prompts = renderPromptStats(stats.prompts);
   if (prompts) lines.push(...prompts.trimEnd().split("\n"));
+  lines.push(...renderRelayStats(stats.relay));
   if (stats.perDay.length > 1) {
     lines.push("", "caught per day:");
     const max = Math.max(1, ...stats.perDay.map((d) => d.caught));

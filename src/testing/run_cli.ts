@@ -23,6 +23,8 @@ export interface RunCliOptions {
    * under `--deny-run`.
    */
   runCommands?: readonly string[];
+  /** Relay folders to add to read and write scope (as `compile --relay-dir DIR`), e.g. for `hook stop`. */
+  relayDirs?: readonly string[];
 }
 
 const REAL_HOME = Deno.env.get("HOME") ?? "/root";
@@ -49,7 +51,10 @@ export async function runCli(args: string[], options: RunCliOptions): Promise<Cl
       envFrom(env),
       args,
       options.cwd ?? options.home,
-      options.runCommands ? { runCommands: options.runCommands } : {},
+      {
+        ...(options.runCommands ? { runCommands: options.runCommands } : {}),
+        ...(options.relayDirs ? { relayDirs: options.relayDirs } : {}),
+      },
     ),
     env,
     clearEnv: true,

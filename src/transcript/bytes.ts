@@ -23,10 +23,47 @@ export function indexOfBytes(hay: Uint8Array, needle: Uint8Array, from = 0): num
   return -1;
 }
 
-/** True when any of the needles occurs in `hay`. */
+/** Needles that start with the same byte: one scan of `hay` for that byte checks all of them. */
+interface FirstByteGroup {
+  first: number;
+  list: Uint8Array[];
+}
+
+const groupCache = new WeakMap<readonly Uint8Array[], FirstByteGroup[] | "empty">();
+
+function groupsOf(list: readonly Uint8Array[]): FirstByteGroup[] | "empty" {
+  let groups = groupCache.get(list);
+  if (groups === undefined) {
+    if (list.some((n) => n.length === 0)) groups = "empty";
+    else {
+      const byFirst = new Map<number, Uint8Array[]>();
+      for (const needle of list) byFirst.set(needle[0]!, [...(byFirst.get(needle[0]!) ?? []), needle]);
+      groups = [...byFirst].map(([first, members]) => ({ first, list: members }));
+    }
+    groupCache.set(list, groups);
+  }
+  return groups;
+}
+
+/**
+ * True when any of the needles occurs in `hay`. Needles sharing a first byte are checked in one pass (the
+ * reader's needles all start with `"`, the most frequent byte of a JSON line: one pass instead of one each).
+ */
 export function includesAny(hay: Uint8Array, list: readonly Uint8Array[]): boolean {
-  for (const needle of list) {
-    if (indexOfBytes(hay, needle) !== -1) return true;
+  const groups = groupsOf(list);
+  if (groups === "empty") return true;
+  for (const { first, list: members } of groups) {
+    let i = hay.indexOf(first);
+    while (i !== -1) {
+      for (const needle of members) {
+        const n = needle.length;
+        if (i + n > hay.length) continue;
+        let j = 1;
+        while (j < n && hay[i + j] === needle[j]) j++;
+        if (j === n) return true;
+      }
+      i = hay.indexOf(first, i + 1);
+    }
   }
   return false;
 }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { hash53, includesAny, indexOfBytes, needles } from "./bytes.ts";
 
 const enc = new TextEncoder();
@@ -17,6 +18,19 @@ Deno.test("includesAny() is true when one needle occurs", () => {
   const list = needles(['"user"', "queued_command"]);
   assert.equal(includesAny(enc.encode('{"type":"attachment","attachment":{"type":"queued_command"}}'), list), true);
   assert.equal(includesAny(enc.encode('{"type":"progress"}'), list), false);
+});
+
+Deno.test("includesAny() agrees with one indexOfBytes per needle (shared first bytes, overlaps, edges)", () => {
+  const alphabet = fc.constantFrom(...enc.encode('"uasq'));
+  const bytes = (max: number) => fc.array(alphabet, { maxLength: max }).map((a) => Uint8Array.from(a));
+  fc.assert(
+    fc.property(bytes(40), fc.array(bytes(4), { maxLength: 5 }), (hay, list) => {
+      const expected = list.some((n) => indexOfBytes(hay, n) !== -1);
+      assert.equal(includesAny(hay, list), expected);
+      assert.equal(includesAny(hay, list), expected, "again, from the cached grouping");
+    }),
+    { numRuns: 5000 },
+  );
 });
 
 Deno.test("hash53() is stable, hex, and separates near texts", () => {

@@ -3,7 +3,7 @@
  * shapes (user/assistant/attachment lines, string or block content, harness text) are interpreted; the
  * reducer only sees events.
  */
-import { type Block, contentBlocks, type Line, LineSchema, TaskCreatedResultSchema } from "./line_schema.ts";
+import { type Block, contentBlocks, createdTaskId, type Line, readLine } from "./line_schema.ts";
 import { isEmptyResult } from "./empty_result.ts";
 import { isHarnessOrigin, isHarnessText, type PromptRules } from "./real_prompt.ts";
 
@@ -59,9 +59,8 @@ const LOCAL_OUTPUT_PREFIXES = ["<local-command-stdout>", "<local-command-stderr>
 
 export function classifyLine(value: unknown, options: ClassifyOptions): LineEvent {
   if (typeof value !== "object" || value === null) return IGNORED;
-  const parsed = LineSchema.safeParse(value);
-  if (!parsed.success) return IGNORED;
-  const line = parsed.data;
+  const line = readLine(value);
+  if (line === null) return IGNORED;
   if (line.isSidechain === true && !options.includeSidechain) return IGNORED;
   const rules: PromptRules = { subagent: options.includeSidechain };
   switch (line.type) {
@@ -142,8 +141,7 @@ type ToolResultBlock = Extract<Block, { type: "tool_result" }>;
 function toolResults(blocks: ToolResultBlock[], toolUseResult: unknown): ToolResult[] {
   // toolUseResult belongs to the whole line: only trust it when the line holds a single result.
   const single = blocks.length === 1;
-  const created = single ? TaskCreatedResultSchema.safeParse(toolUseResult) : null;
-  const structuredId = created?.success ? String(created.data.task.id) : null;
+  const structuredId = single ? createdTaskId(toolUseResult) : null;
   return blocks.map((b) => {
     const isError = b.is_error === true;
     const createdTaskId = isError ? null : structuredId ?? taskIdFromText(b.content);

@@ -131,7 +131,8 @@ async function readHead(file: Deno.FsFile, length: number): Promise<Uint8Array> 
   return head.subarray(0, at);
 }
 
-function viewOf(state: ReducerState, finalSynced: boolean, stats: ReadStats): TurnView {
+/** The TurnView of a reducer state (replay builds one at each stop point). */
+export function viewOf(state: ReducerState, finalSynced: boolean, stats: ReadStats): TurnView {
   return {
     found: true,
     turnId: state.turnId,

@@ -19,7 +19,7 @@ export const READ_BUFFER_BYTES = 64 * 1024;
  * Tool result lines are `"user"` lines and are parsed too: they answer the turn's pending calls and may be
  * empty (measured on the shared corpus: about a fifth more time on a full read than skipping them).
  */
-const RELEVANT = needles(['"user"', '"assistant"', "queued_command", '"stop_hook_summary"', '"compact_boundary"']);
+export const RELEVANT = needles(['"user"', '"assistant"', "queued_command", '"stop_hook_summary"', '"compact_boundary"']);
 
 export interface TranscriptReaderOptions extends ClassifyOptions {
   /** Absolute offset to start at: 0 or a line boundary. */

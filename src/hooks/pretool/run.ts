@@ -15,6 +15,7 @@ import { loopKey, loopLockPath, loopStatePath, readLoopState, writeLoopState } f
 import type { LoopLogLine } from "./log_line.ts";
 import { parseJsonPayload, parsePretoolHead, parsePretoolPayload, type PretoolPayload } from "./payload.ts";
 import { renderPretool } from "./render.ts";
+import { eventLabel } from "../stop/payload.ts";
 import { guardedTools, isGuarded, loopSettings } from "./settings.ts";
 
 export async function runPretoolHook(deps: HookRunDeps): Promise<HookOutcome> {
@@ -28,7 +29,9 @@ export async function runPretoolHook(deps: HookRunDeps): Promise<HookOutcome> {
   const raw = parseJsonPayload(deps.stdinText);
   const head = parsePretoolHead(raw);
   if (head.hook_event_name !== undefined && head.hook_event_name !== "PreToolUse") {
-    throw new TypeError(`hook pretool got a "${head.hook_event_name}" payload, not PreToolUse; allowed`);
+    const label = eventLabel(head.hook_event_name);
+    const named = label === head.hook_event_name ? `"${label}"` : label;
+    throw new TypeError(`hook pretool got a ${named} payload, not PreToolUse; allowed`);
   }
   const guarded = isGuarded(guardedTools(config.loopTools), head.tool_name);
   const payload = parsePretoolPayload(raw);

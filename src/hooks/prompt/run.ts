@@ -26,6 +26,7 @@ import {
   writePromptState,
 } from "./state.ts";
 import { readModelFromTail } from "./tail.ts";
+import { eventLabel } from "../stop/payload.ts";
 import type { TerseOptions } from "./terse.ts";
 import { resolveTimeZone, systemTimeZone } from "./zone.ts";
 
@@ -42,7 +43,7 @@ export async function runPromptHook(deps: HookRunDeps): Promise<HookOutcome> {
     await appendError(
       paths.errors,
       WHERE,
-      `called for ${payload.hook_event_name}, not UserPromptSubmit; nothing added`,
+      `called for ${eventLabel(payload.hook_event_name)}, not UserPromptSubmit; nothing added`,
     );
     return ALLOW_SILENTLY;
   }

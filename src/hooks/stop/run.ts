@@ -23,6 +23,7 @@ import { isSubagent, parseStopPayload, runningBackgroundTasks, type StopPayload 
 import { renderStop } from "./render.ts";
 import { enterTurn, findDuplicate, remember, stopFingerprint } from "./turn.ts";
 import type { Config } from "../../config.ts";
+import { relayContinuation } from "../../relay/hook_stage.ts";
 
 export async function runStopHook(deps: HookRunDeps): Promise<HookOutcome> {
   const { paths } = deps;
@@ -138,6 +139,11 @@ export async function runStopHook(deps: HookRunDeps): Promise<HookOutcome> {
     observe: result.observe,
     event: payload.hook_event_name,
   });
+  // the relay: the last stage, only for an allowed stop, outside the session lock, under its own budget
+  if (result.decision.action === "allow" && !result.duplicate) {
+    const relay = await relayContinuation({ env: deps.env, paths, config, now: deps.now }, payload);
+    if (relay) return { stdout, exitCode: 0, continue: relay };
+  }
   return { stdout, exitCode: 0 };
 }
 

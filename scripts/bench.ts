@@ -1,0 +1,458 @@
+/**
+ * `deno task bench`: whole-process latency and peak RSS of the hooks, against two floors measured in the same
+ * run, on deterministic transcripts of 1, 20 and 200 MB (generated once into .cache/bench/, then reused).
+ *
+ * Every hook runs as `deno run` with exactly the compiled binary's permission flags (scripts/scopes.ts, as the
+ * black-box tests do): `deno compile` needs to download its runtime, which build machines here cannot. The
+ * runtime floor F runs an empty entry point (scripts/bench/empty.ts) under the same runtime, config, flags and
+ * scopes; the read floor R is `cat FILE > /dev/null`. Scenarios run round-robin (one run of each per round,
+ * the first rounds are warm-up), so load on the machine falls on all of them alike.
+ *
+ * Prints one Markdown table with every target marked met or missed, and writes the same as JSON
+ * (.cache/bench/results.json, or --json PATH). No test asserts a time: the pure parts are tested in
+ * scripts/bench/*_test.ts.
+ */
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { envFrom } from "../src/env.ts";
+import { MAIN_PATH, REPO_ROOT } from "../src/permissions.ts";
+import { sanitizeId } from "../src/store/sanitize.ts";
+import { DENO_DIR } from "../src/testing/run_cli.ts";
+import { cliArgs } from "./scopes.ts";
+import { createMeter, type RunResult, type RunSpec } from "./bench/measure.ts";
+import { encodePayload, pretoolPayload, promptIdFor, promptPayload, type SessionRef, stopPayload } from "./bench/payloads.ts";
+import { deriveSeed } from "./bench/rng.ts";
+import { evaluateTargets, isHook, type Summaries, summarize } from "./bench/stats.ts";
+import { renderTable, type ScenarioRow, tally } from "./bench/table.ts";
+import { type GeneratedTurn, linesToBytes, TranscriptGenerator, writeTranscript } from "./bench/transcript.ts";
+
+/** Bump when the generator's output changes: cached transcripts of another version are generated again. */
+export const GENERATOR_VERSION = 1;
+const SEED = 20261130;
+const CWD = "/home/dev/shop";
+const START_MS = Date.UTC(2026, 9, 1, 8, 0, 0);
+const DEFAULT_SYNC_MS = 1500;
+const EMPTY_ENTRY = join(REPO_ROOT, "scripts", "bench", "empty.ts");
+
+const encoder = new TextEncoder();
+const say = (text: string) => Deno.stderr.writeSync(encoder.encode(text));
+const print = (text: string) => {
+  const bytes = encoder.encode(text);
+  let at = 0;
+  while (at < bytes.length) at += Deno.stdout.writeSync(bytes.subarray(at));
+};
+
+interface Scenario {
+  id: string;
+  label: string;
+  /** Untimed set-up before each run (appending a turn, removing state); returns what the run needs. */
+  prepare(run: number): Promise<Omit<RunSpec, "env" | "cwd">>;
+  /** The first measured run's outcome, described for the JSON (decision, rule). */
+  describe?(result: RunResult): Promise<Record<string, unknown>>;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      runs: { type: "string", default: "11" },
+      warmup: { type: "string", default: "2" },
+      sizes: { type: "string", default: "1,20,200" },
+      json: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) {
+    print("usage: deno task bench [--runs N (default 11)] [--warmup N (2)] [--sizes 1,20,200] [--json PATH]\n");
+    return;
+  }
+  const runs = positiveInt(values.runs!, "--runs");
+  const warmup = Math.max(0, Number(values.warmup));
+  const sizes = values.sizes!.split(",").map((s) => positiveInt(s.trim(), "--sizes"));
+  const began = performance.now();
+  const loadBefore = Deno.loadavg();
+
+  const cache = join(REPO_ROOT, ".cache", "bench");
+  const home = join(cache, "home");
+  const projects = join(home, ".claude", "projects", "-home-dev-shop");
+  const chHome = join(home, ".cliffhanger");
+  const scratch = join(cache, "scratch");
+  await Deno.remove(chHome, { recursive: true }).catch(() => {});
+  await Deno.remove(scratch, { recursive: true }).catch(() => {});
+  await Deno.mkdir(projects, { recursive: true });
+  await Deno.mkdir(scratch, { recursive: true });
+
+  // ---- inputs ----
+  const bases = new Map<number, { path: string; bytes: number; last: { promptId: string; finalText: string } }>();
+  for (const size of sizes) bases.set(size, await ensureTranscript(cache, projects, size));
+
+  const env: Record<string, string> = {
+    HOME: home,
+    CLIFFHANGER_HOME: chHome,
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    DENO_DIR,
+    NO_COLOR: "1",
+    TZ: "UTC",
+  };
+  const hookArgs = (event: string) => cliArgs(envFrom(env), ["hook", event], home);
+  const stopArgs = hookArgs("stop");
+  const mainAt = stopArgs.indexOf(MAIN_PATH);
+  if (mainAt === -1) throw new Error("main.ts not found in the CLI's deno arguments");
+  const floorArgs = [...stopArgs.slice(0, mainAt), EMPTY_ENTRY];
+  const deno = Deno.execPath();
+  const cat = which("cat", env.PATH!);
+  const meter = await createMeter(scratch);
+  say(`peak RSS: ${meter.method}\n`);
+
+  const errorsLog = join(chHome, "errors.log");
+  const logFile = join(chHome, "log.jsonl");
+  const stateFile = (sessionId: string) => join(chHome, "state", `${sanitizeId(sessionId)}.json`);
+  const largest = bases.get(Math.max(...sizes))!;
+
+  // ---- scenarios ----
+  const scenarios: Scenario[] = [];
+  const rows: ScenarioRow[] = [];
+  const add = (s: Scenario) => {
+    scenarios.push(s);
+    rows.push({ id: s.id, label: s.label });
+  };
+  add({
+    id: "F",
+    label: "F: empty entry point, same runtime, flags, scopes",
+    prepare: () => Promise.resolve({ cmd: deno, args: floorArgs }),
+  });
+  for (const size of sizes) {
+    add({
+      id: `R:${size}`,
+      label: `R: cat ${size} MB > /dev/null`,
+      prepare: () => Promise.resolve({ cmd: cat, args: [bases.get(size)!.path], discardStdout: true }),
+    });
+  }
+  const pretoolSession: SessionRef = { sessionId: sessionIdFor("pretool"), transcriptPath: largest.path, cwd: CWD };
+  add({
+    id: "pretool",
+    label: "hook pretool (Bash call)",
+    prepare: (run) =>
+      Promise.resolve({ cmd: deno, args: hookArgs("pretool"), stdin: encodePayload(pretoolPayload(pretoolSession, run, promptIdFor(0))) }),
+    describe: async (r) => ({ stdout: r.stdout.trim().slice(0, 200), logged: await lastLogLine(logFile, pretoolSession.sessionId) }),
+  });
+  const promptSession: SessionRef = { sessionId: sessionIdFor("prompt"), transcriptPath: largest.path, cwd: CWD };
+  add({
+    id: "prompt",
+    label: `hook prompt (model from the ${Math.max(...sizes)} MB transcript's tail)`,
+    prepare: (run) => Promise.resolve({ cmd: deno, args: hookArgs("prompt"), stdin: encodePayload(promptPayload(promptSession, run)) }),
+    describe: async (r) => ({ answered: r.stdout.includes("additionalContext"), logged: await lastLogLine(logFile, promptSession.sessionId) }),
+  });
+
+  const raceReads: Record<string, { readBytes: number | null; fileBytes: number }> = {};
+  const raceTail: Record<string, number[]> = {};
+  for (const size of sizes) {
+    const base = bases.get(size)!;
+    const cold: SessionRef = { sessionId: sessionIdFor(`cold-${size}`), transcriptPath: base.path, cwd: CWD };
+    add({
+      id: `cold:${size}`,
+      label: `hook stop cold, ${size} MB (no index)`,
+      prepare: async () => {
+        await Deno.remove(stateFile(cold.sessionId)).catch(() => {});
+        return { cmd: deno, args: stopArgs, stdin: encodePayload(stopPayload(cold, base.last)) };
+      },
+      describe: async (r) => ({ stdout: r.stdout.trim().slice(0, 120), logged: await lastLogLine(logFile, cold.sessionId) }),
+    });
+
+    // warm and race share one live session on a working copy: each run appends one new turn
+    const live = await startLiveSession(projects, size, base, { deno, args: stopArgs, env, cwd: home });
+    add({
+      id: `warm:${size}`,
+      label: `hook stop warm, ${size} MB (index + 1 new turn)`,
+      prepare: async () => {
+        const turn = await live.append(false);
+        return { cmd: deno, args: stopArgs, stdin: encodePayload(stopPayload(live.session, turn)) };
+      },
+      describe: async (r) => ({ stdout: r.stdout.trim().slice(0, 120), logged: await lastLogLine(logFile, live.session.sessionId) }),
+    });
+    add({
+      id: `race:${size}`,
+      label: `hook stop flush race, ${size} MB (final line not written)`,
+      prepare: async () => {
+        const turn = await live.append(true);
+        return {
+          cmd: deno,
+          args: stopArgs,
+          stdin: encodePayload(stopPayload(live.session, turn)),
+          io: { tailMs: DEFAULT_SYNC_MS - 150 },
+        };
+      },
+      describe: async (r) => ({ stdout: r.stdout.trim().slice(0, 120), logged: await lastLogLine(logFile, live.session.sessionId) }),
+    });
+    raceReads[`race:${size}`] = { readBytes: null, fileBytes: base.bytes };
+    raceTail[`race:${size}`] = [];
+  }
+
+  // ---- rounds ----
+  const times = new Map<string, number[]>(scenarios.map((s) => [s.id, []]));
+  const rss = new Map<string, (number | null)[]>(scenarios.map((s) => [s.id, []]));
+  const outcomes: Record<string, unknown> = {};
+  const problems: string[] = [];
+  const rounds = warmup + runs;
+  for (let round = 0; round < rounds; round++) {
+    say(`round ${round + 1}/${rounds}${round < warmup ? " (warm-up)" : ""} …`);
+    const t0 = performance.now();
+    for (const scenario of scenarios) {
+      const spec = await scenario.prepare(round);
+      const errorsBefore = await sizeOf(errorsLog);
+      const result = await meter.run({ ...spec, env, cwd: home });
+      if (result.code !== 0 || (isHook(scenario.id) && result.stderr.trim() !== "")) {
+        problems.push(`${scenario.id} run ${round}: exit ${result.code}, stderr ${result.stderr.trim().slice(0, 300)}`);
+      }
+      if ((await sizeOf(errorsLog)) !== errorsBefore) {
+        problems.push(`${scenario.id} run ${round}: errors.log grew: ${(await tailOf(errorsLog, 400)).trim()}`);
+      }
+      if (round < warmup) continue;
+      times.get(scenario.id)!.push(result.ms);
+      rss.get(scenario.id)!.push(result.peakRssKiB);
+      if (round === warmup && scenario.describe) outcomes[scenario.id] = await scenario.describe(result);
+      if (scenario.id.startsWith("race:")) {
+        const reads = raceReads[scenario.id]!;
+        if (result.readBytes !== null) reads.readBytes = Math.max(reads.readBytes ?? 0, result.tailReadBytes ?? result.readBytes);
+        if (result.readBytes !== null) raceTail[scenario.id]!.push(result.readBytes);
+      }
+    }
+    say(` ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+  }
+
+  // ---- report ----
+  const summaries: Summaries = Object.fromEntries(scenarios.map((s) => [s.id, summarize(times.get(s.id)!, rss.get(s.id)!)]));
+  const targets = evaluateTargets({ summaries, sizes, syncMs: DEFAULT_SYNC_MS, raceReads });
+  const table = renderTable(rows, summaries, targets);
+  const count = tally(targets);
+  const machine = await machineInfo();
+  const elapsedS = (performance.now() - began) / 1000;
+  print(`\n${table}\n`);
+  print(
+    `F = ${summaries["F"]!.medianMs.toFixed(1)} ms; R = ${sizes.map((s) => `${summaries[`R:${s}`]!.medianMs.toFixed(1)} ms (${s} MB)`).join(", ")}. ` +
+      `Targets: ${count.met} met, ${count.missed} missed${count.na ? `, ${count.na} not measured` : ""}.\n`,
+  );
+  print(
+    `Median of ${runs} runs after ${warmup} warm-up round(s); peak RSS by ${meter.method}; deno run (not compiled), ` +
+      `deno ${Deno.version.deno}; ${machine.cpu}, ${machine.cores} cores, ${machine.memoryMiB} MiB; ` +
+      `load ${loadBefore.map((l) => l.toFixed(2)).join(" ")} → ${Deno.loadavg().map((l) => l.toFixed(2)).join(" ")}; ${elapsedS.toFixed(0)} s.\n`,
+  );
+  if (problems.length > 0) print(`\nproblems (the numbers above may not mean what they say):\n- ${problems.slice(0, 20).join("\n- ")}\n`);
+
+  const json = {
+    generatedAt: new Date().toISOString(),
+    command: "deno task bench",
+    options: { runs, warmup, sizes, syncMs: DEFAULT_SYNC_MS, seed: SEED, generatorVersion: GENERATOR_VERSION },
+    mode: "deno run with the compiled binary's permission flags (scripts/scopes.ts cliArgs); not a compiled binary",
+    rssMethod: meter.method,
+    machine: { ...machine, loadBefore, loadAfter: Deno.loadavg() },
+    elapsedS,
+    floors: {
+      F: summaries["F"],
+      R: Object.fromEntries(sizes.map((s) => [`${s} MB`, summaries[`R:${s}`]])),
+    },
+    transcripts: Object.fromEntries(sizes.map((s) => [`${s} MB`, { path: bases.get(s)!.path, bytes: bases.get(s)!.bytes }])),
+    scenarios: rows.map((r) => ({
+      id: r.id,
+      label: r.label,
+      ...summaries[r.id],
+      timesMs: times.get(r.id)!.map((t) => Math.round(t * 10) / 10),
+      peakRssKiBPerRun: rss.get(r.id),
+      ...(raceTail[r.id] ? { readBytesPerRun: raceTail[r.id] } : {}),
+      ...(outcomes[r.id] ? { outcome: outcomes[r.id] } : {}),
+    })),
+    targets,
+    tally: count,
+    table,
+    problems,
+  };
+  const out = values.json ?? join(cache, "results.json");
+  await Deno.writeTextFile(out, JSON.stringify(json, null, 2) + "\n");
+  print(`\nwrote ${out}\n`);
+}
+
+// ---- transcripts ----
+
+interface Manifest {
+  generatorVersion: number;
+  seed: number;
+  files: Record<string, { bytes: number; lines: number; turns: number; last: { promptId: string; finalText: string } }>;
+}
+
+/** The cached base transcript of `size` MB, generated when missing or made by another generator version. */
+async function ensureTranscript(cache: string, projects: string, size: number) {
+  const manifestPath = join(cache, "transcripts.json");
+  let manifest: Manifest = { generatorVersion: GENERATOR_VERSION, seed: SEED, files: {} };
+  try {
+    const read = JSON.parse(await Deno.readTextFile(manifestPath)) as Manifest;
+    if (read.generatorVersion === GENERATOR_VERSION && read.seed === SEED) manifest = read;
+  } catch {
+    // none yet
+  }
+  const path = join(projects, `${sessionIdFor(`base-${size}`)}.jsonl`);
+  const known = manifest.files[String(size)];
+  if (known && (await sizeOf(path)) === known.bytes) return { path, bytes: known.bytes, last: known.last };
+  say(`generating the ${size} MB transcript …`);
+  const t0 = performance.now();
+  const written = await writeTranscript(path, size * 1024 * 1024, {
+    seed: deriveSeed(SEED, `base-${size}`),
+    sessionId: sessionIdFor(`base-${size}`),
+    cwd: CWD,
+    startMs: START_MS,
+  });
+  say(` ${written.lines} lines, ${written.turns} turns, ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+  manifest.files[String(size)] = written;
+  await Deno.writeTextFile(manifestPath, JSON.stringify(manifest, null, 2) + "\n");
+  return { path, bytes: written.bytes, last: written.last };
+}
+
+/**
+ * A working copy of the base transcript with a primed index (one untimed cold stop), on which every run
+ * appends one new turn: complete for `warm`, without its final assistant line for `race` (that line is
+ * written at the next append, as Claude Code flushes it late).
+ */
+async function startLiveSession(
+  projects: string,
+  size: number,
+  base: { path: string; last: { promptId: string; finalText: string } },
+  run: { deno: string; args: string[]; env: Record<string, string>; cwd: string },
+) {
+  const sessionId = sessionIdFor(`live-${size}`);
+  const path = join(projects, `${sessionId}.jsonl`);
+  await Deno.copyFile(base.path, path);
+  const session: SessionRef = { sessionId, transcriptPath: path, cwd: CWD };
+  const prime = new Deno.Command(run.deno, {
+    args: run.args,
+    env: run.env,
+    clearEnv: true,
+    cwd: run.cwd,
+    stdin: "piped",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const w = prime.stdin.getWriter();
+  await w.write(encodePayload(stopPayload(session, base.last)));
+  await w.close();
+  await prime.status;
+  // the same appended turns at every size
+  const gen = new TranscriptGenerator({
+    seed: deriveSeed(SEED, "appended"),
+    sessionId,
+    cwd: CWD,
+    startMs: START_MS + 365 * 24 * 3600 * 1000,
+    idPrefix: "a",
+    firstTaskId: 100000,
+  });
+  let owed: string[] = [];
+  return {
+    session,
+    async append(withholdFinal: boolean): Promise<GeneratedTurn> {
+      const turn = gen.turn();
+      const lines = withholdFinal ? turn.lines.slice(0, -1) : turn.lines;
+      const file = await Deno.open(path, { append: true });
+      try {
+        const bytes = linesToBytes([...owed, ...lines]);
+        let at = 0;
+        while (at < bytes.length) at += await file.write(bytes.subarray(at));
+      } finally {
+        file.close();
+      }
+      owed = withholdFinal ? [turn.lines[turn.lines.length - 1]!, ...turn.after] : turn.after;
+      return turn;
+    },
+  };
+}
+
+// ---- helpers ----
+
+/** A UUID-shaped session id per label (deterministic). */
+function sessionIdFor(label: string): string {
+  const h = deriveSeed(SEED, label).toString(16).padStart(8, "0");
+  const g = deriveSeed(SEED + 1, label).toString(16).padStart(8, "0");
+  return `${h}-${g.slice(0, 4)}-4${g.slice(4, 7)}-8000-${h}${g.slice(0, 4)}`;
+}
+
+async function lastLogLine(path: string, session: string): Promise<Record<string, unknown> | null> {
+  try {
+    const lines = (await tailOf(path, 64 * 1024)).trim().split("\n").reverse();
+    for (const line of lines) {
+      try {
+        const value = JSON.parse(line) as Record<string, unknown>;
+        if (value["session"] === session && value["kind"] !== "stall") {
+          const { ts: _ts, cwd: _cwd, session: _s, ...rest } = value;
+          return rest;
+        }
+      } catch {
+        // torn first line of the window
+      }
+    }
+  } catch {
+    // no log
+  }
+  return null;
+}
+
+async function tailOf(path: string, bytes: number): Promise<string> {
+  const file = await Deno.open(path, { read: true });
+  try {
+    const size = (await file.stat()).size;
+    const start = Math.max(0, size - bytes);
+    await file.seek(start, Deno.SeekMode.Start);
+    const buf = new Uint8Array(size - start);
+    let at = 0;
+    while (at < buf.length) {
+      const n = await file.read(buf.subarray(at));
+      if (n === null) break;
+      at += n;
+    }
+    return new TextDecoder().decode(buf.subarray(0, at));
+  } finally {
+    file.close();
+  }
+}
+
+async function sizeOf(path: string): Promise<number> {
+  try {
+    return (await Deno.stat(path)).size;
+  } catch {
+    return -1;
+  }
+}
+
+function which(name: string, pathVar: string): string {
+  for (const dir of pathVar.split(":")) {
+    try {
+      const candidate = join(dir || ".", name);
+      if (Deno.statSync(candidate).isFile) return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return name;
+}
+
+function positiveInt(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${flag}: expected a positive integer, got "${text}"`);
+  return n;
+}
+
+async function machineInfo() {
+  let cpu = "unknown CPU";
+  try {
+    cpu = /model name\s*:\s*(.+)/.exec(await Deno.readTextFile("/proc/cpuinfo"))?.[1]?.trim() ?? cpu;
+  } catch {
+    // not Linux
+  }
+  const mem = Deno.systemMemoryInfo();
+  return {
+    cpu,
+    cores: navigator.hardwareConcurrency,
+    memoryMiB: Math.round(mem.total / 1024 / 1024),
+    os: `${Deno.build.os} ${Deno.osRelease()} ${Deno.build.arch}`,
+    deno: Deno.version.deno,
+    v8: Deno.version.v8,
+  };
+}
+
+if (import.meta.main) await main();

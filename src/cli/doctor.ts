@@ -1,0 +1,218 @@
+/**
+ * `doctor [--settings PATH] [--json]`: checks the whole chain a hook call goes through and prints each check with a
+ * fix. Exits 1 when something is broken (a warning alone exits 0).
+ */
+import { join, resolve } from "node:path";
+import { loadConfig } from "../config.ts";
+import {
+  type Check,
+  checkBinary,
+  checkDuplicates,
+  checkRecentDecisions,
+  checkRegistered,
+  checkSettingsParse,
+  checkTimeouts,
+  exitCodeFor,
+  renderChecks,
+} from "../doctor/checks.ts";
+import { resolveRunCommand } from "../permissions.ts";
+import { buildRuleSet, readUserRuleFiles } from "../rules/load.ts";
+import { candidateSettingsFiles, inspectSettings } from "../settings/inspect.ts";
+import { type CommandSpec, parseCommandArgs, renderHelp } from "./args.ts";
+import type { CliContext, Command } from "./context.ts";
+
+const spec: CommandSpec = {
+  name: "doctor",
+  usage: "doctor [--settings PATH] [--json]",
+  summary: "Checks the whole chain: the binary the settings name, settings files, timeouts, the home folder, rules, " +
+    "the transcript folder, double registration and recent decisions. Prints each check with a fix.",
+  flags: {
+    settings: { type: "string", value: "PATH", help: "also check this settings file", multiple: true },
+    json: { type: "boolean", help: "print {ok, checks: [{id, status, detail, fix}]}" },
+  },
+  details: "Exit codes: 0 nothing broken (warnings allowed); 1 something is broken; 2 usage error.",
+};
+
+const LOG_TAIL_BYTES = 256 * 1024;
+
+async function run(ctx: CliContext, argv: string[]): Promise<number> {
+  const parsed = parseCommandArgs(spec, argv);
+  if (parsed.help) {
+    ctx.out(renderHelp(spec));
+    return 0;
+  }
+  const paths = ctx.paths;
+  const cwd = safeCwd();
+  const extra = ((parsed.values["settings"] as string[] | undefined) ?? []).map((p) => resolve(p));
+  const files = await inspectSettings([
+    ...new Set([...(cwd ? candidateSettingsFiles(paths, cwd) : [paths.userSettings]), ...extra]),
+  ]);
+  let configText: string | null = null;
+  try {
+    configText = await Deno.readTextFile(paths.config);
+  } catch {
+    configText = null;
+  }
+  const { config, problems } = loadConfig(configText, ctx.env, paths.config);
+  const registered = files.some((f) => f.events.length > 0);
+
+  const checks: Check[] = [
+    checkBinary({ files, self: selfPath(), onPath: onPath(cwd), exists }),
+    checkSettingsParse(files),
+    checkRegistered(files),
+    checkTimeouts(files, config.budgetMs),
+    problems.length > 0
+      ? {
+        id: "config",
+        status: "fail",
+        detail: problems.join("; "),
+        fix: `fix ${paths.config} (the hooks use defaults meanwhile)`,
+      }
+      : {
+        id: "config",
+        status: "ok",
+        detail: configText === null ? "no config file (defaults)" : paths.config,
+        fix: null,
+      },
+    await checkHomeWritable(paths.root),
+    await checkRules(paths.rules),
+    await checkTranscripts(join(paths.claudeDir, "projects")),
+    checkDuplicates(files),
+    checkRecentDecisions(await lastDecisionTs(paths.log), ctx.now(), registered),
+  ];
+  const code = exitCodeFor(checks);
+  if (parsed.values["json"]) ctx.out(JSON.stringify({ ok: code === 0, checks }, null, 2) + "\n");
+  else ctx.out(renderChecks(checks));
+  return code;
+}
+
+async function checkHomeWritable(root: string): Promise<Check> {
+  const probe = join(root, `.doctor-${Date.now()}-${Math.random().toString(36).slice(2)}`);
+  try {
+    await Deno.mkdir(root, { recursive: true });
+    await Deno.writeTextFile(probe, "");
+    await Deno.remove(probe);
+    return { id: "home-writable", status: "ok", detail: `${root} is writable`, fix: null };
+  } catch (e) {
+    return {
+      id: "home-writable",
+      status: "fail",
+      detail: `cannot write in ${root}: ${firstLine(e)}`,
+      fix: `make ${root} writable by you (chmod u+w), or point CLIFFHANGER_HOME at a writable folder and rebuild`,
+    };
+  }
+}
+
+async function checkRules(dir: string): Promise<Check> {
+  const rules = buildRuleSet({ userFiles: await readUserRuleFiles(dir) });
+  const broken = rules.files.filter((f) => f.error);
+  if (broken.length > 0) {
+    return {
+      id: "rules",
+      status: "fail",
+      detail: broken.map((f) => `${f.origin}: ${f.error}`).join("; "),
+      fix: "fix or remove the rule file named (the hook skips it and logs the error meanwhile)",
+    };
+  }
+  const n = rules.escape.length + rules.blocker.length + rules.earlyStop.length;
+  return { id: "rules", status: "ok", detail: `${n} rules load from ${rules.files.length} file(s)`, fix: null };
+}
+
+async function checkTranscripts(dir: string): Promise<Check> {
+  try {
+    for await (const _ of Deno.readDir(dir)) break;
+    return { id: "transcripts", status: "ok", detail: `${dir} is readable`, fix: null };
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) {
+      return {
+        id: "transcripts",
+        status: "warn",
+        detail: `${dir} does not exist yet`,
+        fix: "run a Claude Code session first",
+      };
+    }
+    return {
+      id: "transcripts",
+      status: "fail",
+      detail: `cannot read ${dir}: ${firstLine(e)}`,
+      fix: "the binary's read scope is computed for one HOME and CLAUDE_CONFIG_DIR: rebuild with `deno task compile` " +
+        "under the environment Claude Code runs with",
+    };
+  }
+}
+
+/** The `ts` of the last decision line (not a stall/prompt/loop event) in the log's tail, or null. */
+async function lastDecisionTs(log: string): Promise<string | null> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(log, { read: true });
+  } catch {
+    return null;
+  }
+  try {
+    const size = (await file.stat()).size;
+    const start = Math.max(0, size - LOG_TAIL_BYTES);
+    await file.seek(start, Deno.SeekMode.Start);
+    const buf = new Uint8Array(size - start);
+    let at = 0;
+    while (at < buf.length) {
+      const n = await file.read(buf.subarray(at));
+      if (n === null) break;
+      at += n;
+    }
+    const lines = new TextDecoder().decode(buf.subarray(0, at)).split("\n").reverse();
+    for (const line of lines) {
+      try {
+        const o = JSON.parse(line);
+        if (o && o.kind === undefined && typeof o.action === "string" && typeof o.ts === "string") return o.ts;
+      } catch {
+        // a cut first line or a torn last one
+      }
+    }
+    return null;
+  } finally {
+    file.close();
+  }
+}
+
+function selfPath(): string | null {
+  try {
+    return Deno.execPath();
+  } catch {
+    return null;
+  }
+}
+
+/** `cliffhanger-bin` on PATH; undefined when this process may not read PATH (the compiled binary's env scope). */
+function onPath(cwd: string | null): string | null | undefined {
+  try {
+    if (Deno.permissions.querySync({ name: "env", variable: "PATH" }).state !== "granted") return undefined;
+    return resolveRunCommand("cliffhanger-bin", cwd ?? "/", Deno.env.get("PATH"));
+  } catch {
+    return undefined;
+  }
+}
+
+function exists(path: string): boolean | null {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return false;
+    return null;
+  }
+}
+
+function safeCwd(): string | null {
+  try {
+    return Deno.cwd();
+  } catch {
+    return null;
+  }
+}
+
+function firstLine(e: unknown): string {
+  return ((e instanceof Error ? e.message : String(e)).split("\n")[0]) ?? "";
+}
+
+export const command: Command = { spec, run };

@@ -1,0 +1,110 @@
+/** `doctor`, black-box under the binary's scopes: a healthy install passes; a deliberately broken setup fails with fixes. */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runCli, tempHome } from "../testing/run_cli.ts";
+
+interface Check {
+  id: string;
+  status: string;
+  detail: string;
+  fix: string | null;
+}
+
+const byId = (checks: Check[]) => Object.fromEntries(checks.map((c) => [c.id, c]));
+
+Deno.test("doctor: a fresh install of all hooks has nothing broken", async () => {
+  const home = await tempHome();
+  const install = await runCli(["install", "--events", "stop,prompt,pretool"], { home });
+  assert.equal(install.code, 0, install.stderr);
+  const run = await runCli(["doctor", "--json"], { home });
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  const report = JSON.parse(run.stdout);
+  assert.equal(report.ok, true);
+  const c = byId(report.checks);
+  for (
+    const id of [
+      "binary",
+      "settings-parse",
+      "registered",
+      "timeouts",
+      "home-writable",
+      "rules",
+      "transcripts",
+      "duplicates",
+    ]
+  ) {
+    assert.equal(c[id]?.status, "ok", `${id}: ${JSON.stringify(c[id])}`);
+  }
+  assert.equal(c["recent-decisions"]?.status, "warn", "installed but no decision logged yet");
+});
+
+Deno.test("doctor: a broken setup exits 1 and names each problem with a fix", async () => {
+  const home = await tempHome();
+  const claude = join(home, ".claude");
+  // a binary that was deleted (inside the read scope, so doctor can see it is gone)
+  const gone = join(claude, "bin", "cliffhanger-bin");
+  const handler = (args: string[], timeout: number) => ({ type: "command", command: gone, args, timeout });
+  await Deno.writeTextFile(
+    join(claude, "settings.json"),
+    JSON.stringify({
+      hooks: {
+        Stop: [{ hooks: [handler(["hook", "stop"], 5)] }],
+        UserPromptSubmit: [{ hooks: [handler(["hook", "prompt"], 120)] }],
+      },
+    }),
+  );
+  await Deno.writeTextFile(
+    join(claude, "also.json"),
+    JSON.stringify({
+      hooks: { UserPromptSubmit: [{ hooks: [handler(["hook", "prompt"], 10)] }] },
+    }),
+  );
+  await Deno.writeTextFile(join(claude, "broken.json"), '{ "hooks": { "Stop": [ }');
+  await Deno.mkdir(join(home, ".cliffhanger", "rules"), { recursive: true });
+  await Deno.writeTextFile(join(home, ".cliffhanger", "rules", "mine.json"), "{ not json");
+  await Deno.writeTextFile(
+    join(home, ".cliffhanger", "log.jsonl"),
+    JSON.stringify({
+      ts: "2020-01-01T00:00:00.000Z",
+      session: "s",
+      event: "Stop",
+      action: "allow",
+      rule: "no-pattern",
+    }) + "\n",
+  );
+  const args = ["doctor", "--settings", join(claude, "also.json"), "--settings", join(claude, "broken.json")];
+  const json = await runCli([...args, "--json"], { home });
+  assert.equal(json.code, 1, json.stderr);
+  const c = byId(JSON.parse(json.stdout).checks);
+  assert.equal(c["binary"]?.status, "fail");
+  assert.match(c["binary"]!.detail, /bin\/cliffhanger-bin, which does not exist/);
+  assert.equal(c["settings-parse"]?.status, "fail");
+  assert.match(c["settings-parse"]!.detail, /broken\.json/);
+  assert.equal(c["timeouts"]?.status, "fail");
+  assert.match(c["timeouts"]!.detail, /UserPromptSubmit timeout 120 s is over 30 s/);
+  assert.match(c["timeouts"]!.detail, /Stop timeout 5 s is under the hook's budget of 10 s/);
+  assert.equal(c["rules"]?.status, "fail");
+  assert.equal(c["duplicates"]?.status, "fail");
+  assert.match(c["duplicates"]!.detail, /UserPromptSubmit ×2/);
+  assert.equal(c["recent-decisions"]?.status, "warn");
+  assert.equal(c["home-writable"]?.status, "ok");
+  for (const check of Object.values(c)) if (check.status !== "ok") assert.ok(check.fix, `${check.id} has a fix`);
+
+  const text = await runCli(args, { home });
+  assert.equal(text.code, 1);
+  assert.match(text.stdout, /^fail {2}binary: /m);
+  assert.match(text.stdout, /^ {6}fix: /m);
+  assert.match(text.stdout, /\d+ broken, \d+ warnings?\n$/);
+});
+
+Deno.test("doctor: a home that cannot be written and an unknown flag", async () => {
+  const home = await tempHome();
+  // CLIFFHANGER_HOME is a file: nothing can be created in it
+  await Deno.writeTextFile(join(home, "not-a-dir"), "");
+  const run = await runCli(["doctor", "--json"], { home, env: { CLIFFHANGER_HOME: join(home, "not-a-dir") } });
+  assert.equal(run.code, 1);
+  assert.equal(byId(JSON.parse(run.stdout).checks)["home-writable"]?.status, "fail");
+  const bad = await runCli(["doctor", "--jsn"], { home });
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /did you mean "--json"/);
+});

@@ -1,0 +1,303 @@
+/**
+ * `relay on|off|send|read|status|log [--dir DIR]`: the manager side of the relay mailbox (see src/relay/). The
+ * manager writes to-code.md, ACTIVE, STOP and manager-state.json; it never writes state.json (the hook's file).
+ */
+import { resolve } from "node:path";
+import { type CommandSpec, intFlag, parseCommandArgs, renderHelp } from "./args.ts";
+import type { CliContext, Command } from "./context.ts";
+import { suggestion } from "./did_you_mean.ts";
+import { CommandError, UsageError } from "./usage_error.ts";
+import { writeFileAtomic } from "../store/atomic.ts";
+import { appendLogMd, logMdLine, tailLogMd } from "../relay/log_md.ts";
+import { newestReport, nextInstructionTurn, type RelaySnapshot, snapshot } from "../relay/mailbox.ts";
+import { DEFAULT_RELAY_FOLDER, type RelayPaths, relayPaths } from "../relay/paths.ts";
+import { recordManager } from "../relay/state.ts";
+import { formatMessage } from "../relay/turn_format.ts";
+import { isPermissionError } from "../relay/stage.ts";
+
+const DIR_FLAG = {
+  dir: {
+    type: "string",
+    value: "DIR",
+    help: `the relay folder (default: $CLIFFHANGER_RELAY_DIR, else ./${DEFAULT_RELAY_FOLDER})`,
+  },
+} as const;
+
+type Sub = "on" | "off" | "send" | "read" | "status" | "log";
+
+const SUBS: Record<Sub, CommandSpec> = {
+  on: {
+    name: "relay on",
+    usage: "relay on [--dir DIR]",
+    summary: "Switch the relay on: creates ACTIVE (and the folder) and removes STOP.",
+    flags: { ...DIR_FLAG },
+  },
+  off: {
+    name: "relay off",
+    usage: "relay off [--dir DIR]",
+    summary: "End the relay: creates STOP, which beats ACTIVE; a waiting hook lets its session end at the next poll.",
+    flags: { ...DIR_FLAG },
+  },
+  send: {
+    name: "relay send",
+    usage: "relay send TEXT | --file F [--dir DIR]",
+    summary:
+      "Write the next instruction to to-code.md (atomically), numbered one above the last turn sent or consumed.",
+    flags: { ...DIR_FLAG, file: { type: "string", value: "F", help: "read the instruction from file F" } },
+    maxPositionals: 1,
+  },
+  read: {
+    name: "relay read",
+    usage: "relay read [--wait S] [--dir DIR]",
+    summary:
+      "Print the agent's newest report (to-agent.md, or the older to-cowork.md) and record its turn in manager-state.json.",
+    flags: {
+      ...DIR_FLAG,
+      wait: { type: "string", value: "S", help: "wait up to S seconds for a report newer than the last one read" },
+    },
+    details: "Exit codes: 0 a report was printed; 1 there is none (or no new one within --wait S).",
+  },
+  status: {
+    name: "relay status",
+    usage: "relay status [--json] [--dir DIR]",
+    summary: "Active or not, the turn counters of both sides, and the last lines of log.md.",
+    flags: { ...DIR_FLAG, json: { type: "boolean", help: "print one JSON object" } },
+  },
+  log: {
+    name: "relay log",
+    usage: "relay log [--lines N] [--dir DIR]",
+    summary: "Print log.md, the relay's append-only history (both sides stamp their own clock: not a timeline).",
+    flags: { ...DIR_FLAG, lines: { type: "string", value: "N", help: "only the last N lines" } },
+  },
+};
+
+const spec: CommandSpec = {
+  name: "relay",
+  usage: "relay <on|off|send|read|status|log> [--dir DIR] …",
+  summary: "The manager side of the relay mailbox: a finished session's stop waits there for its next instruction.",
+  flags: {},
+  maxPositionals: 1,
+  details: [
+    "subcommands:",
+    ...Object.entries(SUBS).map(([name, s]) => `  ${name.padEnd(7)} ${s.summary}`),
+    "",
+    "Every subcommand takes --dir DIR and --help. Mailbox text is only ever handed to the agent as an instruction;",
+    "nothing in it is executed.",
+  ].join("\n"),
+};
+
+/** Sleeping, for `read --wait`; tests replace it. */
+export const timing = {
+  sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
+  pollMs: 500,
+};
+
+async function run(ctx: CliContext, argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === "--help" || first === "-h") {
+    ctx.out(renderHelp(spec));
+    return first === undefined ? 2 : 0;
+  }
+  if (!(first in SUBS)) {
+    throw new UsageError(`relay: unknown subcommand "${first}"${suggestion(first, Object.keys(SUBS))}`);
+  }
+  const sub = first as Sub;
+  const s = SUBS[sub];
+  const parsed = parseCommandArgs(s, rest);
+  if (parsed.help) {
+    ctx.out(renderHelp(s));
+    return 0;
+  }
+  const paths = relayPaths(relayDirFromFlag(parsed.values["dir"], ctx.env));
+  try {
+    switch (sub) {
+      case "on":
+        return await on(ctx, paths);
+      case "off":
+        return await off(ctx, paths);
+      case "send":
+        return await send(ctx, paths, parsed.positionals[0], parsed.values["file"]);
+      case "read":
+        return await read(
+          ctx,
+          paths,
+          parsed.values["wait"] === undefined ? 0 : intFlag(s, "wait", parsed.values["wait"], 0),
+        );
+      case "status":
+        return await status(ctx, paths, parsed.values["json"] === true);
+      case "log":
+        return await log(
+          ctx,
+          paths,
+          parsed.values["lines"] === undefined ? 0 : intFlag(s, "lines", parsed.values["lines"], 0),
+        );
+    }
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof CommandError) throw e;
+    if (isPermissionError(e)) {
+      throw new CommandError(
+        `relay: "${paths.dir}" is outside this process's permission scope (${message(e)}); build with ` +
+          `deno task compile --relay-dir ${paths.dir}, or run it as deno task cli relay … --dir ${paths.dir}`,
+      );
+    }
+    throw new CommandError(`relay ${sub}: ${message(e)}`);
+  }
+}
+
+/** --dir, else CLIFFHANGER_RELAY_DIR, else ./relay; relative to the current folder. */
+export function relayDirFromFlag(flag: unknown, env: CliContext["env"], cwd = Deno.cwd()): string {
+  const chosen = typeof flag === "string" && flag !== "" ? flag : env("CLIFFHANGER_RELAY_DIR") || DEFAULT_RELAY_FOLDER;
+  return resolve(cwd, chosen);
+}
+
+async function note(ctx: CliContext, paths: RelayPaths, text: string): Promise<void> {
+  await appendLogMd(paths.log, logMdLine(ctx.now(), "manager", text));
+}
+
+async function on(ctx: CliContext, paths: RelayPaths): Promise<number> {
+  await Deno.mkdir(paths.dir, { recursive: true });
+  await Deno.writeTextFile(paths.active, `relay on at ${ctx.now().toISOString()}\n`);
+  let cleared = false;
+  try {
+    await Deno.remove(paths.stop);
+    cleared = true;
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
+  await note(ctx, paths, `relay on${cleared ? " (STOP removed)" : ""}`);
+  ctx.out(`relay on: ${paths.active}${cleared ? " (removed STOP)" : ""}\n`);
+  return 0;
+}
+
+async function off(ctx: CliContext, paths: RelayPaths): Promise<number> {
+  await Deno.mkdir(paths.dir, { recursive: true });
+  await Deno.writeTextFile(paths.stop, `relay off at ${ctx.now().toISOString()}\n`);
+  await note(ctx, paths, "relay off (STOP created)");
+  ctx.out(`relay off: created ${paths.stop}; a waiting stop ends at its next poll\n`);
+  return 0;
+}
+
+async function send(ctx: CliContext, paths: RelayPaths, text: string | undefined, file: unknown): Promise<number> {
+  if (text !== undefined && typeof file === "string") {
+    throw new UsageError("relay send: give TEXT or --file F, not both");
+  }
+  let body: string;
+  if (typeof file === "string") {
+    try {
+      body = await Deno.readTextFile(file);
+    } catch (e) {
+      if (isPermissionError(e)) throw e;
+      throw new CommandError(`relay send: cannot read "${file}": ${message(e)}`);
+    }
+  } else if (text !== undefined) {
+    body = text;
+  } else {
+    throw new UsageError(
+      'relay send: missing the instruction (TEXT or --file F); see "cliffhanger-bin relay send --help"',
+    );
+  }
+  if (body.trim() === "") throw new UsageError("relay send: the instruction is empty");
+  const before = await snapshot(paths);
+  if (before.hookConsumed === null || before.managerSent === null) {
+    throw new CommandError(`relay send: ${before.problems.join("; ")}; fix or delete it first`);
+  }
+  const turn = nextInstructionTurn(before);
+  await writeFileAtomic(paths.toCode, formatMessage(turn, body), { mode: 0o644 });
+  const recorded = await recordManager(paths.managerState, paths.managerStateLock, { sentTurn: turn }, ctx.now());
+  if (!recorded.ok) ctx.err(`relay send: warning: ${recorded.problem}\n`);
+  await note(ctx, paths, `turn ${turn} sent: ${summary(body)}`);
+  ctx.out(`sent turn ${turn} to ${paths.toCode}\n`);
+  if (!before.active) {
+    ctx.err(
+      before.stopFile
+        ? "relay send: note: STOP exists, so no stop will take it until `relay on`\n"
+        : "relay send: note: the relay is off (no ACTIVE); `relay on` to let a session's stop take it\n",
+    );
+  }
+  return 0;
+}
+
+async function read(ctx: CliContext, paths: RelayPaths, waitS: number): Promise<number> {
+  const s = await snapshot(paths);
+  const last = s.managerConsumed ?? 0;
+  let report = await newestReport(paths);
+  if (waitS > 0) {
+    const deadline = Date.now() + waitS * 1000;
+    while ((report === null || report.turn <= last) && Date.now() < deadline) {
+      await timing.sleep(Math.min(timing.pollMs, Math.max(1, deadline - Date.now())));
+      report = await newestReport(paths);
+    }
+    if (report === null || report.turn <= last) {
+      ctx.err(`relay read: no report newer than turn ${last} within ${waitS} s\n`);
+      return 1;
+    }
+  }
+  if (report === null) {
+    ctx.err(`relay read: no report yet in ${paths.toAgent}\n`);
+    return 1;
+  }
+  const recorded = await recordManager(
+    paths.managerState,
+    paths.managerStateLock,
+    { agentTurn: report.turn },
+    ctx.now(),
+  );
+  if (!recorded.ok) throw new CommandError(`relay read: ${recorded.problem}; fix or delete it`);
+  if (report.turn > last) await note(ctx, paths, `report turn ${report.turn} read`);
+  else ctx.err(`relay read: turn ${report.turn} was read before (nothing newer)\n`);
+  ctx.out(formatMessage(report.turn, report.body));
+  return 0;
+}
+
+async function status(ctx: CliContext, paths: RelayPaths, json: boolean): Promise<number> {
+  const s = await snapshot(paths);
+  const lines = await tailLogMd(paths.log, 5);
+  if (json) {
+    ctx.out(JSON.stringify({ ...s, nextTurn: nextInstructionTurn(s), log: lines }, null, 2) + "\n");
+    return 0;
+  }
+  ctx.out(renderStatus(s, lines));
+  return 0;
+}
+
+export function renderStatus(s: RelaySnapshot, logLines: string[]): string {
+  const n = (v: number | null) => v === null ? "unreadable" : String(v);
+  const state = !s.exists
+    ? "off (no relay folder)"
+    : s.active
+    ? "on (ACTIVE): a finished session's stop waits here for the next instruction"
+    : s.stopFile
+    ? "off (STOP exists; `relay on` removes it)"
+    : "off (no ACTIVE)";
+  const out = [
+    `relay ${s.dir}`,
+    `  state        ${state}`,
+    `  instruction  to-code.md turn ${s.instructionTurn ?? "none"}; the hook consumed ${n(s.hookConsumed)}`,
+    `  report       newest turn ${s.reportTurn ?? "none"}; the manager consumed ${n(s.managerConsumed)}`,
+    `  next send    turn ${nextInstructionTurn(s)}`,
+    ...s.problems.map((p) => `  problem      ${p}`),
+  ];
+  if (logLines.length > 0) out.push("", "log.md (last lines):", ...logLines.map((l) => `  ${l}`));
+  return out.join("\n") + "\n";
+}
+
+async function log(ctx: CliContext, paths: RelayPaths, lines: number): Promise<number> {
+  const all = await tailLogMd(paths.log, lines);
+  if (all.length === 0) {
+    ctx.err(`relay log: ${paths.log} is empty or missing\n`);
+    return 0;
+  }
+  ctx.out(all.join("\n") + "\n");
+  return 0;
+}
+
+function summary(body: string): string {
+  const first = body.trim().split("\n")[0] ?? "";
+  return first.length > 80 ? `${first.slice(0, 79)}…` : first;
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export const command: Command = { spec, run };

@@ -1,0 +1,205 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { readAllLog, readErrors, runCli, tempHome } from "../testing/run_cli.ts";
+
+async function setup() {
+  const home = await tempHome();
+  const project = join(home, "project");
+  await Deno.mkdir(project, { recursive: true });
+  return { home, project, relay: join(project, "relay") };
+}
+
+Deno.test("relay (CLI): on, send, status, off, on again, log — from the project folder and with --dir", async () => {
+  const { home, project, relay } = await setup();
+  const on = await runCli(["relay", "on"], { home, cwd: project });
+  assert.equal(on.code, 0, on.stderr);
+  assert.match(on.stdout, /^relay on: .*relay\/ACTIVE\n$/);
+
+  const send = await runCli(["relay", "send", "Write the fourth guide."], { home, cwd: project });
+  assert.equal(send.code, 0, send.stderr);
+  assert.equal(send.stdout, `sent turn 1 to ${join(relay, "to-code.md")}\n`);
+  assert.equal(send.stderr, "");
+  assert.equal(await Deno.readTextFile(join(relay, "to-code.md")), "turn: 1\n\nWrite the fourth guide.\n");
+
+  // the hook consumed 1 (and someone hand-wrote turn 1 again): the next send is 2
+  await Deno.writeTextFile(join(relay, "state.json"), JSON.stringify({ last_code_turn_consumed: 1 }));
+  await Deno.writeTextFile(join(home, "next.md"), "Second task\nwith two lines\n");
+  const send2 = await runCli(["relay", "send", "--file", join(home, "next.md"), "--dir", relay], { home });
+  assert.equal(send2.code, 0, send2.stderr);
+  assert.match(send2.stdout, /sent turn 2/);
+  assert.equal(await Deno.readTextFile(join(relay, "to-code.md")), "turn: 2\n\nSecond task\nwith two lines\n");
+  assert.deepEqual(
+    JSON.parse(await Deno.readTextFile(join(relay, "state.json"))),
+    { last_code_turn_consumed: 1 },
+    "the manager side never writes state.json",
+  );
+
+  const status = await runCli(["relay", "status", "--json"], { home, cwd: project });
+  assert.equal(status.code, 0, status.stderr);
+  const s = JSON.parse(status.stdout);
+  assert.equal(s.active, true);
+  assert.equal(s.instructionTurn, 2);
+  assert.equal(s.hookConsumed, 1);
+  assert.equal(s.managerSent, 2);
+  assert.equal(s.nextTurn, 3);
+  assert.equal(s.log.length, 3);
+
+  const off = await runCli(["relay", "off"], { home, cwd: project });
+  assert.equal(off.code, 0);
+  const text = await runCli(["relay", "status"], { home, cwd: project });
+  assert.match(text.stdout, /state +off \(STOP exists; `relay on` removes it\)/);
+  assert.match(text.stdout, /to-code\.md turn 2; the hook consumed 1/);
+  const again = await runCli(["relay", "on"], { home, cwd: project });
+  assert.match(again.stdout, /\(removed STOP\)/);
+  assert.equal(await Deno.stat(join(relay, "STOP")).catch(() => null), null);
+
+  const log = await runCli(["relay", "log", "--lines", "2"], { home, cwd: project });
+  assert.equal(log.code, 0);
+  const lines = log.stdout.trim().split("\n");
+  assert.equal(lines.length, 2);
+  assert.match(lines[0]!, /^- \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ manager: relay off \(STOP created\)$/);
+  assert.match(lines[1]!, /manager: relay on \(STOP removed\)$/);
+});
+
+Deno.test("relay (CLI): read prints the newest report, records it, and --wait gives up with exit 1", async () => {
+  const { home, project, relay } = await setup();
+  const none = await runCli(["relay", "read"], { home, cwd: project });
+  assert.equal(none.code, 1);
+  assert.match(none.stderr, /no report yet/);
+
+  await Deno.mkdir(relay, { recursive: true });
+  await Deno.writeTextFile(join(relay, "to-cowork.md"), "turn 1\n\nold name, old report");
+  await Deno.writeTextFile(join(relay, "to-agent.md"), "# Turn 2\n\nDone: the parser is fixed.\n");
+  await Deno.writeTextFile(join(relay, "manager-state.json"), JSON.stringify({ last_sent_turn: 5, mine: "kept" }));
+  const read = await runCli(["relay", "read"], { home, cwd: project });
+  assert.equal(read.code, 0, read.stderr);
+  assert.equal(read.stdout, "turn: 2\n\nDone: the parser is fixed.\n");
+  const state = JSON.parse(await Deno.readTextFile(join(relay, "manager-state.json")));
+  assert.equal(state.last_agent_turn_consumed, 2);
+  assert.equal(state.last_sent_turn, 5);
+  assert.equal(state.mine, "kept");
+
+  const waited = await runCli(["relay", "read", "--wait", "1"], { home, cwd: project });
+  assert.equal(waited.code, 1);
+  assert.match(waited.stderr, /no report newer than turn 2 within 1 s/);
+
+  const [late] = await Promise.all([
+    runCli(["relay", "read", "--wait", "20"], { home, cwd: project }),
+    new Promise((r) => setTimeout(r, 1500)).then(() =>
+      Deno.writeTextFile(join(relay, "to-agent.md"), "turn: 3\n\nthird report\n")
+    ),
+  ]);
+  assert.equal(late.code, 0, late.stderr);
+  assert.equal(late.stdout, "turn: 3\n\nthird report\n");
+});
+
+Deno.test("relay (CLI): usage errors exit 2; --help everywhere", async () => {
+  const { home, project } = await setup();
+  const help = await runCli(["relay", "--help"], { home, cwd: project });
+  assert.equal(help.code, 0);
+  for (const sub of ["on", "off", "send", "read", "status", "log"]) {
+    assert.match(help.stdout, new RegExp(`\\n  ${sub} `));
+    const h = await runCli(["relay", sub, "--help"], { home, cwd: project });
+    assert.equal(h.code, 0);
+    assert.match(h.stdout, new RegExp(`usage: cliffhanger-bin relay ${sub}`));
+    assert.match(h.stdout, /--dir DIR/);
+  }
+  const bad = await runCli(["relay", "sned", "x"], { home, cwd: project });
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /unknown subcommand "sned".*send/);
+  const empty = await runCli(["relay", "send", "  "], { home, cwd: project });
+  assert.equal(empty.code, 2);
+  const both = await runCli(["relay", "send", "x", "--file", "y"], { home, cwd: project });
+  assert.equal(both.code, 2);
+});
+
+const payload = (cwd: string) =>
+  JSON.stringify({
+    session_id: "relay-s1",
+    hook_event_name: "Stop",
+    cwd,
+    stop_hook_active: false,
+    last_assistant_message: "All done. The tests pass.",
+  });
+
+Deno.test("hook stop + relay: an allowed stop takes the waiting instruction, blocks with it and logs relay-turn", async () => {
+  const { home, project, relay } = await setup();
+  await runCli(["relay", "on"], { home, cwd: project });
+  await runCli(["relay", "send", "Now write the README section."], { home, cwd: project });
+  const r = await runCli(["hook", "stop"], {
+    home,
+    stdin: payload(project),
+    relayDirs: [relay],
+    env: { CLIFFHANGER_RELAY_POLL_S: "0.1", CLIFFHANGER_RELAY_MAX_WAIT_S: "3" },
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.decision, "block");
+  assert.match(out.reason, /^RELAY: a new instruction arrived from the manager \(turn 1\)/);
+  assert.match(out.reason, /Now write the README section\.$/);
+  assert.equal(JSON.parse(await Deno.readTextFile(join(relay, "state.json"))).last_code_turn_consumed, 1);
+  const log = await readAllLog(home);
+  assert.deepEqual(log.map((l) => [l["kind"] ?? "decision", l["action"] ?? l["name"], l["rule"] ?? null]), [
+    ["decision", "allow", "no-pattern"],
+    ["relay", "turn_taken", null],
+    ["decision", "block", "relay-turn"],
+  ]);
+  assert.equal(await readErrors(home), "");
+
+  // the next stop: nothing new, waits to the (short) deadline and allows
+  const started = Date.now();
+  const again = await runCli(["hook", "stop"], {
+    home,
+    stdin: payload(project).replace("relay-s1", "relay-s2"),
+    relayDirs: [relay],
+    env: { CLIFFHANGER_RELAY_POLL_S: "0.2", CLIFFHANGER_RELAY_MAX_WAIT_S: "1" },
+  });
+  assert.equal(again.stdout, "");
+  assert.ok(Date.now() - started >= 1000);
+  const names = (await readAllLog(home)).filter((l) => l["kind"] === "relay").map((l) => l["name"]);
+  assert.deepEqual(names, ["turn_taken", "wait_started", "deadline"]);
+  const md = await Deno.readTextFile(join(relay, "log.md"));
+  assert.match(
+    md,
+    /hook: turn 1 taken from the manager\n.*hook: waiting for the manager \(turn > 1, up to 1 s\)\n.*hook: no new turn/s,
+  );
+});
+
+Deno.test("hook stop + relay: the wait is not cut by the 10 s hook budget; STOP ends it", async () => {
+  const { home, project, relay } = await setup();
+  await runCli(["relay", "on"], { home, cwd: project });
+  const started = Date.now();
+  const [r] = await Promise.all([
+    runCli(["hook", "stop"], {
+      home,
+      stdin: payload(project),
+      relayDirs: [relay],
+      env: { CLIFFHANGER_BUDGET_MS: "300", CLIFFHANGER_RELAY_POLL_S: "0.1", CLIFFHANGER_RELAY_MAX_WAIT_S: "30" },
+    }),
+    new Promise((res) => setTimeout(res, 2500)).then(() => runCli(["relay", "off"], { home, cwd: project })),
+  ]);
+  assert.equal(r.stdout, "");
+  assert.ok(Date.now() - started >= 2500, "waited past the 300 ms hook budget");
+  assert.equal(await readErrors(home), "");
+  const names = (await readAllLog(home)).filter((l) => l["kind"] === "relay").map((l) => [l["name"], l["detail"]]);
+  assert.deepEqual(names, [["wait_started", null], ["stop_exit", "during"]]);
+});
+
+Deno.test("hook stop + relay: a relay folder outside the scope is skipped quietly by default, reported when configured", async () => {
+  const { home, project, relay } = await setup();
+  await runCli(["relay", "on"], { home, cwd: project });
+  await runCli(["relay", "send", "x"], { home, cwd: project });
+  const quiet = await runCli(["hook", "stop"], { home, stdin: payload(project) });
+  assert.equal(quiet.stdout, "");
+  assert.equal(await readErrors(home), "");
+  const loud = await runCli(["hook", "stop"], {
+    home,
+    stdin: payload(project).replace("relay-s1", "relay-s3"),
+    env: { CLIFFHANGER_RELAY_DIR: relay },
+  });
+  assert.equal(loud.stdout, "");
+  assert.match(
+    await readErrors(home),
+    /hook stop \(relay\): relay folder ".*" is outside this process's permission scope.*--relay-dir/,
+  );
+});

@@ -1,0 +1,191 @@
+/**
+ * `replay [PATH…] [--since DATE] [--json] [--show-text] [--limit N]`: every stored stop through the same decision
+ * core as `hook stop`, in observe mode, writing nothing. Reads each transcript once, line by line.
+ */
+import { join } from "node:path";
+import { loadConfig } from "../config.ts";
+import { parseStopPayload } from "../hooks/stop/payload.ts";
+import { buildRuleSet, readUserRuleFiles } from "../rules/load.ts";
+import { STAGE_LABELS } from "../stats/render.ts";
+import { pathExists } from "../store/exists.ts";
+import { evaluateStop } from "../replay/evaluate.ts";
+import { renderReplay } from "../replay/render.ts";
+import { ReplayAccumulator } from "../replay/report.ts";
+import { scanTranscript } from "../replay/scan_file.ts";
+import { type TranscriptFile, walkTranscripts } from "../replay/walk.ts";
+import { type CommandSpec, intFlag, parseCommandArgs, renderHelp } from "./args.ts";
+import type { CliContext, Command } from "./context.ts";
+import { CommandError, UsageError } from "./usage_error.ts";
+
+const spec: CommandSpec = {
+  name: "replay",
+  usage: "replay [PATH…] [--since DATE] [--json] [--show-text] [--limit N]",
+  summary: "Replays stored transcripts through the Stop guard (observe mode, nothing written): what it would have " +
+    "blocked, by rule and stall kind, and where the user's next prompt suggests it would have been wrong.",
+  maxPositionals: Infinity,
+  flags: {
+    since: { type: "string", value: "DATE", help: "only stops at or after DATE (YYYY-MM-DD or an ISO time)" },
+    limit: { type: "string", value: "N", help: "only the N most recently modified transcript files" },
+    json: { type: "boolean", help: "print one JSON object (up to 100 examples per finding)" },
+    "show-text": { type: "boolean", help: "print the final message and next prompt of each listed stop" },
+  },
+  details:
+    "PATH is a transcript file or a folder of them (default ~/.claude/projects, or $CLAUDE_CONFIG_DIR/projects).\n" +
+    'Candidates are for review: a block the user moved on from, an allowed stop the user answered with "continue".\n' +
+    "The compiled binary may read only inside its permission scopes (the Claude folder and the cliffhanger home).",
+};
+
+async function run(ctx: CliContext, argv: string[]): Promise<number> {
+  const parsed = parseCommandArgs(spec, argv);
+  if (parsed.help) {
+    ctx.out(renderHelp(spec));
+    return 0;
+  }
+  const since = parseSince(parsed.values["since"]);
+  const limit = parsed.values["limit"] === undefined ? null : intFlag(spec, "limit", parsed.values["limit"], 1);
+  const showText = parsed.values["show-text"] === true;
+  const explicit = parsed.positionals.length > 0;
+  const inputs = explicit ? parsed.positionals : [join(ctx.paths.claudeDir, "projects")];
+
+  const paths = ctx.paths;
+  let configText: string | null = null;
+  try {
+    configText = await Deno.readTextFile(paths.config);
+  } catch {
+    configText = null;
+  }
+  const { config } = loadConfig(configText, ctx.env, paths.config);
+  const rules = buildRuleSet({ userFiles: await readUserRuleFiles(paths.rules) });
+  const stallDisabled = config.stallDisable ||
+    ((ctx.env("CLIFFHANGER_STALL_DISABLE") ?? "").trim() === "" && await pathExists(paths.stallOff));
+
+  const files = await collect(inputs, { explicit, since, limit });
+  const acc = new ReplayAccumulator(inputs, { showText });
+  const progress = progressBar(ctx, files.length);
+  const now = ctx.now().getTime();
+  for (const [i, file] of files.entries()) {
+    progress(i, acc.report.stops);
+    let stats;
+    try {
+      stats = await scanTranscript(file.path, {
+        includeSidechain: file.subagent,
+        onStop: (stop) => {
+          if (stop.interrupted) {
+            acc.report.interrupted++;
+            return;
+          }
+          if (since !== null && stop.timestamp !== null && Date.parse(stop.timestamp) < since) {
+            acc.report.skippedBeforeSince++;
+            return;
+          }
+          const payload = parseStopPayload({
+            session_id: stop.sessionId ?? file.shown,
+            hook_event_name: file.subagent ? "SubagentStop" : "Stop",
+            transcript_path: file.path,
+            ...(file.subagent ? { agent_transcript_path: file.path, agent_type: "replay" } : {}),
+            ...(stop.permissionMode ? { permission_mode: stop.permissionMode } : {}),
+            stop_hook_active: false,
+            last_assistant_message: stop.lastAssistantMessage,
+          });
+          const { decision, stallKinds } = evaluateStop({
+            payload,
+            state: stop.state,
+            config,
+            rules,
+            stallDisabled,
+            now,
+          });
+          acc.add({
+            file: file.shown,
+            line: stop.line,
+            subagent: file.subagent,
+            timestamp: stop.timestamp,
+            decision,
+            stallKinds,
+            message: stop.lastAssistantMessage,
+            nextPrompt: stop.nextPrompt,
+          });
+        },
+      });
+    } catch (e) {
+      acc.report.unreadable++;
+      ctx.err(`cliffhanger-bin: replay: cannot read "${file.path}": ${firstLine(e)}\n`);
+      continue;
+    }
+    acc.addFile(file.subagent, stats.malformed);
+  }
+  progress(files.length, acc.report.stops, true);
+  if (parsed.values["json"]) {
+    ctx.out(JSON.stringify(acc.report, null, 2) + "\n");
+    return 0;
+  }
+  ctx.out(renderReplay(acc.report, await ruleLabels(rules)));
+  return 0;
+}
+
+/** The files to replay; with --limit, the newest N by modification time. Files untouched since --since are skipped. */
+async function collect(
+  inputs: string[],
+  options: { explicit: boolean; since: number | null; limit: number | null },
+): Promise<TranscriptFile[]> {
+  const files: TranscriptFile[] = [];
+  for (const input of inputs) {
+    try {
+      for await (const file of walkTranscripts(input)) {
+        if (options.since !== null && file.mtimeMs < options.since) continue;
+        files.push(file);
+      }
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound && !options.explicit) continue;
+      if (e instanceof Deno.errors.NotCapable || e instanceof Deno.errors.PermissionDenied) {
+        throw new CommandError(
+          `replay: cannot read "${input}": outside this binary's read scope (the Claude folder and the cliffhanger home)`,
+        );
+      }
+      throw new CommandError(`replay: cannot read "${input}": ${firstLine(e)}`);
+    }
+  }
+  if (options.limit === null) return files;
+  return files.sort((a, b) => b.mtimeMs - a.mtimeMs).slice(0, options.limit);
+}
+
+function parseSince(raw: unknown): number | null {
+  if (raw === undefined) return null;
+  const text = String(raw);
+  const ms = /^\d{4}-\d{2}-\d{2}$/.test(text) ? Date.parse(`${text}T00:00:00Z`) : Date.parse(text);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(ms)) {
+    throw new UsageError(`replay: --since must be a date like 2026-10-01 or an ISO time, got "${text}"`);
+  }
+  return ms;
+}
+
+/** A one-line progress bar on stderr, only when stderr is a terminal. */
+function progressBar(ctx: CliContext, total: number): (done: number, stops: number, end?: boolean) => void {
+  let tty = false;
+  try {
+    tty = Deno.stderr.isTerminal();
+  } catch {
+    tty = false;
+  }
+  if (!tty || total === 0) return () => {};
+  const width = 30;
+  return (done, stops, end = false) => {
+    if (end) return ctx.err("\r\x1b[K");
+    const filled = Math.round((width * done) / total);
+    ctx.err(`\r[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${total} files, ${stops} stop points`);
+  };
+}
+
+async function ruleLabels(rules: ReturnType<typeof buildRuleSet>): Promise<Record<string, string>> {
+  const labels: Record<string, string> = { ...STAGE_LABELS };
+  for (const rule of [...rules.escape, ...rules.blocker, ...rules.earlyStop]) {
+    if (rule.label) labels[rule.id] = rule.label;
+  }
+  return await Promise.resolve(labels);
+}
+
+function firstLine(e: unknown): string {
+  return ((e instanceof Error ? e.message : String(e)).split("\n")[0]) ?? "";
+}
+
+export const command: Command = { spec, run };

@@ -1,0 +1,90 @@
+/**
+ * `replay` on the shared corpus (../shared/corpus/transcripts beside the repo), in-process under the test's
+ * permissions, plus black-box runs of the flags and a replay inside the binary's read scope.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { homePaths } from "../store/paths.ts";
+import { runCli, tempHome } from "../testing/run_cli.ts";
+import type { CliContext } from "./context.ts";
+import { command } from "./replay.ts";
+
+const CORPUS = fileURLToPath(new URL("../../../shared/corpus/transcripts/", import.meta.url));
+
+async function replay(args: string[]): Promise<{ code: number; out: string; err: string; home: string }> {
+  const home = await tempHome();
+  const env = (k: string) =>
+    ({ HOME: home, CLIFFHANGER_HOME: join(home, ".cliffhanger") } as Record<string, string>)[k];
+  let out = "";
+  let err = "";
+  const ctx: CliContext = {
+    env,
+    paths: homePaths(env),
+    out: (t) => (out += t),
+    err: (t) => (err += t),
+    isTTY: false,
+    now: () => new Date("2026-12-01T00:00:00Z"),
+  };
+  const code = await command.run(ctx, args);
+  return { code, out, err, home };
+}
+
+Deno.test("replay over the corpus: every stop point evaluated, nothing written", async () => {
+  const { code, out, home } = await replay([CORPUS, "--json"]);
+  assert.equal(code, 0);
+  const r = JSON.parse(out);
+  assert.equal(r.files, 27);
+  assert.equal(r.sessions, 19);
+  assert.equal(r.subagentFiles, 8);
+  assert.equal(r.stops, r.blocked + r.allowed);
+  assert.equal(r.stops, 92);
+  assert.equal(r.interrupted, 10);
+  assert.equal(r.blocked, 23);
+  assert.equal(r.blockedByRule["offers-to-continue"], 16);
+  assert.equal(r.blockedByStallKind["pending_tool_use"], 1);
+  assert.equal(r.wrongBlockCandidates, 10);
+  assert.equal(r.unreadable, 0);
+  // the corpus files whose final line has no "\n" are read to the end: no missing_followup from a torn reply
+  assert.equal(r.blockedByStallKind["missing_followup"], undefined);
+  // observe mode with no writes: the cliffhanger home is not even created
+  await assert.rejects(Deno.stat(join(home, ".cliffhanger")), Deno.errors.NotFound);
+});
+
+Deno.test("replay text: counts and short matches only; --show-text adds the passages", async () => {
+  const plain = await replay([CORPUS]);
+  assert.match(plain.out, /^replayed 27 transcripts \(19 sessions, 8 subagent\): 92 stop points/);
+  assert.match(plain.out, /would block 23 \(25%\):/);
+  assert.match(plain.out, /candidates for a wrong block/);
+  assert.doesNotMatch(plain.out, /final message:|\| /);
+  const shown = await replay([CORPUS, "--show-text"]);
+  assert.match(shown.out, /final message:\n {4}\| /);
+  assert.match(shown.out, /next prompt:/);
+});
+
+Deno.test("replay --since and --limit narrow the input", async () => {
+  const late = JSON.parse((await replay([CORPUS, "--json", "--since", "2100-01-01"])).out);
+  assert.equal(late.stops, 0);
+  const one = JSON.parse((await replay([CORPUS, "--json", "--limit", "1"])).out);
+  assert.equal(one.files, 1);
+});
+
+Deno.test("replay, black-box: usage errors exit 2; the default folder inside the read scope is replayed", async () => {
+  const home = await tempHome();
+  const bad = await runCli(["replay", "--bogus"], { home });
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /unknown flag "--bogus"/);
+  assert.equal((await runCli(["replay", "--since", "yesterday"], { home })).code, 2);
+  const project = join(home, ".claude", "projects", "-work-demo");
+  await Deno.mkdir(project, { recursive: true });
+  const src = join(CORPUS, "entireio__cli__fc-99c919b212-0__full.jsonl");
+  await Deno.copyFile(src, join(project, "fc.jsonl"));
+  const run = await runCli(["replay", "--json"], { home });
+  assert.equal(run.code, 0, run.stderr);
+  const r = JSON.parse(run.stdout);
+  assert.equal(r.files, 1);
+  assert.ok(r.stops > 0);
+  const outside = await runCli(["replay", CORPUS], { home });
+  assert.equal(outside.code, 1);
+  assert.match(outside.stderr, /outside this binary's read scope/);
+});

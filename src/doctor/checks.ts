@@ -1,0 +1,193 @@
+/**
+ * `doctor`'s judgements, pure: each takes what the command gathered and returns checks with a fix. The command
+ * (src/cli/doctor.ts) does the I/O.
+ */
+import type { SettingsFileReport } from "../settings/inspect.ts";
+
+export type CheckStatus = "ok" | "warn" | "fail";
+
+export interface Check {
+  id: string;
+  status: CheckStatus;
+  detail: string;
+  /** What to do about it; null when ok. */
+  fix: string | null;
+}
+
+const ok = (id: string, detail: string): Check => ({ id, status: "ok", detail, fix: null });
+
+/** UserPromptSubmit must answer inside Claude Code's 30 s; Stop handlers need at least the hook's own budget. */
+export const PROMPT_TIMEOUT_MAX_S = 30;
+/** Claude Code's timeout for a command handler without one. */
+export const DEFAULT_HANDLER_TIMEOUT_S = 600;
+
+export function checkSettingsParse(files: readonly SettingsFileReport[]): Check {
+  const broken = files.filter((f) => f.exists && f.error !== null && !/Requires read access|NotCapable/.test(f.error));
+  if (broken.length > 0) {
+    return {
+      id: "settings-parse",
+      status: "fail",
+      detail: broken.map((f) => `${f.path}: ${f.error}`).join("; "),
+      fix: "fix the JSON at the position shown (Claude Code ignores a settings file it cannot parse, hooks included)",
+    };
+  }
+  const present = files.filter((f) => f.exists).length;
+  return ok("settings-parse", `${present} settings file${present === 1 ? "" : "s"} parse`);
+}
+
+export function checkRegistered(files: readonly SettingsFileReport[]): Check {
+  const events = [...new Set(files.flatMap((f) => f.events))];
+  if (events.length === 0) {
+    return {
+      id: "registered",
+      status: "warn",
+      detail: "no settings file it can read registers cliffhanger (the plugin may, see `claude --plugin-dir`)",
+      fix: "cliffhanger-bin install (or load plugin/ as a Claude Code plugin)",
+    };
+  }
+  return ok("registered", `registered for ${events.join(", ")}`);
+}
+
+export function checkTimeouts(files: readonly SettingsFileReport[], budgetMs: number): Check {
+  const problems: string[] = [];
+  const budgetS = Math.ceil(budgetMs / 1000);
+  for (const f of files) {
+    for (const h of f.handlers) {
+      const timeout = h.timeout ?? DEFAULT_HANDLER_TIMEOUT_S;
+      if (h.event === "UserPromptSubmit" && timeout > PROMPT_TIMEOUT_MAX_S) {
+        problems.push(`${f.path}: UserPromptSubmit timeout ${timeout} s is over ${PROMPT_TIMEOUT_MAX_S} s`);
+      }
+      if ((h.event === "Stop" || h.event === "SubagentStop") && timeout < budgetS) {
+        problems.push(`${f.path}: ${h.event} timeout ${timeout} s is under the hook's budget of ${budgetS} s`);
+      }
+    }
+  }
+  if (problems.length > 0) {
+    return {
+      id: "timeouts",
+      status: "fail",
+      detail: problems.join("; "),
+      fix:
+        `run \`cliffhanger-bin install\` again: it rewrites our handlers with fitting timeouts (prompt ≤ ${PROMPT_TIMEOUT_MAX_S} s, ` +
+        `stop ≥ CLIFFHANGER_BUDGET_MS)`,
+    };
+  }
+  return ok("timeouts", `timeouts fit (prompt ≤ ${PROMPT_TIMEOUT_MAX_S} s, stop ≥ budget ${budgetS} s)`);
+}
+
+/** The same event registered more than once: the Stop guard answers duplicates once; other hooks would run twice. */
+export function checkDuplicates(files: readonly SettingsFileReport[]): Check {
+  const where = new Map<string, string[]>();
+  for (const f of files) for (const h of f.handlers) where.set(h.event, [...(where.get(h.event) ?? []), f.path]);
+  const doubled = [...where].filter(([, paths]) => paths.length > 1);
+  if (doubled.length === 0) return ok("duplicates", "each event registered once");
+  const detail = doubled.map(([event, paths]) => `${event} ×${paths.length} (${[...new Set(paths)].join(", ")})`).join(
+    "; ",
+  );
+  const onlyStop = doubled.every(([event]) => event === "Stop" || event === "SubagentStop");
+  return {
+    id: "duplicates",
+    status: onlyStop ? "warn" : "fail",
+    detail: onlyStop ? `${detail}: deduplicated (the second call gets the first answer)` : detail,
+    fix: "keep one registration: cliffhanger-bin uninstall --settings <the extra file> (or drop the plugin)",
+  };
+}
+
+/** The handlers' executables against this binary and what PATH resolves `cliffhanger-bin` to. */
+export function checkBinary(input: {
+  files: readonly SettingsFileReport[];
+  /** The running executable (the compiled binary, or deno from a checkout). */
+  self: string | null;
+  /** `cliffhanger-bin` resolved on PATH; undefined when PATH cannot be read. */
+  onPath: string | null | undefined;
+  /** Whether each absolute command exists: true, false, or null when it cannot be checked. */
+  exists: (path: string) => boolean | null;
+}): Check {
+  const commands = [...new Set(input.files.flatMap((f) => f.handlers.map((h) => h.command)))];
+  if (commands.length === 0) {
+    return { id: "binary", status: "warn", detail: "no handler to check", fix: "cliffhanger-bin install" };
+  }
+  const problems: string[] = [];
+  const notes: string[] = [];
+  for (const command of commands) {
+    if (!command.includes("/")) {
+      if (input.onPath === null) problems.push(`settings run "${command}", which is not on PATH`);
+      else if (input.onPath === undefined) {
+        notes.push(`"${command}" is looked up on PATH, which this binary may not read`);
+      } else notes.push(`"${command}" → ${input.onPath}`);
+      continue;
+    }
+    const there = input.exists(command);
+    if (there === false) problems.push(`settings run ${command}, which does not exist`);
+    else if (input.self !== null && command !== input.self) {
+      // Outside the read scope existence cannot be checked; the binary being run is the one on PATH.
+      const dev = /(^|[\\/])deno(\.exe)?$/.test(input.self) && /cliffhanger-bin(\.exe)?$/.test(command);
+      const what = `settings run ${command}, but this cliffhanger-bin is ${input.self}${
+        there === null ? ` (${command} is outside the read scope)` : ""
+      }`;
+      if (dev) notes.push(`${what}: a checkout run, not compared`);
+      else problems.push(what);
+    } else if (input.onPath && input.onPath !== command) {
+      notes.push(`settings run ${command}, but cliffhanger-bin on PATH is ${input.onPath}`);
+    }
+  }
+  if (problems.length > 0) {
+    return {
+      id: "binary",
+      status: "fail",
+      detail: problems.join("; "),
+      fix: "install the binary where the settings point, or run `cliffhanger-bin install` again with the one you use",
+    };
+  }
+  const mismatch = notes.some((n) => n.includes("but cliffhanger-bin on PATH"));
+  return {
+    id: "binary",
+    status: mismatch ? "warn" : "ok",
+    detail: [`settings run ${commands.join(", ")}`, ...notes].join("; "),
+    fix: mismatch ? "re-run install with the binary on PATH so both are the same" : null,
+  };
+}
+
+export function checkRecentDecisions(lastTs: string | null, now: Date, registered: boolean): Check {
+  if (lastTs === null) {
+    return {
+      id: "recent-decisions",
+      status: registered ? "warn" : "ok",
+      detail: "no decision logged yet",
+      fix: registered
+        ? "start a Claude Code session and end a turn; if nothing is logged, the hook is not running"
+        : null,
+    };
+  }
+  const ageH = (now.getTime() - Date.parse(lastTs)) / 3_600_000;
+  if (ageH > 24 * 7) {
+    return {
+      id: "recent-decisions",
+      status: "warn",
+      detail: `last decision ${lastTs} (${Math.round(ageH / 24)} days ago)`,
+      fix: "if you used Claude Code since, the hook is not firing: check the binary and registration above",
+    };
+  }
+  return ok("recent-decisions", `last decision ${lastTs}`);
+}
+
+export function exitCodeFor(checks: readonly Check[]): number {
+  return checks.some((c) => c.status === "fail") ? 1 : 0;
+}
+
+export function renderChecks(checks: readonly Check[]): string {
+  const lines: string[] = [];
+  for (const c of checks) {
+    lines.push(`${c.status.padEnd(4)}  ${c.id}: ${c.detail}`);
+    if (c.fix) lines.push(`      fix: ${c.fix}`);
+  }
+  const fails = checks.filter((c) => c.status === "fail").length;
+  const warns = checks.filter((c) => c.status === "warn").length;
+  lines.push(
+    "",
+    fails === 0
+      ? `all good${warns ? ` (${warns} warning${warns === 1 ? "" : "s"})` : ""}`
+      : `${fails} broken, ${warns} warning${warns === 1 ? "" : "s"}`,
+  );
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,64 @@
+import assert from "node:assert/strict";
+import type { SettingsFileReport } from "../settings/inspect.ts";
+import { checkBinary, checkDuplicates, checkRecentDecisions, checkTimeouts, exitCodeFor } from "./checks.ts";
+
+const file = (
+  path: string,
+  handlers: Array<[string, string, number | null]>,
+  command = "/bin/cliffhanger-bin",
+): SettingsFileReport => ({
+  path,
+  exists: true,
+  error: null,
+  events: [...new Set(handlers.map(([e]) => e))],
+  handlers: handlers.map(([event, hook, timeout]) => ({ event, hook, command, args: ["hook", hook], timeout })),
+});
+
+Deno.test("timeouts: prompt over 30 s (or unset: 600 s) and stop under the budget fail", () => {
+  assert.equal(
+    checkTimeouts([file("a", [["Stop", "stop", 60], ["UserPromptSubmit", "prompt", 10]])], 10_000).status,
+    "ok",
+  );
+  assert.equal(checkTimeouts([file("a", [["UserPromptSubmit", "prompt", null]])], 10_000).status, "fail");
+  assert.equal(checkTimeouts([file("a", [["SubagentStop", "stop", 9]])], 10_000).status, "fail");
+});
+
+Deno.test("duplicates: a doubled Stop is deduplicated (warn); a doubled prompt hook is broken", () => {
+  const stop = checkDuplicates([file("a", [["Stop", "stop", 60]]), file("b", [["Stop", "stop", 60]])]);
+  assert.equal(stop.status, "warn");
+  assert.match(stop.detail, /deduplicated/);
+  assert.equal(
+    checkDuplicates([file("a", [["UserPromptSubmit", "prompt", 10]]), file("b", [["UserPromptSubmit", "prompt", 10]])])
+      .status,
+    "fail",
+  );
+});
+
+Deno.test("binary: missing, another binary than this one, on PATH by name", () => {
+  const files = [file("a", [["Stop", "stop", 60]])];
+  assert.equal(
+    checkBinary({ files, self: "/bin/cliffhanger-bin", onPath: undefined, exists: () => false }).status,
+    "fail",
+  );
+  assert.equal(
+    checkBinary({ files, self: "/opt/cliffhanger-bin", onPath: undefined, exists: () => null }).status,
+    "fail",
+  );
+  assert.equal(
+    checkBinary({ files, self: "/bin/cliffhanger-bin", onPath: undefined, exists: () => true }).status,
+    "ok",
+  );
+  const plugin = [file("a", [["Stop", "stop", 60]], "cliffhanger-bin")];
+  assert.equal(checkBinary({ files: plugin, self: null, onPath: null, exists: () => true }).status, "fail");
+  assert.equal(
+    checkBinary({ files: plugin, self: null, onPath: "/bin/cliffhanger-bin", exists: () => true }).status,
+    "ok",
+  );
+});
+
+Deno.test("recent decisions and the exit code", () => {
+  const now = new Date("2026-12-01T00:00:00Z");
+  assert.equal(checkRecentDecisions("2026-11-30T10:00:00Z", now, true).status, "ok");
+  assert.equal(checkRecentDecisions("2026-10-01T10:00:00Z", now, true).status, "warn");
+  assert.equal(exitCodeFor([checkRecentDecisions(null, now, true)]), 0);
+});

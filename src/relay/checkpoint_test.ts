@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { checkpoint, type CheckpointDeps, realCheckpointDeps } from "./checkpoint.ts";
+
+const now = new Date("2026-09-07T04:14:00Z");
+
+async function git(cwd: string, ...args: string[]): Promise<string> {
+  const out = await new Deno.Command("git", { args, cwd, stdout: "piped", stderr: "piped" }).output();
+  if (out.code !== 0) throw new Error(new TextDecoder().decode(out.stderr));
+  return new TextDecoder().decode(out.stdout);
+}
+
+Deno.test("checkpoint: appends to PROGRESS.md and commits everything in the project", async () => {
+  const project = await Deno.makeTempDir({ prefix: "cliffhanger-ckpt-" });
+  await git(project, "init", "-q");
+  await git(project, "config", "user.email", "t@example.invalid");
+  await git(project, "config", "user.name", "t");
+  await Deno.writeTextFile(join(project, "work.txt"), "done\n");
+  const progressFile = join(project, "PROGRESS.md");
+  const first = await checkpoint({ project, progressFile, label: "waiting for turn 1", now });
+  assert.equal(first.ok, true, first.detail);
+  assert.match(first.detail, /^committed [0-9a-f]+: relay checkpoint: waiting for turn 1$/);
+  assert.equal(await Deno.readTextFile(progressFile), "- 2026-09-07T04:14:00Z relay checkpoint: waiting for turn 1\n");
+  assert.equal((await git(project, "status", "--porcelain")).trim(), "");
+  assert.match(await git(project, "log", "--format=%s"), /^relay checkpoint: waiting for turn 1\n$/);
+});
+
+Deno.test("checkpoint: git outside the run scope is refused with the compile hint", async () => {
+  const appended: string[] = [];
+  const deps: CheckpointDeps = {
+    run: () => Promise.reject(new Deno.errors.NotCapable('Requires run access to "git"')),
+    append: (_p, t) => Promise.resolve(void appended.push(t)),
+  };
+  const r = await checkpoint({ project: "/p", progressFile: "/p/PROGRESS.md", label: "x", now }, deps);
+  assert.equal(r.ok, false);
+  assert.match(r.detail, /not in this process's run scope.*deno task compile --allow-run git/);
+  assert.equal(appended.length, 1);
+});
+
+Deno.test("checkpoint: not a git repository is a clear failure", async () => {
+  const project = await Deno.makeTempDir({ prefix: "cliffhanger-ckpt-" });
+  const r = await checkpoint(
+    { project, progressFile: join(project, "PROGRESS.md"), label: "x", now },
+    realCheckpointDeps,
+  );
+  assert.equal(r.ok, false);
+  assert.match(r.detail, /git add -A failed \(128\)/);
+});

@@ -1,0 +1,132 @@
+/**
+ * The relay as the last stage of `hook stop`: the I/O around runRelayStage. `relayContinuation` is called after
+ * the guard allowed the stop (and logged it); it returns null when the relay cannot apply (a subagent, no project,
+ * no ACTIVE), else the wait to run under its own time budget (relayMaxWaitS + RELAY_BUDGET_SLACK_S), outside the
+ * session lock. A block is printed like any Stop block and logged as a decision line with rule `relay-turn`.
+ */
+import type { Config } from "../config.ts";
+import type { EnvReader } from "../env.ts";
+import type { HookContinuation, HookOutcome } from "../hooks/fail_open.ts";
+import type { StopDecision } from "../hooks/stop/decision.ts";
+import { renderStop } from "../hooks/stop/render.ts";
+import { appendError } from "../store/errors_log.ts";
+import { appendJsonLines, appendLog } from "../store/log.ts";
+import type { HomePaths } from "../store/paths.ts";
+import { checkpoint } from "./checkpoint.ts";
+import { existsStrict } from "./io.ts";
+import { relayLogLines } from "./log_line.ts";
+import { progressPath, projectDir, relayDirFor, type RelayPaths, relayPaths } from "./paths.ts";
+import { isPermissionError, runRelayStage } from "./stage.ts";
+
+/** Seconds the relay's budget adds to the wait: checkpoint, last poll, log writes. */
+export const RELAY_BUDGET_SLACK_S = 15;
+
+export interface RelayHookPayload {
+  session_id: string;
+  hook_event_name: string;
+  agent_id?: string | null | undefined;
+  cwd?: string | null | undefined;
+}
+
+export interface RelayHookDeps {
+  env: EnvReader;
+  paths: HomePaths;
+  config: Config;
+  now: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** The mailbox of this stop, or null when there is no project folder. */
+export function relayPathsFor(env: EnvReader, config: Config, cwd: string | null | undefined): RelayPaths | null {
+  const project = projectDir(env("CLAUDE_PROJECT_DIR"), cwd);
+  return project === null ? null : relayPaths(relayDirFor(project, config.relayDir));
+}
+
+export async function relayContinuation(
+  deps: RelayHookDeps,
+  payload: RelayHookPayload,
+): Promise<HookContinuation | null> {
+  if ((payload.agent_id ?? "") !== "" || payload.hook_event_name === "SubagentStop") return null;
+  const paths = relayPathsFor(deps.env, deps.config, payload.cwd);
+  if (paths === null) return null;
+  const explicitDir = deps.config.relayDir.trim() !== "";
+  try {
+    if (!(await existsStrict(paths.active))) return null;
+  } catch (e) {
+    // out of scope: quiet for the default folder (every other project's stops would report it), else the stage says so
+    if (isPermissionError(e) && !explicitDir) return null;
+  }
+  return {
+    budgetMs: Math.round((deps.config.relayMaxWaitS + RELAY_BUDGET_SLACK_S) * 1000),
+    run: () => runRelayForStop(deps, payload, paths, explicitDir),
+  };
+}
+
+async function runRelayForStop(
+  deps: RelayHookDeps,
+  payload: RelayHookPayload,
+  paths: RelayPaths,
+  explicitDir: boolean,
+): Promise<HookOutcome> {
+  const { config } = deps;
+  const project = projectDir(deps.env("CLAUDE_PROJECT_DIR"), payload.cwd)!;
+  const result = await runRelayStage({
+    payload,
+    paths,
+    pollS: config.relayPollS,
+    maxWaitS: config.relayMaxWaitS,
+    now: deps.now,
+    sleep: deps.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
+    explicitDir,
+    ...(config.relayCheckpoint
+      ? {
+        checkpoint: (last: number) =>
+          checkpoint({
+            project,
+            progressFile: progressPath(project),
+            label: `waiting for turn ${last + 1}`,
+            now: new Date(deps.now()),
+          }),
+      }
+      : {}),
+  });
+  for (const error of result.errors) await appendError(deps.paths.errors, "hook stop (relay)", error);
+  const now = new Date(deps.now());
+  const context = {
+    now,
+    session: payload.session_id,
+    event: payload.hook_event_name,
+    dir: paths.dir,
+    cwd: payload.cwd ?? null,
+  };
+  await appendJsonLines(deps.paths.log, relayLogLines(result.events, context));
+  if (result.decision !== "block") return { stdout: "", exitCode: 0 };
+  const decision: StopDecision = {
+    action: "block",
+    rule: "relay-turn",
+    reason: result.reason,
+    open: [],
+    match: null,
+    source: null,
+  };
+  await appendLog(deps.paths.log, {
+    ts: now.toISOString(),
+    session: payload.session_id,
+    event: payload.hook_event_name,
+    agent: null,
+    action: "block",
+    // the relay is its own switch (ACTIVE): observe mode does not apply to it
+    observe: false,
+    rule: "relay-turn",
+    open: [],
+    match: null,
+    source: null,
+    continuation: 0,
+    cwd: payload.cwd ?? null,
+    relayTurn: result.turn,
+  });
+  return {
+    stdout: renderStop(decision, { continueVia: config.continueVia, observe: false, event: payload.hook_event_name }),
+    exitCode: 0,
+  };
+}

@@ -1,0 +1,29 @@
+/** Whether the relay's wait fits under the Stop hook's registered timeout (for `status`). */
+
+/** Seconds to keep between the end of the wait and the hook's timeout (startup, the guard, the last poll). */
+export const RELAY_TIMEOUT_HEADROOM_S = 30;
+/** The timeout `install --relay` registers for the Stop handler. */
+export const RELAY_HOOK_TIMEOUT_S = 600;
+
+/**
+ * A warning when a wait of `maxWaitS` does not fit under `registeredTimeoutS` with the headroom, else null. A
+ * hook killed mid-wait looks exactly like a wait that found nothing, so this is worth saying out loud.
+ * `registeredTimeoutS` null: the handler has no timeout of its own and Claude Code's default applies (`defaultS`).
+ */
+export function relayTimeoutWarning(
+  maxWaitS: number,
+  registeredTimeoutS: number | null,
+  defaultS = 600,
+): string | null {
+  const timeout = registeredTimeoutS ?? defaultS;
+  if (maxWaitS + RELAY_TIMEOUT_HEADROOM_S <= timeout) return null;
+  const which = registeredTimeoutS === null
+    ? `Claude Code's default of ${defaultS} s (no timeout registered)`
+    : `${timeout} s`;
+  const fit = Math.max(0, timeout - RELAY_TIMEOUT_HEADROOM_S);
+  return `relay: the wait (relayMaxWaitS ${maxWaitS} s) does not fit under the Stop hook's timeout, ${which}, with ` +
+    `${RELAY_TIMEOUT_HEADROOM_S} s to spare: the hook would be killed mid-wait. Set CLIFFHANGER_RELAY_MAX_WAIT_S to ` +
+    `at most ${fit}, or register the hook with "timeout": ${
+      Math.max(RELAY_HOOK_TIMEOUT_S, Math.ceil(maxWaitS + RELAY_TIMEOUT_HEADROOM_S))
+    } (install --relay).`;
+}

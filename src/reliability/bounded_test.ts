@@ -1,0 +1,161 @@
+/**
+ * Loops stay bounded and parallel calls lose nothing, in process through runHook.
+ *
+ * Process-level concurrency lives elsewhere and is not repeated here: src/hooks/stop/concurrency_test.ts (a stop
+ * registered twice, Stop with SubagentStop, a stale lock left by a killed process), src/hooks/pretool/
+ * concurrency_test.ts (parallel identical and different calls), src/settings/apply_process_test.ts (several
+ * `install` processes on one settings file: valid settings, exactly one set of handlers).
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { callHook, checkContract, makeSandbox, readText, removeSandbox } from "./harness.ts";
+
+const MAX = 3;
+const TURNS = 1000;
+
+Deno.test("bounded: 1,000 turns of an agent that always stops early and stalls — blocks per turn never exceed the cap; state and index stay small", async () => {
+  const box = await makeSandbox({ CLIFFHANGER_MAX: String(MAX) });
+  try {
+    const transcript = join(box.claudeProjects, "loop.jsonl");
+    await Deno.writeTextFile(transcript, "");
+    const state = join(box.cliffhanger, "state", "loop.json");
+    const sizes: number[] = [];
+    for (let t = 0; t < TURNS; t++) {
+      // each turn: a real prompt, then a tool call that never gets a result (a stall)
+      await Deno.writeTextFile(
+        transcript,
+        JSON.stringify({ type: "user", promptId: `p${t}`, promptSource: "typed", message: { role: "user", content: `task ${t}` } }) +
+          "\n" +
+          JSON.stringify({
+            type: "assistant",
+            message: { id: `m${t}`, role: "assistant", content: [{ type: "tool_use", id: `toolu_${t}`, name: "mcp__x__hang", input: {} }] },
+          }) + "\n",
+        { append: true },
+      );
+      let blocks = 0;
+      for (let s = 0; s < 5; s++) {
+        const payload = {
+          session_id: "loop",
+          prompt_id: `p${t}`,
+          stop_hook_active: s > 0,
+          transcript_path: transcript,
+          // alternate: a stall with no final message, then an early-stop phrase
+          ...(s % 2 === 0 ? {} : { last_assistant_message: `Want me to continue? (${s})` }),
+        };
+        const answer = checkContract("stop", await callHook(box, "stop", JSON.stringify(payload)));
+        if (answer !== null) blocks++;
+      }
+      assert.ok(blocks <= MAX, `turn ${t}: ${blocks} blocks`);
+      if (t === 0) assert.ok(blocks > 0, "the agent is really sent back");
+      if (t % 100 === 99) sizes.push((await Deno.stat(state)).size);
+    }
+    assert.ok(Math.max(...sizes) < 32 * 1024, `state file sizes ${sizes}`);
+    assert.ok(sizes.at(-1)! <= sizes[0]! * 1.5 + 512, `the state file does not grow with the turns: ${sizes}`);
+    const log = (await readText(box.paths.log)).split("\n").filter((l) => l !== "");
+    const decisions = log.filter((l) => !l.includes('"kind":"stall"'));
+    assert.equal(decisions.length, TURNS * 5, "one decision line per stop: the log grows linearly, nothing else");
+    assert.equal(await readText(box.paths.errors), "");
+  } finally {
+    await removeSandbox(box);
+  }
+});
+
+Deno.test("bounded: an agent repeating one tool 1,000 times — denied from the 4th call, history and its file bounded", async () => {
+  const box = await makeSandbox();
+  try {
+    const call = JSON.stringify({ session_id: "rep", tool_name: "Bash", tool_input: { command: "npm test" } });
+    let denied = 0;
+    let sizeAt100 = 0;
+    for (let i = 1; i <= TURNS; i++) {
+      const answer = checkContract("pretool", await callHook(box, "pretool", call)) as
+        | { hookSpecificOutput?: { permissionDecision?: string } }
+        | null;
+      if (answer?.hookSpecificOutput?.permissionDecision === "deny") denied++;
+      else if (i >= 4) assert.fail(`call ${i} was not denied`);
+      if (i === 100) sizeAt100 = (await Deno.stat(join(box.cliffhanger, "state", "rep.loop.json"))).size;
+    }
+    assert.equal(denied, TURNS - 3);
+    const file = join(box.cliffhanger, "state", "rep.loop.json");
+    const history = JSON.parse(await Deno.readTextFile(file)).history;
+    assert.ok(history.length <= 32, `${history.length} entries`);
+    assert.ok((await Deno.stat(file)).size <= sizeAt100 + 64, "the history file does not grow");
+  } finally {
+    await removeSandbox(box);
+  }
+});
+
+Deno.test("concurrency: 24 parallel stops of one turn and 8 SubagentStops lose no update and tear no file", async () => {
+  const box = await makeSandbox({ CLIFFHANGER_MAX: "100" });
+  try {
+    const calls = [];
+    for (let i = 0; i < 24; i++) {
+      const p = { session_id: "par", prompt_id: "p", stop_hook_active: true, last_assistant_message: `Want me to continue? (${i})` };
+      calls.push(callHook(box, "stop", JSON.stringify(p)));
+    }
+    for (let i = 0; i < 8; i++) {
+      const p = {
+        hook_event_name: "SubagentStop",
+        session_id: "par",
+        agent_id: "a1",
+        agent_type: "Explore",
+        prompt_id: "p",
+        stop_hook_active: true,
+        last_assistant_message: `Should I keep going? (${i})`,
+      };
+      calls.push(callHook(box, "stop", JSON.stringify(p)));
+    }
+    for (const result of await Promise.all(calls)) {
+      assert.equal((checkContract("stop", result) as { decision?: string })?.decision, "block");
+    }
+    const main = JSON.parse(await Deno.readTextFile(join(box.cliffhanger, "state", "par.json")));
+    const agent = JSON.parse(await Deno.readTextFile(join(box.cliffhanger, "state", "par.agent-a1.json")));
+    assert.equal(main.turn.blocks, 24);
+    assert.equal(agent.turn.blocks, 8);
+    const log = (await readText(box.paths.log)).split("\n").filter((l) => l !== "");
+    assert.equal(log.length, 32);
+    for (const line of log) JSON.parse(line);
+    assert.equal(await readText(box.paths.errors), "");
+  } finally {
+    await removeSandbox(box);
+  }
+});
+
+Deno.test("concurrency: a burst of 30 parallel PreToolUse calls records all 30, at most 3 allowed", async () => {
+  const box = await makeSandbox();
+  try {
+    const call = JSON.stringify({ session_id: "burst", tool_name: "Bash", tool_input: { command: "make" } });
+    const results = await Promise.all(Array.from({ length: 30 }, () => callHook(box, "pretool", call)));
+    let allowedOrWarned = 0;
+    for (const r of results) {
+      const a = checkContract("pretool", r) as { hookSpecificOutput?: { permissionDecision?: string } } | null;
+      if (a?.hookSpecificOutput?.permissionDecision !== "deny") allowedOrWarned++;
+    }
+    assert.equal(allowedOrWarned, 3);
+    const history = JSON.parse(await Deno.readTextFile(join(box.cliffhanger, "state", "burst.loop.json"))).history;
+    assert.equal(history.length, 30);
+  } finally {
+    await removeSandbox(box);
+  }
+});
+
+Deno.test("concurrency: locks left by a killed process expire for every hook (stop, prompt, pretool)", async () => {
+  const box = await makeSandbox();
+  try {
+    const locks = join(box.cliffhanger, "locks");
+    await Deno.mkdir(locks, { recursive: true });
+    const old = new Date(Date.now() - 60_000);
+    for (const name of ["gone.lock", "gone.prompt.lock", "gone.loop.lock"]) {
+      await Deno.writeTextFile(join(locks, name), "12345-dead");
+      await Deno.utime(join(locks, name), old, old);
+    }
+    const started = performance.now();
+    const stop = checkContract("stop", await callHook(box, "stop", JSON.stringify({ session_id: "gone", last_assistant_message: "Want me to continue?" })));
+    assert.equal((stop as { decision?: string })?.decision, "block");
+    assert.ok(checkContract("prompt", await callHook(box, "prompt", JSON.stringify({ session_id: "gone", prompt: "what now?" }))) !== null);
+    checkContract("pretool", await callHook(box, "pretool", JSON.stringify({ session_id: "gone", tool_name: "Bash", tool_input: { command: "ls" } })));
+    assert.ok(performance.now() - started < 3000, "no hook waited out its lock timeout");
+    assert.equal(await readText(box.paths.errors), "");
+  } finally {
+    await removeSandbox(box);
+  }
+});

@@ -1,0 +1,153 @@
+/**
+ * Rule patterns cannot be made to take super-linear time. Every built-in pattern gets 1 MB adversarial strings
+ * (escape rules run on up to ESCAPE_MAX_CHARS of the final message; blocker and early-stop rules on the last
+ * matchMaxChars, tested at its largest allowed value), each exec under a generous bound; the cap itself is tested.
+ */
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { ConfigSchema, DEFAULT_CONFIG } from "../config.ts";
+import { decideStop, ESCAPE_MAX_CHARS } from "../hooks/stop/decide.ts";
+import { parseStopPayload } from "../hooks/stop/payload.ts";
+import { buildRuleSet } from "../rules/load.ts";
+import { matchFirst, tail } from "../rules/match.ts";
+import type { CompiledRule } from "../rules/schema.ts";
+import { big } from "./arbitraries.ts";
+import { fuzzRuns, fuzzSeed } from "./harness.ts";
+
+const MB = 1 << 20;
+/** Generous: a linear pattern runs 1 MB in a few ms; a quadratic one takes seconds to minutes. */
+const BOUND_MS = 750;
+const MAX_MATCH_CHARS = (ConfigSchema.shape.matchMaxChars.unwrap() as unknown as { maxValue: number }).maxValue ??
+  100_000;
+
+const rules = buildRuleSet({ userFiles: [] });
+const all: CompiledRule[] = [...rules.escape, ...rules.blocker, ...rules.earlyStop];
+
+/** Words and punctuation taken from a pattern's source, to build inputs that almost match it. */
+function fragments(source: string): string[] {
+  const words = source.match(/[A-Za-z\u4e00-\u9fff'-]{2,}/g) ?? [];
+  return [...new Set(words)].slice(0, 40);
+}
+
+function adversarial(rule: CompiledRule): Map<string, string> {
+  const out = new Map<string, string>();
+  const generic = [
+    "Status: partial\n",
+    "Next step: x\n",
+    "- - - - - - ",
+    "> > > ** ",
+    "1. 2) 3. ",
+    " ",
+    "\n",
+    "\t \n",
+    "a",
+    "BLOCKED",
+    "NEEDS-YOU ",
+    "Want me to ",
+    "I'll ",
+    "next ",
+    "要我",
+  ];
+  for (const g of generic) out.set(`repeat ${JSON.stringify(g)}`, big(MB, g));
+  for (const example of [...rule.examples.match, ...rule.examples.pass]) {
+    // an example without its last characters, repeated: every start position almost matches
+    const cut = example.slice(0, Math.max(1, example.length - 2));
+    out.set(`example ${JSON.stringify(cut.slice(0, 30))}…`, big(MB, cut + " "));
+    out.set(`example lines ${JSON.stringify(cut.slice(0, 30))}…`, big(MB, cut.replace(/\s+/g, "\n") + "\n"));
+  }
+  const words = fragments(rule.regexes.map((r) => r.source).join(" "));
+  if (words.length > 0) {
+    out.set("pattern words", big(MB, words.join(" ") + " "));
+    out.set("pattern words, lines", big(MB, words.join("\n") + "\n"));
+  }
+  return out;
+}
+
+function timeExec(regex: RegExp, input: string): number {
+  const started = performance.now();
+  regex.lastIndex = 0;
+  regex.exec(input);
+  return performance.now() - started;
+}
+
+for (const rule of all) {
+  Deno.test(`regex budget: ${rule.kind} rule "${rule.id}" on 1 MB adversarial strings`, () => {
+    const slow: string[] = [];
+    for (const [name, text] of adversarial(rule)) {
+      // what the hook would search: the whole message (up to 1 MB) for escapes, else the capped tail
+      const input = rule.kind === "escape" ? text.slice(0, ESCAPE_MAX_CHARS) : tail(text, MAX_MATCH_CHARS);
+      for (const regex of rule.regexes) {
+        const ms = timeExec(regex, input);
+        if (ms > BOUND_MS) slow.push(`${ms.toFixed(0)} ms: /${regex.source.slice(0, 60)}…/ on ${name}`);
+      }
+    }
+    assert.deepEqual(slow, [], `patterns of "${rule.id}" over the bound`);
+  });
+}
+
+Deno.test("regex budget: matching caps the input at matchMaxChars (same answer as the tail, bounded time)", () => {
+  for (const maxChars of [DEFAULT_CONFIG.matchMaxChars, MAX_MATCH_CHARS]) {
+    for (const head of ["Want me to continue? ", "The next step is to run it. ", "x"]) {
+      const text = big(MB, head) + "\nAll done, 12 tests pass.";
+      for (const set of [rules.blocker, rules.earlyStop]) {
+        const started = performance.now();
+        const whole = matchFirst(set, text, { maxChars });
+        const ms = performance.now() - started;
+        const capped = matchFirst(set, tail(text, maxChars), { maxChars });
+        assert.deepEqual(whole?.phrase ?? null, capped?.phrase ?? null);
+        assert.ok(ms < BOUND_MS * 4, `matchFirst on 1 MB with maxChars ${maxChars}: ${ms.toFixed(0)} ms`);
+      }
+    }
+  }
+});
+
+Deno.test("regex budget: decideStop on a 1 MB adversarial final message stays within the bound", () => {
+  for (const unit of ["Next step: x\n", "Status: partial\n", "Want me to continue? ", "- [ ] item\n"]) {
+    const payload = parseStopPayload({ session_id: "s", last_assistant_message: big(MB, unit) });
+    const started = performance.now();
+    decideStop({ payload, view: null, blocksThisTurn: 0, config: DEFAULT_CONFIG, rules });
+    const ms = performance.now() - started;
+    assert.ok(ms < BOUND_MS * 4, `${JSON.stringify(unit)}: ${ms.toFixed(0)} ms`);
+  }
+});
+
+/** The status-handover patterns before they were made linear (they were quadratic on many Next step: lines). */
+const OLD_STATUS_HANDOVER = [
+  /^[ \t]*(?:[-*>][ \t]*)?(?:\*\*)?Status(?:\*\*)?[ \t]*:(?:\*\*)?[ \t]*(?:\*\*)?(?:partial|blocked)\b[\s\S]*?\bNext steps?(?:\*\*)?[ \t]*:/imu,
+  /^[ \t]*(?:[-*>][ \t]*)?(?:\*\*)?Next steps?(?:\*\*)?[ \t]*:[\s\S]*?^[ \t]*(?:[-*>][ \t]*)?(?:\*\*)?Status(?:\*\*)?[ \t]*:(?:\*\*)?[ \t]*(?:\*\*)?(?:partial|blocked)\b/imu,
+];
+
+Deno.test("status-handover: the linear patterns match exactly what the old ones did, with the same phrase", () => {
+  const rule = rules.escape.find((r) => r.id === "status-handover")!;
+  const piece = fc.constantFrom(
+    "Status: partial",
+    "Status: blocked",
+    "**Status:** partial",
+    "- Status: done",
+    "Next step: run it",
+    "> Next steps: x",
+    "status: Partial.",
+    "text",
+    " ",
+    "\n",
+    "\r\n",
+    "\u2028",
+    "  ",
+    "Next step",
+    ":",
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+      const text = pieces.join("");
+      for (let i = 0; i < 2; i++) {
+        const old = OLD_STATUS_HANDOVER[i]!.exec(text);
+        const now = rule.regexes[i]!.exec(text);
+        assert.equal(now !== null, old !== null, `pattern ${i + 1} on ${JSON.stringify(text)}`);
+        if (old && now) {
+          assert.equal(now.groups?.["phrase"], old[0], `phrase of pattern ${i + 1} on ${JSON.stringify(text)}`);
+        }
+      }
+    }),
+    { numRuns: Math.min(fuzzRuns(), 20_000), seed: fuzzSeed(7010) },
+  );
+});

@@ -1,0 +1,303 @@
+/**
+ * Security and privacy: ids never escape the state folder, a state file replaced by a symlink is not followed for
+ * writes, the binary's scopes refuse the network, and a canary placed in prompts, messages and tool input/output
+ * never reaches log.jsonl, state or errors.log except inside the documented bounded fields.
+ *
+ * A transcript outside the read scope failing open is tested in src/cli/cli_test.ts ("a transcript outside the read
+ * scope fails open with a permission error in errors.log").
+ */
+import assert from "node:assert/strict";
+import { dirname, join, resolve } from "node:path";
+import fc from "fast-check";
+import { computeScopes, denoRunArgs, scopeFlags } from "../permissions.ts";
+import { DESCRIPTION_MAX_CHARS } from "../hooks/pretool/canonical.ts";
+import { MAX_PHRASE_CHARS } from "../rules/match.ts";
+import { writeFileAtomic } from "../store/atomic.ts";
+import { sanitizeId } from "../store/sanitize.ts";
+import { sessionKey, statePath } from "../store/session_state.ts";
+import { loopKey, loopStatePath } from "../hooks/pretool/history.ts";
+import { promptStatePath } from "../hooks/prompt/state.ts";
+import {
+  assertSameTree,
+  callHook,
+  checkContract,
+  fuzzRuns,
+  fuzzSeed,
+  makeSandbox,
+  outsideSnapshot,
+  readText,
+  readTree,
+  removeSandbox,
+} from "./harness.ts";
+
+const NASTY_IDS = [
+  "../../../../etc/cron.d/x",
+  "../..",
+  "..",
+  ".",
+  "/etc/passwd",
+  "/tmp/evil",
+  "a\u0000b",
+  "\u0000",
+  "x".repeat(10_000),
+  "a/b/c",
+  "a\\b",
+  "",
+  " ",
+  "-rf",
+  "s.agent-x",
+  "CON",
+  "😀/..",
+];
+
+function inside(dir: string, path: string): boolean {
+  return resolve(path).startsWith(resolve(dir) + "/") && dirname(resolve(path)) === resolve(dir);
+}
+
+Deno.test("ids: any session or agent id maps to one file name directly inside the state folder", () => {
+  fc.assert(
+    fc.property(
+      fc.oneof(fc.string(), fc.string({ unit: "binary" }), fc.constantFrom(...NASTY_IDS)),
+      fc.option(fc.oneof(fc.string(), fc.constantFrom(...NASTY_IDS))),
+      (session, agent) => {
+        const state = "/home/u/.cliffhanger/state";
+        const id = sanitizeId(session);
+        assert.match(id, /^[A-Za-z0-9][A-Za-z0-9_-]*$/);
+        assert.ok(id.length <= 80, `${id.length} characters`);
+        for (
+          const path of [
+            statePath(state, sessionKey(session, { subagent: agent !== null, agentId: agent })),
+            loopStatePath(state, loopKey(session, agent)),
+            promptStatePath(state, session),
+          ]
+        ) {
+          assert.ok(inside(state, path), `${JSON.stringify(session)}/${JSON.stringify(agent)} → ${path}`);
+          assert.ok(!path.includes("\u0000"));
+        }
+      },
+    ),
+    { numRuns: Math.min(fuzzRuns(), 20_000), seed: fuzzSeed(7020) },
+  );
+  assert.notEqual(sanitizeId("a/b"), sanitizeId("a_b"), "two ids never share a file");
+});
+
+Deno.test("ids: hooks called with traversal ids write only inside $CLIFFHANGER_HOME/{state,locks} and the logs", async () => {
+  const box = await makeSandbox();
+  try {
+    const before = await outsideSnapshot(box);
+    for (const id of NASTY_IDS) {
+      const stop = { hook_event_name: "Stop", session_id: id, last_assistant_message: "Want me to continue?" };
+      checkContract("stop", await callHook(box, "stop", JSON.stringify(stop)));
+      const sub = { ...stop, hook_event_name: "SubagentStop", agent_id: id, agent_type: "Explore" };
+      checkContract("stop", await callHook(box, "stop", JSON.stringify(sub)));
+      const prompt = { hook_event_name: "UserPromptSubmit", session_id: id, prompt: "what time is it?" };
+      checkContract("prompt", await callHook(box, "prompt", JSON.stringify(prompt)));
+      const tool = { hook_event_name: "PreToolUse", session_id: id, agent_id: id, tool_name: "Bash", tool_input: { command: "ls" } };
+      checkContract("pretool", await callHook(box, "pretool", JSON.stringify(tool)));
+    }
+    assertSameTree(before, await outsideSnapshot(box), "traversal ids");
+    const files = [...(await readTree(box.cliffhanger)).keys()];
+    for (const file of files) {
+      assert.match(file, /^(?:log\.jsonl|errors\.log|state\/[A-Za-z0-9][A-Za-z0-9._-]*\.json)$/, file);
+    }
+    assert.ok(files.filter((f) => f.startsWith("state/")).length >= NASTY_IDS.length, "each id got its own files");
+  } finally {
+    await removeSandbox(box);
+  }
+});
+
+Deno.test("symlinks: an atomic write replaces a symlink at the target, never writes through it", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const target = join(dir, "elsewhere.txt");
+    await Deno.writeTextFile(target, "precious\n");
+    const link = join(dir, "state.json");
+    await Deno.symlink(target, link);
+    await writeFileAtomic(link, "{}\n", { fsync: false });
+    assert.equal(await Deno.readTextFile(target), "precious\n", "the link's target is untouched");
+    assert.ok((await Deno.lstat(link)).isFile, "the link itself was replaced by a regular file");
+    assert.equal(await Deno.readTextFile(link), "{}\n");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("symlinks: state files of every hook replaced by symlinks are not followed for writes", async () => {
+  const box = await makeSandbox();
+  try {
+    const state = join(box.cliffhanger, "state");
+    await Deno.mkdir(state, { recursive: true });
+    const targets: string[] = [];
+    const links = [
+      statePath(state, sessionKey("s", { subagent: false })),
+      statePath(state, sessionKey("s", { subagent: true, agentId: "a1" })),
+      loopStatePath(state, loopKey("s", null)),
+      promptStatePath(state, "s"),
+    ];
+    for (const [i, link] of links.entries()) {
+      const target = join(box.outside, `victim-${i}`);
+      await Deno.writeTextFile(target, `victim ${i}\n`);
+      await Deno.symlink(target, link);
+      targets.push(target);
+    }
+    const before = await outsideSnapshot(box);
+    const stop = { hook_event_name: "Stop", session_id: "s", prompt_id: "p", last_assistant_message: "Want me to continue?" };
+    checkContract("stop", await callHook(box, "stop", JSON.stringify(stop)));
+    checkContract(
+      "stop",
+      await callHook(box, "stop", JSON.stringify({ ...stop, hook_event_name: "SubagentStop", agent_id: "a1", agent_type: "x" })),
+    );
+    checkContract("pretool", await callHook(box, "pretool", JSON.stringify({ session_id: "s", tool_name: "Bash", tool_input: { command: "ls" } })));
+    checkContract("prompt", await callHook(box, "prompt", JSON.stringify({ session_id: "s", prompt: "hi there" })));
+    assertSameTree(before, await outsideSnapshot(box), "symlinked state files");
+    for (const [i, target] of targets.entries()) assert.equal(await Deno.readTextFile(target), `victim ${i}\n`);
+    for (const link of links) assert.ok((await Deno.lstat(link)).isFile, `${link} is now a regular file`);
+    // a fresh state, not the victim's text, was used: the stop still blocks with count 1
+    const main = JSON.parse(await Deno.readTextFile(links[0]!));
+    assert.equal(main.turn.blocks, 1);
+  } finally {
+    await removeSandbox(box);
+  }
+});
+
+Deno.test("network: under the binary's scopes a fetch is refused (--deny-net)", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    const scopes = computeScopes({ home, claudeDir: join(home, ".claude"), cliffhangerHome: join(home, ".cliffhanger") });
+    assert.ok(scopeFlags(scopes).includes("--deny-net"));
+    assert.ok(denoRunArgs(scopes).includes("--deny-net"), "main.ts runs (and compiles) with --deny-net");
+    const script = join(home, "probe.ts");
+    await Deno.writeTextFile(
+      script,
+      `try { await fetch("http://127.0.0.1:8080/"); console.log("FETCHED"); } catch (e) { console.log(e.name + ": " + e.message.split("\\n")[0]); }
+try { await Deno.connect({ hostname: "127.0.0.1", port: 8080 }); console.log("CONNECTED"); } catch (e) { console.log(e.name + ": " + e.message.split("\\n")[0]); }`,
+    );
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--quiet", ...scopeFlags(scopes), script],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout).trim().split("\n");
+    assert.equal(text.length, 2, new TextDecoder().decode(out.stderr));
+    for (const line of text) assert.match(line, /NotCapable|Requires net access/, line);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+const CANARY = "CANARY7f3a9b";
+
+/** Removes the documented bounded fields from a JSON value: what is left must not hold the canary. */
+function scrub(value: unknown, key = ""): unknown {
+  if (typeof value === "string") {
+    if (key === "match" && value.length <= MAX_PHRASE_CHARS) return "";
+    if (key === "desc" && value.length <= DESCRIPTION_MAX_CHARS) return "";
+    return value;
+  }
+  if (Array.isArray(value)) return value.map((v) => scrub(v, key));
+  if (value && typeof value === "object") {
+    const obj = value as Record<string, unknown>;
+    const match = typeof obj["match"] === "string" ? obj["match"] : null;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(obj)) {
+      // a block reason quotes its match phrase: that quote is the match field again
+      if (k === "reason" && typeof v === "string" && match) out[k] = v.replaceAll(match, "");
+      else out[k] = scrub(v, k);
+    }
+    return out;
+  }
+  return value;
+}
+
+Deno.test("privacy: a canary in prompts, messages and tool input/output never reaches log, state or errors.log", async () => {
+  const box = await makeSandbox({ CLIFFHANGER_SYNC_MS: "0" });
+  try {
+    const transcript = join(box.claudeProjects, "canary.jsonl");
+    const lines = [
+      { type: "user", promptId: "p1", promptSource: "typed", message: { role: "user", content: `please fix ${CANARY}` } },
+      {
+        type: "assistant",
+        message: { id: "m1", role: "assistant", model: "claude-opus-4-7", content: [{ type: "text", text: `Looking at ${CANARY}` }] },
+      },
+      {
+        type: "assistant",
+        message: { id: "m2", role: "assistant", content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: `cat ${CANARY}` } }] },
+      },
+      { type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: `secret ${CANARY}` }] } },
+      { type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "" }] } },
+    ];
+    await Deno.writeTextFile(transcript, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    const messages = [
+      `Want me to continue with ${CANARY}?`,
+      `${"long ".repeat(40)}${CANARY} is done. Want me to continue?`,
+      `All done: ${CANARY} passes.`,
+      `I cannot proceed without ${CANARY} credentials.`,
+    ];
+    for (const [i, message] of messages.entries()) {
+      const stop = {
+        hook_event_name: "Stop",
+        session_id: "canary",
+        prompt_id: `p${i}`,
+        transcript_path: transcript,
+        cwd: "/home/dev/proj",
+        last_assistant_message: message,
+        [`future_${CANARY}`]: CANARY,
+      };
+      checkContract("stop", await callHook(box, "stop", JSON.stringify(stop)));
+      checkContract("stop", await callHook(box, "stop", JSON.stringify({ ...stop, stop_hook_active: "yes" })));
+    }
+    for (const prompt of [`what is ${CANARY}?`, `fix ${CANARY} now`, `!detail ${CANARY}`]) {
+      const p = { hook_event_name: "UserPromptSubmit", session_id: "canary", prompt, transcript_path: transcript };
+      checkContract("prompt", await callHook(box, "prompt", JSON.stringify(p)));
+    }
+    for (let i = 0; i < 6; i++) {
+      for (const tool_input of [{ command: `echo ${CANARY}` }, { file_path: "/x", new_string: CANARY }, { prompt: CANARY }]) {
+        for (const tool_name of ["Bash", "Edit", "Agent"]) {
+          const t = { hook_event_name: "PreToolUse", session_id: "canary", tool_name, tool_input };
+          checkContract("pretool", await callHook(box, "pretool", JSON.stringify(t)));
+        }
+      }
+    }
+    // broken payloads that carry the canary: their errors must not quote it
+    for (const name of ["stop", "prompt", "pretool"] as const) {
+      checkContract(name, await callHook(box, name, `{"prompt": "${CANARY}", "session_id": `));
+      checkContract(name, await callHook(box, name, JSON.stringify({ session_id: [CANARY], tool_name: CANARY, tool_input: CANARY })));
+      checkContract(name, await callHook(box, name, JSON.stringify({ hook_event_name: CANARY, session_id: "canary" })));
+    }
+
+    const log = await readText(box.paths.log);
+    const decisions = log.split("\n").filter((l) => l.includes('"action":"block"'));
+    assert.ok(decisions.length >= 2, "the canary messages were decided and logged (else the test proves nothing)");
+    for (const line of log.split("\n").filter((l) => l !== "")) {
+      assert.ok(!JSON.stringify(scrub(JSON.parse(line))).includes(CANARY), `log line leaks: ${line.slice(0, 300)}`);
+    }
+    assert.ok(!(await readText(box.paths.errors)).includes(CANARY), "errors.log never quotes a payload");
+    for (const [file, text] of await readTree(join(box.cliffhanger, "state"))) {
+      const state = scrub(JSON.parse(text)) as Record<string, unknown>;
+      // the transcript index is checked on its own below
+      const { index: _index, ...rest } = state;
+      assert.ok(!JSON.stringify(rest).includes(CANARY), `state/${file} leaks: ${text.slice(0, 400)}`);
+    }
+  } finally {
+    await removeSandbox(box);
+  }
+});
+
+Deno.test("privacy: the transcript index stored in state holds no message text (KNOWN FAILING: lastMessage.text)", async () => {
+  const box = await makeSandbox({ CLIFFHANGER_SYNC_MS: "0" });
+  try {
+    const transcript = join(box.claudeProjects, "canary.jsonl");
+    const lines = [
+      { type: "user", promptId: "p1", promptSource: "typed", message: { role: "user", content: `fix ${CANARY}` } },
+      { type: "assistant", message: { id: "m1", role: "assistant", content: [{ type: "text", text: `Did ${CANARY}. Want me to go on?` }] } },
+    ];
+    await Deno.writeTextFile(transcript, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    const stop = { session_id: "idx", prompt_id: "p1", transcript_path: transcript, last_assistant_message: `Did ${CANARY}. Want me to go on?` };
+    checkContract("stop", await callHook(box, "stop", JSON.stringify(stop)));
+    const state = JSON.parse(await Deno.readTextFile(join(box.cliffhanger, "state", "idx.json")));
+    assert.ok(state.index, "an index was stored");
+    assert.ok(!JSON.stringify(state.index).includes(CANARY), `index leaks message text: ${JSON.stringify(state.index.state?.lastMessage)}`);
+  } finally {
+    await removeSandbox(box);
+  }
+});

@@ -1,0 +1,63 @@
+/** The replay report as plain text. */
+import type { ReplayExample, ReplayReport } from "./report.ts";
+
+const LISTED = 10;
+
+export function renderReplay(r: ReplayReport, labels: Record<string, string>): string {
+  const out: string[] = [];
+  const pct = (n: number) => (r.stops === 0 ? "0%" : `${Math.round((100 * n) / r.stops)}%`);
+  out.push(
+    `replayed ${r.files} transcript${
+      r.files === 1 ? "" : "s"
+    } (${r.sessions} sessions, ${r.subagentFiles} subagent): ` +
+      `${r.stops} stop points`,
+  );
+  const notes = [
+    r.interrupted > 0 ? `${r.interrupted} interrupted turns skipped (no Stop hook runs)` : "",
+    r.skippedBeforeSince > 0 ? `${r.skippedBeforeSince} stop points before --since skipped` : "",
+    r.malformedLines > 0 ? `${r.malformedLines} malformed lines skipped` : "",
+    r.unreadable > 0 ? `${r.unreadable} files unreadable` : "",
+  ].filter((n) => n !== "");
+  if (notes.length > 0) out.push(`  (${notes.join("; ")})`);
+  out.push(`would block ${r.blocked} (${pct(r.blocked)}):`);
+  out.push(...counts(r.blockedByRule, labels));
+  if (Object.keys(r.blockedByStallKind).length > 0) {
+    out.push("  by stall kind:");
+    out.push(...counts(r.blockedByStallKind, {}, "  "));
+  }
+  out.push(`would allow ${r.allowed} (${pct(r.allowed)}):`);
+  out.push(...counts(r.allowedByRule, labels));
+  out.push("");
+  out.push(`candidates for a wrong block (would block, the user's next prompt moved on): ${r.wrongBlockCandidates}`);
+  out.push(...examples(r.examples.wrongBlock, r.wrongBlockCandidates));
+  out.push(
+    `candidates for a missed early stop (allowed, the user then said "continue"): ${r.missedEarlyStopCandidates}`,
+  );
+  out.push(...examples(r.examples.missedEarlyStop, r.missedEarlyStopCandidates));
+  return out.join("\n") + "\n";
+}
+
+function counts(map: Record<string, number>, labels: Record<string, string>, indent = ""): string[] {
+  return Object.entries(map)
+    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+    .map(([key, n]) => `${indent}${String(n).padStart(6)}  ${labels[key] ? `${labels[key]} (${key})` : key}`);
+}
+
+function examples(list: ReplayExample[], total: number): string[] {
+  const lines: string[] = [];
+  for (const e of list.slice(0, LISTED)) {
+    lines.push(`  ${e.file}:${e.line}  ${e.event}  ${e.rule}${e.match ? `  "${e.match}"` : ""}`);
+    if (e.text) {
+      if (e.text.message !== null) lines.push(...quote("final message", e.text.message));
+      if (e.text.nextPrompt !== null) lines.push(...quote("next prompt", e.text.nextPrompt));
+    }
+  }
+  if (total > Math.min(list.length, LISTED)) {
+    lines.push(`  … and ${total - Math.min(list.length, LISTED)} more (--json lists up to 100)`);
+  }
+  return lines;
+}
+
+function quote(label: string, text: string): string[] {
+  return [`    ${label}:`, ...text.split("\n").map((l) => `    | ${l}`)];
+}

@@ -1,0 +1,150 @@
+/**
+ * The replay report: counts over every stop point, and a bounded list of examples per finding, so memory stays
+ * flat whatever the history size. Pure: fed one evaluated stop at a time.
+ */
+import type { StopDecision } from "../hooks/stop/decision.ts";
+import { classifyNextPrompt, type NextPromptKind } from "./next_prompt.ts";
+
+export const MAX_EXAMPLES = 100;
+const MATCH_CHARS = 80;
+const TEXT_CHARS = 600;
+
+export interface ReplayExample {
+  file: string;
+  line: number;
+  event: "Stop" | "SubagentStop";
+  timestamp: string | null;
+  rule: string;
+  /** The short match: the rule's phrase, the first open item, or the stall signature. */
+  match: string | null;
+  next: NextPromptKind | null;
+  /** Only with --show-text: the end of the final message and the head of the next prompt. */
+  text?: { message: string | null; nextPrompt: string | null };
+}
+
+export interface ReplayReport {
+  inputs: string[];
+  files: number;
+  sessions: number;
+  subagentFiles: number;
+  stops: number;
+  /** Turns the user interrupted: Claude Code runs no Stop hook for them, so they are not evaluated. */
+  interrupted: number;
+  skippedBeforeSince: number;
+  malformedLines: number;
+  unreadable: number;
+  blocked: number;
+  blockedByRule: Record<string, number>;
+  blockedByStallKind: Record<string, number>;
+  allowed: number;
+  allowedByRule: Record<string, number>;
+  wrongBlockCandidates: number;
+  missedEarlyStopCandidates: number;
+  examples: { blocked: ReplayExample[]; wrongBlock: ReplayExample[]; missedEarlyStop: ReplayExample[] };
+}
+
+export interface ReplayedPoint {
+  file: string;
+  line: number;
+  subagent: boolean;
+  timestamp: string | null;
+  decision: StopDecision;
+  stallKinds: string[];
+  message: string | null;
+  nextPrompt: string | null;
+}
+
+export class ReplayAccumulator {
+  readonly report: ReplayReport;
+  readonly #showText: boolean;
+
+  constructor(inputs: string[], options: { showText: boolean }) {
+    this.#showText = options.showText;
+    this.report = {
+      inputs,
+      files: 0,
+      sessions: 0,
+      subagentFiles: 0,
+      stops: 0,
+      interrupted: 0,
+      skippedBeforeSince: 0,
+      malformedLines: 0,
+      unreadable: 0,
+      blocked: 0,
+      blockedByRule: {},
+      blockedByStallKind: {},
+      allowed: 0,
+      allowedByRule: {},
+      wrongBlockCandidates: 0,
+      missedEarlyStopCandidates: 0,
+      examples: { blocked: [], wrongBlock: [], missedEarlyStop: [] },
+    };
+  }
+
+  addFile(subagent: boolean, malformed: number): void {
+    const r = this.report;
+    r.files++;
+    if (subagent) r.subagentFiles++;
+    else r.sessions++;
+    r.malformedLines += malformed;
+  }
+
+  add(point: ReplayedPoint): void {
+    const r = this.report;
+    const { decision } = point;
+    r.stops++;
+    const next = point.nextPrompt === null ? null : classifyNextPrompt(point.nextPrompt);
+    const example = (): ReplayExample => ({
+      file: point.file,
+      line: point.line,
+      event: point.subagent ? "SubagentStop" : "Stop",
+      timestamp: point.timestamp,
+      rule: decision.rule,
+      match: shortMatch(decision, next?.match ?? null),
+      next: next?.kind ?? null,
+      ...(this.#showText ? { text: { message: tail(point.message), nextPrompt: head(point.nextPrompt) } } : {}),
+    });
+    if (decision.action === "block") {
+      r.blocked++;
+      bump(r.blockedByRule, decision.rule);
+      for (const kind of point.stallKinds) bump(r.blockedByStallKind, kind);
+      push(r.examples.blocked, example);
+      if (next?.kind === "new-topic") {
+        r.wrongBlockCandidates++;
+        push(r.examples.wrongBlock, example);
+      }
+    } else {
+      r.allowed++;
+      bump(r.allowedByRule, decision.rule);
+      if (next?.kind === "continue") {
+        r.missedEarlyStopCandidates++;
+        push(r.examples.missedEarlyStop, example);
+      }
+    }
+  }
+}
+
+function shortMatch(decision: StopDecision, nextMatch: string | null): string | null {
+  const raw = decision.action === "block" ? decision.match ?? decision.open[0] ?? null : nextMatch;
+  if (raw === null) return null;
+  const one = raw.replace(/\s+/g, " ").trim();
+  return one.length > MATCH_CHARS ? `${one.slice(0, MATCH_CHARS - 1)}…` : one;
+}
+
+function tail(text: string | null): string | null {
+  if (text === null) return null;
+  return text.length > TEXT_CHARS ? `…${text.slice(-TEXT_CHARS)}` : text;
+}
+
+function head(text: string | null): string | null {
+  if (text === null) return null;
+  return text.length > TEXT_CHARS ? `${text.slice(0, TEXT_CHARS)}…` : text;
+}
+
+function bump(counts: Record<string, number>, key: string): void {
+  counts[key] = (counts[key] ?? 0) + 1;
+}
+
+function push(list: ReplayExample[], make: () => ReplayExample): void {
+  if (list.length < MAX_EXAMPLES) list.push(make());
+}

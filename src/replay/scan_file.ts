@@ -1,0 +1,165 @@
+/**
+ * Streams one stored transcript once, line by line (the live reader's line scanner, byte filter and reducer),
+ * and calls `onStop` at every point where the agent ended a turn: the last assistant line before the next
+ * real user prompt, and the end of the file. Only the reducer state is held, never the file. Unlike the live
+ * hook, a final line without "\n" is read as complete: a stored file is not being written any more.
+ */
+import { includesAny, needles } from "../transcript/bytes.ts";
+import { classifyLine, type LineEvent } from "../transcript/line_event.ts";
+import { LineScanner, type LineSink, type OversizeLine } from "../transcript/line_scanner.ts";
+import { classifyOversize } from "../transcript/oversize_line.ts";
+import { reduceEvent } from "../transcript/reducer.ts";
+import { initialState, type ReducerState } from "../transcript/reducer_state.ts";
+import { RELEVANT } from "../transcript/transcript_reader.ts";
+
+export interface StopPoint {
+  state: ReducerState;
+  /** What the hook's `last_assistant_message` would have been: the turn's final text, or null. */
+  lastAssistantMessage: string | null;
+  /** 1-based line of the turn's last assistant line. */
+  line: number;
+  /** ISO timestamp of that line, when it has one. */
+  timestamp: string | null;
+  permissionMode: string | null;
+  sessionId: string | null;
+  /** The user's next real prompt (its head), or null at the end of the file. */
+  nextPrompt: string | null;
+  /** The user interrupted the turn: Claude Code runs no Stop hook for it. */
+  interrupted: boolean;
+}
+
+export interface ScanStats {
+  lines: number;
+  parsed: number;
+  malformed: number;
+  oversize: number;
+}
+
+const PROMPT_HEAD_CHARS = 2000;
+const INTERRUPTED = needles(["[Request interrupted by user"]);
+const BUFFER_BYTES = 64 * 1024;
+
+class StopSink implements LineSink {
+  state = initialState();
+  readonly stats: ScanStats = { lines: 0, parsed: 0, malformed: 0, oversize: 0 };
+  readonly #decoder = new TextDecoder();
+  #turnHasOutput = false;
+  #lastHadText = false;
+  #lastLine = 0;
+  #timestamp: string | null = null;
+  #permissionMode: string | null = null;
+  #sessionId: string | null = null;
+  #commandText: string | null = null;
+  #interrupted = false;
+
+  constructor(readonly includeSidechain: boolean, readonly onStop: (stop: StopPoint) => void) {}
+
+  line(bytes: Uint8Array, lineNo: number): void {
+    this.stats.lines++;
+    if (!includesAny(bytes, RELEVANT)) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(this.#decoder.decode(bytes));
+    } catch {
+      this.stats.malformed++;
+      return;
+    }
+    this.stats.parsed++;
+    const event = classifyLine(value, { includeSidechain: this.includeSidechain });
+    if (event.kind === "ignored" && this.#turnHasOutput && includesAny(bytes, INTERRUPTED)) this.#interrupted = true;
+    this.#apply(event, lineNo, value);
+  }
+
+  oversize(line: OversizeLine, lineNo: number): void {
+    this.stats.lines++;
+    this.stats.oversize++;
+    this.#apply(classifyOversize(line, { includeSidechain: this.includeSidechain }), lineNo, null);
+  }
+
+  /** The end of the file: the last turn's stop, if the agent said or did anything in it. */
+  finish(): void {
+    this.#emit(null);
+  }
+
+  #apply(event: LineEvent, lineNo: number, value: unknown): void {
+    const field = (
+      key: string,
+    ): unknown => (typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined);
+    if (this.#sessionId === null && typeof field("sessionId") === "string") {
+      this.#sessionId = field("sessionId") as string;
+    }
+    if (event.kind === "prompt") {
+      this.#emit(promptHead(value));
+      if (typeof field("permissionMode") === "string") this.#permissionMode = field("permissionMode") as string;
+    } else if (event.kind === "command") {
+      this.#commandText = promptHead(value);
+    } else if (event.kind === "assistant" && this.state.pendingCommand) {
+      this.#emit(this.#commandText ?? "");
+    }
+    this.state = reduceEvent(this.state, event, lineNo);
+    if (event.kind === "assistant" && (event.texts.length > 0 || event.toolUses.length > 0)) {
+      this.#turnHasOutput = true;
+      this.#lastHadText = event.texts.length > 0;
+      this.#lastLine = lineNo;
+      this.#interrupted = false;
+      const ts = field("timestamp");
+      if (typeof ts === "string") this.#timestamp = ts;
+    }
+  }
+
+  #emit(nextPrompt: string | null): void {
+    if (this.#turnHasOutput) {
+      this.onStop({
+        state: this.state,
+        lastAssistantMessage: this.#lastHadText ? this.state.lastMessage?.text ?? null : null,
+        line: this.#lastLine,
+        timestamp: this.#timestamp,
+        permissionMode: this.#permissionMode,
+        sessionId: this.#sessionId,
+        nextPrompt,
+        interrupted: this.#interrupted,
+      });
+    }
+    this.#turnHasOutput = false;
+    this.#lastHadText = false;
+    this.#interrupted = false;
+    this.#commandText = null;
+  }
+}
+
+/** Reads `path` once and calls `onStop` for each stop point, in file order. */
+export async function scanTranscript(
+  path: string,
+  options: { includeSidechain: boolean; onStop: (stop: StopPoint) => void },
+): Promise<ScanStats> {
+  const sink = new StopSink(options.includeSidechain, options.onStop);
+  const scanner = new LineScanner({ start: 0 });
+  const buffer = new Uint8Array(BUFFER_BYTES);
+  using file = await Deno.open(path, { read: true });
+  for (;;) {
+    const n = await file.read(buffer);
+    if (n === null) break;
+    scanner.feed(buffer.subarray(0, n), sink);
+  }
+  if (scanner.pendingBytes > 0) scanner.feed(new Uint8Array([10]), sink);
+  sink.finish();
+  return sink.stats;
+}
+
+/** The head of a prompt line's text (typed text, a queued prompt, or a slash command line). */
+export function promptHead(value: unknown): string {
+  const at = (
+    v: unknown,
+    k: string,
+  ): unknown => (typeof v === "object" && v !== null ? (v as Record<string, unknown>)[k] : undefined);
+  const text = (content: unknown): string => {
+    if (typeof content === "string") return content;
+    if (!Array.isArray(content)) return "";
+    return content.map((
+      b,
+    ) => (at(b, "type") === "text" && typeof at(b, "text") === "string" ? at(b, "text") as string : ""))
+      .filter((t) => t !== "").join("\n");
+  };
+  const raw = text(at(at(value, "message"), "content")) || text(at(at(value, "attachment"), "prompt"));
+  return raw.slice(0, PROMPT_HEAD_CHARS);
+}

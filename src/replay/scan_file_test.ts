@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { scanTranscript, type StopPoint } from "./scan_file.ts";
+
+const user = (text: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ type: "user", sessionId: "s1", message: { role: "user", content: text }, ...extra });
+const assistant = (id: string, text: string, ts = "2026-10-01T10:00:00Z") =>
+  JSON.stringify({
+    type: "assistant",
+    timestamp: ts,
+    message: { id, role: "assistant", content: [{ type: "text", text }] },
+  });
+
+async function scan(lines: string[], final = "\n"): Promise<StopPoint[]> {
+  const dir = await Deno.makeTempDir();
+  const path = join(dir, "s1.jsonl");
+  await Deno.writeTextFile(path, lines.join("\n") + final);
+  const stops: StopPoint[] = [];
+  await scanTranscript(path, { includeSidechain: false, onStop: (s) => stops.push(s) });
+  await Deno.remove(dir, { recursive: true });
+  return stops;
+}
+
+Deno.test("a stop at the end of each turn, with the next prompt and the final message", async () => {
+  const stops = await scan([
+    user("fix the parser"),
+    assistant("m1", "Looking."),
+    assistant("m2", "Fixed. Want me to add tests?"),
+    user("continue"),
+    assistant("m3", "Tests added and passing."),
+  ]);
+  assert.equal(stops.length, 2);
+  assert.equal(stops[0]!.lastAssistantMessage, "Fixed. Want me to add tests?");
+  assert.equal(stops[0]!.nextPrompt, "continue");
+  assert.equal(stops[0]!.line, 3);
+  assert.equal(stops[0]!.sessionId, "s1");
+  assert.equal(stops[1]!.nextPrompt, null);
+  assert.equal(stops[1]!.lastAssistantMessage, "Tests added and passing.");
+});
+
+Deno.test("a final line without a newline is read as complete (stored files are not being written)", async () => {
+  const stops = await scan([user("go"), assistant("m1", "Done, all green.")], "");
+  assert.equal(stops.length, 1);
+  assert.equal(stops[0]!.lastAssistantMessage, "Done, all green.");
+});
+
+Deno.test("an interrupted turn is marked: no Stop hook runs for it", async () => {
+  const stops = await scan([
+    user("go"),
+    assistant("m1", "Starting"),
+    user("[Request interrupted by user]"),
+    user("do something else"),
+    assistant("m2", "ok"),
+  ]);
+  assert.equal(stops.length, 2);
+  assert.equal(stops[0]!.interrupted, true);
+  assert.equal(stops[1]!.interrupted, false);
+});
+
+Deno.test("a turn without agent output is no stop point", async () => {
+  const stops = await scan([user("first"), user("second"), assistant("m1", "hi")]);
+  assert.equal(stops.length, 1);
+});

@@ -1,0 +1,40 @@
+/** The transcript files under the replay inputs: `*.jsonl`, found by walking folders; subagent files marked. */
+import { basename, join } from "node:path";
+
+export interface TranscriptFile {
+  path: string;
+  /** Shown in the report: relative to the input folder it was found in. */
+  shown: string;
+  subagent: boolean;
+  mtimeMs: number;
+}
+
+/** A subagent's own transcript: `…/subagents/agent-*.jsonl`, or an older `agent-*.jsonl` beside the sessions. */
+export function isSubagentFile(path: string): boolean {
+  return /[\\/]subagents[\\/]/.test(path) || /(^|__)agent-[0-9a-z]+\.jsonl$/i.test(basename(path));
+}
+
+/** Every transcript under `input` (a file or a folder), in name order; a missing input throws NotFound. */
+export async function* walkTranscripts(input: string): AsyncGenerator<TranscriptFile> {
+  const info = await Deno.stat(input);
+  if (info.isFile) {
+    yield { path: input, shown: basename(input), subagent: isSubagentFile(input), mtimeMs: info.mtime?.getTime() ?? 0 };
+    return;
+  }
+  yield* walkDir(input, "");
+}
+
+async function* walkDir(dir: string, rel: string): AsyncGenerator<TranscriptFile> {
+  const entries: Deno.DirEntry[] = [];
+  for await (const entry of Deno.readDir(dir)) entries.push(entry);
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    const shown = rel === "" ? entry.name : `${rel}/${entry.name}`;
+    if (entry.isDirectory) yield* walkDir(path, shown);
+    else if (entry.isFile && entry.name.endsWith(".jsonl")) {
+      const mtimeMs = (await Deno.stat(path)).mtime?.getTime() ?? 0;
+      yield { path, shown, subagent: isSubagentFile(path), mtimeMs };
+    }
+  }
+}
