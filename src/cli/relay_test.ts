@@ -192,10 +192,12 @@ Deno.test("hook stop + relay: a relay folder outside the scope is skipped quietl
   const quiet = await runCli(["hook", "stop"], { home, stdin: payload(project) });
   assert.equal(quiet.stdout, "");
   assert.equal(await readErrors(home), "");
+  // configured in config.jsonc (an absolute CLIFFHANGER_RELAY_DIR would be put in scope by the run itself)
+  await Deno.mkdir(join(home, ".cliffhanger"), { recursive: true });
+  await Deno.writeTextFile(join(home, ".cliffhanger", "config.jsonc"), JSON.stringify({ relayDir: relay }));
   const loud = await runCli(["hook", "stop"], {
     home,
     stdin: payload(project).replace("relay-s1", "relay-s3"),
-    env: { CLIFFHANGER_RELAY_DIR: relay },
   });
   assert.equal(loud.stdout, "");
   assert.match(

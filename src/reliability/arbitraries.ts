@@ -50,9 +50,14 @@ export const oddString: fc.Arbitrary<string> = fc.oneof(
       "💥".repeat(20),
     ),
   },
-  { weight: 1, arbitrary: fc.constantFrom(0, 0, 0, 1).chain((k) =>
-    k === 0 ? fc.string({ maxLength: 8 }) : fc.integer({ min: 10_000, max: 100_000 }).map((n) => big(n, "Want me to continue? "))
-  ) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(0, 0, 0, 1).chain((k) =>
+      k === 0
+        ? fc.string({ maxLength: 8 })
+        : fc.integer({ min: 10_000, max: 100_000 }).map((n) => big(n, "Want me to continue? "))
+    ),
+  },
 );
 
 /** A value of any JSON type, with wrong types mixed in. */
@@ -189,7 +194,16 @@ export const pathChoice: fc.Arbitrary<PathChoice> = fc.constantFrom(
 );
 
 /** How the payload reaches stdin. */
-export type StdinMode = "json" | "torn" | "invalid-utf8" | "empty" | "whitespace" | "garbage" | "deep" | "huge" | "array";
+export type StdinMode =
+  | "json"
+  | "torn"
+  | "invalid-utf8"
+  | "empty"
+  | "whitespace"
+  | "garbage"
+  | "deep"
+  | "huge"
+  | "array";
 
 export const stdinMode: fc.Arbitrary<StdinMode> = fc.oneof(
   { weight: 40, arbitrary: fc.constant("json" as const) },
@@ -299,9 +313,11 @@ export function renderStdin(payload: unknown, mode: StdinMode, cut: number): str
     case "garbage":
       return "\u0000\u0001 not json {]";
     case "deep":
-      return cut < 0.5 ? "[".repeat(200_000) + "]".repeat(200_000) : `{"session_id":"s1","tool_name":"Bash","hook_event_name":"PreToolUse","tool_input":${
-        '{"a":'.repeat(5000)
-      }1${"}".repeat(5000)}}`;
+      return cut < 0.5
+        ? "[".repeat(200_000) + "]".repeat(200_000)
+        : `{"session_id":"s1","tool_name":"Bash","hook_event_name":"PreToolUse","tool_input":${'{"a":'.repeat(5000)}1${
+          "}".repeat(5000)
+        }}`;
     case "huge": {
       const obj = typeof payload === "object" && payload !== null && !Array.isArray(payload) ? payload : {};
       return JSON.stringify({ ...obj, padding: big(3 << 20, "0123456789abcdef"), prompt: big(1 << 20, "word ") });

@@ -24,11 +24,20 @@ Deno.test("bounded: 1,000 turns of an agent that always stops early and stalls â
       // each turn: a real prompt, then a tool call that never gets a result (a stall)
       await Deno.writeTextFile(
         transcript,
-        JSON.stringify({ type: "user", promptId: `p${t}`, promptSource: "typed", message: { role: "user", content: `task ${t}` } }) +
+        JSON.stringify({
+          type: "user",
+          promptId: `p${t}`,
+          promptSource: "typed",
+          message: { role: "user", content: `task ${t}` },
+        }) +
           "\n" +
           JSON.stringify({
             type: "assistant",
-            message: { id: `m${t}`, role: "assistant", content: [{ type: "tool_use", id: `toolu_${t}`, name: "mcp__x__hang", input: {} }] },
+            message: {
+              id: `m${t}`,
+              role: "assistant",
+              content: [{ type: "tool_use", id: `toolu_${t}`, name: "mcp__x__hang", input: {} }],
+            },
           }) + "\n",
         { append: true },
       );
@@ -89,7 +98,12 @@ Deno.test("concurrency: 24 parallel stops of one turn and 8 SubagentStops lose n
   try {
     const calls = [];
     for (let i = 0; i < 24; i++) {
-      const p = { session_id: "par", prompt_id: "p", stop_hook_active: true, last_assistant_message: `Want me to continue? (${i})` };
+      const p = {
+        session_id: "par",
+        prompt_id: "p",
+        stop_hook_active: true,
+        last_assistant_message: `Want me to continue? (${i})`,
+      };
       calls.push(callHook(box, "stop", JSON.stringify(p)));
     }
     for (let i = 0; i < 8; i++) {
@@ -149,10 +163,29 @@ Deno.test("concurrency: locks left by a killed process expire for every hook (st
       await Deno.utime(join(locks, name), old, old);
     }
     const started = performance.now();
-    const stop = checkContract("stop", await callHook(box, "stop", JSON.stringify({ session_id: "gone", last_assistant_message: "Want me to continue?" })));
+    const stop = checkContract(
+      "stop",
+      await callHook(
+        box,
+        "stop",
+        JSON.stringify({ session_id: "gone", last_assistant_message: "Want me to continue?" }),
+      ),
+    );
     assert.equal((stop as { decision?: string })?.decision, "block");
-    assert.ok(checkContract("prompt", await callHook(box, "prompt", JSON.stringify({ session_id: "gone", prompt: "what now?" }))) !== null);
-    checkContract("pretool", await callHook(box, "pretool", JSON.stringify({ session_id: "gone", tool_name: "Bash", tool_input: { command: "ls" } })));
+    assert.ok(
+      checkContract(
+        "prompt",
+        await callHook(box, "prompt", JSON.stringify({ session_id: "gone", prompt: "what now?" })),
+      ) !== null,
+    );
+    checkContract(
+      "pretool",
+      await callHook(
+        box,
+        "pretool",
+        JSON.stringify({ session_id: "gone", tool_name: "Bash", tool_input: { command: "ls" } }),
+      ),
+    );
     assert.ok(performance.now() - started < 3000, "no hook waited out its lock timeout");
     assert.equal(await readText(box.paths.errors), "");
   } finally {

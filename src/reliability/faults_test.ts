@@ -11,8 +11,18 @@ import { homePaths } from "../store/paths.ts";
 import { callHook, checkContract, makeSandbox, readText, removeSandbox, type Sandbox } from "./harness.ts";
 
 const OFFER = (prompt: string) =>
-  JSON.stringify({ hook_event_name: "Stop", session_id: "s", prompt_id: prompt, last_assistant_message: "Want me to continue?" });
-const PRETOOL = JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s", tool_name: "Bash", tool_input: { command: "ls" } });
+  JSON.stringify({
+    hook_event_name: "Stop",
+    session_id: "s",
+    prompt_id: prompt,
+    last_assistant_message: "Want me to continue?",
+  });
+const PRETOOL = JSON.stringify({
+  hook_event_name: "PreToolUse",
+  session_id: "s",
+  tool_name: "Bash",
+  tool_input: { command: "ls" },
+});
 const PROMPT = JSON.stringify({ hook_event_name: "UserPromptSubmit", session_id: "s", prompt: "what time is it?" });
 
 let turn = 0;
@@ -51,7 +61,9 @@ Deno.test("fault: $CLIFFHANGER_HOME missing → created on first use, the hooks 
     const missing = join(box.root, "not", "yet", "there");
     const env = { ...box.env, CLIFFHANGER_HOME: missing };
     const paths = homePaths(envFrom(env));
-    const stop = checkContract("stop", await callHook(box, "stop", OFFER("m1"), { env, paths })) as { decision?: string };
+    const stop = checkContract("stop", await callHook(box, "stop", OFFER("m1"), { env, paths })) as {
+      decision?: string;
+    };
     assert.equal(stop?.decision, "block");
     assert.ok((await Deno.stat(join(missing, "state"))).isDirectory);
   } finally {
@@ -60,7 +72,8 @@ Deno.test("fault: $CLIFFHANGER_HOME missing → created on first use, the hooks 
 });
 
 Deno.test({
-  name: "fault: $CLIFFHANGER_HOME unwritable → fails open; writable again → works (skipped as root: chmod binds no root)",
+  name:
+    "fault: $CLIFFHANGER_HOME unwritable → fails open; writable again → works (skipped as root: chmod binds no root)",
   ignore: Deno.uid() === 0,
 }, async () => {
   const box = await makeSandbox();

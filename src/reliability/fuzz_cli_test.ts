@@ -9,10 +9,19 @@ import { join } from "node:path";
 import fc from "fast-check";
 import type { HookName } from "../cli/hook.ts";
 import { runCli } from "../testing/run_cli.ts";
-import { envVariant, pretoolPayload, promptPayload, renderStdin, renderTranscript, stdinMode, stopPayload, transcriptSpec } from "./arbitraries.ts";
-import { assertSameTree, checkOutput, fuzzSeed, snapshot } from "./harness.ts";
+import {
+  envVariant,
+  pretoolPayload,
+  promptPayload,
+  renderStdin,
+  renderTranscript,
+  stdinMode,
+  stopPayload,
+  transcriptSpec,
+} from "./arbitraries.ts";
+import { assertSameTree, checkOutput, FUZZ_LONG, fuzzSeed, snapshot } from "./harness.ts";
 
-const RUNS = Number(Deno.env.get("CLIFFHANGER_FUZZ_CLI_RUNS") ?? "") || 200;
+const RUNS = Number(Deno.env.get("CLIFFHANGER_FUZZ_CLI_RUNS") ?? "") || (FUZZ_LONG ? 2000 : 200);
 const PARALLEL = 4;
 
 const hookCase = fc.record({
@@ -39,7 +48,11 @@ Deno.test(`fuzz through the CLI under the binary's scopes: ${RUNS} cases`, async
       await Deno.mkdir(outside, { recursive: true });
       const cliffhanger = join(home, ".cliffhanger");
       const skip = (p: string) => p === cliffhanger || p.startsWith(cliffhanger + "/");
-      const mine = async () => new Map([...await snapshot(home, skip), ...[...await snapshot(outside)].map(([k, v]) => [`outside/${k}`, v] as const)]);
+      const mine = async () =>
+        new Map([
+          ...await snapshot(home, skip),
+          ...[...await snapshot(outside)].map(([k, v]) => [`outside/${k}`, v] as const),
+        ]);
       while (next < cases.length) {
         const i = next++;
         const c = cases[i]!;

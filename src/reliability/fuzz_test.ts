@@ -13,8 +13,8 @@ import type { HookName } from "../cli/hook.ts";
 import {
   envVariant,
   extras,
-  pathChoice,
   type PathChoice,
+  pathChoice,
   pretoolPayload,
   promptPayload,
   renderStdin,
@@ -83,7 +83,11 @@ interface FuzzStats {
   maxMs: number;
 }
 
-async function fuzzHook(name: HookName, payload: fc.Arbitrary<Record<string, unknown>>, seed: number): Promise<FuzzStats> {
+async function fuzzHook(
+  name: HookName,
+  payload: fc.Arbitrary<Record<string, unknown>>,
+  seed: number,
+): Promise<FuzzStats> {
   const runs = fuzzRuns();
   const stats: FuzzStats = { cases: 0, answered: 0, maxMs: 0 };
   let box: Sandbox | null = null;
@@ -142,7 +146,11 @@ function report(name: string, stats: FuzzStats, seed: number): void {
   // the generators must reach the answering paths, not only the fail-open ones
   assert.ok(stats.answered > 0, `${name}: some cases were answered`);
   // deno-lint-ignore no-console
-  console.log(`fuzz ${name}: ${stats.cases} cases, ${stats.answered} answered, slowest ${stats.maxMs.toFixed(0)} ms, seed ${seed}`);
+  console.log(
+    `fuzz ${name}: ${stats.cases} cases, ${stats.answered} answered, slowest ${
+      stats.maxMs.toFixed(0)
+    } ms, seed ${seed}`,
+  );
 }
 
 Deno.test("fuzz hook stop: any payload and transcript → exit 0, a valid answer or nothing, in budget, home only", async () => {

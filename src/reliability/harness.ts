@@ -7,10 +7,10 @@
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
 import { z } from "zod";
-import { runHook, type HookName } from "../cli/hook.ts";
+import { type HookName, runHook } from "../cli/hook.ts";
 import { envFrom } from "../env.ts";
 import type { HookOutcome } from "../hooks/fail_open.ts";
-import { homePaths, type HomePaths } from "../store/paths.ts";
+import { type HomePaths, homePaths } from "../store/paths.ts";
 
 /** What `hook stop` may print: a block decision, or Stop/SubagentStop additionalContext. */
 export const StopOutputSchema = z.union([
@@ -60,7 +60,10 @@ export function checkOutput(name: HookName, stdout: string): unknown {
   assert.ok(!body.includes("\n"), `hook ${name}: exactly one line on stdout`);
   const parsed = JSON.parse(body);
   const result = OUTPUT_SCHEMAS[name].safeParse(parsed);
-  assert.ok(result.success, `hook ${name}: output schema: ${result.success ? "" : result.error.message} in ${body.slice(0, 300)}`);
+  assert.ok(
+    result.success,
+    `hook ${name}: output schema: ${result.success ? "" : result.error.message} in ${body.slice(0, 300)}`,
+  );
   return parsed;
 }
 
@@ -151,7 +154,10 @@ export interface Entry {
 }
 
 /** Every path under `dir` (not following symlinks) with its kind, size, mtime and mode; `skip` prunes subtrees. */
-export async function snapshot(dir: string, skip: (path: string) => boolean = () => false): Promise<Map<string, Entry>> {
+export async function snapshot(
+  dir: string,
+  skip: (path: string) => boolean = () => false,
+): Promise<Map<string, Entry>> {
   const out = new Map<string, Entry>();
   async function walk(path: string): Promise<void> {
     if (skip(path)) return;
@@ -224,11 +230,14 @@ export async function readTree(dir: string): Promise<Map<string, string>> {
   return out;
 }
 
-/** Number of fuzz cases per hook: CLIFFHANGER_FUZZ_RUNS, else 10,000 (the CI count). */
+/** `deno task fuzz` sets CLIFFHANGER_FUZZ_LONG=1: ten times the CI counts unless CLIFFHANGER_FUZZ_RUNS says. */
+export const FUZZ_LONG = Deno.env.get("CLIFFHANGER_FUZZ_LONG") === "1";
+
+/** Number of fuzz cases per hook: CLIFFHANGER_FUZZ_RUNS, else 10,000 in CI (100,000 under `deno task fuzz`). */
 export function fuzzRuns(ciDefault = 10_000): number {
   const raw = Deno.env.get("CLIFFHANGER_FUZZ_RUNS");
   const n = raw ? Number(raw) : NaN;
-  return Number.isInteger(n) && n > 0 ? n : ciDefault;
+  return Number.isInteger(n) && n > 0 ? n : FUZZ_LONG ? ciDefault * 10 : ciDefault;
 }
 
 /** The fast-check seed: CLIFFHANGER_FUZZ_SEED, else a fixed one per test (CI is reproducible). */
