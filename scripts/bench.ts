@@ -20,7 +20,14 @@ import { sanitizeId } from "../src/store/sanitize.ts";
 import { DENO_DIR } from "../src/testing/run_cli.ts";
 import { cliArgs } from "./scopes.ts";
 import { createMeter, type RunResult, type RunSpec } from "./bench/measure.ts";
-import { encodePayload, pretoolPayload, promptIdFor, promptPayload, type SessionRef, stopPayload } from "./bench/payloads.ts";
+import {
+  encodePayload,
+  pretoolPayload,
+  promptIdFor,
+  promptPayload,
+  type SessionRef,
+  stopPayload,
+} from "./bench/payloads.ts";
 import { deriveSeed } from "./bench/rng.ts";
 import { evaluateTargets, isHook, type Summaries, summarize } from "./bench/stats.ts";
 import { renderTable, type ScenarioRow, tally } from "./bench/table.ts";
@@ -85,6 +92,13 @@ async function main(): Promise<void> {
   // ---- inputs ----
   const bases = new Map<number, { path: string; bytes: number; last: { promptId: string; finalText: string } }>();
   for (const size of sizes) bases.set(size, await ensureTranscript(cache, projects, size));
+  await removeLiveCopies(projects);
+  const load = Deno.loadavg()[0]!;
+  if (load > navigator.hardwareConcurrency / 2) {
+    say(
+      `note: load average ${load.toFixed(2)} on ${navigator.hardwareConcurrency} cores; times will be high and noisy\n`,
+    );
+  }
 
   const env: Record<string, string> = {
     HOME: home,
@@ -133,15 +147,26 @@ async function main(): Promise<void> {
     id: "pretool",
     label: "hook pretool (Bash call)",
     prepare: (run) =>
-      Promise.resolve({ cmd: deno, args: hookArgs("pretool"), stdin: encodePayload(pretoolPayload(pretoolSession, run, promptIdFor(0))) }),
-    describe: async (r) => ({ stdout: r.stdout.trim().slice(0, 200), logged: await lastLogLine(logFile, pretoolSession.sessionId) }),
+      Promise.resolve({
+        cmd: deno,
+        args: hookArgs("pretool"),
+        stdin: encodePayload(pretoolPayload(pretoolSession, run, promptIdFor(0))),
+      }),
+    describe: async (r) => ({
+      stdout: r.stdout.trim().slice(0, 200),
+      logged: await lastLogLine(logFile, pretoolSession.sessionId),
+    }),
   });
   const promptSession: SessionRef = { sessionId: sessionIdFor("prompt"), transcriptPath: largest.path, cwd: CWD };
   add({
     id: "prompt",
     label: `hook prompt (model from the ${Math.max(...sizes)} MB transcript's tail)`,
-    prepare: (run) => Promise.resolve({ cmd: deno, args: hookArgs("prompt"), stdin: encodePayload(promptPayload(promptSession, run)) }),
-    describe: async (r) => ({ answered: r.stdout.includes("additionalContext"), logged: await lastLogLine(logFile, promptSession.sessionId) }),
+    prepare: (run) =>
+      Promise.resolve({ cmd: deno, args: hookArgs("prompt"), stdin: encodePayload(promptPayload(promptSession, run)) }),
+    describe: async (r) => ({
+      answered: r.stdout.includes("additionalContext"),
+      logged: await lastLogLine(logFile, promptSession.sessionId),
+    }),
   });
 
   const raceReads: Record<string, { readBytes: number | null; fileBytes: number }> = {};
@@ -156,7 +181,10 @@ async function main(): Promise<void> {
         await Deno.remove(stateFile(cold.sessionId)).catch(() => {});
         return { cmd: deno, args: stopArgs, stdin: encodePayload(stopPayload(cold, base.last)) };
       },
-      describe: async (r) => ({ stdout: r.stdout.trim().slice(0, 120), logged: await lastLogLine(logFile, cold.sessionId) }),
+      describe: async (r) => ({
+        stdout: r.stdout.trim().slice(0, 120),
+        logged: await lastLogLine(logFile, cold.sessionId),
+      }),
     });
 
     // warm and race share one live session on a working copy: each run appends one new turn
@@ -168,7 +196,10 @@ async function main(): Promise<void> {
         const turn = await live.append(false);
         return { cmd: deno, args: stopArgs, stdin: encodePayload(stopPayload(live.session, turn)) };
       },
-      describe: async (r) => ({ stdout: r.stdout.trim().slice(0, 120), logged: await lastLogLine(logFile, live.session.sessionId) }),
+      describe: async (r) => ({
+        stdout: r.stdout.trim().slice(0, 120),
+        logged: await lastLogLine(logFile, live.session.sessionId),
+      }),
     });
     add({
       id: `race:${size}`,
@@ -182,7 +213,10 @@ async function main(): Promise<void> {
           io: { tailMs: DEFAULT_SYNC_MS - 150 },
         };
       },
-      describe: async (r) => ({ stdout: r.stdout.trim().slice(0, 120), logged: await lastLogLine(logFile, live.session.sessionId) }),
+      describe: async (r) => ({
+        stdout: r.stdout.trim().slice(0, 120),
+        logged: await lastLogLine(logFile, live.session.sessionId),
+      }),
     });
     raceReads[`race:${size}`] = { readBytes: null, fileBytes: base.bytes };
     raceTail[`race:${size}`] = [];
@@ -191,6 +225,7 @@ async function main(): Promise<void> {
   // ---- rounds ----
   const times = new Map<string, number[]>(scenarios.map((s) => [s.id, []]));
   const rss = new Map<string, (number | null)[]>(scenarios.map((s) => [s.id, []]));
+  const cpu = new Map<string, (number | null)[]>(scenarios.map((s) => [s.id, []]));
   const outcomes: Record<string, unknown> = {};
   const problems: string[] = [];
   const rounds = warmup + runs;
@@ -210,10 +245,13 @@ async function main(): Promise<void> {
       if (round < warmup) continue;
       times.get(scenario.id)!.push(result.ms);
       rss.get(scenario.id)!.push(result.peakRssKiB);
+      cpu.get(scenario.id)!.push(result.cpuMs);
       if (round === warmup && scenario.describe) outcomes[scenario.id] = await scenario.describe(result);
       if (scenario.id.startsWith("race:")) {
         const reads = raceReads[scenario.id]!;
-        if (result.readBytes !== null) reads.readBytes = Math.max(reads.readBytes ?? 0, result.tailReadBytes ?? result.readBytes);
+        if (result.readBytes !== null) {
+          reads.readBytes = Math.max(reads.readBytes ?? 0, result.tailReadBytes ?? result.readBytes);
+        }
         if (result.readBytes !== null) raceTail[scenario.id]!.push(result.readBytes);
       }
     }
@@ -221,7 +259,9 @@ async function main(): Promise<void> {
   }
 
   // ---- report ----
-  const summaries: Summaries = Object.fromEntries(scenarios.map((s) => [s.id, summarize(times.get(s.id)!, rss.get(s.id)!)]));
+  const summaries: Summaries = Object.fromEntries(
+    scenarios.map((s) => [s.id, summarize(times.get(s.id)!, rss.get(s.id)!, cpu.get(s.id)!)]),
+  );
   const targets = evaluateTargets({ summaries, sizes, syncMs: DEFAULT_SYNC_MS, raceReads });
   const table = renderTable(rows, summaries, targets);
   const count = tally(targets);
@@ -229,15 +269,21 @@ async function main(): Promise<void> {
   const elapsedS = (performance.now() - began) / 1000;
   print(`\n${table}\n`);
   print(
-    `F = ${summaries["F"]!.medianMs.toFixed(1)} ms; R = ${sizes.map((s) => `${summaries[`R:${s}`]!.medianMs.toFixed(1)} ms (${s} MB)`).join(", ")}. ` +
+    `F = ${summaries["F"]!.medianMs.toFixed(1)} ms; R = ${
+      sizes.map((s) => `${summaries[`R:${s}`]!.medianMs.toFixed(1)} ms (${s} MB)`).join(", ")
+    }. ` +
       `Targets: ${count.met} met, ${count.missed} missed${count.na ? `, ${count.na} not measured` : ""}.\n`,
   );
   print(
     `Median of ${runs} runs after ${warmup} warm-up round(s); peak RSS by ${meter.method}; deno run (not compiled), ` +
       `deno ${Deno.version.deno}; ${machine.cpu}, ${machine.cores} cores, ${machine.memoryMiB} MiB; ` +
-      `load ${loadBefore.map((l) => l.toFixed(2)).join(" ")} → ${Deno.loadavg().map((l) => l.toFixed(2)).join(" ")}; ${elapsedS.toFixed(0)} s.\n`,
+      `load ${loadBefore.map((l) => l.toFixed(2)).join(" ")} → ${Deno.loadavg().map((l) => l.toFixed(2)).join(" ")}; ${
+        elapsedS.toFixed(0)
+      } s.\n`,
   );
-  if (problems.length > 0) print(`\nproblems (the numbers above may not mean what they say):\n- ${problems.slice(0, 20).join("\n- ")}\n`);
+  if (problems.length > 0) {
+    print(`\nproblems (the numbers above may not mean what they say):\n- ${problems.slice(0, 20).join("\n- ")}\n`);
+  }
 
   const json = {
     generatedAt: new Date().toISOString(),
@@ -251,13 +297,16 @@ async function main(): Promise<void> {
       F: summaries["F"],
       R: Object.fromEntries(sizes.map((s) => [`${s} MB`, summaries[`R:${s}`]])),
     },
-    transcripts: Object.fromEntries(sizes.map((s) => [`${s} MB`, { path: bases.get(s)!.path, bytes: bases.get(s)!.bytes }])),
+    transcripts: Object.fromEntries(
+      sizes.map((s) => [`${s} MB`, { path: bases.get(s)!.path, bytes: bases.get(s)!.bytes }]),
+    ),
     scenarios: rows.map((r) => ({
       id: r.id,
       label: r.label,
       ...summaries[r.id],
       timesMs: times.get(r.id)!.map((t) => Math.round(t * 10) / 10),
       peakRssKiBPerRun: rss.get(r.id),
+      cpuMsPerRun: cpu.get(r.id),
       ...(raceTail[r.id] ? { readBytesPerRun: raceTail[r.id] } : {}),
       ...(outcomes[r.id] ? { outcome: outcomes[r.id] } : {}),
     })),
@@ -269,6 +318,7 @@ async function main(): Promise<void> {
   const out = values.json ?? join(cache, "results.json");
   await Deno.writeTextFile(out, JSON.stringify(json, null, 2) + "\n");
   print(`\nwrote ${out}\n`);
+  await removeLiveCopies(projects);
 }
 
 // ---- transcripts ----
@@ -289,7 +339,7 @@ async function ensureTranscript(cache: string, projects: string, size: number) {
   } catch {
     // none yet
   }
-  const path = join(projects, `${sessionIdFor(`base-${size}`)}.jsonl`);
+  const path = join(projects, `base-${size}mb.jsonl`);
   const known = manifest.files[String(size)];
   if (known && (await sizeOf(path)) === known.bytes) return { path, bytes: known.bytes, last: known.last };
   say(`generating the ${size} MB transcript …`);
@@ -318,7 +368,7 @@ async function startLiveSession(
   run: { deno: string; args: string[]; env: Record<string, string>; cwd: string },
 ) {
   const sessionId = sessionIdFor(`live-${size}`);
-  const path = join(projects, `${sessionId}.jsonl`);
+  const path = join(projects, `live-${size}mb.jsonl`);
   await Deno.copyFile(base.path, path);
   const session: SessionRef = { sessionId, transcriptPath: path, cwd: CWD };
   const prime = new Deno.Command(run.deno, {
@@ -361,6 +411,13 @@ async function startLiveSession(
       return turn;
     },
   };
+}
+
+/** The working copies of the warm/race sessions (up to 200 MB each); the cached base transcripts stay. */
+async function removeLiveCopies(projects: string): Promise<void> {
+  for await (const entry of Deno.readDir(projects)) {
+    if (entry.name.startsWith("live-")) await Deno.remove(join(projects, entry.name)).catch(() => {});
+  }
 }
 
 // ---- helpers ----

@@ -2,7 +2,7 @@
  * Settings from `$CLIFFHANGER_HOME/config.jsonc` and the environment, with documented defaults.
  * The environment wins over the file. Pure: the caller reads the file and passes its text.
  */
-import { parse as parseJsonc, type ParseError, printParseErrorCode } from "jsonc-parser";
+import { parse as parseJsonc, type ParseError, printParseErrorCode } from "./jsonc.ts";
 import { z } from "zod";
 import type { EnvReader } from "./env.ts";
 

@@ -56,7 +56,11 @@ export async function createMeter(scratch: string): Promise<Meter> {
 
 async function gnuTimeWorks(out: string): Promise<boolean> {
   try {
-    const r = await new Deno.Command(GNU_TIME, { args: ["-f", "%M", "-o", out, "true"], stdout: "null", stderr: "null" })
+    const r = await new Deno.Command(GNU_TIME, {
+      args: ["-f", "%M", "-o", out, "true"],
+      stdout: "null",
+      stderr: "null",
+    })
       .output();
     return r.success && /^\d+\s*$/m.test(await Deno.readTextFile(out));
   } catch {

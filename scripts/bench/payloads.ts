@@ -9,7 +9,10 @@ export interface SessionRef {
   cwd: string;
 }
 
-export function stopPayload(session: SessionRef, turn: { promptId: string; finalText: string }): Record<string, unknown> {
+export function stopPayload(
+  session: SessionRef,
+  turn: { promptId: string; finalText: string },
+): Record<string, unknown> {
   return {
     session_id: session.sessionId,
     transcript_path: session.transcriptPath,

@@ -4,7 +4,11 @@ import { parsePromptPayload } from "../../src/hooks/prompt/payload.ts";
 import { parseStopPayload } from "../../src/hooks/stop/payload.ts";
 import { encodePayload, pretoolPayload, promptIdFor, promptPayload, stopPayload } from "./payloads.ts";
 
-const session = { sessionId: "5e551011-0000-4000-8000-000000000001", transcriptPath: "/tmp/t.jsonl", cwd: "/home/dev/shop" };
+const session = {
+  sessionId: "5e551011-0000-4000-8000-000000000001",
+  transcriptPath: "/tmp/t.jsonl",
+  cwd: "/home/dev/shop",
+};
 
 Deno.test("payloads: accepted by the hooks' own payload parsers", () => {
   const stop = parseStopPayload(stopPayload(session, { promptId: "p1", finalText: "Done." }));

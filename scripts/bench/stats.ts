@@ -10,6 +10,8 @@ export interface Summary {
   maxMs: number;
   /** Highest peak RSS over the runs, in KiB; null when it could not be measured. */
   peakRssKiB: number | null;
+  /** Median user + system CPU time, when measured: less sensitive than wall time to other load on the machine. */
+  medianCpuMs: number | null;
 }
 
 export function median(values: readonly number[]): number {
@@ -19,14 +21,20 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-export function summarize(timesMs: readonly number[], rssKiB: readonly (number | null)[] = []): Summary {
+export function summarize(
+  timesMs: readonly number[],
+  rssKiB: readonly (number | null)[] = [],
+  cpuMs: readonly (number | null)[] = [],
+): Summary {
   const rss = rssKiB.filter((v): v is number => v !== null);
+  const cpu = cpuMs.filter((v): v is number => v !== null);
   return {
     runs: timesMs.length,
     medianMs: median(timesMs),
     minMs: Math.min(...timesMs),
     maxMs: Math.max(...timesMs),
     peakRssKiB: rss.length > 0 ? Math.max(...rss) : null,
+    medianCpuMs: cpu.length > 0 ? median(cpu) : null,
   };
 }
 
@@ -92,7 +100,16 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
       const target = `reads < the file (${mib(reads.fileBytes)}): no whole re-read`;
       out.push(
         reads.readBytes === null
-          ? { id: `race:${size}`, kind: "reads", target, limit: reads.fileBytes, actual: null, verdict: "n/a", over: null, ratio: null }
+          ? {
+            id: `race:${size}`,
+            kind: "reads",
+            target,
+            limit: reads.fileBytes,
+            actual: null,
+            verdict: "n/a",
+            over: null,
+            ratio: null,
+          }
           : compare(`race:${size}`, "reads", target, reads.fileBytes, reads.readBytes, true),
       );
     }
@@ -142,7 +159,11 @@ function compare(
 /** `met`, or `missed by 141 ms (2.2×)` in the unit of the target. */
 export function verdictText(t: TargetResult): string {
   if (t.verdict !== "missed") return t.verdict;
-  const by = t.kind === "time" ? ms(t.over!) : t.kind === "rss" ? `${t.over!.toFixed(1)} MiB` : mib(t.over!);
+  const by = t.kind === "time"
+    ? ms(t.over!)
+    : t.kind === "rss"
+    ? `${t.over!.toFixed(t.over! < 0.1 ? 2 : 1)} MiB`
+    : mib(t.over!);
   return `missed by ${by} (${t.ratio!.toFixed(2)}× the limit)`;
 }
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { evaluateTargets, median, RSS_ALLOWANCE_MIB, type Summary, summarize, verdictText } from "./stats.ts";
+import { evaluateTargets, median, RSS_ALLOWANCE_MIB, summarize, type Summary, verdictText } from "./stats.ts";
 
 const s = (medianMs: number, peakRssMiB: number | null = null): Summary => ({
   runs: 11,
@@ -7,6 +7,7 @@ const s = (medianMs: number, peakRssMiB: number | null = null): Summary => ({
   minMs: medianMs,
   maxMs: medianMs,
   peakRssKiB: peakRssMiB === null ? null : peakRssMiB * 1024,
+  medianCpuMs: null,
 });
 
 Deno.test("median: odd and even counts, order does not matter, empty throws", () => {
@@ -16,15 +17,17 @@ Deno.test("median: odd and even counts, order does not matter, empty throws", ()
   assert.throws(() => median([]), RangeError);
 });
 
-Deno.test("summarize: median, min, max and the highest peak RSS (unmeasured runs left out)", () => {
-  assert.deepEqual(summarize([30, 10, 20], [100, null, 300]), {
+Deno.test("summarize: median, min, max, the highest peak RSS and the median CPU (unmeasured runs left out)", () => {
+  assert.deepEqual(summarize([30, 10, 20], [100, null, 300], [40, 20, null]), {
     runs: 3,
     medianMs: 20,
     minMs: 10,
     maxMs: 30,
     peakRssKiB: 300,
+    medianCpuMs: 30,
   });
   assert.equal(summarize([1], [null]).peakRssKiB, null);
+  assert.equal(summarize([1], [null], [null]).medianCpuMs, null);
 });
 
 Deno.test("targets: ratios of the floors of the same run, met and missed by how much", () => {

@@ -9,8 +9,24 @@ export interface ScenarioRow {
   label: string;
 }
 
-export function renderTable(rows: readonly ScenarioRow[], summaries: Summaries, targets: readonly TargetResult[]): string {
-  const header = ["scenario", "median", "min", "max", "peak RSS", "time target", "time", "RSS target", "RSS", "reads"];
+export function renderTable(
+  rows: readonly ScenarioRow[],
+  summaries: Summaries,
+  targets: readonly TargetResult[],
+): string {
+  const header = [
+    "scenario",
+    "median",
+    "min",
+    "max",
+    "CPU",
+    "peak RSS",
+    "time target",
+    "time",
+    "RSS target",
+    "RSS",
+    "reads",
+  ];
   const body: string[][] = [];
   for (const row of rows) {
     const s = summaries[row.id];
@@ -24,21 +40,30 @@ export function renderTable(rows: readonly ScenarioRow[], summaries: Summaries, 
       fmtMs(s.medianMs),
       fmtMs(s.minMs),
       fmtMs(s.maxMs),
+      s.medianCpuMs === null ? "" : `${Math.round(s.medianCpuMs)} ms`,
       s.peakRssKiB === null ? "n/a" : `${(s.peakRssKiB / 1024).toFixed(1)} MiB`,
       floor ? "(floor)" : time?.target ?? "",
       time ? verdictText(time) : "",
       rss?.target.replace(/^.*= /, "≤ ") ?? "",
       rss ? verdictText(rss) : "",
-      reads ? `${reads.actual === null ? "n/a" : mibShort(reads.actual)} of ${mibShort(reads.limit!)}: ${verdictText(reads)}` : "",
+      reads
+        ? `${reads.actual === null ? "n/a" : mibShort(reads.actual)} of ${mibShort(reads.limit!)}: ${
+          verdictText(reads)
+        }`
+        : "",
     ]);
   }
   // drop columns that are empty everywhere (no reads measured, no RSS)
   const keep = header.map((_, i) => body.some((r) => r[i] !== ""));
   const cols = (r: string[]) => r.filter((_, i) => keep[i]);
   const all = [cols(header), ...body.map(cols)];
+  /** Right-aligned: the number columns after the scenario (median … peak RSS, whichever are kept). */
+  const numeric = keep.slice(1, 6).filter(Boolean).length;
   const widths = all[0]!.map((_, i) => Math.max(...all.map((r) => [...r[i]!].length)));
   const line = (r: string[]) => `| ${r.map((c, i) => c + " ".repeat(widths[i]! - [...c].length)).join(" | ")} |`;
-  const rule = `|${widths.map((w, i) => (i >= 1 && i <= 4 ? "-".repeat(w + 1) + ":" : "-".repeat(w + 2))).join("|")}|`;
+  const rule = `|${
+    widths.map((w, i) => (i >= 1 && i <= numeric ? "-".repeat(w + 1) + ":" : "-".repeat(w + 2))).join("|")
+  }|`;
   return [line(all[0]!), rule, ...all.slice(1).map(line)].join("\n") + "\n";
 }
 

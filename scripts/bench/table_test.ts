@@ -8,13 +8,17 @@ const s = (medianMs: number, rssMiB: number): Summary => ({
   minMs: medianMs - 1,
   maxMs: medianMs + 1,
   peakRssKiB: rssMiB * 1024,
+  medianCpuMs: null,
 });
 
 Deno.test("table: one Markdown row per scenario, floors marked, every target with its verdict", () => {
   const summaries = { F: s(100, 30), "R:1": s(5, 1.5), pretool: s(260, 70) };
   const targets = evaluateTargets({ sizes: [1], syncMs: 1500, summaries });
   const table = renderTable(
-    [{ id: "F", label: "F" }, { id: "R:1", label: "R 1 MB" }, { id: "pretool", label: "hook pretool" }, { id: "x", label: "not run" }],
+    [{ id: "F", label: "F" }, { id: "R:1", label: "R 1 MB" }, { id: "pretool", label: "hook pretool" }, {
+      id: "x",
+      label: "not run",
+    }],
     summaries,
     targets,
   );

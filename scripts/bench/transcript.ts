@@ -103,9 +103,32 @@ export class TranscriptGenerator {
   /** Lines that open a session (before its first prompt). */
   sessionStart(): string[] {
     const out = [
-      this.#attachment({ type: "hook_success", hookName: "SessionStart:startup", hookEvent: "SessionStart", content: "", stdout: "", stderr: "", exitCode: 0, command: "~/.local/bin/session-start", durationMs: this.#rng.int(5, 400) }),
-      this.#attachment({ type: "environment", snapshot: { workingDirectory: this.#o.cwd, isWorktree: false, isGitRepo: true, additionalWorkingDirectories: [], platform: "linux", shell: "bash" } }),
-      this.#attachment({ type: "skill_listing", content: Array.from({ length: 12 }, () => `- ${words(this.#rng, 1)}: ${sentences(this.#rng, 3)}`).join("\n") }),
+      this.#attachment({
+        type: "hook_success",
+        hookName: "SessionStart:startup",
+        hookEvent: "SessionStart",
+        content: "",
+        stdout: "",
+        stderr: "",
+        exitCode: 0,
+        command: "~/.local/bin/session-start",
+        durationMs: this.#rng.int(5, 400),
+      }),
+      this.#attachment({
+        type: "environment",
+        snapshot: {
+          workingDirectory: this.#o.cwd,
+          isWorktree: false,
+          isGitRepo: true,
+          additionalWorkingDirectories: [],
+          platform: "linux",
+          shell: "bash",
+        },
+      }),
+      this.#attachment({
+        type: "skill_listing",
+        content: Array.from({ length: 12 }, () => `- ${words(this.#rng, 1)}: ${sentences(this.#rng, 3)}`).join("\n"),
+      }),
     ];
     return out;
   }
@@ -118,10 +141,32 @@ export class TranscriptGenerator {
     const lines: string[] = [];
     const prompt = `${sentences(rng, rng.int(1, 4))} ${rng.chance(0.3) ? codeBlock(rng, rng.int(2, 12)) : ""}`.trim();
     if (rng.chance(0.3)) {
-      lines.push(this.#plain({ type: "queue-operation", operation: "enqueue", timestamp: this.#ts(), sessionId: this.#o.sessionId, content: prompt }));
-      lines.push(this.#plain({ type: "queue-operation", operation: "dequeue", timestamp: this.#ts(), sessionId: this.#o.sessionId }));
+      lines.push(
+        this.#plain({
+          type: "queue-operation",
+          operation: "enqueue",
+          timestamp: this.#ts(),
+          sessionId: this.#o.sessionId,
+          content: prompt,
+        }),
+      );
+      lines.push(
+        this.#plain({
+          type: "queue-operation",
+          operation: "dequeue",
+          timestamp: this.#ts(),
+          sessionId: this.#o.sessionId,
+        }),
+      );
     }
-    lines.push(this.#plain({ type: "file-history-snapshot", messageId: this.#uuid(), snapshot: { messageId: this.#uuid(), trackedFileBackups: this.#backups(), timestamp: this.#ts() }, isSnapshotUpdate: false }));
+    lines.push(
+      this.#plain({
+        type: "file-history-snapshot",
+        messageId: this.#uuid(),
+        snapshot: { messageId: this.#uuid(), trackedFileBackups: this.#backups(), timestamp: this.#ts() },
+        isSnapshotUpdate: false,
+      }),
+    );
     lines.push(this.#envelope({
       promptId,
       type: "user",
@@ -130,11 +175,32 @@ export class TranscriptGenerator {
       promptSource: "user",
       turnPosition: { promptIndex: this.#turns - 1, turnIndex: 1 },
     }));
-    lines.push(this.#attachment({ type: "hook_success", hookName: "UserPromptSubmit", hookEvent: "UserPromptSubmit", content: "", stdout: "", stderr: "", exitCode: 0, command: "cliffhanger-bin hook prompt", durationMs: rng.int(20, 90) }));
-    if (rng.chance(0.5)) lines.push(this.#attachment({ type: "date", date: new Date(this.#clock).toISOString().slice(0, 10) }));
+    lines.push(
+      this.#attachment({
+        type: "hook_success",
+        hookName: "UserPromptSubmit",
+        hookEvent: "UserPromptSubmit",
+        content: "",
+        stdout: "",
+        stderr: "",
+        exitCode: 0,
+        command: "cliffhanger-bin hook prompt",
+        durationMs: rng.int(20, 90),
+      }),
+    );
+    if (rng.chance(0.5)) {
+      lines.push(this.#attachment({ type: "date", date: new Date(this.#clock).toISOString().slice(0, 10) }));
+    }
     if (options.snapshot ?? rng.chance(SNAPSHOT_CHANCE)) lines.push(this.#snapshot());
     if (rng.chance(0.15)) {
-      lines.push(this.#envelope({ promptId, type: "user", isMeta: true, message: { role: "user", content: `<system-reminder>\n${sentences(rng, rng.int(2, 6))}\n</system-reminder>` } }));
+      lines.push(
+        this.#envelope({
+          promptId,
+          type: "user",
+          isMeta: true,
+          message: { role: "user", content: `<system-reminder>\n${sentences(rng, rng.int(2, 6))}\n</system-reminder>` },
+        }),
+      );
     }
 
     const withTasks = options.tasks ?? rng.chance(0.08);
@@ -148,7 +214,12 @@ export class TranscriptGenerator {
         const id = String(this.#nextTaskId++);
         openTasks.push(id);
         lines.push(...this.#response([call], rng.chance(0.5) ? "Planning the work as tasks." : null));
-        lines.push(...this.#results(call, { content: `Task #${id} created successfully: ${subject}`, toolUseResult: { task: { id, subject, description: "" } } }, promptId));
+        lines.push(
+          ...this.#results(call, {
+            content: `Task #${id} created successfully: ${subject}`,
+            toolUseResult: { task: { id, subject, description: "" } },
+          }, promptId),
+        );
       }
     }
     if (withTodos) {
@@ -158,7 +229,13 @@ export class TranscriptGenerator {
       });
       const call = this.#call("TodoWrite", { todos });
       lines.push(...this.#response([call], "Let me track this with a todo list."));
-      lines.push(...this.#results(call, { content: "Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress.", toolUseResult: { oldTodos: [], newTodos: todos } }, promptId));
+      lines.push(
+        ...this.#results(call, {
+          content:
+            "Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress.",
+          toolUseResult: { oldTodos: [], newTodos: todos },
+        }, promptId),
+      );
     }
 
     const steps = rng.int(2, 14);
@@ -172,32 +249,101 @@ export class TranscriptGenerator {
         const id = openTasks.shift()!;
         const call = this.#call("TaskUpdate", { taskId: id, status: "completed" });
         lines.push(...this.#response([call], null));
-        lines.push(...this.#results(call, { content: `Updated task #${id} status`, toolUseResult: { success: true, taskId: id, updatedFields: ["status"], statusChange: { from: "in_progress", to: "completed" } } }, promptId));
+        lines.push(
+          ...this.#results(call, {
+            content: `Updated task #${id} status`,
+            toolUseResult: {
+              success: true,
+              taskId: id,
+              updatedFields: ["status"],
+              statusChange: { from: "in_progress", to: "completed" },
+            },
+          }, promptId),
+        );
       }
     }
     // a finished turn completes what it planned
     for (const id of openTasks.splice(0)) {
       const call = this.#call("TaskUpdate", { taskId: id, status: "completed" });
       lines.push(...this.#response([call], null));
-      lines.push(...this.#results(call, { content: `Updated task #${id} status`, toolUseResult: { success: true, taskId: id, updatedFields: ["status"], statusChange: { from: "in_progress", to: "completed" } } }, promptId));
+      lines.push(
+        ...this.#results(call, {
+          content: `Updated task #${id} status`,
+          toolUseResult: {
+            success: true,
+            taskId: id,
+            updatedFields: ["status"],
+            statusChange: { from: "in_progress", to: "completed" },
+          },
+        }, promptId),
+      );
     }
     if (todos) {
       const done = todos.map((t) => ({ ...t, status: "completed" }));
       const call = this.#call("TodoWrite", { todos: done });
       lines.push(...this.#response([call], null));
-      lines.push(...this.#results(call, { content: "Todos have been modified successfully.", toolUseResult: { oldTodos: todos, newTodos: done } }, promptId));
+      lines.push(
+        ...this.#results(call, {
+          content: "Todos have been modified successfully.",
+          toolUseResult: { oldTodos: todos, newTodos: done },
+        }, promptId),
+      );
     }
 
     const ending = options.ending ?? (rng.chance(0.25) ? "offer" : "done");
     const finalText = ending === "offer"
-      ? `${sentences(rng, rng.int(1, 3))} The ${words(rng, 2)} tests pass. Want me to also update the ${words(rng, 1)} docs?`
+      ? `${sentences(rng, rng.int(1, 3))} The ${words(rng, 2)} tests pass. Want me to also update the ${
+        words(rng, 1)
+      } docs?`
       : `Done: ${sentences(rng, rng.int(2, 5))} All ${rng.int(3, 140)} tests pass.`;
     lines.push(this.#assistantLine(this.#messageId(), { type: "text", text: finalText }, "end_turn"));
 
     const after = [
-      this.#plain({ parentUuid: this.#parent, isSidechain: false, type: "system", subtype: "stop_hook_summary", hookCount: 1, hookInfos: [{ command: "cliffhanger-bin hook stop", durationMs: rng.int(20, 120) }], hookErrors: [], failedHookErrorIndexes: [], hookAdditionalContext: [], preventedContinuation: false, stopReason: "", hasOutput: false, level: "suggestion", timestamp: this.#ts(), uuid: this.#uuid(), toolUseID: this.#uuid(), userType: "external", entrypoint: "cli", cwd: this.#o.cwd, sessionId: this.#o.sessionId, version: CLIENT_VERSION, gitBranch: "main" }),
-      this.#plain({ parentUuid: this.#parent, isSidechain: false, type: "system", subtype: "turn_duration", durationMs: rng.int(4000, 600000), timestamp: this.#ts(), uuid: this.#uuid(), userType: "external", entrypoint: "cli", cwd: this.#o.cwd, sessionId: this.#o.sessionId, version: CLIENT_VERSION, gitBranch: "main" }),
-      this.#plain({ type: "last-prompt", lastPrompt: prompt.slice(0, 200), leafUuid: this.#parent, sessionId: this.#o.sessionId }),
+      this.#plain({
+        parentUuid: this.#parent,
+        isSidechain: false,
+        type: "system",
+        subtype: "stop_hook_summary",
+        hookCount: 1,
+        hookInfos: [{ command: "cliffhanger-bin hook stop", durationMs: rng.int(20, 120) }],
+        hookErrors: [],
+        failedHookErrorIndexes: [],
+        hookAdditionalContext: [],
+        preventedContinuation: false,
+        stopReason: "",
+        hasOutput: false,
+        level: "suggestion",
+        timestamp: this.#ts(),
+        uuid: this.#uuid(),
+        toolUseID: this.#uuid(),
+        userType: "external",
+        entrypoint: "cli",
+        cwd: this.#o.cwd,
+        sessionId: this.#o.sessionId,
+        version: CLIENT_VERSION,
+        gitBranch: "main",
+      }),
+      this.#plain({
+        parentUuid: this.#parent,
+        isSidechain: false,
+        type: "system",
+        subtype: "turn_duration",
+        durationMs: rng.int(4000, 600000),
+        timestamp: this.#ts(),
+        uuid: this.#uuid(),
+        userType: "external",
+        entrypoint: "cli",
+        cwd: this.#o.cwd,
+        sessionId: this.#o.sessionId,
+        version: CLIENT_VERSION,
+        gitBranch: "main",
+      }),
+      this.#plain({
+        type: "last-prompt",
+        lastPrompt: prompt.slice(0, 200),
+        leafUuid: this.#parent,
+        sessionId: this.#o.sessionId,
+      }),
       this.#plain({ type: "tools-used", tools: [...this.#toolsUsed], sessionId: this.#o.sessionId }),
     ];
     return { lines, after, promptId, finalText };
@@ -211,12 +357,20 @@ export class TranscriptGenerator {
     const id = this.#messageId();
     const out: string[] = [];
     if (rng.chance(0.3)) {
-      out.push(this.#assistantLine(id, { type: "thinking", thinking: sentences(rng, rng.int(2, 10)), signature: rng.base64(rng.int(200, 600)) }, null));
+      out.push(
+        this.#assistantLine(id, {
+          type: "thinking",
+          thinking: sentences(rng, rng.int(2, 10)),
+          signature: rng.base64(rng.int(200, 600)),
+        }, null),
+      );
     }
     if (text) out.push(this.#assistantLine(id, { type: "text", text }, null));
     for (const call of calls) {
       this.#toolsUsed.add(call.name);
-      out.push(this.#assistantLine(id, { type: "tool_use", id: call.id, name: call.name, input: call.input }, "tool_use"));
+      out.push(
+        this.#assistantLine(id, { type: "tool_use", id: call.id, name: call.name, input: call.input }, "tool_use"),
+      );
     }
     return out;
   }
@@ -227,9 +381,24 @@ export class TranscriptGenerator {
     const out: string[] = [];
     for (let i = 0; i < (outcome.progress ?? 0); i++) {
       const output = codeBlock(rng, rng.int(1, 6));
-      out.push(this.#progress(call.id, { type: "bash_progress", output, fullOutput: output, elapsedTimeSeconds: i + 1, totalLines: rng.int(1, 400) }));
+      out.push(
+        this.#progress(call.id, {
+          type: "bash_progress",
+          output,
+          fullOutput: output,
+          elapsedTimeSeconds: i + 1,
+          totalLines: rng.int(1, 400),
+        }),
+      );
     }
-    out.push(this.#progress(call.id, { type: "hook_progress", hookEvent: "PostToolUse", hookName: `PostToolUse:${call.name}`, command: "cliffhanger-bin hook pretool" }));
+    out.push(
+      this.#progress(call.id, {
+        type: "hook_progress",
+        hookEvent: "PostToolUse",
+        hookName: `PostToolUse:${call.name}`,
+        command: "cliffhanger-bin hook pretool",
+      }),
+    );
     const block: Json = { tool_use_id: call.id, type: "tool_result", content: outcome.content };
     if (outcome.isError !== undefined) block["is_error"] = outcome.isError;
     out.push(this.#envelope({
@@ -247,11 +416,35 @@ export class TranscriptGenerator {
     const r = rng.float();
     const file = projectPath(rng, this.#o.cwd);
     if (r < 0.3) {
-      return this.#call("Bash", { command: rng.pick(["npm test", "deno test -A", "git status", "ls -la src", "grep -rn TODO src", "npx tsc --noEmit", "git diff --stat"]) + (rng.chance(0.4) ? ` ${words(rng, 1)}` : ""), description: words(rng, 4) });
+      return this.#call("Bash", {
+        command: rng.pick([
+          "npm test",
+          "deno test -A",
+          "git status",
+          "ls -la src",
+          "grep -rn TODO src",
+          "npx tsc --noEmit",
+          "git diff --stat",
+        ]) + (rng.chance(0.4) ? ` ${words(rng, 1)}` : ""),
+        description: words(rng, 4),
+      });
     }
     if (r < 0.55) return this.#call("Read", { file_path: file });
-    if (r < 0.7) return this.#call("Edit", { file_path: file, old_string: codeBlock(rng, rng.int(1, 6)), new_string: codeBlock(rng, rng.int(1, 8)), replace_all: false });
-    if (r < 0.8) return this.#call("Grep", { pattern: rng.pick(["TODO", "parseConfig", "export function", "fetch\\("]), path: `${this.#o.cwd}/src`, output_mode: "files_with_matches" });
+    if (r < 0.7) {
+      return this.#call("Edit", {
+        file_path: file,
+        old_string: codeBlock(rng, rng.int(1, 6)),
+        new_string: codeBlock(rng, rng.int(1, 8)),
+        replace_all: false,
+      });
+    }
+    if (r < 0.8) {
+      return this.#call("Grep", {
+        pattern: rng.pick(["TODO", "parseConfig", "export function", "fetch\\("]),
+        path: `${this.#o.cwd}/src`,
+        output_mode: "files_with_matches",
+      });
+    }
     if (r < 0.87) return this.#call("Write", { file_path: file, content: codeBlock(rng, rng.int(10, 120)) });
     if (r < 0.94) return this.#call("Glob", { pattern: `src/**/*${rng.pick([".ts", "_test.ts", ".json"])}` });
     return this.#call("mcp__docs__lookup", { query: words(rng, 3) });
@@ -267,7 +460,13 @@ export class TranscriptGenerator {
         return {
           content: stdout === "" ? "(Bash completed with no output)" : stdout,
           isError: failed,
-          toolUseResult: { stdout, stderr: failed ? sentence(rng) : "", interrupted: false, isImage: false, noOutputExpected: false },
+          toolUseResult: {
+            stdout,
+            stderr: failed ? sentence(rng) : "",
+            interrupted: false,
+            isImage: false,
+            noOutputExpected: false,
+          },
           progress: rng.int(0, 5),
         };
       }
@@ -275,24 +474,62 @@ export class TranscriptGenerator {
         const n = rng.int(20, 400);
         const body = codeBlock(rng, n);
         const numbered = body.split("\n").map((l, i) => `${String(i + 1).padStart(6)}\t${l}`).join("\n");
-        return { content: numbered, toolUseResult: { type: "text", file: { filePath: input["file_path"], content: body, numLines: n, startLine: 1, totalLines: n } } };
+        return {
+          content: numbered,
+          toolUseResult: {
+            type: "text",
+            file: { filePath: input["file_path"], content: body, numLines: n, startLine: 1, totalLines: n },
+          },
+        };
       }
       case "Edit": {
         const original = codeBlock(rng, rng.int(30, 300));
         return {
-          content: `The file ${input["file_path"]} has been updated. Here's the result of running \`cat -n\` on a snippet of the edited file:\n${codeBlock(rng, 8)}`,
-          toolUseResult: { filePath: input["file_path"], oldString: input["old_string"], newString: input["new_string"], originalFile: original, structuredPatch: [{ oldStart: rng.int(1, 200), oldLines: 3, newStart: rng.int(1, 200), newLines: 4, lines: [` ${codeLine(rng)}`, `-${codeLine(rng)}`, `+${codeLine(rng)}`, `+${codeLine(rng)}`] }], userModified: false, replaceAll: false },
+          content: `The file ${
+            input["file_path"]
+          } has been updated. Here's the result of running \`cat -n\` on a snippet of the edited file:\n${
+            codeBlock(rng, 8)
+          }`,
+          toolUseResult: {
+            filePath: input["file_path"],
+            oldString: input["old_string"],
+            newString: input["new_string"],
+            originalFile: original,
+            structuredPatch: [{
+              oldStart: rng.int(1, 200),
+              oldLines: 3,
+              newStart: rng.int(1, 200),
+              newLines: 4,
+              lines: [` ${codeLine(rng)}`, `-${codeLine(rng)}`, `+${codeLine(rng)}`, `+${codeLine(rng)}`],
+            }],
+            userModified: false,
+            replaceAll: false,
+          },
         };
       }
       case "Grep": {
         const files = Array.from({ length: rng.int(0, 30) }, () => projectPath(rng, this.#o.cwd));
-        return { content: files.length ? `Found ${files.length} files\n${files.join("\n")}` : "No files found", toolUseResult: { mode: "files_with_matches", filenames: files, numFiles: files.length } };
+        return {
+          content: files.length ? `Found ${files.length} files\n${files.join("\n")}` : "No files found",
+          toolUseResult: { mode: "files_with_matches", filenames: files, numFiles: files.length },
+        };
       }
       case "Write":
-        return { content: `File created successfully at: ${input["file_path"]}`, toolUseResult: { type: "create", filePath: input["file_path"], content: input["content"], structuredPatch: [] } };
+        return {
+          content: `File created successfully at: ${input["file_path"]}`,
+          toolUseResult: {
+            type: "create",
+            filePath: input["file_path"],
+            content: input["content"],
+            structuredPatch: [],
+          },
+        };
       case "Glob": {
         const files = Array.from({ length: rng.int(1, 40) }, () => projectPath(rng, this.#o.cwd));
-        return { content: files.join("\n"), toolUseResult: { filenames: files, durationMs: rng.int(1, 40), numFiles: files.length, truncated: false } };
+        return {
+          content: files.join("\n"),
+          toolUseResult: { filenames: files, durationMs: rng.int(1, 40), numFiles: files.length, truncated: false },
+        };
       }
       default: {
         const text = sentences(rng, rng.int(2, 30));
@@ -304,7 +541,11 @@ export class TranscriptGenerator {
   // ---- line builders ----
 
   #call(name: string, input: Json): ToolCall {
-    return { id: `toolu_${this.#o.idPrefix}${(++this.#tool).toString(36).padStart(6, "0")}${this.#rng.hex(12)}`, name, input };
+    return {
+      id: `toolu_${this.#o.idPrefix}${(++this.#tool).toString(36).padStart(6, "0")}${this.#rng.hex(12)}`,
+      name,
+      input,
+    };
   }
 
   #messageId(): string {
@@ -409,7 +650,9 @@ export class TranscriptGenerator {
       const tool = pool.tools[i % pool.tools.length]!;
       const room = target - size;
       const description = String(tool["description"]);
-      const piece = description.length + 200 > room ? { ...tool, description: description.slice(0, Math.max(0, room - 200)) } : tool;
+      const piece = description.length + 200 > room
+        ? { ...tool, description: description.slice(0, Math.max(0, room - 200)) }
+        : tool;
       tools.push(piece);
       size += JSON.stringify(piece).length;
       i++;
@@ -448,7 +691,11 @@ export class TranscriptGenerator {
   #backups(): Json {
     const out: Json = {};
     for (let i = 0, n = this.#rng.int(0, 3); i < n; i++) {
-      out[projectPath(this.#rng, this.#o.cwd)] = { backupFileName: `${this.#rng.hex(16)}@v${i + 1}`, version: i + 1, backupTime: this.#ts() };
+      out[projectPath(this.#rng, this.#o.cwd)] = {
+        backupFileName: `${this.#rng.hex(16)}@v${i + 1}`,
+        version: i + 1,
+        backupTime: this.#ts(),
+      };
     }
     return out;
   }

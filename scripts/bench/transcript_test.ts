@@ -9,7 +9,12 @@ import {
   writeTranscript,
 } from "./transcript.ts";
 
-const OPTIONS = { seed: 99, sessionId: "5e551011-0000-4000-8000-000000000001", cwd: "/home/dev/shop", startMs: Date.UTC(2026, 0, 1) };
+const OPTIONS = {
+  seed: 99,
+  sessionId: "5e551011-0000-4000-8000-000000000001",
+  cwd: "/home/dev/shop",
+  startMs: Date.UTC(2026, 0, 1),
+};
 const TARGET = 700 * 1024;
 
 async function withDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
@@ -23,10 +28,6 @@ async function withDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
 
 // deno-lint-ignore no-explicit-any
 type Line = any;
-
-function parseAll(text: string): Line[] {
-  return text.trimEnd().split("\n").map((l) => JSON.parse(l));
-}
 
 Deno.test("generator: the same options write the same bytes; another seed writes others", async () => {
   await withDir(async (dir) => {
@@ -62,7 +63,11 @@ Deno.test("generator: real record shapes (split responses, paired tools, tasks, 
   const uses = assistants.flatMap((a) => a.message.content.filter((b: Line) => b.type === "tool_use"));
   const results = lines.filter((l) => l.type === "user" && Array.isArray(l.message.content))
     .flatMap((l) => l.message.content.filter((b: Line) => b.type === "tool_result").map((b: Line) => ({ b, l })));
-  assert.deepEqual(new Set(results.map((r) => r.b.tool_use_id)), new Set(uses.map((u: Line) => u.id)), "every tool_use answered");
+  assert.deepEqual(
+    new Set(results.map((r) => r.b.tool_use_id)),
+    new Set(uses.map((u: Line) => u.id)),
+    "every tool_use answered",
+  );
   assert.ok(results.every((r) => r.l.toolUseResult !== undefined), "every result line carries toolUseResult");
   const names = new Set(uses.map((u: Line) => u.name));
   for (const name of ["TaskCreate", "TaskUpdate", "Bash", "Read", "Edit"]) assert.ok(names.has(name), name);
@@ -70,7 +75,16 @@ Deno.test("generator: real record shapes (split responses, paired tools, tasks, 
   assert.ok(created.length >= 2, "TaskCreate results carry the task id");
 
   const kinds = new Set(lines.map((l) => `${l.type}/${l.subtype ?? l.attachment?.type ?? l.data?.type ?? ""}`));
-  for (const k of ["progress/bash_progress", "progress/hook_progress", "attachment/hook_success", "attachment/prompt_snapshot", "system/stop_hook_summary", "file-history-snapshot/"]) {
+  for (
+    const k of [
+      "progress/bash_progress",
+      "progress/hook_progress",
+      "attachment/hook_success",
+      "attachment/prompt_snapshot",
+      "system/stop_hook_summary",
+      "file-history-snapshot/",
+    ]
+  ) {
     assert.ok(kinds.has(k), k);
   }
   const snapshots = raw.filter((l) => l.includes('"type":"prompt_snapshot"'));
@@ -79,7 +93,10 @@ Deno.test("generator: real record shapes (split responses, paired tools, tasks, 
     const size = new TextEncoder().encode(s).length;
     assert.ok(size >= SNAPSHOT_MIN_BYTES * 0.98 && size <= SNAPSHOT_MAX_BYTES * 1.02, `snapshot of ${size} bytes`);
   }
-  assert.ok(snapshots.every((s) => !s.includes('"user"') && !s.includes('"assistant"')), "snapshots hold no message roles");
+  assert.ok(
+    snapshots.every((s) => !s.includes('"user"') && !s.includes('"assistant"')),
+    "snapshots hold no message roles",
+  );
 });
 
 Deno.test("generator: TodoWrite lists show up over enough turns", () => {
@@ -103,7 +120,10 @@ Deno.test("generator: the product's reader sees the last turn as a Stop would (f
     assert.equal(view.turnId, written.last.promptId);
     assert.equal(view.turnSeq, written.turns);
     assert.equal(view.finalSynced, true);
-    assert.ok(view.tasks && view.tasks.length >= 2 && view.tasks.every((t) => t.done), "the last turn's tasks, all done");
+    assert.ok(
+      view.tasks && view.tasks.length >= 2 && view.tasks.every((t) => t.done),
+      "the last turn's tasks, all done",
+    );
     assert.deepEqual(view.tools.pending, []);
     assert.ok(view.stats.parsed < view.stats.lines, "some lines are skipped before parsing");
   });
@@ -113,16 +133,28 @@ Deno.test("generator: an appended turn without its final line is not synced; wit
   await withDir(async (dir) => {
     const path = join(dir, "t.jsonl");
     const written = await writeTranscript(path, 200 * 1024, OPTIONS);
-    const first = await readTurnView(path, null, { includeSidechain: false, lastAssistantMessage: written.last.finalText, syncMs: 0 });
+    const first = await readTurnView(path, null, {
+      includeSidechain: false,
+      lastAssistantMessage: written.last.finalText,
+      syncMs: 0,
+    });
     const more = new TranscriptGenerator({ ...OPTIONS, seed: 5, idPrefix: "a", firstTaskId: 1000 });
     const turn = more.turn({ ending: "offer" });
     await Deno.writeFile(path, linesToBytes(turn.lines.slice(0, -1)), { append: true });
-    const race = await readTurnView(path, first.index, { includeSidechain: false, lastAssistantMessage: turn.finalText, syncMs: 0 });
+    const race = await readTurnView(path, first.index, {
+      includeSidechain: false,
+      lastAssistantMessage: turn.finalText,
+      syncMs: 0,
+    });
     assert.equal(race.view.turnId, turn.promptId);
     assert.equal(race.view.finalSynced, false);
     assert.equal(race.view.stats.fullScan, false);
     await Deno.writeFile(path, linesToBytes(turn.lines.slice(-1)), { append: true });
-    const synced = await readTurnView(path, race.index, { includeSidechain: false, lastAssistantMessage: turn.finalText, syncMs: 0 });
+    const synced = await readTurnView(path, race.index, {
+      includeSidechain: false,
+      lastAssistantMessage: turn.finalText,
+      syncMs: 0,
+    });
     assert.equal(synced.view.finalSynced, true);
     assert.ok(synced.view.stats.bytesRead < 64 * 1024, "only the appended line is read");
   });

@@ -6,7 +6,7 @@
  * clash makes it an error entry in `RuleSet.files` and none of its rules apply. Built-ins always do.
  */
 import { join } from "node:path";
-import { parse, type ParseError, printParseErrorCode } from "jsonc-parser";
+import { parse, type ParseError, printParseErrorCode } from "../jsonc.ts";
 import { BUILTIN_RULE_FILES, type BuiltinRuleFile } from "./builtin.ts";
 import {
   type CompiledRule,

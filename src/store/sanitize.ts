@@ -1,5 +1,5 @@
 /** Turn an id from a payload (session_id, agent_id) into a safe file-name part. */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "./sha256.ts";
 
 const SAFE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,79}$/;
 
@@ -11,6 +11,6 @@ const SAFE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,79}$/;
 export function sanitizeId(id: string): string {
   if (SAFE.test(id)) return id;
   const readable = id.replace(/[^A-Za-z0-9_-]+/g, "_").replace(/^[_-]+/, "").slice(0, 40);
-  const hash = createHash("sha256").update(id).digest("hex").slice(0, 16);
+  const hash = sha256Hex(id).slice(0, 16);
   return `${readable || "id"}-${hash}`;
 }

@@ -125,7 +125,11 @@ export function readBlock(raw: unknown): Block | null {
     case "tool_result": {
       const id = raw["tool_use_id"];
       if (typeof id !== "string") return null;
-      const block: Extract<Block, { type: "tool_result" }> = { type: "tool_result", tool_use_id: id, is_error: optBoolean(raw["is_error"]) };
+      const block: Extract<Block, { type: "tool_result" }> = {
+        type: "tool_result",
+        tool_use_id: id,
+        is_error: optBoolean(raw["is_error"]),
+      };
       if ("content" in raw) block.content = raw["content"];
       return block;
     }

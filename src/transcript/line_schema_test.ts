@@ -55,37 +55,64 @@ const line = fc.record({
   promptSource: str,
   origin,
   message: fc.oneof(
-    fc.record({ id: str, model: str, role: str, content: fc.oneof(fc.string(), fc.array(block, { maxLength: 4 }), json) }, opt),
+    fc.record({
+      id: str,
+      model: str,
+      role: str,
+      content: fc.oneof(fc.string(), fc.array(block, { maxLength: 4 }), json),
+    }, opt),
     json,
   ),
-  toolUseResult: fc.oneof(fc.record({ task: fc.oneof(fc.record({ id: fc.oneof(fc.string(), fc.integer(), json) }, opt), json) }, opt), json),
+  toolUseResult: fc.oneof(
+    fc.record({ task: fc.oneof(fc.record({ id: fc.oneof(fc.string(), fc.integer(), json) }, opt), json) }, opt),
+    json,
+  ),
   attachment: fc.oneof(fc.record({ type: str, prompt: json, commandMode: str, origin, more: json }, opt), json),
   parentUuid: json,
 }, opt);
 
 Deno.test("readLine equals LineSchema.safeParse on line-shaped values and on any JSON", () => {
-  fc.assert(fc.property(fc.oneof(line, json), (value) => {
-    assert.deepEqual(norm(readLine(value)), viaZodLine(value));
-  }), { numRuns: 3000 });
+  fc.assert(
+    fc.property(fc.oneof(line, json), (value) => {
+      assert.deepEqual(norm(readLine(value)), viaZodLine(value));
+    }),
+    { numRuns: 3000 },
+  );
 });
 
 Deno.test("readBlock equals BlockSchema.safeParse", () => {
-  fc.assert(fc.property(block, (value) => {
-    assert.deepEqual(norm(readBlock(value)), viaZodBlock(value));
-  }), { numRuns: 3000 });
+  fc.assert(
+    fc.property(block, (value) => {
+      assert.deepEqual(norm(readBlock(value)), viaZodBlock(value));
+    }),
+    { numRuns: 3000 },
+  );
 });
 
 Deno.test("createdTaskId equals TaskCreatedResultSchema.safeParse", () => {
-  const result = fc.oneof(fc.record({ task: fc.oneof(fc.record({ id: fc.oneof(fc.string(), fc.integer(), fc.double(), json) }, opt), json) }, opt), json);
-  fc.assert(fc.property(result, (value) => {
-    const parsed = TaskCreatedResultSchema.safeParse(value);
-    assert.equal(createdTaskId(value), parsed.success ? String(parsed.data.task.id) : null);
-  }), { numRuns: 3000 });
+  const result = fc.oneof(
+    fc.record(
+      { task: fc.oneof(fc.record({ id: fc.oneof(fc.string(), fc.integer(), fc.double(), json) }, opt), json) },
+      opt,
+    ),
+    json,
+  );
+  fc.assert(
+    fc.property(result, (value) => {
+      const parsed = TaskCreatedResultSchema.safeParse(value);
+      assert.equal(createdTaskId(value), parsed.success ? String(parsed.data.task.id) : null);
+    }),
+    { numRuns: 3000 },
+  );
 });
 
 Deno.test("readLine keeps toolUseResult and message content as they are (no copy of big values needed)", () => {
   const result = { stdout: "x".repeat(10) };
-  const value = { type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: "ok" }] }, toolUseResult: result };
+  const value = {
+    type: "user",
+    message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: "ok" }] },
+    toolUseResult: result,
+  };
   const read = readLine(value)!;
   assert.equal(read.toolUseResult, result);
   assert.deepEqual(read.message?.content, value.message.content);

@@ -11,7 +11,11 @@ import { reduceEvent, reduceLine } from "./reducer.ts";
 import type { ReducerState } from "./reducer_state.ts";
 import type { ReadStats } from "./types.ts";
 
-export const READ_BUFFER_BYTES = 64 * 1024;
+/**
+ * One read's size. 1 MiB rather than 64 KiB: a cold read of a 200 MB transcript took about a third less CPU
+ * (fewer read calls, and fewer long lines cut between two reads and copied together again).
+ */
+export const READ_BUFFER_BYTES = 1024 * 1024;
 
 /**
  * A line that matters has one of these byte strings: the `"user"`/`"assistant"` type (or role) value, a

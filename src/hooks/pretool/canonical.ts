@@ -3,7 +3,7 @@
  * keys sorted at every depth (key order never matters) and everything else kept exactly (any differing value,
  * array order, type or nesting makes a different call).
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../../store/sha256.ts";
 
 /** JSON with sorted keys at every depth. Values JSON cannot carry (undefined, functions) are dropped as JSON does. */
 export function canonicalJson(value: unknown): string {
@@ -21,7 +21,7 @@ function sortKeys(value: unknown): unknown {
 
 /** A short stable id of the call: sha-256 of tool name and canonical input, 16 hex digits. */
 export function callSignature(tool: string, input: Record<string, unknown>): string {
-  return createHash("sha256").update(tool).update("\u0000").update(canonicalJson(input)).digest("hex").slice(0, 16);
+  return sha256Hex(`${tool}\u0000${canonicalJson(input)}`).slice(0, 16);
 }
 
 /** Longest description of a call kept in state and quoted in a warning or denial. */

@@ -2,7 +2,7 @@
  * Model quirks: model-id substrings mapped to a few corrective lines (rules/quirks.json, embedded), merged with
  * the user's own file. Pure: text in, a quirk set out; matching is a case-insensitive substring test.
  */
-import { parse as parseJsonc, type ParseError, printParseErrorCode } from "jsonc-parser";
+import { parse as parseJsonc, type ParseError, printParseErrorCode } from "../../jsonc.ts";
 import { z } from "zod";
 import builtin from "../../../rules/quirks.json" with { type: "json" };
 import { lineCol } from "../../config.ts";

@@ -2,7 +2,7 @@
  * Which user turn a stop belongs to, and whether it is a second call for a stop already decided.
  * Pure functions over the session state.
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../../store/sha256.ts";
 import type { RecentDecision, SessionState } from "../../store/session_state.ts";
 import type { StopPayload } from "./payload.ts";
 
@@ -39,7 +39,7 @@ export function stopFingerprint(payload: StopPayload, stopSummaries: number | nu
     payload.stop_hook_active === true ? "1" : "0",
     payload.last_assistant_message ?? "",
   ];
-  return createHash("sha256").update(parts.join("\u0000")).digest("hex").slice(0, 32);
+  return sha256Hex(parts.join("\u0000")).slice(0, 32);
 }
 
 /**

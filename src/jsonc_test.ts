@@ -1,0 +1,141 @@
+/**
+ * src/jsonc.ts against jsonc-parser itself: the same value and the same errors (code, offset, length), on
+ * generated JSONC (comments, trailing commas, odd whitespace) and on that text with characters inserted or cut.
+ */
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import * as reference from "jsonc-parser";
+import { parse, type ParseError, printParseErrorCode } from "./jsonc.ts";
+
+function ours(text: string, options: { allowTrailingComma?: boolean; disallowComments?: boolean }) {
+  const errors: ParseError[] = [];
+  const value = parse(text, errors, options);
+  return { value, errors: errors.map((e) => ({ ...e })) };
+}
+
+function theirs(text: string, options: { allowTrailingComma?: boolean; disallowComments?: boolean }) {
+  const errors: reference.ParseError[] = [];
+  const value = reference.parse(text, errors, options);
+  return { value, errors: errors.map((e) => ({ error: e.error, offset: e.offset, length: e.length })) };
+}
+
+function same(text: string, options: { allowTrailingComma?: boolean; disallowComments?: boolean }) {
+  const a = ours(text, options);
+  const b = theirs(text, options);
+  assert.deepEqual(a.errors, b.errors, `errors for ${JSON.stringify(text)}`);
+  if (b.errors.length === 0) assert.deepEqual(a.value, b.value, `value for ${JSON.stringify(text)}`);
+}
+
+const ws = fc.constantFrom("", " ", "\t", "\n", "\r\n", "  ", " // note\n", "/* c */", "/*\n*/ ", "\v", "\u00a0");
+const key = fc.oneof(
+  fc.string({ maxLength: 6 }).map((s) => JSON.stringify(s)),
+  fc.constantFrom('"a"', '"b"', '"\\u00e9"', '"__proto__"'),
+);
+const scalar = fc.oneof(
+  fc.constantFrom("true", "false", "null", "0", "-0", "1.5", "-12e3", "1E+2", '"x"', '"a\\nb"', '"\\/"'),
+  fc.integer().map(String),
+  fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d)),
+  fc.string({ maxLength: 8 }).map((s) => JSON.stringify(s)),
+);
+const { value } = fc.letrec((tie) => ({
+  value: fc.oneof({ depthSize: "small", withCrossShrink: true }, scalar, tie("array"), tie("object")),
+  array: fc.tuple(fc.array(fc.tuple(ws, tie("value"), ws), { maxLength: 4 }), fc.boolean()).map(([items, trailing]) =>
+    `[${items.map(([a, v, b]) => `${a}${v}${b}`).join(",")}${trailing && items.length ? "," : ""}]`
+  ),
+  object: fc.tuple(fc.array(fc.tuple(ws, key, ws, tie("value")), { maxLength: 4 }), fc.boolean()).map((
+    [entries, trailing],
+  ) => `{${entries.map(([a, k, b, v]) => `${a}${k}${b}:${v}`).join(",")}${trailing && entries.length ? "," : ""}}`),
+}));
+const doc = fc.tuple(ws, value, ws).map(([a, v, b]) => `${a}${v}${b}`);
+const noise = fc.constantFrom(
+  "{",
+  "}",
+  "[",
+  "]",
+  ",",
+  ":",
+  '"',
+  "\\",
+  "/",
+  "*",
+  "-",
+  "0",
+  "1",
+  ".",
+  "e",
+  "u",
+  "t",
+  "x",
+  "'",
+  "\n",
+  "\t",
+  "\u0001",
+  " ",
+);
+const mutated = fc.tuple(
+  doc,
+  fc.array(fc.tuple(fc.nat(), fc.oneof(noise, fc.constant(""))), { minLength: 1, maxLength: 3 }),
+)
+  .map(([text, edits]) => {
+    let t = text;
+    for (const [at, ch] of edits) {
+      const i = at % (t.length + 1);
+      t = ch === "" ? t.slice(0, i) + t.slice(i + 1) : t.slice(0, i) + ch + t.slice(i);
+    }
+    return t;
+  });
+const options = fc.record({ allowTrailingComma: fc.boolean(), disallowComments: fc.boolean() });
+
+Deno.test("jsonc: the same value and no errors as jsonc-parser on generated JSONC", () => {
+  fc.assert(fc.property(doc, options, (text, o) => same(text, o)), { numRuns: 3000 });
+});
+
+Deno.test("jsonc: the same errors as jsonc-parser on broken text", () => {
+  fc.assert(fc.property(mutated, options, (text, o) => same(text, o)), { numRuns: 5000 });
+});
+
+Deno.test("jsonc: the cases the config, rule and quirk files meet", () => {
+  const cases = [
+    "",
+    "  ",
+    "{",
+    "}",
+    '{"a":1,}',
+    "[1,2,]",
+    '{"a" 1}',
+    '{"a":}',
+    "{a:1}",
+    "[1 2]",
+    "tru",
+    "1.",
+    "01",
+    "-",
+    '"abc',
+    '"a\\x"',
+    '"a\tb"',
+    "/* x",
+    "// c\n{}",
+    "{} x",
+    '{"a":1,,}',
+    "[,]",
+    "{,}",
+    "'a'",
+    "NaN",
+    '"\\u12"',
+    "\ufeff{}",
+    '{\n  // the cap\n  "max": 5,\n  /* observe first */ "observe": true,\n}\n',
+    '{"a":1}/*',
+    "/",
+    "-x",
+    "1e",
+    "1e+",
+    '{"a":1 "b":2}',
+  ];
+  for (const text of cases) for (const allowTrailingComma of [true, false]) same(text, { allowTrailingComma });
+  const errors: ParseError[] = [];
+  parse('{ "max": }', errors, { allowTrailingComma: true });
+  assert.equal(
+    printParseErrorCode(errors[0]!.error),
+    reference.printParseErrorCode(errors[0]!.error as reference.ParseErrorCode),
+  );
+});
