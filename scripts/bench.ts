@@ -8,6 +8,9 @@
  * scopes; the read floor R is `cat FILE > /dev/null`. Scenarios run round-robin (one run of each per round,
  * the first rounds are warm-up), so load on the machine falls on all of them alike.
  *
+ * The hooks run from the bundle that `deno task compile` compiles (scripts/bundle.ts, built first into
+ * .cache/bench/bundle); `--entry source` runs main.ts instead, to compare.
+ *
  * Prints one Markdown table with every target marked met or missed, and writes the same as JSON
  * (.cache/bench/results.json, or --json PATH). No test asserts a time: the pure parts are tested in
  * scripts/bench/*_test.ts.
@@ -19,6 +22,7 @@ import { MAIN_PATH, REPO_ROOT } from "../src/permissions.ts";
 import { sanitizeId } from "../src/store/sanitize.ts";
 import { DENO_DIR } from "../src/testing/run_cli.ts";
 import { cliArgs } from "./scopes.ts";
+import { buildBundle, bundlePlan } from "./bundle.ts";
 import { createMeter, type RunResult, type RunSpec } from "./bench/measure.ts";
 import {
   encodePayload,
@@ -66,12 +70,19 @@ async function main(): Promise<void> {
       warmup: { type: "string", default: "2" },
       sizes: { type: "string", default: "1,20,200" },
       json: { type: "string" },
+      entry: { type: "string", default: "bundle" },
       help: { type: "boolean", short: "h" },
     },
   });
   if (values.help) {
-    print("usage: deno task bench [--runs N (default 11)] [--warmup N (2)] [--sizes 1,20,200] [--json PATH]\n");
+    print(
+      "usage: deno task bench [--runs N (default 11)] [--warmup N (2)] [--sizes 1,20,200] [--json PATH]\n" +
+        "                       [--entry bundle|source (default bundle: what deno task compile compiles)]\n",
+    );
     return;
+  }
+  if (values.entry !== "bundle" && values.entry !== "source") {
+    throw new Error(`--entry must be bundle or source, not ${JSON.stringify(values.entry)}`);
   }
   const runs = positiveInt(values.runs!, "--runs");
   const warmup = Math.max(0, Number(values.warmup));
@@ -108,10 +119,19 @@ async function main(): Promise<void> {
     NO_COLOR: "1",
     TZ: "UTC",
   };
-  const hookArgs = (event: string) => cliArgs(envFrom(env), ["hook", event], home);
+  let entry = MAIN_PATH;
+  if (values.entry === "bundle") {
+    const plan = bundlePlan(join(cache, "bundle"));
+    const built = await buildBundle(plan);
+    if (!built.ok) throw new Error(`deno bundle failed:\n${built.stderr}`);
+    entry = plan.entry;
+    say(`hooks run from the bundle ${entry}\n`);
+  }
+  const hookArgs = (event: string) =>
+    cliArgs(envFrom(env), ["hook", event], home).map((a) => (a === MAIN_PATH ? entry : a));
   const stopArgs = hookArgs("stop");
-  const mainAt = stopArgs.indexOf(MAIN_PATH);
-  if (mainAt === -1) throw new Error("main.ts not found in the CLI's deno arguments");
+  const mainAt = stopArgs.indexOf(entry);
+  if (mainAt === -1) throw new Error("the entry module is not in the CLI's deno arguments");
   const floorArgs = [...stopArgs.slice(0, mainAt), EMPTY_ENTRY];
   const deno = Deno.execPath();
   const cat = which("cat", env.PATH!);
@@ -275,7 +295,9 @@ async function main(): Promise<void> {
       `Targets: ${count.met} met, ${count.missed} missed${count.na ? `, ${count.na} not measured` : ""}.\n`,
   );
   print(
-    `Median of ${runs} runs after ${warmup} warm-up round(s); peak RSS by ${meter.method}; deno run (not compiled), ` +
+    `Median of ${runs} runs after ${warmup} warm-up round(s); peak RSS by ${meter.method}; deno run of ${
+      values.entry === "bundle" ? "the bundle" : "main.ts"
+    } (not compiled), ` +
       `deno ${Deno.version.deno}; ${machine.cpu}, ${machine.cores} cores, ${machine.memoryMiB} MiB; ` +
       `load ${loadBefore.map((l) => l.toFixed(2)).join(" ")} → ${Deno.loadavg().map((l) => l.toFixed(2)).join(" ")}; ${
         elapsedS.toFixed(0)
@@ -291,6 +313,7 @@ async function main(): Promise<void> {
     options: { runs, warmup, sizes, syncMs: DEFAULT_SYNC_MS, seed: SEED, generatorVersion: GENERATOR_VERSION },
     mode: "deno run with the compiled binary's permission flags (scripts/scopes.ts cliArgs); not a compiled binary",
     rssMethod: meter.method,
+    entry: values.entry,
     machine: { ...machine, loadBefore, loadAfter: Deno.loadavg() },
     elapsedS,
     floors: {

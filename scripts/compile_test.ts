@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { computeScopes, defaultRunHelpers, MAIN_PATH, resolveRunCommand, scopeFlags } from "../src/permissions.ts";
-import { compilePlan } from "./compile.ts";
+import { compilePlan, unbundled } from "./compile.ts";
+import { DEFAULT_BUNDLE_DIR } from "./bundle.ts";
+
+const DEFAULT_BUNDLE_ENTRY = join(DEFAULT_BUNDLE_DIR, "main.js");
 
 Deno.test("compilePlan() bakes in exactly the scope flags of src/permissions.ts for the target home", () => {
   const plan = compilePlan(["--home", "/home/alice", "--output", "/tmp/out/cliffhanger-bin"], () => undefined);
@@ -13,7 +16,8 @@ Deno.test("compilePlan() bakes in exactly the scope flags of src/permissions.ts 
   });
   for (const flag of scopeFlags(scopes)) assert.ok(plan.args.includes(flag), `missing ${flag}`);
   assert.equal(plan.args[0], "compile");
-  assert.equal(plan.args.at(-1), MAIN_PATH);
+  assert.equal(plan.args.at(-1), DEFAULT_BUNDLE_ENTRY, "compiles the bundle's entry");
+  assert.equal(plan.bundle?.entry, DEFAULT_BUNDLE_ENTRY);
   assert.ok(plan.args.includes("--output=/tmp/out/cliffhanger-bin"));
   assert.ok(plan.args.includes("--deny-net") && plan.args.includes("--deny-run"));
   assert.ok(!plan.args.some((a) => a === "--allow-all" || a === "-A" || a === "--allow-read" || a === "--allow-write"));
@@ -59,4 +63,13 @@ Deno.test("compilePlan() refuses an --allow-run name that is not on PATH", () =>
     () => compilePlan(["--allow-run", "no-such-command-xyz"], env),
     /--allow-run "no-such-command-xyz": not found on PATH/,
   );
+});
+
+Deno.test("compilePlan() --no-bundle compiles main.ts itself, with the same flags; so does the fallback", () => {
+  const bundled = compilePlan(["--home", "/home/alice"], () => undefined);
+  const plain = compilePlan(["--home", "/home/alice", "--no-bundle"], () => undefined);
+  assert.equal(plain.bundle, null);
+  assert.equal(plain.args.at(-1), MAIN_PATH);
+  assert.deepEqual(plain.args.slice(0, -1), bundled.args.slice(0, -1));
+  assert.deepEqual(unbundled(bundled), plain);
 });

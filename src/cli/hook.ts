@@ -2,9 +2,6 @@
 import { type Config, loadConfig } from "../config.ts";
 import type { EnvReader } from "../env.ts";
 import { ALLOW_SILENTLY, failOpen, type HookOutcome } from "../hooks/fail_open.ts";
-import { runStopHook } from "../hooks/stop/run.ts";
-import { runPromptHook } from "../hooks/prompt/run.ts";
-import { runPretoolHook } from "../hooks/pretool/run.ts";
 import { appendError } from "../store/errors_log.ts";
 import type { HomePaths } from "../store/paths.ts";
 import type { CommandSpec } from "./args.ts";
@@ -23,20 +20,27 @@ export interface HookRunDeps {
   startedAt: number;
 }
 
+type HookRun = (deps: HookRunDeps) => Promise<HookOutcome>;
+
+/**
+ * The events `hook` runs. Each loads only its own hook's modules (a process runs one event), so a PreToolUse
+ * call does not compile and evaluate the Stop guard's transcript reader; the specifiers are literals, so
+ * `deno compile` and `deno bundle` still include them.
+ */
 export const HOOK_EVENTS = {
   stop: {
     summary: "Stop / SubagentStop guard: block an early stop, allow a finished or blocked one",
-    run: runStopHook,
+    load: async (): Promise<HookRun> => (await import("../hooks/stop/run.ts")).runStopHook,
   },
   prompt: {
     summary: "UserPromptSubmit: wall clock, terse nudge and model quirks as additionalContext; never blocks",
-    run: runPromptHook,
+    load: async (): Promise<HookRun> => (await import("../hooks/prompt/run.ts")).runPromptHook,
   },
   pretool: {
     summary: "PreToolUse anti-loop guard: warns, then denies a retry burst or a short cycle of identical calls",
-    run: runPretoolHook,
+    load: async (): Promise<HookRun> => (await import("../hooks/pretool/run.ts")).runPretoolHook,
   },
-} as const satisfies Record<string, { summary: string; run: (deps: HookRunDeps) => Promise<HookOutcome> }>;
+} as const satisfies Record<string, { summary: string; load: () => Promise<HookRun> }>;
 export type HookName = keyof typeof HOOK_EVENTS;
 
 export const HOOK_SPEC: CommandSpec = {
@@ -68,8 +72,9 @@ export async function runHook(name: HookName, deps: HookDeps): Promise<HookOutco
   const { config, problems } = await readConfig(deps);
   const outcome = await failOpen(async () => {
     for (const problem of problems) await appendError(deps.paths.errors, "config", problem);
-    const stdinText = await deps.readStdin(MAX_STDIN_BYTES);
-    return await HOOK_EVENTS[name].run({
+    // loading the hook's modules is inside the budget: a module that fails to load allows, like any error
+    const [run, stdinText] = await Promise.all([HOOK_EVENTS[name].load(), deps.readStdin(MAX_STDIN_BYTES)]);
+    return await run({
       env: deps.env,
       paths: deps.paths,
       config,

@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { envFrom } from "../env.ts";
 import { cliArgs } from "../../scripts/scopes.ts";
+import { MAIN_PATH } from "../permissions.ts";
 
 export interface CliRun {
   code: number;
@@ -25,6 +26,8 @@ export interface RunCliOptions {
   runCommands?: readonly string[];
   /** Relay folders to add to read and write scope (as `compile --relay-dir DIR`), e.g. for `hook stop`. */
   relayDirs?: readonly string[];
+  /** The module to run instead of main.ts (the bundle's entry, scripts/bundle.ts), with the same flags. */
+  entry?: string;
 }
 
 const REAL_HOME = Deno.env.get("HOME") ?? "/root";
@@ -46,16 +49,18 @@ export function childEnv(options: RunCliOptions): Record<string, string> {
 
 export async function runCli(args: string[], options: RunCliOptions): Promise<CliRun> {
   const env = childEnv(options);
+  const denoArgs = cliArgs(
+    envFrom(env),
+    args,
+    options.cwd ?? options.home,
+    {
+      ...(options.runCommands ? { runCommands: options.runCommands } : {}),
+      ...(options.relayDirs ? { relayDirs: options.relayDirs } : {}),
+    },
+  );
+  const entry = options.entry;
   const command = new Deno.Command(Deno.execPath(), {
-    args: cliArgs(
-      envFrom(env),
-      args,
-      options.cwd ?? options.home,
-      {
-        ...(options.runCommands ? { runCommands: options.runCommands } : {}),
-        ...(options.relayDirs ? { relayDirs: options.relayDirs } : {}),
-      },
-    ),
+    args: entry === undefined ? denoArgs : denoArgs.map((a) => (a === MAIN_PATH ? entry : a)),
     env,
     clearEnv: true,
     cwd: options.cwd ?? options.home,

@@ -1,0 +1,88 @@
+/**
+ * The bundle that `deno task compile` compiles behaves as main.ts does: the same commands, run through the
+ * same permission flags, give the same exit codes and output. Every lazily loaded part (each hook event,
+ * each subcommand) is reached at least once, so a chunk the bundler failed to emit or link shows up here.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { buildBundle, bundlePlan } from "./bundle.ts";
+import { type CliRun, runCli, tempHome } from "../src/testing/run_cli.ts";
+
+interface Step {
+  args: string[];
+  stdin?: string;
+  env?: Record<string, string>;
+}
+
+const stop = (message: string, session = "b1") =>
+  JSON.stringify({ hook_event_name: "Stop", session_id: session, prompt_id: message, last_assistant_message: message });
+const pretool = (command: string) =>
+  JSON.stringify({ hook_event_name: "PreToolUse", session_id: "b2", tool_name: "Bash", tool_input: { command } });
+
+/** One session of work; run in order on one home, so state and the log carry from step to step. */
+const STEPS: Step[] = [
+  { args: ["--version"] },
+  { args: ["--help"] },
+  ...["hook", "stats", "status", "install", "uninstall", "now", "wrap", "relay", "replay", "doctor", "on", "off"].map(
+    (name) => ({ args: [name, "--help"] }),
+  ),
+  { args: ["nonsense"] },
+  { args: ["hook", "stop"], stdin: stop("Want me to continue with the remaining tests?") },
+  { args: ["hook", "stop"], stdin: stop("All done: every test passes and the change is committed.") },
+  { args: ["hook", "stop"], stdin: stop("BLOCKED: the API key is missing and I cannot create one.") },
+  { args: ["hook", "stop"], stdin: "{not json" },
+  ...Array.from({ length: 6 }, () => ({ args: ["hook", "pretool"], stdin: pretool("npm test") })),
+  {
+    args: ["hook", "prompt"],
+    stdin: JSON.stringify({ hook_event_name: "UserPromptSubmit", session_id: "b3", prompt: "fix the flaky test" }),
+    env: { CLIFFHANGER_NO_CLOCK: "1" },
+  },
+  { args: ["now"], env: { CLIFFHANGER_TZ: "UTC" } },
+  { args: ["stats", "--json"] },
+  { args: ["status", "--json"] },
+  { args: ["off"] },
+  { args: ["hook", "stop"], stdin: stop("Want me to continue?", "b4") },
+  { args: ["on"] },
+  { args: ["relay", "status", "--json"] },
+  { args: ["replay", "--json", "no-such-file.jsonl"] },
+];
+
+/** What may differ between two homes run a moment apart: the home's path and wall-clock times. */
+function comparable(run: CliRun, home: string) {
+  const clean = (s: string) =>
+    s.replaceAll(home, "<home>")
+      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z?/g, "<time>")
+      .replace(/\b\d{2}:\d{2}(:\d{2})?\b/g, "<clock>")
+      .replace(/\b\d+(\.\d+)? ?ms\b/g, "<ms>");
+  return { code: run.code, stdout: clean(run.stdout), stderr: clean(run.stderr) };
+}
+
+Deno.test("the bundle's entry answers every command as main.ts does, under the same flags", async () => {
+  const outdir = await Deno.makeTempDir({ prefix: "cliffhanger-bundle-" });
+  const [sourceHome, bundleHome] = [await tempHome(), await tempHome()];
+  try {
+    const plan = bundlePlan(join(outdir, "bundle"));
+    const built = await buildBundle(plan);
+    assert.ok(built.ok, `deno bundle failed: ${built.stderr}`);
+    let blocks = 0;
+    for (const step of STEPS) {
+      const options = {
+        ...(step.stdin === undefined ? {} : { stdin: step.stdin }),
+        ...(step.env ? { env: step.env } : {}),
+      };
+      const source = await runCli(step.args, { home: sourceHome, ...options });
+      const bundled = await runCli(step.args, { home: bundleHome, entry: plan.entry, ...options });
+      assert.deepEqual(
+        comparable(bundled, bundleHome),
+        comparable(source, sourceHome),
+        `cliffhanger-bin ${step.args.join(" ")}`,
+      );
+      if (source.stdout.includes('"decision":"block"') || source.stdout.includes('"permissionDecision":"deny"')) {
+        blocks++;
+      }
+    }
+    assert.ok(blocks >= 2, "the steps include real decisions (a block and a deny), not only help texts");
+  } finally {
+    for (const dir of [outdir, sourceHome, bundleHome]) await Deno.remove(dir, { recursive: true });
+  }
+});
