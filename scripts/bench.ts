@@ -22,6 +22,7 @@ import { MAIN_PATH, REPO_ROOT } from "../src/permissions.ts";
 import { sanitizeId } from "../src/store/sanitize.ts";
 import { DENO_DIR } from "../src/testing/run_cli.ts";
 import { cliArgs } from "./scopes.ts";
+import { readTailText } from "../src/store/read_at.ts";
 import { buildBundle, bundlePlan } from "./bundle.ts";
 import { createMeter, type RunResult, type RunSpec } from "./bench/measure.ts";
 import {
@@ -260,7 +261,7 @@ async function main(): Promise<void> {
         problems.push(`${scenario.id} run ${round}: exit ${result.code}, stderr ${result.stderr.trim().slice(0, 300)}`);
       }
       if ((await sizeOf(errorsLog)) !== errorsBefore) {
-        problems.push(`${scenario.id} run ${round}: errors.log grew: ${(await tailOf(errorsLog, 400)).trim()}`);
+        problems.push(`${scenario.id} run ${round}: errors.log grew: ${(await readTailText(errorsLog, 400)).trim()}`);
       }
       if (round < warmup) continue;
       times.get(scenario.id)!.push(result.ms);
@@ -454,7 +455,7 @@ function sessionIdFor(label: string): string {
 
 async function lastLogLine(path: string, session: string): Promise<Record<string, unknown> | null> {
   try {
-    const lines = (await tailOf(path, 64 * 1024)).trim().split("\n").reverse();
+    const lines = (await readTailText(path, 64 * 1024)).trim().split("\n").reverse();
     for (const line of lines) {
       try {
         const value = JSON.parse(line) as Record<string, unknown>;
@@ -470,25 +471,6 @@ async function lastLogLine(path: string, session: string): Promise<Record<string
     // no log
   }
   return null;
-}
-
-async function tailOf(path: string, bytes: number): Promise<string> {
-  const file = await Deno.open(path, { read: true });
-  try {
-    const size = (await file.stat()).size;
-    const start = Math.max(0, size - bytes);
-    await file.seek(start, Deno.SeekMode.Start);
-    const buf = new Uint8Array(size - start);
-    let at = 0;
-    while (at < buf.length) {
-      const n = await file.read(buf.subarray(at));
-      if (n === null) break;
-      at += n;
-    }
-    return new TextDecoder().decode(buf.subarray(0, at));
-  } finally {
-    file.close();
-  }
 }
 
 async function sizeOf(path: string): Promise<number> {

@@ -20,6 +20,7 @@ import { buildRuleSet, readUserRuleFiles } from "../rules/load.ts";
 import { candidateSettingsFiles, inspectSettings } from "../settings/inspect.ts";
 import { type CommandSpec, parseCommandArgs, renderHelp } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
+import { readTailText } from "../store/read_at.ts";
 
 const spec: CommandSpec = {
   name: "doctor",
@@ -143,36 +144,21 @@ async function checkTranscripts(dir: string): Promise<Check> {
 
 /** The `ts` of the last decision line (not a stall/prompt/loop event) in the log's tail, or null. */
 async function lastDecisionTs(log: string): Promise<string | null> {
-  let file: Deno.FsFile;
+  let tail: string;
   try {
-    file = await Deno.open(log, { read: true });
+    tail = await readTailText(log, LOG_TAIL_BYTES);
   } catch {
     return null;
   }
-  try {
-    const size = (await file.stat()).size;
-    const start = Math.max(0, size - LOG_TAIL_BYTES);
-    await file.seek(start, Deno.SeekMode.Start);
-    const buf = new Uint8Array(size - start);
-    let at = 0;
-    while (at < buf.length) {
-      const n = await file.read(buf.subarray(at));
-      if (n === null) break;
-      at += n;
+  for (const line of tail.split("\n").reverse()) {
+    try {
+      const o = JSON.parse(line);
+      if (o && o.kind === undefined && typeof o.action === "string" && typeof o.ts === "string") return o.ts;
+    } catch {
+      // a cut first line or a torn last one
     }
-    const lines = new TextDecoder().decode(buf.subarray(0, at)).split("\n").reverse();
-    for (const line of lines) {
-      try {
-        const o = JSON.parse(line);
-        if (o && o.kind === undefined && typeof o.action === "string" && typeof o.ts === "string") return o.ts;
-      } catch {
-        // a cut first line or a torn last one
-      }
-    }
-    return null;
-  } finally {
-    file.close();
   }
+  return null;
 }
 
 function selfPath(): string | null {

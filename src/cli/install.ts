@@ -10,14 +10,7 @@ import {
   hookCommandWarning,
   selectRegistrations,
 } from "../settings/hook_command.ts";
-import {
-  checkNoSubagent,
-  eventsFlag,
-  EXIT_CODES_HELP,
-  parseEventsFlag,
-  runSettingsCommand,
-  TARGET_FLAGS,
-} from "../settings/settings_command.ts";
+import { eventsFlag, EXIT_CODES_HELP, runSettingsCommand, TARGET_FLAGS } from "../settings/settings_command.ts";
 
 export const spec: CommandSpec = {
   name: "install",
@@ -54,10 +47,8 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
   return runSettingsCommand(ctx, argv, {
     spec,
     action: "install",
-    ...(deps.cwd === undefined ? {} : { cwd: deps.cwd }),
-    makeEdit: (parsed) => {
-      const hooks = parseEventsFlag(spec, parsed);
-      checkNoSubagent(spec, parsed, hooks);
+    cwd: deps.cwd,
+    makeEdit: (parsed, hooks) => {
       const command = deps.hookCommand ?? hookCommandFor(ctx);
       const registrations = selectRegistrations({
         ...(hooks === undefined ? {} : { hooks }),

@@ -3,14 +3,7 @@ import type { CommandSpec } from "./args.ts";
 import type { CliContext } from "./context.ts";
 import { uninstallHooks } from "../settings/edit.ts";
 import { subagentEvents } from "../settings/hook_command.ts";
-import {
-  checkNoSubagent,
-  eventsFlag,
-  EXIT_CODES_HELP,
-  parseEventsFlag,
-  runSettingsCommand,
-  TARGET_FLAGS,
-} from "../settings/settings_command.ts";
+import { eventsFlag, EXIT_CODES_HELP, runSettingsCommand, TARGET_FLAGS } from "../settings/settings_command.ts";
 
 export const spec: CommandSpec = {
   name: "uninstall",
@@ -38,10 +31,8 @@ export function runUninstall(ctx: CliContext, argv: string[], deps: UninstallDep
   return runSettingsCommand(ctx, argv, {
     spec,
     action: "uninstall",
-    ...(deps.cwd === undefined ? {} : { cwd: deps.cwd }),
-    makeEdit: (parsed) => {
-      const hooks = parseEventsFlag(spec, parsed);
-      checkNoSubagent(spec, parsed, hooks);
+    cwd: deps.cwd,
+    makeEdit: (parsed, hooks) => {
       const keepEvents = parsed.values["no-subagent"] === true ? subagentEvents() : [];
       return {
         edit: (text) => uninstallHooks(text, { keepEvents, ...(hooks === undefined ? {} : { hooks }) }),

@@ -63,10 +63,13 @@ export interface PreparedEdit {
 export interface SettingsCommandOptions {
   spec: CommandSpec;
   action: SettingsAction;
-  /** The pure edit for the parsed flags. May throw CommandError (e.g. no hook command). */
-  makeEdit(parsed: Parsed): PreparedEdit;
+  /**
+   * The pure edit for the parsed flags and the hooks `--events` names (undefined: the flag is absent; both
+   * commands take `--events` and `--no-subagent`, checked before this is called). May throw CommandError.
+   */
+  makeEdit(parsed: Parsed, hooks: HookSubcommand[] | undefined): PreparedEdit;
   /** Resolves relative --settings/--project paths (default: the process cwd). */
-  cwd?: string;
+  cwd?: string | undefined;
 }
 
 /** The settings file the flags name, as an absolute path. */
@@ -98,7 +101,9 @@ export async function runSettingsCommand(
   }
   const settingsPath = settingsTarget(spec, parsed, ctx.paths.userSettings, () => options.cwd ?? Deno.cwd());
   const dryRun = parsed.values["dry-run"] === true;
-  const { edit, warning } = options.makeEdit(parsed);
+  const hooks = parseEventsFlag(spec, parsed);
+  checkNoSubagent(spec, parsed, hooks);
+  const { edit, warning } = options.makeEdit(parsed, hooks);
   const result = await applySettingsEdit({ settingsPath, paths: ctx.paths, edit, dryRun, now: ctx.now() });
   if (warning !== null) ctx.err(`cliffhanger-bin: warning: ${warning}\n`);
   ctx.out(

@@ -50,7 +50,10 @@ export function freshState(): SessionState {
  * The state file key: the session, plus the agent for SubagentStop. A SubagentStop without an agent_id still
  * gets a key of its own, so it never shares the main session's count, lock or transcript index.
  */
-export function sessionKey(sessionId: string, agent: { subagent: boolean; agentId?: string | null | undefined }): string {
+export function sessionKey(
+  sessionId: string,
+  agent: { subagent: boolean; agentId?: string | null | undefined },
+): string {
   if (!agent.subagent) return sanitizeId(sessionId);
   // "agent-" keeps these apart from other hooks' per-session files (<session>.prompt.json, <session>.loop.json)
   return `${sanitizeId(sessionId)}.${agent.agentId ? `agent-${sanitizeId(agent.agentId)}` : "subagent"}`;
@@ -75,7 +78,10 @@ export async function readSessionState(path: string): Promise<LoadedState> {
     if (e instanceof Deno.errors.NotCapable) throw e;
     // a folder, a file we may not read (made by another user): report it, move it out of the way, start fresh
     await Deno.remove(path, { recursive: true }).catch(() => {});
-    return { state: freshState(), problem: `Unreadable state file "${path}": ${e instanceof Error ? e.message : e}; reset` };
+    return {
+      state: freshState(),
+      problem: `Unreadable state file "${path}": ${e instanceof Error ? e.message : e}; reset`,
+    };
   }
   return parseSessionState(text, path);
 }

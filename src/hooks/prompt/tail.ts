@@ -3,6 +3,7 @@
  * end backwards, at most `maxBytes` in all, never the whole file. A torn last line, a line longer than the window
  * and malformed lines are skipped; a missing file is no model.
  */
+import { readAt } from "../../store/read_at.ts";
 
 export interface TailOptions {
   /** Most bytes read from the end (default 64 KiB). */
@@ -76,18 +77,6 @@ export function modelOfLine(bytes: Uint8Array): string | null {
   // "<synthetic>" marks messages the client wrote itself (API errors, interruptions)
   if (typeof model !== "string" || model.trim() === "" || model.startsWith("<")) return null;
   return model.trim();
-}
-
-async function readAt(file: Deno.FsFile, offset: number, length: number): Promise<Uint8Array> {
-  await file.seek(offset, Deno.SeekMode.Start);
-  const buffer = new Uint8Array(length);
-  let filled = 0;
-  while (filled < length) {
-    const n = await file.read(buffer.subarray(filled));
-    if (n === null) break;
-    filled += n;
-  }
-  return buffer.subarray(0, filled);
 }
 
 /** Pieces between newlines (a trailing piece without a newline included: a torn line fails to parse later). */

@@ -5,7 +5,7 @@
  */
 import type { StopDecision } from "../decision.ts";
 import { detectStalls, type TurnToolsLike } from "./detect.ts";
-import { applyGates, type StallGate, type StallState } from "./gates.ts";
+import { applyGates, type GateInput, type StallGate, type StallState } from "./gates.ts";
 import { recoveryReason } from "./nudges.ts";
 import { type StallSignature, signatureKey } from "./signature.ts";
 
@@ -35,16 +35,9 @@ export interface StallEvent {
   cooldownLeftS: number | null;
 }
 
-export interface StallStageInput {
+/** The gates' input, with the turn's tools in place of the stalls found in them. */
+export interface StallStageInput extends Omit<GateInput, "signatures"> {
   tools: TurnToolsLike;
-  state: StallState;
-  continuing: boolean;
-  killSwitch: boolean;
-  cooldownS: number;
-  maxRetries: number;
-  blocksThisTurn: number;
-  turnMax: number;
-  now: number;
   /** Observe mode: decide and log as usual, but keep the stall state as it was (nothing was sent). */
   observe: boolean;
 }
