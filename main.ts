@@ -2,7 +2,6 @@
  * cliffhanger-bin: argv → command. The only place that reads stdin, binds stdout/stderr and sets the exit code.
  * `hook …` is the hot path and statically imported; every other command is loaded when it is used.
  */
-import { parseCommandArgs, renderHelp } from "./src/cli/args.ts";
 import type { CliContext, Command } from "./src/cli/context.ts";
 import { suggestion } from "./src/cli/did_you_mean.ts";
 import { HOOK_EVENTS, HOOK_SPEC, type HookName, runHook } from "./src/cli/hook.ts";
@@ -118,10 +117,13 @@ export async function main(argv: string[]): Promise<number> {
 /**
  * `hook <event>`: a hook must never exit non-zero (exit 2 blocks a stop with stderr as the reason, other codes
  * show a hook error), so a usage mistake in a registered command is written to errors.log and exits 0.
+ * The registered form, `hook <event>` and nothing else, goes straight to the hook; anything more (help, flags,
+ * a typo) loads the flag parser first.
  */
 async function hookCommand(argv: string[]): Promise<number> {
   const [event, ...rest] = argv;
   if (event === "--help" || event === "-h") {
+    const { renderHelp } = await import("./src/cli/args.ts");
     writeStdout(renderHelp(HOOK_SPEC));
     return 0;
   }
@@ -133,11 +135,14 @@ async function hookCommand(argv: string[]): Promise<number> {
       throw new UsageError(`hook: unknown event "${event}"${suggestion(event, Object.keys(HOOK_EVENTS))}`);
     }
     name = event as HookName;
-    const spec = { ...HOOK_SPEC, name: `hook ${event}`, usage: `hook ${event} < payload.json`, maxPositionals: 0 };
-    const parsed = parseCommandArgs(spec, rest);
-    if (parsed.help) {
-      writeStdout(renderHelp(spec));
-      return 0;
+    if (rest.length > 0) {
+      const { parseCommandArgs, renderHelp } = await import("./src/cli/args.ts");
+      const spec = { ...HOOK_SPEC, name: `hook ${event}`, usage: `hook ${event} < payload.json`, maxPositionals: 0 };
+      const parsed = parseCommandArgs(spec, rest);
+      if (parsed.help) {
+        writeStdout(renderHelp(spec));
+        return 0;
+      }
     }
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
