@@ -71,17 +71,27 @@ Deno.test("fault: $CLIFFHANGER_HOME missing → created on first use, the hooks 
   }
 });
 
-Deno.test({
-  name:
-    "fault: $CLIFFHANGER_HOME unwritable → fails open; writable again → works (skipped as root: chmod binds no root)",
-  ignore: Deno.uid() === 0,
-}, async () => {
+/**
+ * Makes `dir` refuse new entries, or accept them again. A mode of 0500 binds every user but root, so as root
+ * (containers, CI) the folder is made immutable instead (`chattr +i`), which binds root too.
+ */
+async function setWritable(dir: string, writable: boolean): Promise<void> {
+  if (Deno.uid() !== 0) return await Deno.chmod(dir, writable ? 0o700 : 0o500);
+  const out = await new Deno.Command("chattr", { args: [writable ? "-i" : "+i", dir], stderr: "piped" }).output();
+  assert.ok(out.success, `chattr ${writable ? "-i" : "+i"} ${dir}: ${new TextDecoder().decode(out.stderr).trim()}`);
+}
+
+Deno.test("fault: $CLIFFHANGER_HOME unwritable → fails open; writable again → works", async () => {
   const box = await makeSandbox();
   try {
     await Deno.mkdir(box.cliffhanger, { recursive: true });
-    await Deno.chmod(box.cliffhanger, 0o500);
-    for (const name of ["stop", "prompt", "pretool"] as const) await failsOpen(box, name, STDIN[name]);
-    await Deno.chmod(box.cliffhanger, 0o700);
+    await setWritable(box.cliffhanger, false);
+    try {
+      await assert.rejects(() => Deno.mkdir(join(box.cliffhanger, "probe")), "the folder really refuses new entries");
+      for (const name of ["stop", "prompt", "pretool"] as const) await failsOpen(box, name, STDIN[name]);
+    } finally {
+      await setWritable(box.cliffhanger, true);
+    }
     await healthy(box);
   } finally {
     await removeSandbox(box);
