@@ -1,7 +1,8 @@
 /**
  * Security and privacy: ids never escape the state folder, a state file replaced by a symlink is not followed for
  * writes, the binary's scopes refuse the network, and a canary placed in prompts, messages and tool input/output
- * never reaches log.jsonl, state or errors.log except inside the documented bounded fields.
+ * never reaches log.jsonl, state (the transcript index included) or errors.log except inside the documented bounded
+ * fields: also when a stop falls inside a message written over several lines, and after a flush race.
  *
  * A transcript outside the read scope failing open is tested in src/cli/cli_test.ts ("a transcript outside the read
  * scope fails open with a permission error in errors.log").
@@ -17,6 +18,10 @@ import { sanitizeId } from "../store/sanitize.ts";
 import { sessionKey, statePath } from "../store/session_state.ts";
 import { loopKey, loopStatePath } from "../hooks/pretool/history.ts";
 import { promptStatePath } from "../hooks/prompt/state.ts";
+import { syncKey } from "../transcript/final_sync.ts";
+import { type TranscriptIndex, TranscriptIndexSchema } from "../transcript/index_schema.ts";
+import { MAX_ITEM_TEXT_CHARS } from "../transcript/item_text.ts";
+import { syncDigest, syncHashOf } from "../transcript/sync_hash.ts";
 import {
   assertSameTree,
   callHook,
@@ -28,6 +33,7 @@ import {
   readText,
   readTree,
   removeSandbox,
+  type Sandbox,
 } from "./harness.ts";
 
 const NASTY_IDS = [
@@ -235,6 +241,48 @@ function scrub(value: unknown, key = ""): unknown {
   return value;
 }
 
+/**
+ * log.jsonl, errors.log and every state file (the transcript index included) hold no canary outside the documented
+ * bounded fields.
+ */
+async function assertNoCanary(box: Sandbox): Promise<void> {
+  for (const line of (await readText(box.paths.log)).split("\n").filter((l) => l !== "")) {
+    assert.ok(!JSON.stringify(scrub(JSON.parse(line))).includes(CANARY), `log line leaks: ${line.slice(0, 300)}`);
+  }
+  assert.ok(!(await readText(box.paths.errors)).includes(CANARY), "errors.log never quotes a payload");
+  for (const [file, text] of await readTree(join(box.cliffhanger, "state"))) {
+    assert.ok(!JSON.stringify(scrub(JSON.parse(text))).includes(CANARY), `state/${file} leaks: ${text.slice(0, 600)}`);
+  }
+}
+
+/** The transcript index in a session's state file, as its schema reads it. */
+async function storedIndex(box: Sandbox, session: string): Promise<TranscriptIndex> {
+  const state = JSON.parse(await Deno.readTextFile(statePath(join(box.cliffhanger, "state"), session)));
+  const parsed = TranscriptIndexSchema.safeParse(state.index);
+  assert.ok(parsed.success, `a valid index is stored: ${JSON.stringify(state.index)?.slice(0, 300)}`);
+  return parsed.data;
+}
+
+function assistantLine(id: string, text: string): Record<string, unknown> {
+  return {
+    type: "assistant",
+    message: { id, role: "assistant", model: "claude-opus-4-7", content: [{ type: "text", text }] },
+  };
+}
+
+function promptLine(id: string, text: string): Record<string, unknown> {
+  return { type: "user", promptId: id, promptSource: "typed", message: { role: "user", content: text } };
+}
+
+function jsonl(...lines: unknown[]): string {
+  return lines.map((l) => JSON.stringify(l) + "\n").join("");
+}
+
+/** The digest the reader keeps for a text it saw (see src/transcript/sync_hash.ts). */
+function digestOf(text: string): string {
+  return syncDigest(syncHashOf(syncKey(text)));
+}
+
 Deno.test("privacy: a canary in prompts, messages and tool input/output never reaches log, state or errors.log", async () => {
   const box = await makeSandbox({ CLIFFHANGER_SYNC_MS: "0" });
   try {
@@ -287,6 +335,8 @@ Deno.test("privacy: a canary in prompts, messages and tool input/output never re
         [`future_${CANARY}`]: CANARY,
       };
       checkContract("stop", await callHook(box, "stop", JSON.stringify(stop)));
+      // checked after every stop: a later read could drop what an earlier one stored
+      await assertNoCanary(box);
       checkContract("stop", await callHook(box, "stop", JSON.stringify({ ...stop, stop_hook_active: "yes" })));
     }
     for (const prompt of [`what is ${CANARY}?`, `fix ${CANARY} now`, `!detail ${CANARY}`]) {
@@ -316,18 +366,158 @@ Deno.test("privacy: a canary in prompts, messages and tool input/output never re
     const log = await readText(box.paths.log);
     const decisions = log.split("\n").filter((l) => l.includes('"action":"block"'));
     assert.ok(decisions.length >= 2, "the canary messages were decided and logged (else the test proves nothing)");
-    for (const line of log.split("\n").filter((l) => l !== "")) {
-      assert.ok(!JSON.stringify(scrub(JSON.parse(line))).includes(CANARY), `log line leaks: ${line.slice(0, 300)}`);
-    }
-    assert.ok(!(await readText(box.paths.errors)).includes(CANARY), "errors.log never quotes a payload");
-    for (const [file, text] of await readTree(join(box.cliffhanger, "state"))) {
-      const state = scrub(JSON.parse(text)) as Record<string, unknown>;
-      // the transcript index is checked on its own below
-      const { index: _index, ...rest } = state;
-      assert.ok(!JSON.stringify(rest).includes(CANARY), `state/${file} leaks: ${text.slice(0, 400)}`);
-    }
+    const index = await storedIndex(box, "canary");
+    assert.equal(
+      index.state.turnId,
+      "p1",
+      "the transcript was read and its index stored (else the test proves nothing)",
+    );
+    await assertNoCanary(box);
   } finally {
     await removeSandbox(box);
   }
 });
 
+Deno.test("privacy: the transcript index holds no message text, also when a stop falls inside a message", async () => {
+  const box = await makeSandbox({ CLIFFHANGER_SYNC_MS: "0" });
+  try {
+    const transcript = join(box.claudeProjects, "split.jsonl");
+    const first = `Looked at ${CANARY} and the parser.`;
+    const second = `The ${CANARY} fix is in. Want me to continue with the docs?`;
+    await Deno.writeTextFile(transcript, jsonl(promptLine("p1", `fix ${CANARY}`), assistantLine("m1", first)));
+    const stop = {
+      hook_event_name: "Stop",
+      session_id: "split",
+      prompt_id: "p1",
+      transcript_path: transcript,
+      last_assistant_message: `${first}\n\n${second}`,
+    };
+    // the stop comes while the message's second line is not written yet: the index is stored mid-message
+    checkContract("stop", await callHook(box, "stop", JSON.stringify(stop)));
+    const mid = await storedIndex(box, "split");
+    assert.equal(mid.state.message?.id, "m1", "the index was stored inside message m1");
+    assert.equal(mid.offset, (await Deno.stat(transcript)).size);
+    await assertNoCanary(box);
+
+    await Deno.writeTextFile(transcript, jsonl(assistantLine("m1", second)), { append: true });
+    checkContract("stop", await callHook(box, "stop", JSON.stringify({ ...stop, stop_hook_active: true })));
+    const after = await storedIndex(box, "split");
+    assert.equal(after.offset, (await Deno.stat(transcript)).size, "the second read went on from the index");
+    assert.ok(
+      after.state.textHashes.includes(digestOf(`${first}${second}`)),
+      "the message merged over both reads is known by its hash",
+    );
+    await assertNoCanary(box);
+  } finally {
+    await removeSandbox(box);
+  }
+});
+
+Deno.test("privacy: the transcript index holds no message text after a flush race", async () => {
+  const box = await makeSandbox({ CLIFFHANGER_SYNC_MS: "3000" });
+  try {
+    const transcript = join(box.claudeProjects, "race.jsonl");
+    const head = `Working on ${CANARY}.`;
+    const final = `All of ${CANARY} is done; want me to continue with the release notes?`;
+    await Deno.writeTextFile(transcript, jsonl(promptLine("p1", `ship ${CANARY}`), assistantLine("m1", head)));
+    const stop = {
+      hook_event_name: "Stop",
+      session_id: "race",
+      prompt_id: "p1",
+      transcript_path: transcript,
+      last_assistant_message: `${head}\n${final}`,
+    };
+    // the final line reaches the file while the hook polls for it
+    const late = new Promise<void>((resolve) =>
+      setTimeout(
+        () => Deno.writeTextFile(transcript, jsonl(assistantLine("m1", final)), { append: true }).then(resolve),
+        150,
+      )
+    );
+    checkContract("stop", await callHook(box, "stop", JSON.stringify(stop)));
+    await late;
+    const index = await storedIndex(box, "race");
+    assert.equal(index.offset, (await Deno.stat(transcript)).size, "the late line was read while polling");
+    assert.ok(index.state.textHashes.includes(digestOf(`${head}${final}`)));
+    await assertNoCanary(box);
+  } finally {
+    await removeSandbox(box);
+  }
+});
+
+Deno.test("privacy: checklist item texts are stored cut to MAX_ITEM_TEXT_CHARS: a canary past it is never stored", async () => {
+  const box = await makeSandbox({ CLIFFHANGER_SYNC_MS: "0" });
+  try {
+    const long = (what: string) => `${what} ${"and more ".repeat(MAX_ITEM_TEXT_CHARS / 8)}${CANARY}`;
+    const cases: Array<[string, unknown[]]> = [
+      ["tasks", [
+        {
+          type: "assistant",
+          message: {
+            id: "m1",
+            role: "assistant",
+            content: [{ type: "tool_use", id: "t1", name: "TaskCreate", input: { subject: long("task") } }],
+          },
+        },
+        {
+          type: "user",
+          toolUseResult: { task: { id: "1" } },
+          message: {
+            role: "user",
+            content: [{ type: "tool_result", tool_use_id: "t1", content: "Task #1 created successfully" }],
+          },
+        },
+        {
+          type: "assistant",
+          message: {
+            id: "m2",
+            role: "assistant",
+            content: [{
+              type: "tool_use",
+              id: "t2",
+              name: "TaskUpdate",
+              input: { taskId: "1", subject: long("renamed") },
+            }],
+          },
+        },
+      ]],
+      ["todo", [
+        {
+          type: "assistant",
+          message: {
+            id: "m1",
+            role: "assistant",
+            content: [{
+              type: "tool_use",
+              id: "t1",
+              name: "TodoWrite",
+              input: { todos: [{ content: long("todo"), status: "pending" }] },
+            }],
+          },
+        },
+      ]],
+      ["markdown", [assistantLine("m1", `Progress:\n- [x] done\n- [ ] ${long("item")}`)]],
+    ];
+    for (const [source, lines] of cases) {
+      const transcript = join(box.claudeProjects, `${source}.jsonl`);
+      await Deno.writeTextFile(transcript, jsonl(promptLine("p1", "go"), ...lines));
+      const stop = {
+        hook_event_name: "Stop",
+        session_id: source,
+        prompt_id: "p1",
+        transcript_path: transcript,
+        last_assistant_message: "Done for now.",
+      };
+      checkContract("stop", await callHook(box, "stop", JSON.stringify(stop)));
+    }
+    const decisions = (await readText(box.paths.log)).split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+    assert.deepEqual(decisions.map((d) => [d.rule, d.source]), cases.map(([source]) => ["open-items", source]));
+    for (const d of decisions) {
+      assert.equal(d.open.length, 1);
+      assert.ok(d.open[0].length <= MAX_ITEM_TEXT_CHARS, `${d.open[0].length} characters`);
+    }
+    await assertNoCanary(box);
+  } finally {
+    await removeSandbox(box);
+  }
+});

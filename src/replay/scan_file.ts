@@ -111,7 +111,7 @@ class StopSink implements LineSink {
     if (this.#turnHasOutput) {
       this.onStop({
         state: this.state,
-        lastAssistantMessage: this.#lastHadText ? this.state.lastMessage?.text ?? null : null,
+        lastAssistantMessage: this.#lastHadText ? this.state.messageText ?? null : null,
         line: this.#lastLine,
         timestamp: this.#timestamp,
         permissionMode: this.#permissionMode,

@@ -1,4 +1,4 @@
-/** Cheap byte-level helpers for the transcript reader: substring search on raw bytes and a small sync hash. */
+/** Cheap byte-level helpers for the transcript reader: substring search on raw bytes and a small file-head hash. */
 
 const encoder = new TextEncoder();
 
@@ -69,8 +69,8 @@ export function includesAny(hay: Uint8Array, list: readonly Uint8Array[]): boole
 }
 
 /**
- * A 53-bit non-cryptographic hash (cyrb53) as 14 hex digits. Used to recognise the same text or the same
- * file head again, not for security.
+ * A 53-bit non-cryptographic hash (cyrb53) as 14 hex digits. Used to recognise the same file head again, not
+ * for security (texts are hashed with the resumable sync_hash.ts).
  */
 export function hash53(input: string | Uint8Array): string {
   let h1 = 0xdeadbeef ^ input.length;

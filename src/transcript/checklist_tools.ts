@@ -1,9 +1,11 @@
 /**
  * Inputs of the checklist tools the agent calls: TaskCreate/TaskUpdate (one call per task, Claude Code
  * ≥2.1.16) and TodoWrite (the whole list rewritten on every call, older clients or CLAUDE_CODE_ENABLE_TASKS=0).
- * Parsing is tolerant: an input that does not fit yields null and the call is ignored.
+ * Parsing is tolerant: an input that does not fit yields null and the call is ignored. Item texts are bounded
+ * (boundItemText): they are stored in the session state.
  */
 import { z } from "zod";
+import { boundItemText } from "./item_text.ts";
 import type { ChecklistItem } from "./types.ts";
 
 export const TASK_CREATE = "TaskCreate";
@@ -21,6 +23,9 @@ const TaskUpdateInputSchema = z.object({
 const TodoSchema = z.object({ content: z.string(), status: z.string().nullish().catch(null) });
 const TodoWriteInputSchema = z.object({ todos: z.array(z.unknown()) });
 
+/** The longest task status kept. */
+export const MAX_STATUS_CHARS = 32;
+
 export interface TaskUpdateInput {
   taskId: string;
   status: string | null;
@@ -29,14 +34,19 @@ export interface TaskUpdateInput {
 
 export function taskCreateSubject(input: unknown): string | null {
   const parsed = TaskCreateInputSchema.safeParse(input);
-  return parsed.success ? parsed.data.subject : null;
+  return parsed.success ? boundItemText(parsed.data.subject) : null;
 }
 
 export function taskUpdateInput(input: unknown): TaskUpdateInput | null {
   const parsed = TaskUpdateInputSchema.safeParse(input);
   if (!parsed.success) return null;
   const { taskId, status, subject } = parsed.data;
-  return { taskId: String(taskId), status: status ?? null, subject: subject ?? null };
+  return {
+    taskId: String(taskId),
+    // a status is a short word ("in_progress", "completed"): a longer one is cut, it is stored with the task
+    status: status == null ? null : status.slice(0, MAX_STATUS_CHARS),
+    subject: subject == null ? null : boundItemText(subject),
+  };
 }
 
 /** The TodoWrite list as checklist items (`completed` = done); null when the input is not a todo list. */
@@ -46,7 +56,7 @@ export function todoWriteItems(input: unknown): ChecklistItem[] | null {
   const items: ChecklistItem[] = [];
   for (const raw of parsed.data.todos) {
     const todo = TodoSchema.safeParse(raw);
-    if (todo.success) items.push({ text: todo.data.content, done: todo.data.status === "completed" });
+    if (todo.success) items.push({ text: boundItemText(todo.data.content), done: todo.data.status === "completed" });
   }
   return items;
 }

@@ -2,8 +2,8 @@
  * Whether the payload's `last_assistant_message` has reached the transcript. Stop can fire before Claude
  * Code flushes the final assistant line, so the reader compares it with the current turn's assistant texts.
  */
-import { hash53 } from "./bytes.ts";
 import type { ReducerState } from "./reducer_state.ts";
+import { syncDigest, syncHashOf } from "./sync_hash.ts";
 
 /**
  * The comparable form of a text: without any whitespace. How Claude Code joins the text blocks of one
@@ -21,11 +21,13 @@ export function syncTarget(lastAssistantMessage: string | null | undefined): str
 }
 
 /**
- * True when an assistant text of the current turn equals the target (a single block or a whole message
- * merged over its lines), or the newest merged message contains it.
+ * True when an assistant text of the current turn equals the target (a single block or a whole message merged
+ * over its lines, compared by sync hash: the same function whether the message was read in one piece or resumed
+ * from a stored index), or the newest merged message contains it. Containment needs the text, which is kept in
+ * memory only: it covers the lines read by this process (the flush-race wait polls in the same process).
  */
 export function isFinalSynced(state: ReducerState, target: string | null): boolean {
   if (target === null) return false;
-  if (state.textHashes.includes(hash53(target))) return true;
-  return state.lastMessage !== null && syncKey(state.lastMessage.text).includes(target);
+  if (state.textHashes.includes(syncDigest(syncHashOf(target)))) return true;
+  return state.message !== null && state.messageText !== undefined && syncKey(state.messageText).includes(target);
 }

@@ -1,29 +1,49 @@
 /** Markdown task lists (`- [ ] item`, `* [x] item`, `1. [X] item`) in assistant text. */
+import { boundItemText } from "./item_text.ts";
 import type { ChecklistItem } from "./types.ts";
 
 /** A list item whose body starts with a checkbox: bullet or number, `[ ]`/`[x]`/`[X]`, then the item text. */
 const ITEM = /^[ \t]{0,12}(?:[-*+]|\d{1,4}[.)])[ \t]+\[([ xX])\][ \t]+(\S.*)$/;
 const FENCE = /^[ \t]{0,3}(```|~~~)/;
 
+/** The code fence open at some point of a text: its marker, or null outside a fenced block. */
+export type Fence = "```" | "~~~" | null;
+
+export interface MarkdownScan {
+  items: ChecklistItem[];
+  /** The fence open at the end of the text (a message continued on a later line starts inside it). */
+  fence: Fence;
+}
+
 /**
  * Every checkbox item in `text`, in order, or null when there is none. Items inside fenced code blocks are
  * not the agent's own list (a quoted template, a diff) and are skipped.
  */
 export function parseMarkdownChecklist(text: string): ChecklistItem[] | null {
-  if (!text.includes("[")) return null;
+  const { items } = scanMarkdownChecklist(text, null);
+  return items.length > 0 ? items : null;
+}
+
+/**
+ * The items of `text` read from inside `fence`, and the fence open at its end. Scanning A from null and then B
+ * from A's fence gives the items of A + "\n" + B: a message merged over several lines is read piece by piece.
+ */
+export function scanMarkdownChecklist(text: string, fence: Fence): MarkdownScan {
+  if (!text.includes("[") && !text.includes("```") && !text.includes("~~~")) return { items: [], fence };
   const items: ChecklistItem[] = [];
-  let fence: string | null = null;
+  let open = fence;
   for (const raw of text.split("\n")) {
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     const f = FENCE.exec(line);
     if (f) {
-      if (fence === null) fence = f[1]!;
-      else if (fence === f[1]) fence = null;
+      const marker = f[1] as "```" | "~~~";
+      if (open === null) open = marker;
+      else if (open === marker) open = null;
       continue;
     }
-    if (fence !== null) continue;
+    if (open !== null) continue;
     const m = ITEM.exec(line);
-    if (m) items.push({ text: m[2]!.trim(), done: m[1] !== " " });
+    if (m) items.push({ text: boundItemText(m[2]!.trim()), done: m[1] !== " " });
   }
-  return items.length > 0 ? items : null;
+  return { items, fence: open };
 }

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { parseMarkdownChecklist } from "./markdown_checklist.ts";
+import fc from "fast-check";
+import { MAX_ITEM_TEXT_CHARS } from "./item_text.ts";
+import { type Fence, parseMarkdownChecklist, scanMarkdownChecklist } from "./markdown_checklist.ts";
 
 Deno.test("parseMarkdownChecklist() reads dash, star, plus and numbered items, [x] and [X]", () => {
   const text = [
@@ -38,4 +40,52 @@ Deno.test("parseMarkdownChecklist() copes with CRLF text", () => {
     { text: "a", done: false },
     { text: "b", done: true },
   ]);
+});
+
+Deno.test("scanMarkdownChecklist() read piece by piece from the carried fence equals one read of the joined text", () => {
+  const lineArb = fc.constantFrom(
+    "- [ ] open item",
+    "- [x] done item",
+    "* [X] starred",
+    "```",
+    "```ts",
+    "~~~",
+    "  ```",
+    "plain text",
+    "",
+    "1. [ ] numbered",
+    "- [ ] crlf\r",
+  );
+  fc.assert(
+    fc.property(fc.array(fc.array(lineArb, { maxLength: 6 }).map((ls) => ls.join("\n")), { maxLength: 6 }), (parts) => {
+      let fence: Fence = null;
+      const items = [];
+      for (const part of parts) {
+        const scan = scanMarkdownChecklist(part, fence);
+        items.push(...scan.items);
+        fence = scan.fence;
+      }
+      const whole = scanMarkdownChecklist(parts.join("\n"), null);
+      assert.deepEqual(items, whole.items);
+      assert.equal(fence, whole.fence);
+      assert.deepEqual(parseMarkdownChecklist(parts.join("\n")), whole.items.length > 0 ? whole.items : null);
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+Deno.test("scanMarkdownChecklist() carries an open fence into the next piece", () => {
+  const first = scanMarkdownChecklist("Template:\n```md\n- [ ] quoted", null);
+  assert.deepEqual(first, { items: [], fence: "```" });
+  assert.deepEqual(scanMarkdownChecklist("- [ ] still quoted\n```\n- [ ] real", first.fence), {
+    items: [{ text: "real", done: false }],
+    fence: null,
+  });
+  assert.deepEqual(scanMarkdownChecklist("no brackets here", "~~~"), { items: [], fence: "~~~" });
+});
+
+Deno.test("parseMarkdownChecklist() bounds each item text", () => {
+  const items = parseMarkdownChecklist(`- [ ] ${"long ".repeat(100)}SECRET`);
+  assert.equal(items?.length, 1);
+  assert.ok(items![0]!.text.length <= MAX_ITEM_TEXT_CHARS && !items![0]!.text.includes("SECRET"));
 });

@@ -4,7 +4,7 @@
  * it polls the appended bytes for up to `syncMs`. It never writes: the caller stores the returned index.
  */
 import { isFinalSynced, syncTarget } from "./final_sync.ts";
-import { initialState, type ReducerState, turnChecklists } from "./reducer_state.ts";
+import { initialState, type ReducerState, storedState, turnChecklists } from "./reducer_state.ts";
 import { TranscriptReader } from "./transcript_reader.ts";
 import {
   HEAD_BYTES,
@@ -81,7 +81,8 @@ export async function readTurnView(
       line: reader.lineCount,
       size: reader.position,
       identity: identityOf(info, head),
-      state: reader.state,
+      // the index holds no message text: the in-memory text of the current message stays here
+      state: storedState(reader.state),
     };
     return { view: viewOf(reader.state, wait.synced, stats), index };
   } finally {

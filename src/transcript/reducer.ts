@@ -2,7 +2,6 @@
  * The pure transcript reducer: (state, line) → state. The incremental reader folds it over the lines it
  * reads; replay can fold it over stored lines. It never mutates its input state.
  */
-import { hash53 } from "./bytes.ts";
 import { syncKey } from "./final_sync.ts";
 import {
   TASK_CREATE,
@@ -13,8 +12,15 @@ import {
   todoWriteItems,
 } from "./checklist_tools.ts";
 import { classifyLine, type ClassifyOptions, type LineEvent, type ToolResult, type ToolUse } from "./line_event.ts";
-import { parseMarkdownChecklist } from "./markdown_checklist.ts";
-import { MAX_KEPT_TEXT, MAX_PENDING_CREATES, MAX_TEXT_HASHES, type ReducerState } from "./reducer_state.ts";
+import { scanMarkdownChecklist } from "./markdown_checklist.ts";
+import {
+  type CurrentMessage,
+  MAX_KEPT_TEXT,
+  MAX_PENDING_CREATES,
+  MAX_TEXT_HASHES,
+  type ReducerState,
+} from "./reducer_state.ts";
+import { EMPTY_SYNC_HASH, extendSyncHash, syncDigest, syncHashOf } from "./sync_hash.ts";
 import { initialTurnTools, toolsAfterAssistant, toolsAfterCompact, toolsAfterResults } from "./turn_tools.ts";
 
 /**
@@ -52,12 +58,13 @@ export function reduceEvent(state: ReducerState, event: LineEvent, lineNo = 0): 
 }
 
 function startTurn(state: ReducerState, id: string | null): ReducerState {
+  const { messageText: _text, ...rest } = state;
   return {
-    ...state,
+    ...rest,
     turnSeq: state.turnSeq + 1,
     turnId: id,
     pendingCommand: null,
-    lastMessage: null,
+    message: null,
     textHashes: [],
     tools: initialTurnTools(),
   };
@@ -80,21 +87,31 @@ function assistant(
   return { ...next, tools: toolsAfterAssistant(next.tools, event.toolUses, event.texts.length > 0, lineNo) };
 }
 
-/** Merges the text into the current message (same message.id), updates sync hashes and the Markdown list. */
+/**
+ * Continues the current message (same message.id) or starts one: updates the sync hashes (each block and the
+ * merged message, whose hash is resumed from the stored one) and the Markdown list (read on from the stored fence,
+ * after the items this message already has). The merged text itself is kept in memory only (messageText).
+ */
 function assistantText(state: ReducerState, messageId: string | null, texts: string[]): ReducerState {
   const added = texts.join("\n");
-  const prev = state.lastMessage;
+  const prev = state.message;
   const sameMessage = prev !== null && messageId !== null && prev.id === messageId;
-  const merged = sameMessage ? `${prev.text}\n${added}` : added;
-  const hashes = [...texts.map((t) => hash53(syncKey(t))), hash53(syncKey(merged))];
+  // syncKey drops all whitespace, so the key of A + "\n" + B is the key of A followed by the key of B
+  const keys = texts.map(syncKey);
+  const key = extendSyncHash(sameMessage ? prev.key : EMPTY_SYNC_HASH, keys.join(""));
+  const hashes = [...keys.map((k) => syncDigest(syncHashOf(k))), syncDigest(key)];
   const textHashes = [...state.textHashes.filter((h) => !hashes.includes(h)), ...hashes].slice(-MAX_TEXT_HASHES);
-  const kept = merged.length > MAX_KEPT_TEXT ? merged.slice(-MAX_KEPT_TEXT) : merged;
-  const items = parseMarkdownChecklist(merged);
+  const scan = scanMarkdownChecklist(added, sameMessage ? prev.fence : null);
+  const before = sameMessage && prev.listed && state.markdown ? state.markdown.items : [];
+  const items = scan.items.length > 0 ? [...before, ...scan.items] : before;
+  const message: CurrentMessage = { id: messageId, key, fence: scan.fence, listed: items.length > 0 };
+  const text = sameMessage && state.messageText !== undefined ? `${state.messageText}\n${added}` : added;
   return {
     ...state,
-    lastMessage: { id: messageId, text: kept },
+    message,
+    messageText: text.length > MAX_KEPT_TEXT ? text.slice(-MAX_KEPT_TEXT) : text,
     textHashes,
-    markdown: items ? { items, turn: state.turnSeq } : state.markdown,
+    markdown: scan.items.length > 0 ? { items, turn: state.turnSeq } : state.markdown,
   };
 }
 

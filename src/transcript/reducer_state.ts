@@ -1,8 +1,10 @@
 /**
  * What the reducer remembers after reading a transcript up to some line: small, JSON-serialisable and
- * versioned with the index, so the next Stop continues from it instead of rereading the file.
+ * versioned with the index, so the next Stop continues from it instead of rereading the file. It holds no
+ * message text: ids, counts, hashes, and the checklist item texts (bounded, see item_text.ts).
  */
 import { z } from "zod";
+import { SyncHashSchema } from "./sync_hash.ts";
 import { initialTurnTools, TurnToolsStateSchema } from "./turn_tools.ts";
 import type { ChecklistItem } from "./types.ts";
 
@@ -13,6 +15,19 @@ export const TurnListSchema = z.object({ items: z.array(ChecklistItemSchema), tu
 
 export const TaskSchema = z.object({ id: z.string(), subject: z.string(), status: z.string() });
 export type Task = z.infer<typeof TaskSchema>;
+
+/**
+ * What is stored of the message being written: its id, the resumable hash of its merged text's sync key (for the
+ * final-message check), the code fence open at its end and whether `markdown` holds this message's items (its
+ * checkbox items so far), so that the Markdown list of a message split over lines is read piece by piece.
+ */
+export const CurrentMessageSchema = z.object({
+  id: z.string().nullable(),
+  key: SyncHashSchema,
+  fence: z.enum(["```", "~~~"]).nullable(),
+  listed: z.boolean(),
+});
+export type CurrentMessage = z.infer<typeof CurrentMessageSchema>;
 
 export const ReducerStateSchema = z.object({
   /** Real user prompts seen so far (0 before the first). */
@@ -29,24 +44,35 @@ export const ReducerStateSchema = z.object({
   pendingCreates: z.array(z.object({ toolUseId: z.string(), subject: z.string() })),
   /** The latest TodoWrite list. */
   todo: TurnListSchema.nullable(),
-  /** The latest Markdown checklist in an assistant message. */
+  /** The latest Markdown checklist in an assistant message (while it is being written: its items so far). */
   markdown: TurnListSchema.nullable(),
   /** Model of the newest assistant line. */
   model: z.string().nullable(),
-  /** The newest assistant message of the current turn with text, merged over its lines (tail, bounded). */
-  lastMessage: z.object({ id: z.string().nullable(), text: z.string() }).nullable(),
-  /** Hashes of the current turn's recent assistant texts (each block and each merged message, see syncKey). */
+  /**
+   * The newest assistant message of the current turn with text, as much as a later line of the same message
+   * (same message.id, possibly in a later read) needs to go on with it. It holds no text: see CurrentMessage.
+   */
+  message: CurrentMessageSchema.nullable(),
+  /** Digests of the current turn's recent assistant texts (each block and each merged message, see sync_hash.ts). */
   textHashes: z.array(z.string()),
   /** `stop_hook_summary` lines seen: one per stop whose hooks Claude Code finished running. */
   stopSummaries: z.number().int().nonnegative().default(0),
   /** The current turn's tool calls and results (reset at each real prompt). */
   tools: TurnToolsStateSchema,
 });
-export type ReducerState = z.infer<typeof ReducerStateSchema>;
+/** The state that is stored in the index (and validated by ReducerStateSchema when read back). */
+export type StoredReducerState = z.infer<typeof ReducerStateSchema>;
+
+/**
+ * The reducer's state: the stored state plus, in memory only, the text of the current message (its tail,
+ * merged over the lines read by this process). It serves the final-message containment check and replay, and is
+ * never written: `storedState` drops it before the state goes into the index.
+ */
+export type ReducerState = StoredReducerState & { messageText?: string };
 
 export const MAX_PENDING_CREATES = 64;
 export const MAX_TEXT_HASHES = 24;
-/** Longer merged messages keep only their tail (a checklist or final sentence is at the end). */
+/** The in-memory text of a longer merged message keeps only its tail (the final sentence is at the end). */
 export const MAX_KEPT_TEXT = 16 * 1024;
 
 export function initialState(): ReducerState {
@@ -60,11 +86,17 @@ export function initialState(): ReducerState {
     todo: null,
     markdown: null,
     model: null,
-    lastMessage: null,
+    message: null,
     textHashes: [],
     stopSummaries: 0,
     tools: initialTurnTools(),
   };
+}
+
+/** The state without its in-memory text: what the index stores. */
+export function storedState(state: ReducerState): StoredReducerState {
+  const { messageText: _text, ...stored } = state;
+  return stored;
 }
 
 export interface TurnChecklists {

@@ -82,7 +82,7 @@ Deno.test("reducer: sidechain lines are skipped in a main transcript and read in
 Deno.test("reducer: lines of one response sharing message.id are merged before the Markdown list is read", async () => {
   const { view, index } = await readOnce(fixture("split_message.jsonl"));
   assert.deepEqual(view.markdown, [done("schema"), done("tests"), open("changelog")]);
-  assert.equal(index?.state.lastMessage?.id, "msg_B");
+  assert.equal(index?.state.message?.id, "msg_B");
 });
 
 Deno.test("reducer: a slash command the model answers is a turn; a local command is not", async () => {

@@ -1,0 +1,15 @@
+/**
+ * Checklist item texts (TaskCreate/TaskUpdate subjects, TodoWrite items, Markdown `- [ ]` items) are kept in the
+ * session state and named by the block reason on a later stop, so they are the one piece of message and tool text
+ * that is stored. Each is cut to a bounded length where it is read.
+ */
+
+/** The longest item text kept, in UTF-16 code units (a longer one keeps its head and ends with "…"). */
+export const MAX_ITEM_TEXT_CHARS = 200;
+
+export function boundItemText(text: string): string {
+  if (text.length <= MAX_ITEM_TEXT_CHARS) return text;
+  const head = text.slice(0, MAX_ITEM_TEXT_CHARS - 1);
+  // never keep half of a surrogate pair
+  return `${/[\uD800-\uDBFF]$/.test(head) ? head.slice(0, -1) : head}…`;
+}
