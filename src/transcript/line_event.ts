@@ -144,13 +144,20 @@ function toolResults(blocks: ToolResultBlock[], toolUseResult: unknown): ToolRes
   const structuredId = single ? createdTaskId(toolUseResult) : null;
   return blocks.map((b) => {
     const isError = b.is_error === true;
-    const createdTaskId = isError ? null : structuredId ?? taskIdFromText(b.content);
+    const createdTaskId = isError ? null : taskId(structuredId ?? taskIdFromText(b.content));
     const empty = isEmptyResult({ content: b.content, isError, structured: single ? toolUseResult : undefined });
     return { toolUseId: b.tool_use_id, isError, createdTaskId, empty };
   });
 }
 
 const CREATED_TEXT = /^Task #([^\s:]+) created successfully/;
+
+/** Longest task id kept. Claude Code's are small numbers; a longer "id" is tool output, which state never holds. */
+export const MAX_TASK_ID_CHARS = 64;
+
+function taskId(id: string | null): string | null {
+  return id !== null && id.length <= MAX_TASK_ID_CHARS ? id : null;
+}
 
 /** Fallback for transcripts without `toolUseResult`: the result text reads `Task #3 created successfully: …`. */
 function taskIdFromText(content: unknown): string | null {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { classifyLine } from "./line_event.ts";
+import { classifyLine, MAX_TASK_ID_CHARS } from "./line_event.ts";
 
 const MAIN = { includeSidechain: false };
 const SUB = { includeSidechain: true };
@@ -162,4 +162,22 @@ Deno.test("classifyLine(): a result's emptiness uses toolUseResult only when the
   const event = classifyLine(two, MAIN);
   assert.equal(event.kind, "tool_results");
   if (event.kind === "tool_results") assert.deepEqual(event.results.map((r) => r.empty), [true, false]);
+});
+
+Deno.test("classifyLine(): a created task id longer than MAX_TASK_ID_CHARS is not taken (it would be tool output in state)", () => {
+  const long = "x".repeat(MAX_TASK_ID_CHARS + 1);
+  const ok = "y".repeat(MAX_TASK_ID_CHARS);
+  for (const [id, expected] of [[long, null], [ok, ok]] as const) {
+    const fromText = classifyLine(
+      {
+        type: "user",
+        message: {
+          role: "user",
+          content: [{ type: "tool_result", tool_use_id: "t1", content: `Task #${id} created successfully: A` }],
+        },
+      },
+      { includeSidechain: false },
+    );
+    assert.equal(fromText.kind === "tool_results" ? fromText.results[0]?.createdTaskId : "?", expected);
+  }
 });
