@@ -10,7 +10,7 @@ import { LineScanner, type LineSink, type OversizeLine } from "../transcript/lin
 import { classifyOversize } from "../transcript/oversize_line.ts";
 import { reduceEvent } from "../transcript/reducer.ts";
 import { initialState, type ReducerState } from "../transcript/reducer_state.ts";
-import { RELEVANT } from "../transcript/transcript_reader.ts";
+import { parseRelevantLine, READ_BUFFER_BYTES } from "../transcript/transcript_reader.ts";
 
 export interface StopPoint {
   state: ReducerState;
@@ -37,7 +37,6 @@ export interface ScanStats {
 
 const PROMPT_HEAD_CHARS = 2000;
 const INTERRUPTED = needles(["[Request interrupted by user"]);
-const BUFFER_BYTES = 64 * 1024;
 
 class StopSink implements LineSink {
   state = initialState();
@@ -55,16 +54,8 @@ class StopSink implements LineSink {
   constructor(readonly includeSidechain: boolean, readonly onStop: (stop: StopPoint) => void) {}
 
   line(bytes: Uint8Array, lineNo: number): void {
-    this.stats.lines++;
-    if (!includesAny(bytes, RELEVANT)) return;
-    let value: unknown;
-    try {
-      value = JSON.parse(this.#decoder.decode(bytes));
-    } catch {
-      this.stats.malformed++;
-      return;
-    }
-    this.stats.parsed++;
+    const value = parseRelevantLine(bytes, this.#decoder, this.stats);
+    if (value === undefined) return;
     const event = classifyLine(value, { includeSidechain: this.includeSidechain });
     if (event.kind === "ignored" && this.#turnHasOutput && includesAny(bytes, INTERRUPTED)) this.#interrupted = true;
     this.#apply(event, lineNo, value);
@@ -134,7 +125,7 @@ export async function scanTranscript(
 ): Promise<ScanStats> {
   const sink = new StopSink(options.includeSidechain, options.onStop);
   const scanner = new LineScanner({ start: 0 });
-  const buffer = new Uint8Array(BUFFER_BYTES);
+  const buffer = new Uint8Array(READ_BUFFER_BYTES);
   using file = await Deno.open(path, { read: true });
   for (;;) {
     const n = await file.read(buffer);

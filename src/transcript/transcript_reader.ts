@@ -23,7 +23,37 @@ export const READ_BUFFER_BYTES = 1024 * 1024;
  * Tool result lines are `"user"` lines and are parsed too: they answer the turn's pending calls and may be
  * empty (measured on the shared corpus: about a fifth more time on a full read than skipping them).
  */
-export const RELEVANT = needles(['"user"', '"assistant"', "queued_command", '"stop_hook_summary"', '"compact_boundary"']);
+export const RELEVANT = needles([
+  '"user"',
+  '"assistant"',
+  "queued_command",
+  '"stop_hook_summary"',
+  '"compact_boundary"',
+]);
+
+/** Counters a line sink keeps. */
+export interface LineCounts {
+  lines: number;
+  parsed: number;
+  malformed: number;
+}
+
+/**
+ * A complete line's JSON value when the line can matter (see RELEVANT), else undefined: irrelevant lines are
+ * never decoded, malformed ones are counted. Counts every line in `counts`.
+ */
+export function parseRelevantLine(bytes: Uint8Array, decoder: TextDecoder, counts: LineCounts): unknown {
+  counts.lines++;
+  if (!includesAny(bytes, RELEVANT)) return undefined;
+  try {
+    const value: unknown = JSON.parse(decoder.decode(bytes));
+    counts.parsed++;
+    return value;
+  } catch {
+    counts.malformed++;
+    return undefined;
+  }
+}
 
 export interface TranscriptReaderOptions extends ClassifyOptions {
   /** Absolute offset to start at: 0 or a line boundary. */
@@ -90,17 +120,8 @@ export class TranscriptReader implements LineSink {
   }
 
   line(bytes: Uint8Array, lineNo: number): void {
-    this.stats.lines++;
-    if (!includesAny(bytes, RELEVANT)) return;
-    let value: unknown;
-    try {
-      value = JSON.parse(this.#decoder.decode(bytes));
-    } catch {
-      this.stats.malformed++;
-      return;
-    }
-    this.stats.parsed++;
-    this.state = reduceLine(this.state, value, this.#classify, lineNo);
+    const value = parseRelevantLine(bytes, this.#decoder, this.stats);
+    if (value !== undefined) this.state = reduceLine(this.state, value, this.#classify, lineNo);
   }
 
   oversize(line: OversizeLine, lineNo: number): void {
