@@ -3,7 +3,7 @@
  * ≥2.1.16) and TodoWrite (the whole list rewritten on every call, older clients or CLAUDE_CODE_ENABLE_TASKS=0).
  * Parsing is tolerant: an input that does not fit yields null and the call is ignored.
  */
-import { z } from "zod";
+import * as z from "../zod.ts";
 import type { ChecklistItem } from "./types.ts";
 
 export const TASK_CREATE = "TaskCreate";
@@ -14,11 +14,11 @@ const TaskCreateInputSchema = z.object({ subject: z.string() });
 
 const TaskUpdateInputSchema = z.object({
   taskId: z.union([z.string(), z.number()]),
-  status: z.string().nullish().catch(null),
-  subject: z.string().nullish().catch(null),
+  status: z.catch(z.nullish(z.string()), null),
+  subject: z.catch(z.nullish(z.string()), null),
 });
 
-const TodoSchema = z.object({ content: z.string(), status: z.string().nullish().catch(null) });
+const TodoSchema = z.object({ content: z.string(), status: z.catch(z.nullish(z.string()), null) });
 const TodoWriteInputSchema = z.object({ todos: z.array(z.unknown()) });
 
 export interface TaskUpdateInput {
