@@ -3,77 +3,79 @@
  * The environment wins over the file. Pure: the caller reads the file and passes its text.
  */
 import { parse as parseJsonc, type ParseError, printParseErrorCode } from "./jsonc.ts";
-import { z } from "zod";
+import * as z from "./zod.ts";
 import type { EnvReader } from "./env.ts";
 
 export const ContinueVia = z.enum(["block", "context"]);
 export type ContinueVia = z.infer<typeof ContinueVia>;
 
-export const ConfigSchema = z.object({
+export const ConfigSchema = z.strictObject({
   /** Automatic continuations per user turn before a stop is let through (CLIFFHANGER_MAX). */
-  max: z.number().int().min(0).max(100).default(3),
+  max: z._default(z.int().check(z.minimum(0), z.maximum(100)), 3),
   /** Log what would be blocked, never block (CLIFFHANGER_OBSERVE). */
-  observe: z.boolean().default(false),
+  observe: z._default(z.boolean(), false),
   /** Skip every hook, log nothing (CLIFFHANGER_DISABLE). */
-  disable: z.boolean().default(false),
+  disable: z._default(z.boolean(), false),
   /** Longest wait for the final message to reach the transcript (CLIFFHANGER_SYNC_MS). */
-  syncMs: z.number().int().min(0).max(30000).default(1500),
+  syncMs: z._default(z.int().check(z.minimum(0), z.maximum(30000)), 1500),
   /** How a Stop block is sent: a block decision, or Stop additionalContext (CLIFFHANGER_CONTINUE_VIA). */
-  continueVia: ContinueVia.default("block"),
+  continueVia: z._default(ContinueVia, "block"),
   /** Past this, a hook gives up and allows (CLIFFHANGER_BUDGET_MS). */
-  budgetMs: z.number().int().min(100).max(300000).default(10000),
+  budgetMs: z._default(z.int().check(z.minimum(100), z.maximum(300000)), 10000),
   /** Only the last N characters of a message are matched against the rules. */
-  matchMaxChars: z.number().int().min(200).max(100000).default(4000),
+  matchMaxChars: z._default(z.int().check(z.minimum(200), z.maximum(100000)), 4000),
   /**
    * A call for the same stop (the hook registered twice) whose process started before the first call finished,
    * plus this slack, gets the same answer and is not counted again.
    */
-  dedupeWindowMs: z.number().int().min(0).max(60000).default(0),
+  dedupeWindowMs: z._default(z.int().check(z.minimum(0), z.maximum(60000)), 0),
   /** Switch the stall stage off (CLIFFHANGER_STALL_DISABLE; the file $CLIFFHANGER_HOME/stall-off does the same). */
-  stallDisable: z.boolean().default(false),
+  stallDisable: z._default(z.boolean(), false),
   /** After a stall nudge, no other stall nudge in this session for this many seconds; 0 = off (CLIFFHANGER_STALL_COOLDOWN_S). */
-  stallCooldownS: z.number().min(0).max(86400).default(0),
+  stallCooldownS: z._default(z.number().check(z.minimum(0), z.maximum(86400)), 0),
   /** Stall nudges per tool_use_id, ever (CLIFFHANGER_STALL_MAX_RETRIES). */
-  stallMaxRetries: z.number().int().min(0).max(100).default(3),
+  stallMaxRetries: z._default(z.int().check(z.minimum(0), z.maximum(100)), 3),
   /** `hook prompt`: no wall-clock block (CLIFFHANGER_NO_CLOCK). */
-  noClock: z.boolean().default(false),
+  noClock: z._default(z.boolean(), false),
   /** `hook prompt`: no answer-length nudge (CLIFFHANGER_NO_TERSE). */
-  noTerse: z.boolean().default(false),
+  noTerse: z._default(z.boolean(), false),
   /** `hook prompt`: no model quirk notes (CLIFFHANGER_NO_QUIRKS). */
-  noQuirks: z.boolean().default(false),
+  noQuirks: z._default(z.boolean(), false),
   /** `hook prompt`: a single-line question of at most this many words gets the short nudge (0: no short band). */
-  terseShortMaxWords: z.number().int().min(0).max(1000).default(15),
+  terseShortMaxWords: z._default(z.int().check(z.minimum(0), z.maximum(1000)), 15),
   /** `hook prompt`: a prompt of at most this many words gets the medium nudge; longer ones get none. */
-  terseMediumMaxWords: z.number().int().min(0).max(10000).default(60),
+  terseMediumMaxWords: z._default(z.int().check(z.minimum(0), z.maximum(10000)), 60),
   /** `hook prompt`: the short nudge; `{words}` is the prompt's word count. */
-  terseShortText: z.string().min(1).max(2000).default(
+  terseShortText: z._default(
+    z.string().check(z.minLength(1), z.maxLength(2000)),
     "The user asked a short question ({words} words): answer in one or two sentences, no headers, no bullets, no preamble.",
   ),
   /** `hook prompt`: the medium nudge; `{words}` is the prompt's word count. */
-  terseMediumText: z.string().min(1).max(2000).default(
+  terseMediumText: z._default(
+    z.string().check(z.minLength(1), z.maxLength(2000)),
     "The user's message is {words} words: keep the answer tight and lead with the answer.",
   ),
   /** PreToolUse anti-loop guard: identical calls in a row allowed; the next one is denied (CLIFFHANGER_LOOP_MAX_RETRIES). */
-  loopMaxRetries: z.number().int().min(1).max(100).default(3),
+  loopMaxRetries: z._default(z.int().check(z.minimum(1), z.maximum(100)), 3),
   /** Anti-loop guard: only calls within the last N minutes count (CLIFFHANGER_LOOP_WINDOW_MIN). */
-  loopWindowMin: z.number().positive().max(1440).default(5),
+  loopWindowMin: z._default(z.number().check(z.positive(), z.maximum(1440)), 5),
   /** Anti-loop guard: a short cycle repeated this many times gets a warning (CLIFFHANGER_LOOP_WARN). */
-  loopWarn: z.number().int().min(1).max(1000).default(3),
+  loopWarn: z._default(z.int().check(z.minimum(1), z.maximum(1000)), 3),
   /** Anti-loop guard: a short cycle repeated this many times is denied (CLIFFHANGER_LOOP_BLOCK). */
-  loopBlock: z.number().int().min(1).max(50).default(5),
+  loopBlock: z._default(z.int().check(z.minimum(1), z.maximum(50)), 5),
   /** Anti-loop guard: guarded tools, a comma list or an array; `*` = every tool (CLIFFHANGER_LOOP_TOOLS). */
-  loopTools: z.union([z.string(), z.array(z.string())]).default("Bash,Agent,Task,AskUserQuestion"),
+  loopTools: z._default(z.union([z.string(), z.array(z.string())]), "Bash,Agent,Task,AskUserQuestion"),
   /** Turn the anti-loop guard off (CLIFFHANGER_LOOP_BYPASS). */
-  loopBypass: z.boolean().default(false),
+  loopBypass: z._default(z.boolean(), false),
   /** The relay mailbox: absolute, or relative to the project; "" = `<project>/relay` (CLIFFHANGER_RELAY_DIR). */
-  relayDir: z.string().max(4096).default(""),
+  relayDir: z._default(z.string().check(z.maxLength(4096)), ""),
   /** Relay: seconds between polls of to-code.md (CLIFFHANGER_RELAY_POLL_S). */
-  relayPollS: z.number().min(0.05).max(600).default(5),
+  relayPollS: z._default(z.number().check(z.minimum(0.05), z.maximum(600)), 5),
   /** Relay: longest wait for the next instruction; keep it under the hook's timeout (CLIFFHANGER_RELAY_MAX_WAIT_S). */
-  relayMaxWaitS: z.number().min(0).max(86400).default(570),
+  relayMaxWaitS: z._default(z.number().check(z.minimum(0), z.maximum(86400)), 570),
   /** Relay: before waiting, append to PROGRESS.md and make a checkpoint commit with git (CLIFFHANGER_RELAY_CHECKPOINT). */
-  relayCheckpoint: z.boolean().default(false),
-}).strict();
+  relayCheckpoint: z._default(z.boolean(), false),
+});
 export type Config = z.output<typeof ConfigSchema>;
 
 export const DEFAULT_CONFIG: Config = ConfigSchema.parse({});
@@ -132,7 +134,7 @@ export function loadConfig(fileText: string | null, env: EnvReader, filePath = "
   }
   const merged: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(fromFile)) {
-    const shape = ConfigSchema.shape as Record<string, z.ZodType>;
+    const shape = ConfigSchema.shape as Record<string, z.ZodMiniType>;
     const field = shape[key];
     if (!field) {
       problems.push(`Unknown key "${key}" in "${filePath}"`);
@@ -146,7 +148,7 @@ export function loadConfig(fileText: string | null, env: EnvReader, filePath = "
     const raw = env(name);
     if (raw === undefined || raw === "") continue;
     const value = coerceEnv(key, raw);
-    const shape = ConfigSchema.shape as Record<string, z.ZodType>;
+    const shape = ConfigSchema.shape as Record<string, z.ZodMiniType>;
     const result = value === undefined ? null : shape[key]!.safeParse(value);
     if (result?.success) merged[key] = value;
     else problems.push(`Bad value for ${name}: "${raw}"`);

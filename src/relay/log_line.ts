@@ -1,5 +1,5 @@
 /** The relay's lines in log.jsonl (`kind: "relay"`): waits, turns taken, deadlines, STOP exits, checkpoints. */
-import { z } from "zod";
+import * as z from "../zod.ts";
 
 export const RELAY_EVENT_NAMES = [
   "wait_started",
@@ -15,25 +15,26 @@ export type RelayEventName = (typeof RELAY_EVENT_NAMES)[number];
 export const RelayEventSchema = z.object({
   name: z.enum(RELAY_EVENT_NAMES),
   /** The turn taken (turn_taken), else null. */
-  turn: z.number().int().nullable(),
+  turn: z.nullable(z.int()),
   /** The hook's counter when the event happened. */
-  lastConsumed: z.number().int(),
+  lastConsumed: z.int(),
   /** Seconds since the stage started waiting (0 before the wait). */
   waitedS: z.number(),
   /** Short detail: the checkpoint's outcome, "before"/"during" for a STOP exit. */
-  detail: z.string().nullable(),
+  detail: z.nullable(z.string()),
 });
 export type RelayEvent = z.infer<typeof RelayEventSchema>;
 
-export const RelayLogLineSchema = RelayEventSchema.extend({
+export const RelayLogLineSchema = z.looseObject({
+  ...RelayEventSchema.shape,
   ts: z.string(),
   session: z.string(),
   event: z.string(),
-  agent: z.string().nullable(),
+  agent: z.nullable(z.string()),
   kind: z.literal("relay"),
   dir: z.string(),
-  cwd: z.string().nullable(),
-}).passthrough();
+  cwd: z.nullable(z.string()),
+});
 export type RelayLogLine = z.infer<typeof RelayLogLineSchema>;
 
 export function relayLogLines(

@@ -4,30 +4,30 @@
  * update; on top of that every write re-reads the file under its lock and merges into what is there now (unknown
  * keys survive, counters never go down), so a snapshot taken before a minutes-long wait is never written back.
  */
-import { z } from "zod";
+import * as z from "../zod.ts";
 import { writeJsonAtomic } from "../store/atomic.ts";
 import { withLock } from "../store/lock.ts";
 
-const turn = z.number().int().min(0);
+const turn = z.int().check(z.minimum(0));
 
-export const HookStateSchema = z.object({
-  last_code_turn_consumed: turn.default(0),
-  updated: z.string().optional(),
-}).passthrough();
+export const HookStateSchema = z.looseObject({
+  last_code_turn_consumed: z._default(turn, 0),
+  updated: z.optional(z.string()),
+});
 export type HookState = z.infer<typeof HookStateSchema>;
 
-export const ManagerStateSchema = z.object({
-  last_agent_turn_consumed: turn.default(0),
+export const ManagerStateSchema = z.looseObject({
+  last_agent_turn_consumed: z._default(turn, 0),
   /** The turn `relay send` last wrote to to-code.md. */
-  last_sent_turn: turn.default(0),
-  updated: z.string().optional(),
-}).passthrough();
+  last_sent_turn: z._default(turn, 0),
+  updated: z.optional(z.string()),
+});
 export type ManagerState = z.infer<typeof ManagerStateSchema>;
 
 export type ReadResult<T> = { ok: true; value: T; exists: boolean } | { ok: false; problem: string };
 
 /** A state file: missing = defaults; unreadable JSON or a schema error = a problem naming the file. */
-export async function readStateFile<S extends z.ZodType>(
+export async function readStateFile<S extends z.ZodMiniType>(
   path: string,
   schema: S,
 ): Promise<ReadResult<z.output<S>>> {
@@ -56,7 +56,7 @@ export async function readStateFile<S extends z.ZodType>(
 export interface MergeOptions<T> {
   path: string;
   lockPath: string;
-  schema: z.ZodType<T>;
+  schema: z.ZodMiniType<T>;
   /** The new value from the one just read (under the lock); return null to leave the file as it is. */
   update(current: T): T | null;
 }
@@ -88,7 +88,7 @@ export async function claimCodeTurn(
   const result = await mergeStateFile<HookState>({
     path,
     lockPath,
-    schema: HookStateSchema as z.ZodType<HookState>,
+    schema: HookStateSchema as z.ZodMiniType<HookState>,
     update: (current) =>
       current.last_code_turn_consumed >= turn
         ? null
@@ -107,7 +107,7 @@ export async function recordManager(
   return await mergeStateFile<ManagerState>({
     path,
     lockPath,
-    schema: ManagerStateSchema as z.ZodType<ManagerState>,
+    schema: ManagerStateSchema as z.ZodMiniType<ManagerState>,
     update: (current) => ({
       ...current,
       last_agent_turn_consumed: Math.max(current.last_agent_turn_consumed, patch.agentTurn ?? 0),

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
-import { z } from "zod";
+import * as z from "../zod.ts";
 import { type HookName, runHook } from "../cli/hook.ts";
 import { envFrom } from "../env.ts";
 import type { HookOutcome } from "../hooks/fail_open.ts";
@@ -14,11 +14,11 @@ import { type HomePaths, homePaths } from "../store/paths.ts";
 
 /** What `hook stop` may print: a block decision, or Stop/SubagentStop additionalContext. */
 export const StopOutputSchema = z.union([
-  z.strictObject({ decision: z.literal("block"), reason: z.string().min(1) }),
+  z.strictObject({ decision: z.literal("block"), reason: z.string().check(z.minLength(1)) }),
   z.strictObject({
     hookSpecificOutput: z.strictObject({
       hookEventName: z.enum(["Stop", "SubagentStop"]),
-      additionalContext: z.string().min(1),
+      additionalContext: z.string().check(z.minLength(1)),
     }),
   }),
 ]);
@@ -27,23 +27,23 @@ export const StopOutputSchema = z.union([
 export const PromptOutputSchema = z.strictObject({
   hookSpecificOutput: z.strictObject({
     hookEventName: z.literal("UserPromptSubmit"),
-    additionalContext: z.string().min(1),
+    additionalContext: z.string().check(z.minLength(1)),
   }),
 });
 
 /** What `hook pretool` may print: a warning (additionalContext) or a denial with its reason. */
 export const PretoolOutputSchema = z.strictObject({
   hookSpecificOutput: z.union([
-    z.strictObject({ hookEventName: z.literal("PreToolUse"), additionalContext: z.string().min(1) }),
+    z.strictObject({ hookEventName: z.literal("PreToolUse"), additionalContext: z.string().check(z.minLength(1)) }),
     z.strictObject({
       hookEventName: z.literal("PreToolUse"),
       permissionDecision: z.literal("deny"),
-      permissionDecisionReason: z.string().min(1),
+      permissionDecisionReason: z.string().check(z.minLength(1)),
     }),
   ]),
 });
 
-export const OUTPUT_SCHEMAS: Record<HookName, z.ZodType> = {
+export const OUTPUT_SCHEMAS: Record<HookName, z.ZodMiniType> = {
   stop: StopOutputSchema,
   prompt: PromptOutputSchema,
   pretool: PretoolOutputSchema,

@@ -17,8 +17,7 @@ import { fuzzRuns, fuzzSeed } from "./harness.ts";
 const MB = 1 << 20;
 /** Generous: a linear pattern runs 1 MB in a few ms; a quadratic one takes seconds to minutes. */
 const BOUND_MS = 750;
-const MAX_MATCH_CHARS = (ConfigSchema.shape.matchMaxChars.unwrap() as unknown as { maxValue: number }).maxValue ??
-  100_000;
+const MAX_MATCH_CHARS = ConfigSchema.shape.matchMaxChars.def.innerType._zod.bag.maximum ?? 100_000;
 
 const rules = buildRuleSet({ userFiles: [] });
 const all: CompiledRule[] = [...rules.escape, ...rules.blocker, ...rules.earlyStop];

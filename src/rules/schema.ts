@@ -2,7 +2,7 @@
  * The shape of a rule file. Built-in rules live in `rules/*.json` (embedded through static imports);
  * users add or override rules with `$CLIFFHANGER_HOME/rules/*.json` or `*.jsonc`.
  */
-import { z } from "zod";
+import * as z from "../zod.ts";
 
 /** What a rule file's rules are used for. */
 export const RuleKind = z.enum([
@@ -18,29 +18,29 @@ export type RuleKind = z.infer<typeof RuleKind>;
 /** Unknown keys are refused so that a misspelt field (`tailchars`) is an error, not a silent no-op. */
 export const RuleSchema = z.strictObject({
   /** Kebab-case id, unique across all files; a user rule with a built-in's id replaces it. */
-  id: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "id must be kebab-case"),
-  description: z.string().min(1),
+  id: z.string().check(z.regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "id must be kebab-case")),
+  description: z.string().check(z.minLength(1)),
   /**
    * JavaScript regular expression sources; the rule matches when any of them matches. A pattern
    * that matches the empty string is refused (it would match every message).
    */
-  patterns: z.array(z.string().min(1)).min(1),
+  patterns: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
   /** RegExp flags for every pattern; `g` and `y` are refused because they make `test` stateful. */
-  flags: z.string().regex(/^[imsu]*$/, "flags may only contain i, m, s and u").default("iu"),
+  flags: z._default(z.string().check(z.regex(/^[imsu]*$/, "flags may only contain i, m, s and u")), "iu"),
   /**
    * Only the last `tailChars` characters of the message are searched (null: the whole message,
    * already capped by the config's matchMaxChars).
    */
-  tailChars: z.number().int().positive().nullable().default(null),
+  tailChars: z._default(z.nullable(z.int().check(z.positive())), null),
   /** What the agent should do; early-stop rules put it in the block reason. `{match}` is the quoted phrase. */
-  advice: z.string().default(""),
+  advice: z._default(z.string(), ""),
   /** Short label for stats, e.g. "offered to continue". */
-  label: z.string().optional(),
+  label: z.optional(z.string()),
   examples: z.strictObject({
     /** Messages this rule must match (for early-stop rules: messages that must block). */
-    match: z.array(z.string()).min(1),
+    match: z.array(z.string()).check(z.minLength(1)),
     /** Messages this rule must not match (for early-stop rules: messages that must pass). */
-    pass: z.array(z.string()).min(1),
+    pass: z.array(z.string()).check(z.minLength(1)),
   }),
 });
 export type RuleInput = z.input<typeof RuleSchema>;
@@ -48,14 +48,14 @@ export type Rule = z.output<typeof RuleSchema>;
 
 export const RuleFileSchema = z.strictObject({
   /** Editors' JSON schema hint; ignored. */
-  $schema: z.string().optional(),
+  $schema: z.optional(z.string()),
   kind: RuleKind,
   /**
    * Ids of built-in rules this file switches off (user files only). Applied before the file's own
    * rules, so a file can disable a built-in and add a differently shaped rule under a new id.
    */
-  disable: z.array(z.string()).default([]),
-  rules: z.array(RuleSchema).default([]),
+  disable: z._default(z.array(z.string()), []),
+  rules: z._default(z.array(RuleSchema), []),
 });
 export type RuleFile = z.output<typeof RuleFileSchema>;
 

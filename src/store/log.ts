@@ -1,32 +1,32 @@
 /** log.jsonl: one line per decision. Only the fields below are written; no message text beyond them. */
 import { dirname } from "node:path";
-import { z } from "zod";
+import * as z from "../zod.ts";
 
-export const LogLineSchema = z.object({
+export const LogLineSchema = z.looseObject({
   ts: z.string(),
   session: z.string(),
   event: z.string(),
-  agent: z.string().nullable(),
+  agent: z.nullable(z.string()),
   action: z.enum(["allow", "block"]),
   observe: z.boolean(),
   rule: z.string(),
   open: z.array(z.string()),
-  match: z.string().nullable(),
-  source: z.enum(["tasks", "todo", "markdown"]).nullable(),
-  continuation: z.number().int(),
-  cwd: z.string().nullable(),
-}).passthrough();
+  match: z.nullable(z.string()),
+  source: z.nullable(z.enum(["tasks", "todo", "markdown"])),
+  continuation: z.int(),
+  cwd: z.nullable(z.string()),
+});
 export type LogLine = z.infer<typeof LogLineSchema>;
 
 /**
  * A stall-stage event (`kind: "stall"`): what the stall detector found at a stop and which guardrail, if any,
  * held the nudge back. Decision lines have no `kind`.
  */
-export const StallLogLineSchema = z.object({
+export const StallLogLineSchema = z.looseObject({
   ts: z.string(),
   session: z.string(),
   event: z.string(),
-  agent: z.string().nullable(),
+  agent: z.nullable(z.string()),
   kind: z.literal("stall"),
   name: z.enum([
     "stall_detected",
@@ -41,17 +41,17 @@ export const StallLogLineSchema = z.object({
     kind: z.string(),
     tool: z.string(),
     id: z.string(),
-    line: z.number().int(),
+    line: z.int(),
     signature: z.string(),
-    retries: z.number().int(),
+    retries: z.int(),
   })),
-  gate: z.string().nullable(),
-  maxRetries: z.number().int(),
+  gate: z.nullable(z.string()),
+  maxRetries: z.int(),
   cooldownS: z.number(),
-  cooldownLeftS: z.number().nullable(),
+  cooldownLeftS: z.nullable(z.number()),
   observe: z.boolean(),
-  cwd: z.string().nullable(),
-}).passthrough();
+  cwd: z.nullable(z.string()),
+});
 export type StallLogLine = z.infer<typeof StallLogLineSchema>;
 
 /**

@@ -4,7 +4,7 @@
  * reported and replaced by a fresh state, never fatal.
  */
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "../zod.ts";
 import { writeJsonAtomic } from "./atomic.ts";
 import { sanitizeId } from "./sanitize.ts";
 import { freshStallState, StallStateSchema } from "../hooks/stop/stall/gates.ts";
@@ -17,29 +17,29 @@ export const RecentDecisionSchema = z.object({
   decision: z.object({
     action: z.enum(["allow", "block"]),
     rule: z.string(),
-    reason: z.string().nullable(),
+    reason: z.nullable(z.string()),
     open: z.array(z.string()),
-    match: z.string().nullable(),
-    source: z.enum(["tasks", "todo", "markdown"]).nullable(),
+    match: z.nullable(z.string()),
+    source: z.nullable(z.enum(["tasks", "todo", "markdown"])),
   }),
   observe: z.boolean(),
 });
 export type RecentDecision = z.infer<typeof RecentDecisionSchema>;
 
-export const SessionStateSchema = z.object({
+export const SessionStateSchema = z.looseObject({
   v: z.literal(1),
   turn: z.object({
     /** "p:<prompt_id>" when the payload has one, else "s:<n>" counted from stop_hook_active=false stops. */
-    key: z.string().nullable(),
-    seq: z.number().int().min(0),
-    blocks: z.number().int().min(0),
+    key: z.nullable(z.string()),
+    seq: z.int().check(z.minimum(0)),
+    blocks: z.int().check(z.minimum(0)),
   }),
   recent: z.array(RecentDecisionSchema),
   /** The stall stage's retry counters and last nudge time. */
-  stall: StallStateSchema.default(freshStallState),
+  stall: z._default(StallStateSchema, freshStallState),
   /** The transcript index (validated by the transcript module). */
-  index: z.unknown().nullable(),
-}).passthrough();
+  index: z.nullable(z.unknown()),
+});
 export type SessionState = z.infer<typeof SessionStateSchema>;
 
 export function freshState(): SessionState {

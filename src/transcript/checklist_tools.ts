@@ -4,7 +4,7 @@
  * Parsing is tolerant: an input that does not fit yields null and the call is ignored. Item texts are bounded
  * (boundItemText): they are stored in the session state.
  */
-import { z } from "zod";
+import * as z from "../zod.ts";
 import { boundItemText } from "./item_text.ts";
 import type { ChecklistItem } from "./types.ts";
 
@@ -16,11 +16,11 @@ const TaskCreateInputSchema = z.object({ subject: z.string() });
 
 const TaskUpdateInputSchema = z.object({
   taskId: z.union([z.string(), z.number()]),
-  status: z.string().nullish().catch(null),
-  subject: z.string().nullish().catch(null),
+  status: z.catch(z.nullish(z.string()), null),
+  subject: z.catch(z.nullish(z.string()), null),
 });
 
-const TodoSchema = z.object({ content: z.string(), status: z.string().nullish().catch(null) });
+const TodoSchema = z.object({ content: z.string(), status: z.catch(z.nullish(z.string()), null) });
 const TodoWriteInputSchema = z.object({ todos: z.array(z.unknown()) });
 
 /** The longest task status kept. */

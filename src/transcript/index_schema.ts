@@ -3,7 +3,7 @@
  * reducer state at that point. The caller stores it with the session state and hands it back at the next
  * Stop, so only the bytes appended since are read.
  */
-import { z } from "zod";
+import * as z from "../zod.ts";
 import { hash53 } from "./bytes.ts";
 import { ReducerStateSchema } from "./reducer_state.ts";
 
@@ -12,10 +12,10 @@ export const HEAD_BYTES = 4096;
 
 export const FileIdentitySchema = z.object({
   /** Inode and device from Deno.stat; null where the platform has none. */
-  ino: z.number().nullable(),
-  dev: z.number().nullable(),
+  ino: z.nullable(z.number()),
+  dev: z.nullable(z.number()),
   /** Length of the hashed head: min(HEAD_BYTES, size) when the index was made. */
-  headLen: z.number().int().nonnegative(),
+  headLen: z.int().check(z.nonnegative()),
   headHash: z.string(),
 });
 export type FileIdentity = z.infer<typeof FileIdentitySchema>;
@@ -33,11 +33,11 @@ export const TranscriptIndexSchema = z.object({
   /** The index holds state for this reading mode only (main transcript vs a subagent's own). */
   includeSidechain: z.boolean(),
   /** Byte offset just past the last complete line read: always a line boundary. */
-  offset: z.number().int().nonnegative(),
+  offset: z.int().check(z.nonnegative()),
   /** Lines before `offset` (blank and oversize lines included): the line at `offset` is number line + 1. */
-  line: z.number().int().nonnegative(),
+  line: z.int().check(z.nonnegative()),
   /** File size seen by that read (≥ offset: a torn last line is left for the next read). */
-  size: z.number().int().nonnegative(),
+  size: z.int().check(z.nonnegative()),
   identity: FileIdentitySchema,
   state: ReducerStateSchema,
 });

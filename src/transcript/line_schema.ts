@@ -3,10 +3,10 @@
  * Code and changes between versions, so every optional field falls back to null instead of failing the line,
  * and content blocks are checked one by one (unknown block types are skipped, not errors).
  */
-import { z } from "zod";
+import * as z from "../zod.ts";
 
-const optString = z.string().nullish().catch(null);
-const optBool = z.boolean().nullish().catch(null);
+const optString = z.catch(z.nullish(z.string()), null);
+const optBool = z.catch(z.nullish(z.boolean()), null);
 
 export const TextBlockSchema = z.object({ type: z.literal("text"), text: z.string() });
 export const ImageBlockSchema = z.object({ type: z.literal("image") });
@@ -14,12 +14,12 @@ export const ToolUseBlockSchema = z.object({
   type: z.literal("tool_use"),
   id: z.string(),
   name: z.string(),
-  input: z.unknown().optional(),
+  input: z.optional(z.unknown()),
 });
 export const ToolResultBlockSchema = z.object({
   type: z.literal("tool_result"),
   tool_use_id: z.string(),
-  content: z.unknown().optional(),
+  content: z.optional(z.unknown()),
   is_error: optBool,
 });
 
@@ -35,14 +35,14 @@ export type Block = z.infer<typeof BlockSchema>;
 export const MessageSchema = z.object({
   id: optString,
   model: optString,
-  content: z.union([z.string(), z.array(z.unknown())]).nullish().catch(null),
+  content: z.catch(z.nullish(z.union([z.string(), z.array(z.unknown())])), null),
 });
 
-const OriginSchema = z.object({ kind: optString }).nullish().catch(null);
+const OriginSchema = z.catch(z.nullish(z.object({ kind: optString })), null);
 
 export const AttachmentSchema = z.object({
   type: optString,
-  prompt: z.unknown().optional(),
+  prompt: z.optional(z.unknown()),
   commandMode: optString,
   origin: OriginSchema,
 });
@@ -59,9 +59,9 @@ export const LineSchema = z.object({
   turnOrigin: optString,
   promptSource: optString,
   origin: OriginSchema,
-  message: MessageSchema.nullish().catch(null),
-  toolUseResult: z.unknown().optional(),
-  attachment: AttachmentSchema.nullish().catch(null),
+  message: z.catch(z.nullish(MessageSchema), null),
+  toolUseResult: z.optional(z.unknown()),
+  attachment: z.catch(z.nullish(AttachmentSchema), null),
 });
 export type Line = z.infer<typeof LineSchema>;
 

@@ -3,7 +3,7 @@
  * versioned with the index, so the next Stop continues from it instead of rereading the file. It holds no
  * message text: ids, counts, hashes, and the checklist item texts (bounded, see item_text.ts).
  */
-import { z } from "zod";
+import * as z from "../zod.ts";
 import { SyncHashSchema } from "./sync_hash.ts";
 import { initialTurnTools, TurnToolsStateSchema } from "./turn_tools.ts";
 import type { ChecklistItem } from "./types.ts";
@@ -11,7 +11,7 @@ import type { ChecklistItem } from "./types.ts";
 export const ChecklistItemSchema = z.object({ text: z.string(), done: z.boolean() });
 
 /** A checklist and the turn (turnSeq) in which it was last written. */
-export const TurnListSchema = z.object({ items: z.array(ChecklistItemSchema), turn: z.number().int() });
+export const TurnListSchema = z.object({ items: z.array(ChecklistItemSchema), turn: z.int() });
 
 export const TaskSchema = z.object({ id: z.string(), subject: z.string(), status: z.string() });
 export type Task = z.infer<typeof TaskSchema>;
@@ -22,41 +22,41 @@ export type Task = z.infer<typeof TaskSchema>;
  * checkbox items so far), so that the Markdown list of a message split over lines is read piece by piece.
  */
 export const CurrentMessageSchema = z.object({
-  id: z.string().nullable(),
+  id: z.nullable(z.string()),
   key: SyncHashSchema,
-  fence: z.enum(["```", "~~~"]).nullable(),
+  fence: z.nullable(z.enum(["```", "~~~"])),
   listed: z.boolean(),
 });
 export type CurrentMessage = z.infer<typeof CurrentMessageSchema>;
 
 export const ReducerStateSchema = z.object({
   /** Real user prompts seen so far (0 before the first). */
-  turnSeq: z.number().int().nonnegative(),
+  turnSeq: z.int().check(z.nonnegative()),
   /** promptId (or uuid) of the prompt that started the current turn. */
-  turnId: z.string().nullable(),
+  turnId: z.nullable(z.string()),
   /** A slash command seen but not yet answered by the model (it becomes a turn if the model answers). */
-  pendingCommand: z.object({ id: z.string().nullable() }).nullable(),
+  pendingCommand: z.nullable(z.object({ id: z.nullable(z.string()) })),
   /** Live tasks (created, not deleted), in creation order. Kept across turns: the task list is per session. */
   tasks: z.array(TaskSchema),
   /** The turn of the latest TaskCreate/TaskUpdate call, or null. */
-  tasksTurn: z.number().int().nullable(),
+  tasksTurn: z.nullable(z.int()),
   /** TaskCreate calls waiting for their result (which carries the task id). Bounded. */
   pendingCreates: z.array(z.object({ toolUseId: z.string(), subject: z.string() })),
   /** The latest TodoWrite list. */
-  todo: TurnListSchema.nullable(),
+  todo: z.nullable(TurnListSchema),
   /** The latest Markdown checklist in an assistant message (while it is being written: its items so far). */
-  markdown: TurnListSchema.nullable(),
+  markdown: z.nullable(TurnListSchema),
   /** Model of the newest assistant line. */
-  model: z.string().nullable(),
+  model: z.nullable(z.string()),
   /**
    * The newest assistant message of the current turn with text, as much as a later line of the same message
    * (same message.id, possibly in a later read) needs to go on with it. It holds no text: see CurrentMessage.
    */
-  message: CurrentMessageSchema.nullable(),
+  message: z.nullable(CurrentMessageSchema),
   /** Digests of the current turn's recent assistant texts (each block and each merged message, see sync_hash.ts). */
   textHashes: z.array(z.string()),
   /** `stop_hook_summary` lines seen: one per stop whose hooks Claude Code finished running. */
-  stopSummaries: z.number().int().nonnegative().default(0),
+  stopSummaries: z._default(z.int().check(z.nonnegative()), 0),
   /** The current turn's tool calls and results (reset at each real prompt). */
   tools: TurnToolsStateSchema,
 });

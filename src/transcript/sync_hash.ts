@@ -4,12 +4,12 @@
  * over two reads of the file, is hashed as a whole without keeping its text. Not for security: it recognises the
  * same text again.
  */
-import { z } from "zod";
+import * as z from "../zod.ts";
 
 export const SyncHashSchema = z.object({
-  a: z.number().int().nonnegative(),
-  b: z.number().int().nonnegative(),
-  len: z.number().int().nonnegative(),
+  a: z.int().check(z.nonnegative()),
+  b: z.int().check(z.nonnegative()),
+  len: z.int().check(z.nonnegative()),
 });
 export type SyncHash = z.infer<typeof SyncHashSchema>;
 

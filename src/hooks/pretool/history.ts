@@ -3,11 +3,11 @@
  * Validated on read; a corrupt or unreadable file is reported and replaced by an empty history, never fatal.
  */
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "../../zod.ts";
 import { writeJsonAtomic } from "../../store/atomic.ts";
 import { sanitizeId } from "../../store/sanitize.ts";
 
-export const HistoryEntrySchema = z.object({
+export const HistoryEntrySchema = z.strictObject({
   tool: z.string(),
   /** callSignature(): tool + canonical input, hashed. */
   sig: z.string(),
@@ -17,13 +17,13 @@ export const HistoryEntrySchema = z.object({
   at: z.number(),
   /** The guard denied it (it is still recorded: the loop stays visible). */
   denied: z.boolean(),
-}).strict();
+});
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
 
-export const LoopStateSchema = z.object({
+export const LoopStateSchema = z.strictObject({
   v: z.literal(1),
   history: z.array(HistoryEntrySchema),
-}).strict();
+});
 export type LoopState = z.infer<typeof LoopStateSchema>;
 
 export function freshLoopState(): LoopState {

@@ -1,22 +1,22 @@
 /** The PreToolUse payload, as far as the anti-loop guard reads it. */
-import { z } from "zod";
+import * as z from "../../zod.ts";
 
 /** Just enough to tell whether the tool is guarded: an unguarded call is never validated further. */
-export const PretoolHeadSchema = z.object({
-  hook_event_name: z.string().optional(),
-  tool_name: z.string().min(1),
-}).passthrough();
+export const PretoolHeadSchema = z.looseObject({
+  hook_event_name: z.optional(z.string()),
+  tool_name: z.string().check(z.minLength(1)),
+});
 
-export const PretoolPayloadSchema = z.object({
+export const PretoolPayloadSchema = z.looseObject({
   /** Missing in some hand-made payloads: treated as PreToolUse. Any other event is refused (fail open). */
-  hook_event_name: z.literal("PreToolUse").optional(),
-  session_id: z.string().min(1),
-  tool_name: z.string().min(1),
+  hook_event_name: z.optional(z.literal("PreToolUse")),
+  session_id: z.string().check(z.minLength(1)),
+  tool_name: z.string().check(z.minLength(1)),
   tool_input: z.record(z.string(), z.unknown()),
   /** Present only inside a subagent. */
-  agent_id: z.string().nullish(),
-  cwd: z.string().nullish(),
-}).passthrough();
+  agent_id: z.nullish(z.string()),
+  cwd: z.nullish(z.string()),
+});
 export type PretoolPayload = z.infer<typeof PretoolPayloadSchema>;
 
 export function parsePretoolHead(raw: unknown): z.infer<typeof PretoolHeadSchema> {
@@ -28,7 +28,7 @@ export function parsePretoolPayload(raw: unknown): PretoolPayload {
 }
 
 /** A schema failure as an error that names the field, never its value (the payload may hold secrets). */
-function check<T>(result: { success: true; data: T } | { success: false; error: z.ZodError }): T {
+function check<T>(result: { success: true; data: T } | { success: false; error: z.core.$ZodError }): T {
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const where = issue && issue.path.length > 0 ? issue.path.join(".") : "payload";

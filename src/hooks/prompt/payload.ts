@@ -1,19 +1,19 @@
 /** The UserPromptSubmit payload, read tolerantly: unknown fields are ignored, odd types fall back. */
-import { z } from "zod";
+import * as z from "../../zod.ts";
 
-const optionalString = z.string().optional().catch(undefined);
+const optionalString = z.catch(z.optional(z.string()), undefined);
 
-export const PromptPayloadSchema = z.object({
+export const PromptPayloadSchema = z.looseObject({
   hook_event_name: optionalString,
   session_id: optionalString,
-  prompt: z.string().catch(""),
+  prompt: z.catch(z.string(), ""),
   prompt_id: optionalString,
   transcript_path: optionalString,
   cwd: optionalString,
   permission_mode: optionalString,
   /** Not sent on UserPromptSubmit today; a string, or an object with an id as the status line gets it. */
-  model: z.union([z.string(), z.object({ id: z.string() }).passthrough()]).optional().catch(undefined),
-}).passthrough();
+  model: z.catch(z.optional(z.union([z.string(), z.looseObject({ id: z.string() })])), undefined),
+});
 export type PromptPayload = z.infer<typeof PromptPayloadSchema>;
 
 export function parsePromptPayload(raw: unknown): PromptPayload {

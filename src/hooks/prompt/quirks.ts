@@ -3,33 +3,33 @@
  * the user's own file. Pure: text in, a quirk set out; matching is a case-insensitive substring test.
  */
 import { parse as parseJsonc, type ParseError, printParseErrorCode } from "../../jsonc.ts";
-import { z } from "zod";
+import * as z from "../../zod.ts";
 import builtin from "../../../rules/quirks.json" with { type: "json" };
 import { lineCol } from "../../config.ts";
 
 const ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
-export const QuirkSchema = z.object({
+export const QuirkSchema = z.strictObject({
   /** kebab-case, unique; a user entry with a built-in's id replaces it. */
-  id: z.string().regex(ID, "must be kebab-case (a-z, 0-9, -), at most 64 characters"),
-  description: z.string().max(500).optional(),
+  id: z.string().check(z.regex(ID, "must be kebab-case (a-z, 0-9, -), at most 64 characters")),
+  description: z.optional(z.string().check(z.maxLength(500))),
   /** Model-id substrings (case-insensitive); any one of them matching applies the entry. */
-  match: z.array(z.string().trim().min(1).max(200)).min(1).max(50),
+  match: z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))).check(z.minLength(1), z.maxLength(50)),
   /** The corrective lines added to the context, one bullet each. */
-  lines: z.array(z.string().trim().min(1).max(500)).min(1).max(10),
+  lines: z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(500))).check(z.minLength(1), z.maxLength(10)),
   /** Model ids that must match (`match`) and must not (`pass`): checked by the table test, and on load for user files. */
-  examples: z.object({
-    match: z.array(z.string()).default([]),
-    pass: z.array(z.string()).default([]),
-  }).strict().optional(),
-}).strict();
+  examples: z.optional(z.strictObject({
+    match: z._default(z.array(z.string()), []),
+    pass: z._default(z.array(z.string()), []),
+  })),
+});
 export type Quirk = z.infer<typeof QuirkSchema>;
 
-export const QuirkFileSchema = z.object({
+export const QuirkFileSchema = z.strictObject({
   /** Built-in ids this file switches off. */
-  disable: z.array(z.string()).default([]),
-  quirks: z.array(QuirkSchema).default([]),
-}).strict();
+  disable: z._default(z.array(z.string()), []),
+  quirks: z._default(z.array(QuirkSchema), []),
+});
 export type QuirkFile = z.infer<typeof QuirkFileSchema>;
 
 export interface QuirkSet {

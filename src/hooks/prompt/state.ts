@@ -3,21 +3,21 @@
  * previous one did. Validated on read; a corrupt file is reported and reset. `advancePromptState` is pure.
  */
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "../../zod.ts";
 import { writeJsonAtomic } from "../../store/atomic.ts";
 import { sanitizeId } from "../../store/sanitize.ts";
 
-export const PromptStateSchema = z.object({
+export const PromptStateSchema = z.looseObject({
   v: z.literal(1),
   /** When the first prompt of the session was seen (ms since the epoch). */
-  openedAt: z.number().finite(),
+  openedAt: z.number(),
   /** The latest prompt. */
-  lastPromptAt: z.number().finite(),
-  lastPromptId: z.string().nullable(),
+  lastPromptAt: z.number(),
+  lastPromptId: z.nullable(z.string()),
   /** The prompt before the latest one: a second call for the same prompt (the hook registered twice) uses it. */
-  prevPromptAt: z.number().finite().nullable(),
-  prompts: z.number().int().min(1),
-}).passthrough();
+  prevPromptAt: z.nullable(z.number()),
+  prompts: z.int().check(z.minimum(1)),
+});
 export type PromptState = z.infer<typeof PromptStateSchema>;
 
 export interface SessionTiming {

@@ -2,19 +2,19 @@
  * The Stop / SubagentStop payload, read tolerantly: unknown fields are ignored, and a field of the wrong type
  * reads as absent instead of failing the hook.
  */
-import { z } from "zod";
+import * as z from "../../zod.ts";
 
-const optionalString = z.string().nullable().optional().catch(undefined);
+const optionalString = z.catch(z.optional(z.nullable(z.string())), undefined);
 
-export const BackgroundTaskSchema = z.object({
-  id: z.unknown().optional(),
-  type: z.unknown().optional(),
-  status: z.unknown().optional(),
-}).passthrough();
+export const BackgroundTaskSchema = z.looseObject({
+  id: z.optional(z.unknown()),
+  type: z.optional(z.unknown()),
+  status: z.optional(z.unknown()),
+});
 
-export const StopPayloadSchema = z.object({
-  session_id: z.string().catch("unknown"),
-  hook_event_name: z.string().catch("Stop"),
+export const StopPayloadSchema = z.looseObject({
+  session_id: z.catch(z.string(), "unknown"),
+  hook_event_name: z.catch(z.string(), "Stop"),
   transcript_path: optionalString,
   agent_transcript_path: optionalString,
   agent_id: optionalString,
@@ -22,10 +22,10 @@ export const StopPayloadSchema = z.object({
   cwd: optionalString,
   prompt_id: optionalString,
   permission_mode: optionalString,
-  stop_hook_active: z.boolean().nullable().optional().catch(undefined),
+  stop_hook_active: z.catch(z.optional(z.nullable(z.boolean())), undefined),
   last_assistant_message: optionalString,
-  background_tasks: z.array(z.unknown()).nullable().optional().catch(undefined),
-}).passthrough();
+  background_tasks: z.catch(z.optional(z.nullable(z.array(z.unknown()))), undefined),
+});
 export type StopPayload = z.infer<typeof StopPayloadSchema>;
 
 /** Parse the payload object; throws only when stdin is not a JSON object at all. */

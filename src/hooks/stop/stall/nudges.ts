@@ -2,23 +2,23 @@
  * Recovery nudges: per-kind texts kept as data in rules/stall_nudges.json, assembled into one block reason:
  * a header, one bullet per stall (`- [kind] label: text`), a footer.
  */
-import { z } from "zod";
+import * as z from "../../../zod.ts";
 import builtin from "../../../../rules/stall_nudges.json" with { type: "json" };
 import type { StallSignature } from "./signature.ts";
 
-const NudgeSchema = z.object({ label: z.string().min(1), text: z.string().min(1) }).strict();
+const NudgeSchema = z.strictObject({ label: z.string().check(z.minLength(1)), text: z.string().check(z.minLength(1)) });
 
-export const NudgeFileSchema = z.object({
-  header: z.string().min(1),
-  footer: z.string().min(1),
+export const NudgeFileSchema = z.strictObject({
+  header: z.string().check(z.minLength(1)),
+  footer: z.string().check(z.minLength(1)),
   kinds: z.record(z.string(), NudgeSchema),
   default: NudgeSchema,
   /** Rendered-text checks run by the table test: each signature's bullet must contain every string. */
   examples: z.array(z.object({
-    signature: z.object({ kind: z.string(), tool: z.string(), id: z.string(), line: z.number().int() }),
-    contains: z.array(z.string()).min(1),
-  })).min(1),
-}).strict();
+    signature: z.object({ kind: z.string(), tool: z.string(), id: z.string(), line: z.int() }),
+    contains: z.array(z.string()).check(z.minLength(1)),
+  })).check(z.minLength(1)),
+});
 export type NudgeFile = z.infer<typeof NudgeFileSchema>;
 
 export const BUILTIN_NUDGES: NudgeFile = NudgeFileSchema.parse(builtin);
