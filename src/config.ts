@@ -73,6 +73,10 @@ export const ConfigSchema = z.object({
   relayMaxWaitS: z.number().min(0).max(86400).default(570),
   /** Relay: before waiting, append to PROGRESS.md and make a checkpoint commit with git (CLIFFHANGER_RELAY_CHECKPOINT). */
   relayCheckpoint: z.boolean().default(false),
+  /** log.jsonl is moved to log.jsonl.1 before it would pass this size; 0 = never (CLIFFHANGER_LOG_MAX_BYTES). */
+  logMaxBytes: z.number().int().min(0).max(1024 ** 4).default(10 * 1024 * 1024),
+  /** State files untouched this many days are removed (looked at daily); 0 = never (CLIFFHANGER_STATE_MAX_AGE_DAYS). */
+  stateMaxAgeDays: z.number().int().min(0).max(36500).default(30),
 }).strict();
 export type Config = z.output<typeof ConfigSchema>;
 
@@ -102,6 +106,8 @@ export const ENV_KEYS = {
   CLIFFHANGER_RELAY_POLL_S: "relayPollS",
   CLIFFHANGER_RELAY_MAX_WAIT_S: "relayMaxWaitS",
   CLIFFHANGER_RELAY_CHECKPOINT: "relayCheckpoint",
+  CLIFFHANGER_LOG_MAX_BYTES: "logMaxBytes",
+  CLIFFHANGER_STATE_MAX_AGE_DAYS: "stateMaxAgeDays",
 } as const satisfies Record<string, keyof Config>;
 
 export interface LoadedConfig {
