@@ -75,6 +75,10 @@ export const ConfigSchema = z.strictObject({
   relayMaxWaitS: z._default(z.number().check(z.minimum(0), z.maximum(86400)), 570),
   /** Relay: before waiting, append to PROGRESS.md and make a checkpoint commit with git (CLIFFHANGER_RELAY_CHECKPOINT). */
   relayCheckpoint: z._default(z.boolean(), false),
+  /** log.jsonl is moved to log.jsonl.1 before it would pass this size; 0 = never (CLIFFHANGER_LOG_MAX_BYTES). */
+  logMaxBytes: z._default(z.int().check(z.minimum(0), z.maximum(1024 ** 4)), 10 * 1024 * 1024),
+  /** State files untouched this many days are removed (looked at daily); 0 = never (CLIFFHANGER_STATE_MAX_AGE_DAYS). */
+  stateMaxAgeDays: z._default(z.int().check(z.minimum(0), z.maximum(36500)), 30),
 });
 export type Config = z.output<typeof ConfigSchema>;
 
@@ -104,6 +108,8 @@ export const ENV_KEYS = {
   CLIFFHANGER_RELAY_POLL_S: "relayPollS",
   CLIFFHANGER_RELAY_MAX_WAIT_S: "relayMaxWaitS",
   CLIFFHANGER_RELAY_CHECKPOINT: "relayCheckpoint",
+  CLIFFHANGER_LOG_MAX_BYTES: "logMaxBytes",
+  CLIFFHANGER_STATE_MAX_AGE_DAYS: "stateMaxAgeDays",
 } as const satisfies Record<string, keyof Config>;
 
 export interface LoadedConfig {

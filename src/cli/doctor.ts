@@ -18,6 +18,7 @@ import {
 import { resolveRunCommand } from "../permissions.ts";
 import { buildRuleSet, readUserRuleFiles } from "../rules/load.ts";
 import { candidateSettingsFiles, inspectSettings } from "../settings/inspect.ts";
+import { generations } from "../store/rotate.ts";
 import { type CommandSpec, parseCommandArgs, renderHelp } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
 import { readTailText } from "../store/read_at.ts";
@@ -142,8 +143,17 @@ async function checkTranscripts(dir: string): Promise<Check> {
   }
 }
 
-/** The `ts` of the last decision line (not a stall/prompt/loop event) in the log's tail, or null. */
+/** The `ts` of the last decision line in log.jsonl, else in log.jsonl.1 (just after a rotation), or null. */
 async function lastDecisionTs(log: string): Promise<string | null> {
+  for (const path of generations(log).reverse()) {
+    const ts = await lastDecisionTsIn(path);
+    if (ts !== null) return ts;
+  }
+  return null;
+}
+
+/** The `ts` of the last decision line (not a stall/prompt/loop event) in one file's tail, or null. */
+async function lastDecisionTsIn(log: string): Promise<string | null> {
   let tail: string;
   try {
     tail = await readTailText(log, LOG_TAIL_BYTES);

@@ -108,3 +108,22 @@ Deno.test("doctor: a home that cannot be written and an unknown flag", async () 
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /did you mean "--json"/);
 });
+
+Deno.test("doctor: just after log.jsonl was rotated, the last decision is found in log.jsonl.1", async () => {
+  const home = await tempHome();
+  try {
+    const install = await runCli(["install", "--events", "stop"], { home });
+    assert.equal(install.code, 0, install.stderr);
+    const log = join(home, ".cliffhanger", "log.jsonl");
+    const ts = new Date().toISOString();
+    const decision = { ts, session: "s", event: "Stop", action: "allow", rule: "no-pattern" };
+    await Deno.writeTextFile(`${log}.1`, JSON.stringify(decision) + "\n");
+    await Deno.writeTextFile(log, JSON.stringify({ ts, session: "s", kind: "prompt", band: "short" }) + "\n");
+    const run = await runCli(["doctor", "--json"], { home });
+    const c = byId(JSON.parse(run.stdout).checks);
+    assert.equal(c["recent-decisions"]?.status, "ok", JSON.stringify(c["recent-decisions"]));
+    assert.equal(c["recent-decisions"]?.detail, `last decision ${ts}`);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});

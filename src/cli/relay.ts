@@ -8,6 +8,7 @@ import type { CliContext, Command } from "./context.ts";
 import { suggestion } from "./did_you_mean.ts";
 import { CommandError, UsageError } from "./usage_error.ts";
 import { writeFileAtomic } from "../store/atomic.ts";
+import { withLock } from "../store/lock.ts";
 import { appendLogMd, logMdLine, tailLogMd } from "../relay/log_md.ts";
 import { newestReport, nextInstructionTurn, type RelaySnapshot, snapshot } from "../relay/mailbox.ts";
 import { DEFAULT_RELAY_FOLDER, type RelayPaths, relayPaths } from "../relay/paths.ts";
@@ -197,14 +198,19 @@ async function send(ctx: CliContext, paths: RelayPaths, text: string | undefined
     );
   }
   if (body.trim() === "") throw new UsageError("relay send: the instruction is empty");
-  const before = await snapshot(paths);
-  if (before.hookConsumed === null || before.managerSent === null) {
-    throw new CommandError(`relay send: ${before.problems.join("; ")}; fix or delete it first`);
-  }
-  const turn = nextInstructionTurn(before);
-  await writeFileAtomic(paths.toCode, formatMessage(turn, body), { mode: 0o644 });
-  const recorded = await recordManager(paths.managerState, paths.managerStateLock, { sentTurn: turn }, ctx.now());
-  if (!recorded.ok) ctx.err(`relay send: warning: ${recorded.problem}\n`);
+  // choose the turn, write it and record it under one lock: two sends at once must not both write turn N (the
+  // hook would take one body and skip the other as already consumed)
+  const { before, turn } = await withLock(paths.sendLock, async () => {
+    const before = await snapshot(paths);
+    if (before.hookConsumed === null || before.managerSent === null) {
+      throw new CommandError(`relay send: ${before.problems.join("; ")}; fix or delete it first`);
+    }
+    const turn = nextInstructionTurn(before);
+    await writeFileAtomic(paths.toCode, formatMessage(turn, body), { mode: 0o644 });
+    const recorded = await recordManager(paths.managerState, paths.managerStateLock, { sentTurn: turn }, ctx.now());
+    if (!recorded.ok) ctx.err(`relay send: warning: ${recorded.problem}\n`);
+    return { before, turn };
+  }, { waitMs: 5000 });
   await note(ctx, paths, `turn ${turn} sent: ${summary(body)}`);
   ctx.out(`sent turn ${turn} to ${paths.toCode}\n`);
   if (!before.active) {

@@ -1,8 +1,9 @@
-/** `stats [--days N] [--json]`: what the Stop guard caught and allowed, read from log.jsonl as a stream. */
+/** `stats [--days N] [--json]`: what the Stop guard caught and allowed, read from log.jsonl(.1) as streams. */
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
 import { buildRuleSet, readUserRuleFiles } from "../rules/load.ts";
 import { StatsAccumulator } from "../stats/compute.ts";
+import { generations } from "../store/rotate.ts";
 import { renderStats, STAGE_LABELS } from "../stats/render.ts";
 import { type CommandSpec, intFlag, parseCommandArgs, renderHelp } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
@@ -19,8 +20,11 @@ const spec: CommandSpec = {
     days: { type: "string", value: "N", help: "window in whole UTC days, today included (default 7, at most 3650)" },
     json: { type: "boolean", help: "print the numbers as one JSON object" },
   },
-  details:
-    "Blocks logged in observe mode count as caught and are listed separately.\nNO_COLOR or a non-terminal stdout turns colour off.",
+  details: [
+    "Blocks logged in observe mode count as caught and are listed separately.",
+    "log.jsonl.1 (the log before its last rotation, see logMaxBytes) is read first.",
+    "NO_COLOR or a non-terminal stdout turns colour off.",
+  ].join("\n"),
 };
 
 async function run(ctx: CliContext, argv: string[]): Promise<number> {
@@ -32,15 +36,8 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const days = intFlag(spec, "days", parsed.values["days"], 7);
   if (days > MAX_DAYS) throw new UsageError(`stats: --days must be at most ${MAX_DAYS}, got ${days}`);
   const acc = new StatsAccumulator({ now: ctx.now(), days });
-  try {
-    const lines = createInterface({
-      input: createReadStream(ctx.paths.log, { encoding: "utf8" }),
-      crlfDelay: Infinity,
-    });
-    for await (const line of lines) acc.addText(line);
-  } catch (e) {
-    if (!isNotFound(e)) throw new CommandError(`Cannot read "${ctx.paths.log}": ${e instanceof Error ? e.message : e}`);
-  }
+  // the rotated generation first, then the live file: stats survive one rotation
+  for (const path of generations(ctx.paths.log)) await readLines(path, (line) => acc.addText(line));
   const stats = acc.result();
   if (parsed.values["json"]) {
     ctx.out(JSON.stringify({ log: ctx.paths.log, ...stats }, null, 2) + "\n");
@@ -49,6 +46,15 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const color = ctx.isTTY && (ctx.env("NO_COLOR") ?? "") === "";
   ctx.out(renderStats(stats, { color, labels: await ruleLabels(ctx) }));
   return 0;
+}
+
+async function readLines(path: string, onLine: (line: string) => void): Promise<void> {
+  try {
+    const lines = createInterface({ input: createReadStream(path, { encoding: "utf8" }), crlfDelay: Infinity });
+    for await (const line of lines) onLine(line);
+  } catch (e) {
+    if (!isNotFound(e)) throw new CommandError(`Cannot read "${path}": ${e instanceof Error ? e.message : e}`);
+  }
 }
 
 /** Labels for rule ids: the stages, then every rule in force (built-in and the user's own). */

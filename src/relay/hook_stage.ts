@@ -99,7 +99,8 @@ async function runRelayForStop(
     dir: paths.dir,
     cwd: payload.cwd ?? null,
   };
-  await appendJsonLines(deps.paths.log, relayLogLines(result.events, context));
+  const log = { path: deps.paths.log, maxBytes: config.logMaxBytes };
+  await appendJsonLines(log, relayLogLines(result.events, context));
   if (result.decision !== "block") return { stdout: "", exitCode: 0 };
   const decision: StopDecision = {
     action: "block",
@@ -109,7 +110,7 @@ async function runRelayForStop(
     match: null,
     source: null,
   };
-  await appendLog(deps.paths.log, {
+  await appendLog(log, {
     ts: now.toISOString(),
     session: payload.session_id,
     event: payload.hook_event_name,

@@ -22,6 +22,8 @@ export interface RelayPaths {
   /** Lock files beside the state files (each writer merges under its file's lock). */
   stateLock: string;
   managerStateLock: string;
+  /** Held by `relay send` from choosing the turn to recording it, so parallel sends never share a turn. */
+  sendLock: string;
 }
 
 export const DEFAULT_RELAY_FOLDER = "relay";
@@ -40,6 +42,7 @@ export function relayPaths(dir: string): RelayPaths {
     stop: join(d, "STOP"),
     stateLock: join(d, ".state.json.lock"),
     managerStateLock: join(d, ".manager-state.json.lock"),
+    sendLock: join(d, ".to-code.md.lock"),
   };
 }
 

@@ -8,18 +8,45 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { generations } from "../store/rotate.ts";
 import { callHook, checkContract, makeSandbox, readText, removeSandbox } from "./harness.ts";
 
 const MAX = 3;
 const TURNS = 1000;
+/** A few hundred lines: the 1,000 turns (5,000 decisions and their stall events) rotate the log many times. */
+const LOG_MAX_BYTES = 64 * 1024;
+const OLD_SESSION_FILES = [
+  "idle.json",
+  "idle.prompt.json",
+  "idle.loop.json",
+  "idle.agent-a1.json",
+  "idle.subagent.json",
+];
 
-Deno.test("bounded: 1,000 turns of an agent that always stops early and stalls — blocks per turn never exceed the cap; state and index stay small", async () => {
-  const box = await makeSandbox({ CLIFFHANGER_MAX: String(MAX) });
+/** A file whose mtime is `days` ago on the real clock (the one pruning compares file times with). */
+async function aged(path: string, days: number): Promise<void> {
+  await Deno.writeTextFile(path, "{}\n");
+  const t = new Date(Date.now() - days * 24 * 3600 * 1000);
+  await Deno.utime(path, t, t);
+}
+
+function stateNames(dir: string): string[] {
+  return [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+}
+
+Deno.test("bounded: 1,000 turns of an agent that always stops early and stalls — blocks per turn never exceed the cap; state, index and log stay small; old sessions are pruned", async () => {
+  const box = await makeSandbox({ CLIFFHANGER_MAX: String(MAX), CLIFFHANGER_LOG_MAX_BYTES: String(LOG_MAX_BYTES) });
   try {
     const transcript = join(box.claudeProjects, "loop.jsonl");
     await Deno.writeTextFile(transcript, "");
-    const state = join(box.cliffhanger, "state", "loop.json");
+    const stateDir = join(box.cliffhanger, "state");
+    const state = join(stateDir, "loop.json");
+    // sessions idle for 60 days (every hook's files) and one from last week
+    await Deno.mkdir(stateDir, { recursive: true });
+    for (const name of OLD_SESSION_FILES) await aged(join(stateDir, name), 60);
+    await aged(join(stateDir, "recent.json"), 7);
     const sizes: number[] = [];
+    const logSizes: number[] = [];
     for (let t = 0; t < TURNS; t++) {
       // each turn: a real prompt, then a tool call that never gets a result (a stall)
       await Deno.writeTextFile(
@@ -55,14 +82,29 @@ Deno.test("bounded: 1,000 turns of an agent that always stops early and stalls �
         if (answer !== null) blocks++;
       }
       assert.ok(blocks <= MAX, `turn ${t}: ${blocks} blocks`);
-      if (t === 0) assert.ok(blocks > 0, "the agent is really sent back");
-      if (t % 100 === 99) sizes.push((await Deno.stat(state)).size);
+      if (t === 0) {
+        assert.ok(blocks > 0, "the agent is really sent back");
+        // the first stop pruned the idle sessions (once a day): a file aged now waits for tomorrow's run
+        assert.deepEqual(stateNames(stateDir), [".pruned", "loop.json", "recent.json"]);
+        await aged(join(stateDir, "late.json"), 60);
+      }
+      if (t % 100 === 99) {
+        sizes.push((await Deno.stat(state)).size);
+        for (const file of generations(box.paths.log)) logSizes.push((await Deno.stat(file)).size);
+      }
     }
     assert.ok(Math.max(...sizes) < 32 * 1024, `state file sizes ${sizes}`);
     assert.ok(sizes.at(-1)! <= sizes[0]! * 1.5 + 512, `the state file does not grow with the turns: ${sizes}`);
-    const log = (await readText(box.paths.log)).split("\n").filter((l) => l !== "");
-    const decisions = log.filter((l) => !l.includes('"kind":"stall"'));
-    assert.equal(decisions.length, TURNS * 5, "one decision line per stop: the log grows linearly, nothing else");
+    assert.ok(Math.max(...logSizes) <= LOG_MAX_BYTES, `log.jsonl and log.jsonl.1 stay under logMaxBytes: ${logSizes}`);
+    assert.deepEqual(stateNames(stateDir), [".pruned", "late.json", "loop.json", "recent.json"]);
+    // what is kept is the newest decisions, one per stop, none lost between the two files (the clock moves 1 s a call)
+    const text = (await Promise.all(generations(box.paths.log).map(readText))).join("");
+    assert.ok(text.length > LOG_MAX_BYTES, "more than one file's worth is kept");
+    const decisions = text.split("\n").filter((l) => l).map((l) => JSON.parse(l)).filter((l) => l.kind === undefined);
+    assert.ok(decisions.length >= 100, `${decisions.length} decisions kept`);
+    for (const [i, d] of decisions.entries()) {
+      if (i > 0) assert.equal(Date.parse(d.ts) - Date.parse(decisions[i - 1].ts), 1000, `decision ${i} follows on`);
+    }
     assert.equal(await readText(box.paths.errors), "");
   } finally {
     await removeSandbox(box);

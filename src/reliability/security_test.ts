@@ -110,7 +110,8 @@ Deno.test("ids: hooks called with traversal ids write only inside $CLIFFHANGER_H
     assertSameTree(before, await outsideSnapshot(box), "traversal ids");
     const files = [...(await readTree(box.cliffhanger)).keys()];
     for (const file of files) {
-      assert.match(file, /^(?:log\.jsonl|errors\.log|state\/[A-Za-z0-9][A-Za-z0-9._-]*\.json)$/, file);
+      // state/.pruned: the marker of the stop hook's daily pruning of idle sessions' state
+      assert.match(file, /^(?:log\.jsonl|errors\.log|state\/\.pruned|state\/[A-Za-z0-9][A-Za-z0-9._-]*\.json)$/, file);
     }
     assert.ok(files.filter((f) => f.startsWith("state/")).length >= NASTY_IDS.length, "each id got its own files");
   } finally {

@@ -13,6 +13,9 @@ export interface LockOptions {
   pollMs?: number;
 }
 
+/** A lock file older than this (ms) was left by a killed process; every taker treats it as free. */
+export const DEFAULT_STALE_MS = 10000;
+
 /** Locks this process holds, so a hook that gives up on its budget can release them before it exits. */
 const HELD = new Map<string, string>();
 
@@ -46,7 +49,7 @@ export async function withLock<T>(lockPath: string, body: () => Promise<T>, opti
 
 export async function acquireLock(lockPath: string, options: LockOptions = {}): Promise<() => Promise<void>> {
   const waitMs = options.waitMs ?? 3000;
-  const staleMs = options.staleMs ?? 10000;
+  const staleMs = options.staleMs ?? DEFAULT_STALE_MS;
   const pollMs = options.pollMs ?? 15;
   const token = `${Deno.pid}-${crypto.randomUUID()}`;
   const deadline = Date.now() + waitMs;

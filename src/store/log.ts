@@ -1,6 +1,6 @@
 /** log.jsonl: one line per decision. Only the fields below are written; no message text beyond them. */
-import { dirname } from "node:path";
 import * as z from "../zod.ts";
+import { appendRotating } from "./rotate.ts";
 
 export const LogLineSchema = z.looseObject({
   ts: z.string(),
@@ -54,21 +54,25 @@ export const StallLogLineSchema = z.looseObject({
 });
 export type StallLogLine = z.infer<typeof StallLogLineSchema>;
 
+/** Where log lines go: the file, and the size it is rotated at (to `<path>.1`; config logMaxBytes, 0 = never). */
+export interface LogFile {
+  path: string;
+  maxBytes: number;
+}
+
 /**
- * Append any JSON lines (each hook's own event shapes, validated by its module) in one O_APPEND write.
+ * Append any JSON lines (each hook's own event shapes, validated by its module) in one O_APPEND write, rotating
+ * the file first when the write would pass `maxBytes` (src/store/rotate.ts).
  */
-export async function appendJsonLines(path: string, lines: readonly object[]): Promise<void> {
+export async function appendJsonLines(log: LogFile, lines: readonly object[]): Promise<void> {
   if (lines.length === 0) return;
-  await Deno.mkdir(dirname(path), { recursive: true });
-  await Deno.writeTextFile(path, lines.map((l) => JSON.stringify(l) + "\n").join(""), { append: true, mode: 0o600 });
+  await appendRotating(log.path, lines.map((l) => JSON.stringify(l) + "\n").join(""), { maxBytes: log.maxBytes });
 }
 
 /**
  * Append lines in one write with O_APPEND, so concurrent hooks do not interleave them (each hook's lines stay
  * together).
  */
-export async function appendLog(path: string, ...lines: (LogLine | StallLogLine)[]): Promise<void> {
-  if (lines.length === 0) return;
-  await Deno.mkdir(dirname(path), { recursive: true });
-  await Deno.writeTextFile(path, lines.map((l) => JSON.stringify(l) + "\n").join(""), { append: true, mode: 0o600 });
+export async function appendLog(log: LogFile, ...lines: (LogLine | StallLogLine)[]): Promise<void> {
+  await appendJsonLines(log, lines);
 }

@@ -75,7 +75,8 @@ Deno.test("hook pretool: the loop history does not touch the Stop guard's sessio
     await runCli(["hook", "stop"], { home, stdin: stop });
     await runCli(["hook", "pretool"], { home, stdin: pre });
     const names = [...Deno.readDirSync(join(home, ".cliffhanger", "state"))].map((e) => e.name).sort();
-    assert.deepEqual(names, ["shared-1.json", "shared-1.loop.json"]);
+    // .pruned: the stop hook's once-a-day pruning of idle sessions' state (src/store/prune_state.ts)
+    assert.deepEqual(names, [".pruned", "shared-1.json", "shared-1.loop.json"]);
     const loop = JSON.parse(await Deno.readTextFile(join(home, ".cliffhanger", "state", "shared-1.loop.json")));
     assert.equal(loop.history.length, 2);
     assert.equal(await readErrors(home), "");

@@ -64,7 +64,8 @@ export async function runPretoolHook(deps: HookRunDeps): Promise<HookOutcome> {
   });
 
   if (decision.action !== "allow") {
-    await appendJsonLines(paths.log, [logLine(payload, decision, config.observe, deps.now())]);
+    const line = logLine(payload, decision, config.observe, deps.now());
+    await appendJsonLines({ path: paths.log, maxBytes: config.logMaxBytes }, [line]);
   }
   return { stdout: config.observe ? "" : renderPretool(decision), exitCode: 0 };
 }

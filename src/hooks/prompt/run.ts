@@ -90,7 +90,7 @@ export async function runPromptHook(deps: HookRunDeps): Promise<HookOutcome> {
       zone: zone.zone,
       cwd: payload.cwd ?? null,
     };
-    await appendJsonLines(paths.log, [line]);
+    await appendJsonLines({ path: paths.log, maxBytes: config.logMaxBytes }, [line]);
   }
   if (composed.context === null) return ALLOW_SILENTLY;
   return { stdout: renderPromptOutput(composed.context), exitCode: 0 };

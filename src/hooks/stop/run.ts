@@ -1,6 +1,7 @@
 /**
  * `hook stop`: the I/O around decideStop. Reads the payload, config, rules, session state and transcript,
- * decides under the session lock, writes state and the log line, and returns what to print.
+ * decides under the session lock, writes state and the log line, prunes old sessions' state (once a day), and
+ * returns what to print.
  */
 import { join } from "node:path";
 import { pathExists } from "../../store/exists.ts";
@@ -9,6 +10,7 @@ import { buildRuleSet, readUserRuleFiles } from "../../rules/load.ts";
 import type { RuleSet } from "../../rules/schema.ts";
 import { appendError } from "../../store/errors_log.ts";
 import { withLock } from "../../store/lock.ts";
+import { pruneStateIfDue } from "../../store/prune_state.ts";
 import { appendLog, type StallLogLine } from "../../store/log.ts";
 import { type StallStageResult, stallStage } from "./stall/stage.ts";
 import type { HomePaths } from "../../store/paths.ts";
@@ -119,7 +121,7 @@ export async function runStopHook(deps: HookRunDeps): Promise<HookOutcome> {
       observe: result.observe,
       cwd: payload.cwd ?? null,
     }));
-    await appendLog(paths.log, ...stallLines, {
+    await appendLog({ path: paths.log, maxBytes: config.logMaxBytes }, ...stallLines, {
       ts,
       session: payload.session_id,
       event: payload.hook_event_name,
@@ -134,6 +136,8 @@ export async function runStopHook(deps: HookRunDeps): Promise<HookOutcome> {
       cwd: payload.cwd ?? null,
     });
   }
+  // at most once a day, after the decision is logged: remove the state of sessions idle for stateMaxAgeDays
+  await pruneOldState(paths, config);
   const stdout = renderStop(result.decision, {
     continueVia: config.continueVia,
     observe: result.observe,
@@ -145,6 +149,20 @@ export async function runStopHook(deps: HookRunDeps): Promise<HookOutcome> {
     if (relay) return { stdout, exitCode: 0, continue: relay };
   }
   return { stdout, exitCode: 0 };
+}
+
+/** Prunes old sessions' state when due; fails open (problems go to errors.log, the stop is answered anyway). */
+async function pruneOldState(paths: HomePaths, config: Config): Promise<void> {
+  try {
+    const report = await pruneStateIfDue({
+      stateDir: paths.state,
+      locksDir: paths.locks,
+      maxAgeDays: config.stateMaxAgeDays,
+    });
+    for (const error of report?.errors ?? []) await appendError(paths.errors, "prune", error);
+  } catch (e) {
+    await appendError(paths.errors, "prune", e);
+  }
 }
 
 /**

@@ -1,0 +1,107 @@
+/**
+ * Housekeeping through the real CLI, under the binary's permission flags: `hook stop` rotates log.jsonl past
+ * logMaxBytes (and `stats` reads both generations), and prunes the state of idle sessions once a day.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { readErrors, runCli, tempHome } from "../../testing/run_cli.ts";
+
+const DAY_MS = 24 * 3600 * 1000;
+
+async function withHome(body: (home: string) => Promise<void>): Promise<void> {
+  const home = await tempHome();
+  try {
+    await body(home);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+}
+
+function decisionLine(session: string, action: "allow" | "block"): string {
+  return JSON.stringify({
+    ts: new Date().toISOString(),
+    session,
+    event: "Stop",
+    agent: null,
+    action,
+    observe: false,
+    rule: action === "block" ? "offers-to-continue" : "no-open-items",
+    open: [],
+    match: action === "block" ? "Want me to continue?" : null,
+    source: null,
+    continuation: action === "block" ? 1 : 0,
+    cwd: null,
+  }) + "\n";
+}
+
+async function aged(path: string, days: number, text = "{}\n"): Promise<void> {
+  await Deno.writeTextFile(path, text);
+  const t = new Date(Date.now() - days * DAY_MS);
+  await Deno.utime(path, t, t);
+}
+
+function names(dir: string): string[] {
+  return [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+}
+
+Deno.test("hook stop (CLI): an append past logMaxBytes moves log.jsonl to log.jsonl.1; stats counts both", () =>
+  withHome(async (home) => {
+    const root = join(home, ".cliffhanger");
+    const log = join(root, "log.jsonl");
+    await Deno.mkdir(root, { recursive: true });
+    // 8 earlier sessions, 4 of them caught, 100 bytes under the cap: the next decision line does not fit
+    let earlier = "";
+    for (let i = 0; i < 8; i++) earlier += decisionLine(`old-${i}`, i % 2 === 0 ? "block" : "allow");
+    await Deno.writeTextFile(log, earlier);
+    const env = { CLIFFHANGER_LOG_MAX_BYTES: String(earlier.length + 100) };
+    const stop = { hook_event_name: "Stop", session_id: "new", last_assistant_message: "Want me to continue?" };
+    const run = await runCli(["hook", "stop"], { home, env, stdin: JSON.stringify(stop) });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /"decision":"block"/);
+    assert.equal(await Deno.readTextFile(`${log}.1`), earlier, "the old generation, whole");
+    const live = (await Deno.readTextFile(log)).split("\n").filter((l) => l !== "");
+    assert.equal(live.length, 1);
+    assert.equal(JSON.parse(live[0]!).session, "new");
+
+    const stats = await runCli(["stats", "--json"], { home });
+    assert.equal(stats.code, 0, stats.stderr);
+    const s = JSON.parse(stats.stdout);
+    assert.equal(s.sessions, 9, "8 sessions from log.jsonl.1 and 1 from log.jsonl");
+    assert.equal(s.caught, 5);
+    assert.equal(s.allowed, 4);
+    assert.equal(await readErrors(home), "");
+  }));
+
+Deno.test("hook stop (CLI): idle sessions' state is pruned once a day; fresh and locked state stays; 0 switches it off", () =>
+  withHome(async (home) => {
+    const root = join(home, ".cliffhanger");
+    const state = join(root, "state");
+    const locks = join(root, "locks");
+    await Deno.mkdir(state, { recursive: true });
+    await Deno.mkdir(locks, { recursive: true });
+    for (const n of ["idle.json", "idle.prompt.json", "idle.loop.json", "idle.agent-a1.json", "busy.json"]) {
+      await aged(join(state, n), 60);
+    }
+    await aged(join(state, "fresh.json"), 3);
+    await Deno.writeTextFile(join(locks, "busy.lock"), "4242-live"); // a hook of session "busy" is running
+    const stop = { hook_event_name: "Stop", session_id: "now", last_assistant_message: "Done: all tests pass." };
+
+    const off = await runCli(["hook", "stop"], {
+      home,
+      env: { CLIFFHANGER_STATE_MAX_AGE_DAYS: "0" },
+      stdin: JSON.stringify(stop),
+    });
+    assert.equal(off.code, 0, off.stderr);
+    assert.ok(names(state).includes("idle.json"), "0: nothing pruned");
+    assert.ok(!names(state).includes(".pruned"), "0: not even looked at");
+
+    const run = await runCli(["hook", "stop"], { home, stdin: JSON.stringify(stop) });
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(names(state), [".pruned", "busy.json", "fresh.json", "now.json"]);
+    assert.deepEqual(names(locks), ["busy.lock"]);
+    assert.equal(await readErrors(home), "");
+
+    await aged(join(state, "later.json"), 60);
+    await runCli(["hook", "stop"], { home, stdin: JSON.stringify(stop) });
+    assert.ok(names(state).includes("later.json"), "pruned at most once a day");
+  }));

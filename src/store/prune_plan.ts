@@ -1,0 +1,98 @@
+/**
+ * Which state files of old sessions to remove: a pure function of a listing of `state/`, the lock files present,
+ * the time and the config. The I/O (listing, removing each file under its lock) is in prune_state.ts.
+ *
+ * Only our own files are candidates: `<key>.json` (stop, subagent, prompt and loop state alike, each guarded by
+ * `locks/<key>.lock`) and the temp files of an atomic write that never finished (`<name>.json.tmp-…`). Folders,
+ * symlinks, other names and the marker file are never touched.
+ */
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The file whose mtime says when the state folder was last pruned. */
+export const PRUNE_MARKER = ".pruned";
+
+export interface StateEntry {
+  name: string;
+  /** From lstat: a symlink is a symlink, never what it points to. */
+  kind: "file" | "dir" | "symlink" | "other";
+  /** Modification time (ms since the epoch); null when unknown. */
+  mtimeMs: number | null;
+}
+
+export interface PrunePlanInput {
+  /** The entries directly inside `state/`. */
+  entries: readonly StateEntry[];
+  /** Lock files present in `locks/`: name → mtime (ms since the epoch). */
+  locks: ReadonlyMap<string, number>;
+  /** Milliseconds since the epoch, on the clock the mtimes come from. */
+  now: number;
+  /** Config stateMaxAgeDays; 0 (or less) prunes nothing. */
+  maxAgeDays: number;
+  /** A lock file younger than this is held (lock.ts DEFAULT_STALE_MS); its state file is kept. */
+  lockStaleMs: number;
+  /** At most this many candidates, oldest first (the rest wait for the next run). */
+  limit: number;
+}
+
+export interface PruneCandidate {
+  name: string;
+  mtimeMs: number;
+  /** The lock file (in `locks/`) to hold while removing it; null for a leftover temp file. */
+  lock: string | null;
+}
+
+export interface PrunePlan {
+  remove: PruneCandidate[];
+  /** Old files kept because their lock is held right now. */
+  held: string[];
+  /** Old files left for the next run because of `limit`. */
+  deferred: number;
+}
+
+const TEMP = /\.json\.tmp-[^/]*$/;
+
+/** A name in `state/`: a state file and the lock guarding it, a leftover temp file, or not ours (never touched). */
+export type StateName = { kind: "state"; lock: string } | { kind: "temp" } | { kind: "foreign" };
+
+export function classifyStateName(name: string): StateName {
+  if (name.startsWith(".") || name.includes("/")) return { kind: "foreign" };
+  if (TEMP.test(name)) return { kind: "temp" };
+  if (name.endsWith(".json") && name.length > ".json".length) {
+    return { kind: "state", lock: `${name.slice(0, -".json".length)}.lock` };
+  }
+  return { kind: "foreign" };
+}
+
+export function isOld(mtimeMs: number, now: number, maxAgeDays: number): boolean {
+  return maxAgeDays > 0 && now - mtimeMs > maxAgeDays * DAY_MS;
+}
+
+export function planPrune(input: PrunePlanInput): PrunePlan {
+  const plan: PrunePlan = { remove: [], held: [], deferred: 0 };
+  if (input.maxAgeDays <= 0) return plan;
+  const old: PruneCandidate[] = [];
+  for (const entry of input.entries) {
+    if (entry.kind !== "file" || entry.name === PRUNE_MARKER || entry.mtimeMs === null) continue;
+    if (!isOld(entry.mtimeMs, input.now, input.maxAgeDays)) continue;
+    const named = classifyStateName(entry.name);
+    if (named.kind === "foreign") continue;
+    const lock = named.kind === "state" ? named.lock : null;
+    const lockedAt = lock === null ? undefined : input.locks.get(lock);
+    if (lockedAt !== undefined && input.now - lockedAt <= input.lockStaleMs) {
+      plan.held.push(entry.name);
+      continue;
+    }
+    old.push({ name: entry.name, mtimeMs: entry.mtimeMs, lock });
+  }
+  old.sort((a, b) => a.mtimeMs - b.mtimeMs || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  plan.remove = old.slice(0, Math.max(0, input.limit));
+  plan.deferred = old.length - plan.remove.length;
+  plan.held.sort();
+  return plan;
+}
+
+/** Whether the last prune (the marker's mtime; null: never) is a day or more ago. */
+export function pruneDue(markerMtimeMs: number | null, now: number): boolean {
+  return markerMtimeMs === null || now - markerMtimeMs >= DAY_MS || markerMtimeMs > now + DAY_MS;
+}

@@ -1,0 +1,96 @@
+import assert from "node:assert/strict";
+import { classifyStateName, DAY_MS, planPrune, pruneDue, type PrunePlanInput, type StateEntry } from "./prune_plan.ts";
+
+const NOW = Date.parse("2026-11-30T12:00:00Z");
+const daysAgo = (d: number) => NOW - d * DAY_MS;
+
+function input(entries: StateEntry[], extra: Partial<PrunePlanInput> = {}): PrunePlanInput {
+  return { entries, locks: new Map(), now: NOW, maxAgeDays: 30, lockStaleMs: 10_000, limit: 500, ...extra };
+}
+
+const file = (name: string, age: number): StateEntry => ({ name, kind: "file", mtimeMs: daysAgo(age) });
+
+Deno.test("classifyStateName(): every hook's state file maps to its lock; temp files have none; the rest is not ours", () => {
+  const table: [string, ReturnType<typeof classifyStateName>][] = [
+    ["s1.json", { kind: "state", lock: "s1.lock" }],
+    ["s1.agent-a1.json", { kind: "state", lock: "s1.agent-a1.lock" }],
+    ["s1.subagent.json", { kind: "state", lock: "s1.subagent.lock" }],
+    ["s1.prompt.json", { kind: "state", lock: "s1.prompt.lock" }],
+    ["s1.loop.json", { kind: "state", lock: "s1.loop.lock" }],
+    ["s1.a1.loop.json", { kind: "state", lock: "s1.a1.loop.lock" }],
+    ["s1.json.tmp-123-abcd1234", { kind: "temp" }],
+    [".pruned", { kind: "foreign" }],
+    [".json", { kind: "foreign" }],
+    ["notes.txt", { kind: "foreign" }],
+    ["s1.jsonl", { kind: "foreign" }],
+  ];
+  for (const [name, expected] of table) assert.deepEqual(classifyStateName(name), expected, name);
+});
+
+Deno.test("planPrune(): old state of every kind goes, fresh state stays, oldest first", () => {
+  const plan = planPrune(input([
+    file("old.json", 40),
+    file("old.prompt.json", 45),
+    file("old.loop.json", 31),
+    file("old.agent-a1.json", 90),
+    file("old.json.tmp-9-deadbeef", 60),
+    file("fresh.json", 1),
+    file("edge.json", 30), // exactly 30 days: not older than 30 days
+    file("fresh.loop.json", 29),
+  ]));
+  assert.deepEqual(plan.remove.map((c) => [c.name, c.lock]), [
+    ["old.agent-a1.json", "old.agent-a1.lock"],
+    ["old.json.tmp-9-deadbeef", null],
+    ["old.prompt.json", "old.prompt.lock"],
+    ["old.json", "old.lock"],
+    ["old.loop.json", "old.loop.lock"],
+  ]);
+  assert.deepEqual(plan.held, []);
+  assert.equal(plan.deferred, 0);
+});
+
+Deno.test("planPrune(): a state file whose lock is held is kept; a stale lock does not keep it", () => {
+  const plan = planPrune(input([file("busy.json", 40), file("dead.json", 40)], {
+    locks: new Map([["busy.lock", NOW - 2_000], ["dead.lock", NOW - 60_000], ["other.lock", NOW]]),
+  }));
+  assert.deepEqual(plan.remove.map((c) => c.name), ["dead.json"]);
+  assert.deepEqual(plan.held, ["busy.json"]);
+});
+
+Deno.test("planPrune(): symlinks, folders, other files, the marker and unknown times are never candidates", () => {
+  const plan = planPrune(input([
+    { name: "link.json", kind: "symlink", mtimeMs: daysAgo(400) },
+    { name: "dir.json", kind: "dir", mtimeMs: daysAgo(400) },
+    { name: "fifo.json", kind: "other", mtimeMs: daysAgo(400) },
+    { name: "unknown.json", kind: "file", mtimeMs: null },
+    file(".pruned", 400),
+    file("README", 400),
+    file("keep.txt", 400),
+  ]));
+  assert.deepEqual(plan, { remove: [], held: [], deferred: 0 });
+});
+
+Deno.test("planPrune(): 0 days (or less) switches pruning off", () => {
+  for (const maxAgeDays of [0, -1]) {
+    assert.deepEqual(planPrune(input([file("ancient.json", 4000)], { maxAgeDays })), {
+      remove: [],
+      held: [],
+      deferred: 0,
+    });
+  }
+});
+
+Deno.test("planPrune(): the limit takes the oldest and defers the rest", () => {
+  const entries = Array.from({ length: 10 }, (_, i) => file(`s${i}.json`, 31 + i));
+  const plan = planPrune(input(entries, { limit: 3 }));
+  assert.deepEqual(plan.remove.map((c) => c.name), ["s9.json", "s8.json", "s7.json"]);
+  assert.equal(plan.deferred, 7);
+});
+
+Deno.test("pruneDue(): never pruned, or a day ago or more; a marker from the far future is not trusted", () => {
+  assert.equal(pruneDue(null, NOW), true);
+  assert.equal(pruneDue(NOW - DAY_MS + 1, NOW), false);
+  assert.equal(pruneDue(NOW - DAY_MS, NOW), true);
+  assert.equal(pruneDue(NOW + 60_000, NOW), false, "a little clock skew is fine");
+  assert.equal(pruneDue(NOW + 2 * DAY_MS, NOW), true);
+});

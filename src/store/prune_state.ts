@@ -1,0 +1,194 @@
+/**
+ * Removes the state files of old sessions (config stateMaxAgeDays), at most once a day: the stop hook calls
+ * pruneStateIfDue after its decision is logged. The decision of what to remove is planPrune (prune_plan.ts); this
+ * module only lists and removes.
+ *
+ * - Only `state/` is listed, one level, with lstat: a symlink is never followed, a folder never entered.
+ * - Each file is removed under its own lock (`locks/<key>.lock`, taken without waiting), after checking again that
+ *   it is still an old regular file: a hook that is using the file keeps it.
+ * - Bounded: at most `limit` files and `timeLimitMs` per run; a run cut short leaves the rest to the next stop.
+ * - Never throws: problems are returned in `errors` (for errors.log).
+ */
+import { join } from "node:path";
+import { writeFileAtomic } from "./atomic.ts";
+import { acquireLock, DEFAULT_STALE_MS, LockTimeoutError } from "./lock.ts";
+import { isOld, planPrune, PRUNE_MARKER, pruneDue, type StateEntry } from "./prune_plan.ts";
+
+export interface PruneOptions {
+  stateDir: string;
+  locksDir: string;
+  /** Config stateMaxAgeDays; 0 prunes nothing. */
+  maxAgeDays: number;
+  /**
+   * Milliseconds since the epoch (default Date.now()). File times come from the real clock, so this is the real
+   * clock too, not a hook's injected one.
+   */
+  now?: number;
+  /** Most files removed in one run (default 500). */
+  limit?: number;
+  /** Stop removing after this long (default 500 ms); the rest waits for the next run. */
+  timeLimitMs?: number;
+}
+
+export interface PruneReport {
+  removed: string[];
+  /** Old files kept because a hook holds their lock. */
+  held: string[];
+  /** Old files left for the next run (limit or time limit reached). */
+  deferred: number;
+  errors: string[];
+}
+
+/** Prunes when the marker `state/.pruned` is a day old or missing; null when not due (or switched off). */
+export async function pruneStateIfDue(options: PruneOptions): Promise<PruneReport | null> {
+  if (options.maxAgeDays <= 0) return null;
+  const now = options.now ?? Date.now();
+  const marker = join(options.stateDir, PRUNE_MARKER);
+  let markerMtime: number | null;
+  try {
+    markerMtime = (await Deno.lstat(marker)).mtime?.getTime() ?? null;
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) return failed(`cannot read "${marker}": ${errorText(e)}`);
+    markerMtime = null;
+  }
+  if (!pruneDue(markerMtime, now)) return null;
+  try {
+    // claimed before the work, so parallel stops do not all prune; the rename replaces a symlink, never follows it
+    await writeFileAtomic(marker, JSON.stringify({ prunedAt: new Date(now).toISOString() }) + "\n", { fsync: false });
+    await Deno.utime(marker, now / 1000, now / 1000);
+  } catch (e) {
+    return failed(`cannot write "${marker}": ${errorText(e)}`);
+  }
+  const report = await pruneState({ ...options, now });
+  // a run cut short gives its claim back: the next stop goes on with the rest
+  if (report.deferred > 0) await Deno.remove(marker).catch(() => {});
+  return report;
+}
+
+/** One pruning run, regardless of the marker. */
+export async function pruneState(options: PruneOptions): Promise<PruneReport> {
+  const now = options.now ?? Date.now();
+  const report: PruneReport = { removed: [], held: [], deferred: 0, errors: [] };
+  if (options.maxAgeDays <= 0) return report;
+  const started = performance.now();
+  const entries = await listOrReport(options.stateDir, () => true, report.errors);
+  const locks = await listOrReport(options.locksDir, (name) => name.endsWith(".lock"), report.errors);
+  if (entries === null || locks === null) return report;
+  const plan = planPrune({
+    entries,
+    locks: lockTimes(locks),
+    now,
+    maxAgeDays: options.maxAgeDays,
+    lockStaleMs: DEFAULT_STALE_MS,
+    limit: options.limit ?? 500,
+  });
+  report.held.push(...plan.held);
+  report.deferred = plan.deferred;
+  const timeLimitMs = options.timeLimitMs ?? 500;
+  for (const [i, candidate] of plan.remove.entries()) {
+    if (performance.now() - started > timeLimitMs) {
+      report.deferred += plan.remove.length - i;
+      break;
+    }
+    const path = join(options.stateDir, candidate.name);
+    try {
+      const outcome = candidate.lock === null
+        ? await removeIfStillOld(path, now, options.maxAgeDays)
+        : await underLockIfFree(
+          join(options.locksDir, candidate.lock),
+          () => removeIfStillOld(path, now, options.maxAgeDays),
+        );
+      if (outcome === "removed") report.removed.push(candidate.name);
+      else if (outcome === "held") report.held.push(candidate.name);
+    } catch (e) {
+      report.errors.push(`cannot remove "${path}": ${errorText(e)}`);
+    }
+  }
+  return report;
+}
+
+type Outcome = "removed" | "kept" | "held";
+
+/** Runs `body` under the lock when it is free (or stale); "held" when a live hook has it. */
+async function underLockIfFree(lockPath: string, body: () => Promise<Outcome>): Promise<Outcome> {
+  let release: () => Promise<void>;
+  try {
+    // a short wait only so that a stale lock, removed on the first try, can be taken on the next
+    release = await acquireLock(lockPath, { waitMs: 40, pollMs: 10 });
+  } catch (e) {
+    if (e instanceof LockTimeoutError) return "held";
+    throw e;
+  }
+  try {
+    return await body();
+  } finally {
+    await release();
+  }
+}
+
+/** Removes `path` if it is still a regular file (not a symlink) older than the limit. */
+async function removeIfStillOld(path: string, now: number, maxAgeDays: number): Promise<Outcome> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return "kept";
+    throw e;
+  }
+  if (!info.isFile || info.mtime === null || !isOld(info.mtime.getTime(), now, maxAgeDays)) return "kept";
+  await Deno.remove(path);
+  return "removed";
+}
+
+/** The entries of `dir` (one level, lstat); [] when it does not exist. */
+async function listDir(dir: string, wanted: (name: string) => boolean): Promise<StateEntry[]> {
+  const entries: StateEntry[] = [];
+  try {
+    for await (const e of Deno.readDir(dir)) {
+      if (!wanted(e.name)) continue;
+      if (!e.isFile) {
+        entries.push({ name: e.name, kind: e.isSymlink ? "symlink" : e.isDirectory ? "dir" : "other", mtimeMs: null });
+        continue;
+      }
+      const info = await Deno.lstat(join(dir, e.name)).catch(() => null);
+      if (info === null) continue; // removed meanwhile
+      entries.push({
+        name: e.name,
+        kind: info.isFile ? "file" : info.isSymlink ? "symlink" : "other",
+        mtimeMs: info.mtime?.getTime() ?? null,
+      });
+    }
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return [];
+    throw e;
+  }
+  return entries;
+}
+
+/** listDir, or null with the problem added to `errors`. */
+async function listOrReport(
+  dir: string,
+  wanted: (name: string) => boolean,
+  errors: string[],
+): Promise<StateEntry[] | null> {
+  try {
+    return await listDir(dir, wanted);
+  } catch (e) {
+    errors.push(`cannot list "${dir}": ${errorText(e)}`);
+    return null;
+  }
+}
+
+function lockTimes(entries: readonly StateEntry[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const e of entries) if (e.kind === "file" && e.mtimeMs !== null) out.set(e.name, e.mtimeMs);
+  return out;
+}
+
+function failed(error: string): PruneReport {
+  return { removed: [], held: [], deferred: 0, errors: [error] };
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}

@@ -1,0 +1,155 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { acquireLock } from "./lock.ts";
+import { DAY_MS, PRUNE_MARKER } from "./prune_plan.ts";
+import { type PruneOptions, pruneState, pruneStateIfDue } from "./prune_state.ts";
+
+interface Home {
+  root: string;
+  state: string;
+  locks: string;
+  outside: string;
+  options: PruneOptions;
+}
+
+async function withHome(body: (h: Home) => Promise<void>): Promise<void> {
+  const root = await Deno.makeTempDir({ prefix: "cliffhanger-prune-" });
+  const state = join(root, "home", "state");
+  const locks = join(root, "home", "locks");
+  const outside = join(root, "outside");
+  for (const d of [state, locks, outside]) await Deno.mkdir(d, { recursive: true });
+  try {
+    await body({ root, state, locks, outside, options: { stateDir: state, locksDir: locks, maxAgeDays: 30 } });
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+/** A file with its mtime `days` ago (real clock: the file system's). */
+async function aged(path: string, days: number, text = "{}\n"): Promise<void> {
+  await Deno.writeTextFile(path, text);
+  const t = new Date(Date.now() - days * DAY_MS);
+  await Deno.utime(path, t, t);
+}
+
+function names(dir: string): string[] {
+  return [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+}
+
+Deno.test("pruneState(): old state of every hook is removed, fresh state is kept", () =>
+  withHome(async ({ state, locks, options }) => {
+    for (const n of ["old.json", "old.prompt.json", "old.loop.json", "old.agent-a1.json", "old.json.tmp-1-abc"]) {
+      await aged(join(state, n), 45);
+    }
+    for (const n of ["new.json", "new.prompt.json", "new.loop.json"]) await aged(join(state, n), 2);
+    const report = await pruneState(options);
+    assert.deepEqual(report.removed.sort(), [
+      "old.agent-a1.json",
+      "old.json",
+      "old.json.tmp-1-abc",
+      "old.loop.json",
+      "old.prompt.json",
+    ]);
+    assert.deepEqual(report.errors, []);
+    assert.deepEqual(names(state), ["new.json", "new.loop.json", "new.prompt.json"]);
+    assert.deepEqual(names(locks), [], "every lock taken for a removal is released");
+  }));
+
+Deno.test("pruneState(): a file whose lock is held is kept; one behind a stale lock is removed", () =>
+  withHome(async ({ state, locks, options }) => {
+    await aged(join(state, "busy.json"), 45);
+    await aged(join(state, "busy.loop.json"), 45);
+    await aged(join(state, "dead.json"), 45);
+    const release = await acquireLock(join(locks, "busy.lock"));
+    await aged(join(locks, "busy.loop.lock"), 0, "99999-live");
+    await aged(join(locks, "dead.lock"), 1, "12345-killed");
+    try {
+      const report = await pruneState(options);
+      assert.deepEqual(report.removed, ["dead.json"]);
+      assert.deepEqual(report.held.sort(), ["busy.json", "busy.loop.json"]);
+      assert.deepEqual(names(state), ["busy.json", "busy.loop.json"]);
+      assert.deepEqual(names(locks), ["busy.lock", "busy.loop.lock"], "the live locks are untouched");
+    } finally {
+      await release();
+    }
+  }));
+
+Deno.test("pruneState(): symlinks are never followed, folders never entered, other files never touched", () =>
+  withHome(async ({ state, outside, options }) => {
+    const victim = join(outside, "victim.json");
+    await aged(victim, 400, "precious\n");
+    await Deno.symlink(victim, join(state, "link.json"));
+    await Deno.mkdir(join(outside, "dir"));
+    await aged(join(outside, "dir", "inner.json"), 400);
+    await Deno.symlink(join(outside, "dir"), join(state, "dirlink"));
+    await Deno.mkdir(join(state, "sub.json"));
+    await aged(join(state, "sub.json", "deep.json"), 400);
+    await aged(join(state, "notes.txt"), 400);
+    const report = await pruneState(options);
+    assert.deepEqual(report, { removed: [], held: [], deferred: 0, errors: [] });
+    assert.deepEqual(names(state), ["dirlink", "link.json", "notes.txt", "sub.json"]);
+    assert.equal(await Deno.readTextFile(victim), "precious\n");
+    assert.deepEqual(names(join(outside, "dir")), ["inner.json"]);
+    assert.deepEqual(names(join(state, "sub.json")), ["deep.json"]);
+  }));
+
+Deno.test("pruneState() and pruneStateIfDue(): 0 days switches pruning off (no marker either)", () =>
+  withHome(async ({ state, options }) => {
+    await aged(join(state, "ancient.json"), 4000);
+    const off = { ...options, maxAgeDays: 0 };
+    assert.deepEqual(await pruneState(off), { removed: [], held: [], deferred: 0, errors: [] });
+    assert.equal(await pruneStateIfDue(off), null);
+    assert.deepEqual(names(state), ["ancient.json"]);
+  }));
+
+Deno.test("pruneStateIfDue(): at most once a day, tracked by the marker's mtime", () =>
+  withHome(async ({ state, options }) => {
+    await aged(join(state, "a.json"), 40);
+    const first = await pruneStateIfDue(options);
+    assert.deepEqual(first?.removed, ["a.json"]);
+    assert.deepEqual(names(state), [PRUNE_MARKER]);
+    assert.ok(JSON.parse(await Deno.readTextFile(join(state, PRUNE_MARKER))).prunedAt);
+
+    await aged(join(state, "b.json"), 40);
+    assert.equal(await pruneStateIfDue(options), null, "not again the same day");
+    assert.deepEqual(await pruneStateIfDue({ ...options, now: Date.now() + 23 * 3600_000 }), null);
+    const next = await pruneStateIfDue({ ...options, now: Date.now() + DAY_MS + 1000 });
+    assert.deepEqual(next?.removed, ["b.json"]);
+  }));
+
+Deno.test("pruneStateIfDue(): a run cut short by its limit gives the day back, so the next stop goes on", () =>
+  withHome(async ({ state, options }) => {
+    for (let i = 0; i < 5; i++) await aged(join(state, `s${i}.json`), 40 + i);
+    const first = await pruneStateIfDue({ ...options, limit: 2 });
+    assert.deepEqual(first?.removed, ["s4.json", "s3.json"]);
+    assert.equal(first?.deferred, 3);
+    assert.deepEqual(names(state), ["s0.json", "s1.json", "s2.json"], "no marker: not done yet");
+    const second = await pruneStateIfDue({ ...options, limit: 10 });
+    assert.deepEqual(second?.removed, ["s2.json", "s1.json", "s0.json"]);
+    assert.deepEqual(names(state), [PRUNE_MARKER]);
+  }));
+
+Deno.test("pruneStateIfDue(): a marker that is a symlink is replaced, its target untouched", () =>
+  withHome(async ({ state, outside, options }) => {
+    const victim = join(outside, "victim");
+    await aged(victim, 400, "precious\n");
+    await Deno.symlink(victim, join(state, PRUNE_MARKER));
+    // the link itself is new: two days on, it is due
+    const report = await pruneStateIfDue({ ...options, now: Date.now() + 2 * DAY_MS });
+    assert.deepEqual(report?.errors, []);
+    assert.equal(await Deno.readTextFile(victim), "precious\n");
+    assert.ok((await Deno.lstat(join(state, PRUNE_MARKER))).isFile);
+  }));
+
+Deno.test("pruneState(): problems are reported, never thrown; a missing state folder is nothing to do", () =>
+  withHome(async ({ root, options }) => {
+    const notADir = join(root, "file");
+    await Deno.writeTextFile(notADir, "x");
+    const broken = await pruneState({ ...options, stateDir: notADir });
+    assert.equal(broken.errors.length, 1);
+    assert.match(broken.errors[0]!, /cannot list/);
+    const missing = await pruneState({ ...options, stateDir: join(root, "nowhere") });
+    assert.deepEqual(missing, { removed: [], held: [], deferred: 0, errors: [] });
+    const due = await pruneStateIfDue({ ...options, stateDir: notADir });
+    assert.equal(due?.errors.length, 1, "the marker cannot be written: reported");
+  }));

@@ -1,0 +1,79 @@
+/**
+ * Append-only files with a size cap (log.jsonl, errors.log). An append that would take the file past `maxBytes`
+ * first moves it to `<path>.1` (one old generation is kept, the one before is dropped) and starts a new file.
+ *
+ * Safe with many hook processes appending at once:
+ * - every append is one write with O_APPEND, so lines never interleave or tear;
+ * - only the process holding `<path>.rotate.lock` renames, and it checks the size again under the lock, so a file
+ *   just rotated by another process is never rotated a second time (which would drop a whole generation);
+ * - a writer that opened the file just before the rename writes into `<path>.1`: its line lands in either file,
+ *   never nowhere. A writer that cannot take the lock at once skips rotating and appends: the other process is
+ *   rotating.
+ */
+import { dirname } from "node:path";
+import { acquireLock } from "./lock.ts";
+
+export interface AppendRotatingOptions {
+  /** Rotate when the file would grow past this many bytes; 0 (or less) never rotates. */
+  maxBytes: number;
+  /** File mode of a new file (default 0o600). */
+  mode?: number;
+}
+
+/** The rotated generation of `path`. */
+export function rotatedPath(path: string): string {
+  return `${path}.1`;
+}
+
+/** Both generations, oldest first: what a reader goes through to see everything kept. */
+export function generations(path: string): [string, string] {
+  return [rotatedPath(path), path];
+}
+
+/** Pure: whether appending `incoming` bytes to a file of `size` bytes must rotate it first. */
+export function shouldRotate(size: number, incoming: number, maxBytes: number): boolean {
+  return maxBytes > 0 && size > 0 && size + incoming > maxBytes;
+}
+
+/** Appends `text` in one O_APPEND write, rotating the file first when the write would pass `maxBytes`. */
+export async function appendRotating(path: string, text: string, options: AppendRotatingOptions): Promise<void> {
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.length === 0) return;
+  await Deno.mkdir(dirname(path), { recursive: true });
+  if (options.maxBytes > 0) {
+    // a rotation that fails (a file we may not rename) must not cost the line: append anyway
+    await rotateIfOver(path, bytes.length, options.maxBytes).catch(() => false);
+  }
+  await Deno.writeFile(path, bytes, { append: true, create: true, mode: options.mode ?? 0o600 });
+}
+
+/**
+ * Moves `path` to `<path>.1` when `incoming` more bytes would take it past `maxBytes`. Returns whether this call
+ * rotated. Never waits for another process: if the rotation lock is taken, someone else is rotating.
+ */
+export async function rotateIfOver(path: string, incoming: number, maxBytes: number): Promise<boolean> {
+  if (!shouldRotate(await sizeOf(path), incoming, maxBytes)) return false;
+  let release: () => Promise<void>;
+  try {
+    release = await acquireLock(`${path}.rotate.lock`, { waitMs: 0 });
+  } catch {
+    return false;
+  }
+  try {
+    // again under the lock: another process may have rotated between our look and the lock
+    if (!shouldRotate(await sizeOf(path), incoming, maxBytes)) return false;
+    await Deno.rename(path, rotatedPath(path));
+    return true;
+  } finally {
+    await release();
+  }
+}
+
+async function sizeOf(path: string): Promise<number> {
+  try {
+    return (await Deno.stat(path)).size;
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return 0;
+    throw e;
+  }
+}

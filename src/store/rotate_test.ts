@@ -1,0 +1,151 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { appendRotating, generations, rotatedPath, rotateIfOver, shouldRotate } from "./rotate.ts";
+
+async function withDir(body: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "cliffhanger-rotate-" });
+  try {
+    await body(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+async function readLines(path: string): Promise<string[]> {
+  try {
+    const text = await Deno.readTextFile(path);
+    assert.ok(text === "" || text.endsWith("\n"), `${path} ends with a whole line`);
+    return text.split("\n").filter((l) => l !== "");
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return [];
+    throw e;
+  }
+}
+
+Deno.test("shouldRotate() rotates only a non-empty file that the write would take past the cap; 0 never", () => {
+  const cases: [size: number, incoming: number, max: number, expected: boolean][] = [
+    [0, 10, 100, false],
+    [0, 500, 100, false], // one line bigger than the cap still goes into an empty file
+    [90, 10, 100, false], // exactly at the cap
+    [91, 10, 100, true],
+    [200, 1, 100, true],
+    [200, 1, 0, false],
+    [10 ** 9, 1, 0, false],
+    [200, 1, -1, false],
+  ];
+  for (const [size, incoming, max, expected] of cases) {
+    assert.equal(shouldRotate(size, incoming, max), expected, `${size}+${incoming} vs ${max}`);
+  }
+  assert.deepEqual(generations("/h/log.jsonl"), ["/h/log.jsonl.1", "/h/log.jsonl"]);
+});
+
+Deno.test("appendRotating() keeps both files under the cap, drops only the generation before .1, and keeps order", () =>
+  withDir(async (dir) => {
+    const path = join(dir, "log.jsonl");
+    const line = (i: number) => JSON.stringify({ i, pad: "x".repeat(40) }) + "\n"; // 58 or 59 bytes
+    for (let i = 0; i < 100; i++) {
+      await appendRotating(path, line(i), { maxBytes: 1000 });
+      assert.ok((await Deno.stat(path)).size <= 1000);
+    }
+    assert.ok((await Deno.stat(rotatedPath(path))).size <= 1000);
+    const kept = [...await readLines(rotatedPath(path)), ...await readLines(path)].map((l) => JSON.parse(l).i);
+    assert.equal(kept.at(-1), 99);
+    assert.deepEqual(kept, kept.map((_, k) => 100 - kept.length + k), "the newest lines, contiguous, in order");
+    assert.ok(kept.length > 1000 / 59, "more than one file's worth is kept");
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), ["log.jsonl", "log.jsonl.1"]);
+  }));
+
+Deno.test("appendRotating() with maxBytes 0 never rotates", () =>
+  withDir(async (dir) => {
+    const path = join(dir, "log.jsonl");
+    for (let i = 0; i < 50; i++) await appendRotating(path, `${"y".repeat(99)}\n`, { maxBytes: 0 });
+    assert.equal((await Deno.stat(path)).size, 5000);
+    assert.equal(await Deno.stat(rotatedPath(path)).catch(() => null), null);
+  }));
+
+Deno.test("rotateIfOver() does not rotate while another process holds the rotation lock, nor twice in a row", () =>
+  withDir(async (dir) => {
+    const path = join(dir, "log.jsonl");
+    await Deno.writeTextFile(path, "a".repeat(200));
+    await Deno.writeTextFile(`${path}.rotate.lock`, "other-process");
+    assert.equal(await rotateIfOver(path, 1, 100), false, "the other process is rotating");
+    await Deno.remove(`${path}.rotate.lock`);
+    assert.equal(await rotateIfOver(path, 1, 100), true);
+    assert.equal(await rotateIfOver(path, 1, 100), false, "the new file is empty: nothing to rotate");
+    assert.equal(await Deno.readTextFile(rotatedPath(path)), "a".repeat(200));
+    assert.equal(await Deno.stat(`${path}.rotate.lock`).catch(() => null), null, "the lock is released");
+  }));
+
+Deno.test("appendRotating(): 40 concurrent writers of 25 lines each, over a cap passed once, lose no line", () =>
+  withDir(async (dir) => {
+    // Without the rotation lock this loses lines in about half the rounds: two writers both see the full file, one
+    // renames it, a third starts the new file, and the second renames that new file over log.jsonl.1.
+    const writers = 40;
+    const each = 25;
+    const line = (w: number, j: number) => JSON.stringify({ w, j, pad: "z".repeat(60) }) + "\n";
+    const maxBytes = Math.ceil(writers * each * line(10, 10).length * 0.55); // exactly one rotation
+    for (let round = 0; round < 5; round++) {
+      const path = join(dir, `log-${round}.jsonl`);
+      await Promise.all(
+        Array.from({ length: writers }, async (_, w) => {
+          for (let j = 0; j < each; j++) await appendRotating(path, line(w, j), { maxBytes });
+        }),
+      );
+      const lines = [...await readLines(rotatedPath(path)), ...await readLines(path)];
+      const seen = lines.map((l) => JSON.parse(l)).map((o) => `${o.w}/${o.j}`);
+      assert.equal(new Set(seen).size, seen.length, "no line twice");
+      assert.equal(seen.length, writers * each, `round ${round}: every line, across log.jsonl.1 and log.jsonl`);
+      assert.ok((await Deno.stat(rotatedPath(path))).size > 0, "it did rotate");
+      const parsed = lines.map((l) => JSON.parse(l));
+      for (let w = 0; w < writers; w++) {
+        const own = parsed.filter((o) => o.w === w).map((o) => o.j);
+        assert.deepEqual(own, Array.from({ length: each }, (_, j) => j), `writer ${w}: its lines stay in order`);
+      }
+    }
+  }));
+
+Deno.test("appendRotating(): many concurrent writers over many rotations tear no line; files stay bounded", () =>
+  withDir(async (dir) => {
+    const path = join(dir, "log.jsonl");
+    const maxBytes = 4096;
+    for (let round = 0; round < 20; round++) {
+      await Promise.all(
+        Array.from({ length: 50 }, (_, i) => appendRotating(path, JSON.stringify({ round, i }) + "\n", { maxBytes })),
+      );
+    }
+    for (const file of generations(path)) {
+      const size = (await Deno.stat(file)).size;
+      // parallel writers may all pass the size check before any of them writes: at most one round over the cap
+      assert.ok(size <= 2 * maxBytes, `${file}: ${size} bytes`);
+      for (const l of await readLines(file)) assert.deepEqual(Object.keys(JSON.parse(l)), ["round", "i"]);
+    }
+    const last = (await readLines(path)).map((l) => JSON.parse(l).round as number);
+    assert.ok(last.includes(19), "the newest round is in the live file");
+  }));
+
+Deno.test("appendRotating(): 6 processes appending 150 lines each over a cap passed once lose no line", () =>
+  withDir(async (dir) => {
+    const path = join(dir, "log.jsonl");
+    const processes = 6;
+    const each = 150;
+    const maxBytes = Math.ceil(processes * each * 80 * 0.55);
+    const module = new URL("./rotate.ts", import.meta.url).href;
+    const script = `
+      import { appendRotating } from ${JSON.stringify(module)};
+      const [path, p, each, maxBytes] = Deno.args;
+      for (let j = 0; j < Number(each); j++) {
+        const line = JSON.stringify({ p: Number(p), j, pad: "q".repeat(50) }) + "\\n";
+        await appendRotating(path, line, { maxBytes: Number(maxBytes) });
+      }`;
+    const runs = Array.from({ length: processes }, (_, p) =>
+      new Deno.Command(Deno.execPath(), {
+        args: ["eval", "--no-prompt", "--quiet", script, path, String(p), String(each), String(maxBytes)],
+        stdout: "piped",
+        stderr: "piped",
+      }).output());
+    for (const out of await Promise.all(runs)) assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    const lines = [...await readLines(rotatedPath(path)), ...await readLines(path)].map((l) => JSON.parse(l));
+    assert.equal(lines.length, processes * each, "every line, across log.jsonl.1 and log.jsonl");
+    assert.equal(new Set(lines.map((o) => `${o.p}/${o.j}`)).size, processes * each);
+    assert.ok((await Deno.stat(rotatedPath(path))).size > 0, "it did rotate");
+  }));
