@@ -40,7 +40,11 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): Parsed {
     help: { type: "boolean", short: "h" },
   };
   for (const [name, flag] of Object.entries(spec.flags)) {
-    options[name] = { type: flag.type, ...(flag.short ? { short: flag.short } : {}), ...(flag.multiple ? { multiple: true } : {}) };
+    options[name] = {
+      type: flag.type,
+      ...(flag.short ? { short: flag.short } : {}),
+      ...(flag.multiple ? { multiple: true } : {}),
+    };
   }
   let result;
   try {
@@ -71,7 +75,9 @@ function toUsageError(spec: CommandSpec, e: unknown, argv: string[]): UsageError
   if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
     const flag = message.match(/--([a-z0-9-]+)/)?.[1];
     const spec1 = flag ? spec.flags[flag] : undefined;
-    if (spec1?.type === "string") return new UsageError(`${spec.name}: --${flag} needs a value (${spec1.value ?? "VALUE"})`);
+    if (spec1?.type === "string") {
+      return new UsageError(`${spec.name}: --${flag} needs a value (${spec1.value ?? "VALUE"})`);
+    }
     return new UsageError(`${spec.name}: --${flag ?? "?"} takes no value`);
   }
   return new UsageError(`${spec.name}: ${message.split("\n")[0]}`);

@@ -61,7 +61,11 @@ Deno.test("unknown commands, events and flags are one-line usage errors with exi
 
 Deno.test("hook usage mistakes never exit non-zero: they allow, say why on stderr and in errors.log", () =>
   withHome(async (home) => {
-    const payload = JSON.stringify({ hook_event_name: "Stop", session_id: "s", last_assistant_message: "Want me to continue?" });
+    const payload = JSON.stringify({
+      hook_event_name: "Stop",
+      session_id: "s",
+      last_assistant_message: "Want me to continue?",
+    });
     const cases: [string[], RegExp][] = [
       [["hook", "stpo"], /unknown event "stpo" \(did you mean "stop"\?\)/],
       [["hook"], /missing event/],

@@ -50,8 +50,9 @@ async function run(name: "on" | "off", ctx: CliContext, argv: string[]): Promise
   }
   const state = name === "off" ? "off" : "on";
   if (parsed.values["json"]) ctx.out(JSON.stringify({ state, changed, offFile: path }) + "\n");
-  else if (name === "off") ctx.out(`cliffhanger is off${changed ? `: created ${path}` : ` (it already was: ${path} exists)`}\n`);
-  else ctx.out(`cliffhanger is on${changed ? `: removed ${path}` : " (it already was)"}\n`);
+  else if (name === "off") {
+    ctx.out(`cliffhanger is off${changed ? `: created ${path}` : ` (it already was: ${path} exists)`}\n`);
+  } else ctx.out(`cliffhanger is on${changed ? `: removed ${path}` : " (it already was)"}\n`);
   return 0;
 }
 

@@ -4,7 +4,7 @@
  * loss. git must be in the run scope (`deno task compile --allow-run git`); without it the checkpoint is refused
  * with a message saying so, and the relay goes on. `--no-verify` keeps git hooks (ours or anyone's) out of it.
  */
-import { dirname } from "node:path";
+import { dirname } from "../path.ts";
 import type { CheckpointOutcome } from "./stage.ts";
 
 export interface CommandResult {

@@ -2,7 +2,7 @@
  * log.md: append-only history both sides write, one line each, stamped with the writer's own clock (so it is a
  * record of what each side saw, not a timeline). Lines are `- <ISO time> <who>: <text>`, one write each (O_APPEND).
  */
-import { dirname } from "node:path";
+import { dirname } from "../path.ts";
 
 export function logMdLine(now: Date, who: "hook" | "manager", text: string): string {
   return `- ${now.toISOString().slice(0, 19)}Z ${who}: ${text.replaceAll(/[\r\n]+/g, " ")}\n`;

@@ -1,5 +1,5 @@
 /** The relay mailbox: one folder per project, and the files in it. */
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "../path.ts";
 
 export interface RelayPaths {
   dir: string;

@@ -5,7 +5,7 @@
  * A user file loads whole or not at all: a JSONC syntax error, a schema error, a bad regex or an id
  * clash makes it an error entry in `RuleSet.files` and none of its rules apply. Built-ins always do.
  */
-import { join } from "node:path";
+import { join } from "../path.ts";
 import { parse, type ParseError, printParseErrorCode } from "../jsonc.ts";
 import { BUILTIN_RULE_FILES, type BuiltinRuleFile } from "./builtin.ts";
 import {

@@ -2,7 +2,20 @@ import assert from "node:assert/strict";
 import { computeStats } from "./compute.ts";
 
 const line = (ts: string, action: "block" | "allow", rule: string, session = "s", observe = false) =>
-  JSON.stringify({ ts, session, event: "Stop", agent: null, action, observe, rule, open: [], match: null, source: null, continuation: 0, cwd: null });
+  JSON.stringify({
+    ts,
+    session,
+    event: "Stop",
+    agent: null,
+    action,
+    observe,
+    rule,
+    open: [],
+    match: null,
+    source: null,
+    continuation: 0,
+    cwd: null,
+  });
 
 Deno.test("computeStats() counts whole UTC days, so the chart and the totals agree", () => {
   const now = new Date("2026-11-30T10:00:00Z");
@@ -31,9 +44,19 @@ Deno.test("computeStats() counts stalls by kind, recovered and capped, and keeps
   const now = new Date("2026-11-30T10:00:00Z");
   const stall = (name: string, stalls: { kind: string; id: string }[], gate: string | null = null) =>
     JSON.stringify({
-      ts: "2026-11-30T09:00:00Z", session: "s", event: "Stop", agent: null, kind: "stall", name, gate,
+      ts: "2026-11-30T09:00:00Z",
+      session: "s",
+      event: "Stop",
+      agent: null,
+      kind: "stall",
+      name,
+      gate,
       stalls: stalls.map((s) => ({ ...s, tool: "Read", line: 3, signature: `${s.kind}:${s.id}`, retries: 1 })),
-      maxRetries: 3, cooldownS: 0, cooldownLeftS: null, observe: false, cwd: null,
+      maxRetries: 3,
+      cooldownS: 0,
+      cooldownLeftS: null,
+      observe: false,
+      cwd: null,
     });
   const stats = computeStats([
     stall("healthy_stop", []),
@@ -58,8 +81,18 @@ Deno.test("computeStats() counts stalls by kind, recovered and capped, and keeps
 Deno.test("computeStats() routes loop and prompt lines to their sections instead of skipping them", () => {
   const now = new Date("2026-11-30T10:00:00Z");
   const loop = JSON.stringify({
-    ts: "2026-11-30T09:00:00Z", session: "s", event: "PreToolUse", agent: null, kind: "loop", action: "deny",
-    pattern: "burst", period: 1, repeats: 4, tool: "Bash", observe: false, cwd: null,
+    ts: "2026-11-30T09:00:00Z",
+    session: "s",
+    event: "PreToolUse",
+    agent: null,
+    kind: "loop",
+    action: "deny",
+    pattern: "burst",
+    period: 1,
+    repeats: 4,
+    tool: "Bash",
+    observe: false,
+    cwd: null,
   });
   const stats = computeStats([loop], { now, days: 7 });
   assert.equal(stats.skippedLines, 0);

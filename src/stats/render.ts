@@ -36,7 +36,9 @@ export function renderStats(stats: Stats, options: RenderStatsOptions): string {
         `${stalls.recovered} recovered (nudged), ${stalls.capped} capped`,
     );
     for (const [kind, n] of Object.entries(stalls.byKind)) lines.push(`${String(n).padStart(6)}  ${paint("33", kind)}`);
-    for (const [gate, n] of Object.entries(stalls.suppressed)) lines.push(`${String(n).padStart(6)}  held back: ${gate}`);
+    for (const [gate, n] of Object.entries(stalls.suppressed)) {
+      lines.push(`${String(n).padStart(6)}  held back: ${gate}`);
+    }
   }
   lines.push(...renderLoopStats(stats.loops, { color: options.color }));
   const prompts = renderPromptStats(stats.prompts);

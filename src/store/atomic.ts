@@ -1,5 +1,5 @@
 /** Whole-file writes that never leave a torn file: write a temp file beside the target, then rename over it. */
-import { dirname } from "node:path";
+import { dirname } from "../path.ts";
 
 export interface AtomicWriteOptions {
   /** The temp file to write first (default: `<path>.tmp-<pid>-<random>`). Must be in the same directory. */

@@ -2,7 +2,7 @@
  * Cross-process locks as exclusively created files. A lock older than `staleMs` was left by a killed process
  * and is taken over. Waiting is bounded: past `waitMs` the caller gets an error and fails open.
  */
-import { dirname } from "node:path";
+import { dirname } from "../path.ts";
 
 export interface LockOptions {
   /** Longest wait for the lock (default 3000 ms). */

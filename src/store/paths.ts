@@ -1,5 +1,5 @@
 /** Where cliffhanger keeps its files, computed once from the environment. */
-import { join } from "node:path";
+import { join } from "../path.ts";
 import type { EnvReader } from "../env.ts";
 
 export interface HomePaths {

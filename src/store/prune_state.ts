@@ -9,7 +9,7 @@
  * - Bounded: at most `limit` files and `timeLimitMs` per run; a run cut short leaves the rest to the next stop.
  * - Never throws: problems are returned in `errors` (for errors.log).
  */
-import { join } from "node:path";
+import { join } from "../path.ts";
 import { writeFileAtomic } from "./atomic.ts";
 import { acquireLock, DEFAULT_STALE_MS, LockTimeoutError } from "./lock.ts";
 import { isOld, planPrune, PRUNE_MARKER, pruneDue, type StateEntry } from "./prune_plan.ts";

@@ -10,7 +10,7 @@
  *   never nowhere. A writer that cannot take the lock at once skips rotating and appends: the other process is
  *   rotating.
  */
-import { dirname } from "node:path";
+import { dirname } from "../path.ts";
 import { acquireLock } from "./lock.ts";
 
 export interface AppendRotatingOptions {

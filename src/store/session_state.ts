@@ -3,7 +3,7 @@
  * recent decisions for duplicate calls, and the transcript index. Validated on read; a corrupt file is
  * reported and replaced by a fresh state, never fatal.
  */
-import { join } from "node:path";
+import { join } from "../path.ts";
 import * as z from "../zod.ts";
 import { writeJsonAtomic } from "./atomic.ts";
 import { sanitizeId } from "./sanitize.ts";

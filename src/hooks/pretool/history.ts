@@ -2,7 +2,7 @@
  * The guard's per-session history (`state/<session>[.<agent>].loop.json`): the recent guarded calls, newest last.
  * Validated on read; a corrupt or unreadable file is reported and replaced by an empty history, never fatal.
  */
-import { join } from "node:path";
+import { join } from "../../path.ts";
 import * as z from "../../zod.ts";
 import { writeJsonAtomic } from "../../store/atomic.ts";
 import { sanitizeId } from "../../store/sanitize.ts";

@@ -126,8 +126,22 @@ Deno.test("hook pretool: unguarded tools are never warned or denied, but break a
     const read = { ...pre("x"), tool_name: "Read", tool_input: { file_path: "/a" } };
     assert.deepEqual(await runAll(h, Array.from({ length: 8 }, () => read)), Array(8).fill("allow"));
     // edit, test, edit, test…: the agent is working, so the identical test runs are not "in a row"
-    const edit = (n: number) => ({ ...pre("x"), tool_name: "Edit", tool_input: { file_path: "/a", old_string: `${n}`, new_string: `${n + 1}` } });
-    const calls = [pre("npm test"), edit(1), pre("npm test"), edit(2), pre("npm test"), edit(3), pre("npm test"), edit(4), pre("npm test")];
+    const edit = (n: number) => ({
+      ...pre("x"),
+      tool_name: "Edit",
+      tool_input: { file_path: "/a", old_string: `${n}`, new_string: `${n + 1}` },
+    });
+    const calls = [
+      pre("npm test"),
+      edit(1),
+      pre("npm test"),
+      edit(2),
+      pre("npm test"),
+      edit(3),
+      pre("npm test"),
+      edit(4),
+      pre("npm test"),
+    ];
     assert.deepEqual(await runAll(h, calls), Array(calls.length).fill("allow"));
     // without anything in between, the same test run is a burst again
     assert.deepEqual(await runAll(h, [pre("npm test"), pre("npm test"), pre("npm test")]), ["allow", "warn", "deny"]);

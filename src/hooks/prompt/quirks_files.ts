@@ -1,5 +1,5 @@
 /** The user's quirk files, `$CLIFFHANGER_HOME/quirks.json` then `quirks.jsonc`: the only disk access for quirks. */
-import { join } from "node:path";
+import { join } from "../../path.ts";
 import type { UserQuirkSource } from "./quirks.ts";
 
 export const USER_QUIRK_FILES = ["quirks.json", "quirks.jsonc"] as const;

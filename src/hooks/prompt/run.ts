@@ -3,7 +3,7 @@
  * state (under its lock), the model (payload, else the transcript's tail) and the quirk files, then logs one line
  * and answers with additionalContext. Never blocks a prompt; internal errors throw and the runner fails open.
  */
-import { join } from "node:path";
+import { join } from "../../path.ts";
 import type { HookRunDeps } from "../../cli/hook.ts";
 import type { Config } from "../../config.ts";
 import { appendError } from "../../store/errors_log.ts";

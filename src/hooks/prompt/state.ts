@@ -2,7 +2,7 @@
  * Per-session prompt state (`state/<session>.prompt.json`): when the session's first prompt came and when the
  * previous one did. Validated on read; a corrupt file is reported and reset. `advancePromptState` is pure.
  */
-import { join } from "node:path";
+import { join } from "../../path.ts";
 import * as z from "../../zod.ts";
 import { writeJsonAtomic } from "../../store/atomic.ts";
 import { sanitizeId } from "../../store/sanitize.ts";

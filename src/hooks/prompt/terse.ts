@@ -63,7 +63,9 @@ export const BUILD_RE = new RegExp(
 
 /** A request word opening the prompt (after an optional polite lead-in). */
 export const REQUEST_RE = new RegExp(
-  `^\\s*(?:(?:please|pls|can you|could you|would you|will you|now|then|also|and)[\\s,]+)*(?:${REQUEST_WORDS.join("|")})\\b`,
+  `^\\s*(?:(?:please|pls|can you|could you|would you|will you|now|then|also|and)[\\s,]+)*(?:${
+    REQUEST_WORDS.join("|")
+  })\\b`,
   "i",
 );
 

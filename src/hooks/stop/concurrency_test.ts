@@ -128,7 +128,11 @@ Deno.test("hook stop: a run past CLIFFHANGER_BUDGET_MS allows and is written to 
     assert.deepEqual([...Deno.readDirSync(join(home, ".cliffhanger", "locks"))], []);
     const next = await runCli(["hook", "stop"], {
       home,
-      stdin: JSON.stringify({ hook_event_name: "Stop", session_id: "slow", last_assistant_message: "Want me to continue?" }),
+      stdin: JSON.stringify({
+        hook_event_name: "Stop",
+        session_id: "slow",
+        last_assistant_message: "Want me to continue?",
+      }),
     });
     assert.equal(JSON.parse(next.stdout).decision, "block");
   } finally {
@@ -145,8 +149,17 @@ Deno.test("hook stop: the same text again after a finished stop is a new stop, n
     const reply = (id: string) =>
       `{"type":"assistant","message":{"id":"${id}","role":"assistant","content":[{"type":"text","text":"${text}"}]}}\n`;
     await Deno.writeTextFile(transcript, prompt + reply("m1"));
-    const payload = { hook_event_name: "Stop", session_id: "rep", prompt_id: "p1", transcript_path: transcript, last_assistant_message: text };
-    const first = await runCli(["hook", "stop"], { home, stdin: JSON.stringify({ ...payload, stop_hook_active: false }) });
+    const payload = {
+      hook_event_name: "Stop",
+      session_id: "rep",
+      prompt_id: "p1",
+      transcript_path: transcript,
+      last_assistant_message: text,
+    };
+    const first = await runCli(["hook", "stop"], {
+      home,
+      stdin: JSON.stringify({ ...payload, stop_hook_active: false }),
+    });
     assert.equal(JSON.parse(first.stdout).decision, "block");
     await Deno.writeTextFile(
       transcript,
@@ -154,9 +167,11 @@ Deno.test("hook stop: the same text again after a finished stop is a new stop, n
         '{"type":"system","subtype":"stop_hook_summary","hookCount":1}\n' + reply("m2"),
       { append: true },
     );
-    const [second, third] = await Promise.all([1, 2].map(() =>
-      runCli(["hook", "stop"], { home, stdin: JSON.stringify({ ...payload, stop_hook_active: true }) })
-    )) as [CliRun, CliRun];
+    const [second, third] = await Promise.all(
+      [1, 2].map(() =>
+        runCli(["hook", "stop"], { home, stdin: JSON.stringify({ ...payload, stop_hook_active: true }) })
+      ),
+    ) as [CliRun, CliRun];
     assert.equal(second.stdout, third.stdout, "a parallel copy of the second stop gets the same answer");
     const log = await readLog(home);
     assert.equal(log.length, 2, "the second stop is logged; its copy is not");
@@ -173,7 +188,12 @@ Deno.test("hook stop: budgetMs and syncMs from config.jsonc apply, and the envir
     await Deno.writeTextFile(transcript, '{"type":"user","message":{"role":"user","content":"do it"}}\n');
     await Deno.mkdir(join(home, ".cliffhanger"), { recursive: true });
     await Deno.writeTextFile(join(home, ".cliffhanger", "config.jsonc"), '{ "budgetMs": 300, "syncMs": 5000 } // slow');
-    const stdin = JSON.stringify({ hook_event_name: "Stop", session_id: "cfg", transcript_path: transcript, last_assistant_message: "Want me to continue?" });
+    const stdin = JSON.stringify({
+      hook_event_name: "Stop",
+      session_id: "cfg",
+      transcript_path: transcript,
+      last_assistant_message: "Want me to continue?",
+    });
     const run = await runCli(["hook", "stop"], { home, stdin });
     assert.equal(run.stdout, "");
     assert.match(await readErrors(home), /ran past its 300 ms budget/);

@@ -115,7 +115,9 @@ Deno.test("openItemsReason() lists at most ten items and counts the rest", () =>
 });
 
 Deno.test("decideStop() honours an escape line far from the end of a long message", () => {
-  const long = `BLOCKED: I need the staging DB password.\n${"Details of the migration so far. ".repeat(400)}\nWant me to continue?`;
+  const long = `BLOCKED: I need the staging DB password.\n${
+    "Details of the migration so far. ".repeat(400)
+  }\nWant me to continue?`;
   assert.ok(long.length > config.matchMaxChars * 2);
   const d = decide(long, { view: view({ tasks: open }) });
   assert.equal(d.action, "allow");

@@ -3,7 +3,7 @@
  * decides under the session lock, writes state and the log line, prunes old sessions' state (once a day), and
  * returns what to print.
  */
-import { join } from "node:path";
+import { join } from "../../path.ts";
 import { pathExists } from "../../store/exists.ts";
 import type { HookRunDeps } from "../../cli/hook.ts";
 import { buildRuleSet, readUserRuleFiles } from "../../rules/load.ts";
@@ -12,7 +12,7 @@ import { appendError } from "../../store/errors_log.ts";
 import { withLock } from "../../store/lock.ts";
 import { pruneStateIfDue } from "../../store/prune_state.ts";
 import { appendLog, type StallLogLine } from "../../store/log.ts";
-import { type StallStageResult, stallStage } from "./stall/stage.ts";
+import { stallStage, type StallStageResult } from "./stall/stage.ts";
 import type { HomePaths } from "../../store/paths.ts";
 import { readSessionState, sessionKey, statePath, writeSessionState } from "../../store/session_state.ts";
 import { readTurnView } from "../../transcript/read_view.ts";
@@ -57,7 +57,11 @@ export async function runStopHook(deps: HookRunDeps): Promise<HookOutcome> {
       view = read.view;
       state = { ...state, index: read.index };
       if (view && view.stats.malformed > 0) {
-        await appendError(paths.errors, "transcript", `${view.stats.malformed} malformed line(s) skipped in "${payload.transcript_path ?? ""}"`);
+        await appendError(
+          paths.errors,
+          "transcript",
+          `${view.stats.malformed} malformed line(s) skipped in "${payload.transcript_path ?? ""}"`,
+        );
       }
     }
     const fp = stopFingerprint(payload, view?.found && view.finalSynced ? view.stopSummaries : null);

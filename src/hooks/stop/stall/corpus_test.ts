@@ -55,7 +55,11 @@ Deno.test(`stall detector over the corpus: ${files.length} transcripts, ${Object
     const name = relative(ROOT, file);
     await t.step(name, async () => {
       const subagent = file.includes("/subagents/") || /__agent-[0-9a-f]+\.jsonl$/.test(file);
-      const { view } = await readTurnView(file, null, { includeSidechain: subagent, lastAssistantMessage: null, syncMs: 0 });
+      const { view } = await readTurnView(file, null, {
+        includeSidechain: subagent,
+        lastAssistantMessage: null,
+        syncMs: 0,
+      });
       const flags = detectStalls(view.tools).map((s) => `${s.kind}:${s.tool}@${s.line}`);
       flagged += flags.length;
       assert.deepEqual(flags, KNOWN[name]?.flags ?? [], `${name}: unexpected stall flags`);

@@ -24,7 +24,12 @@ export interface TurnToolsLike {
 export function detectStalls(tools: TurnToolsLike): StallSignature[] {
   const found: StallSignature[] = [];
   for (const call of tools.pending) {
-    found.push({ kind: call.name.startsWith("mcp__") ? "hung_mcp_call" : "pending_tool_use", tool: call.name, id: call.id, line: call.line });
+    found.push({
+      kind: call.name.startsWith("mcp__") ? "hung_mcp_call" : "pending_tool_use",
+      tool: call.name,
+      id: call.id,
+      line: call.line,
+    });
   }
   const empty = new Set<string>();
   for (const result of tools.emptyResults) {

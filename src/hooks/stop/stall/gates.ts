@@ -44,7 +44,11 @@ const MAX_TRACKED_IDS = 256;
 
 export function applyGates(input: GateInput): GateOutcome {
   const { state } = input;
-  const suppress = (gate: StallGate, capped: StallSignature[] = [], cooldownLeftS: number | null = null): GateOutcome => ({
+  const suppress = (
+    gate: StallGate,
+    capped: StallSignature[] = [],
+    cooldownLeftS: number | null = null,
+  ): GateOutcome => ({
     action: "suppress",
     gate,
     capped,

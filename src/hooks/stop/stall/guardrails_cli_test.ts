@@ -9,13 +9,20 @@ const STALLED = [
   "",
 ].join("\n");
 
-async function withStalledSession(body: (home: string, stop: (env?: Record<string, string>) => Promise<string>) => Promise<void>) {
+async function withStalledSession(
+  body: (home: string, stop: (env?: Record<string, string>) => Promise<string>) => Promise<void>,
+) {
   const home = await tempHome();
   try {
     const transcript = join(home, ".claude", "projects", "stall.jsonl");
     await Deno.writeTextFile(transcript, STALLED);
     const stop = async (env: Record<string, string> = {}) => {
-      const payload = { hook_event_name: "Stop", session_id: "g", stop_hook_active: false, transcript_path: transcript };
+      const payload = {
+        hook_event_name: "Stop",
+        session_id: "g",
+        stop_hook_active: false,
+        transcript_path: transcript,
+      };
       const run = await runCli(["hook", "stop"], { home, stdin: JSON.stringify(payload), env });
       assert.equal(run.code, 0, run.stderr);
       return run.stdout.trim() === "" ? "allow" : JSON.parse(run.stdout).decision as string;
@@ -34,7 +41,11 @@ Deno.test("stall kill switch: the stall-off file holds nudges back; CLIFFHANGER_
     assert.equal(await stop({ CLIFFHANGER_STALL_DISABLE: "0" }), "block");
     assert.equal(await stop({ CLIFFHANGER_STALL_DISABLE: "1" }), "allow");
     const events = (await readStallLog(home)).map((l) => `${l["name"]}`);
-    assert.deepEqual(events.filter((e) => e !== "stall_detected"), ["kill_switch_active", "recovery_dispatched", "kill_switch_active"]);
+    assert.deepEqual(events.filter((e) => e !== "stall_detected"), [
+      "kill_switch_active",
+      "recovery_dispatched",
+      "kill_switch_active",
+    ]);
   }));
 
 Deno.test("stall retry cap: CLIFFHANGER_STALL_MAX_RETRIES nudges per tool_use_id, then allowed and logged", () =>

@@ -13,7 +13,10 @@ Deno.test("rules/stall_nudges.json: every kind has a nudge, and every example re
     await t.step(`examples[${i}] ${example.signature.kind}`, () => {
       const reason = recoveryReason([example.signature]);
       for (const part of example.contains) {
-        assert.ok(reason.includes(part), `Missing: examples[${i}] (${example.signature.kind}) lacks "${part}" in:\n${reason}`);
+        assert.ok(
+          reason.includes(part),
+          `Missing: examples[${i}] (${example.signature.kind}) lacks "${part}" in:\n${reason}`,
+        );
       }
     });
   }
@@ -31,5 +34,8 @@ Deno.test("recoveryReason() assembles header, one bullet per stall and footer", 
   assert.match(lines[2]!, /^- \[hung_mcp_call\] hung mcp call: .*mcp__x__y.*t2.*line 5/);
   assert.equal(lines[3], BUILTIN_NUDGES.footer);
   assert.equal(recoveryReason([]), "");
-  assert.match(nudgeFor({ kind: "new_kind", tool: "", id: "", line: 1 }), /\[new_kind\] stall: .*the tool.*<unknown id>/);
+  assert.match(
+    nudgeFor({ kind: "new_kind", tool: "", id: "", line: 1 }),
+    /\[new_kind\] stall: .*the tool.*<unknown id>/,
+  );
 });

@@ -7,7 +7,7 @@ import type { StopDecision } from "../decision.ts";
 import { detectStalls, type TurnToolsLike } from "./detect.ts";
 import { applyGates, type GateInput, type StallGate, type StallState } from "./gates.ts";
 import { recoveryReason } from "./nudges.ts";
-import { type StallSignature, signatureKey } from "./signature.ts";
+import { signatureKey, type StallSignature } from "./signature.ts";
 
 export type StallEventName =
   | "stall_detected"
@@ -66,12 +66,18 @@ export function stallStage(input: StallStageInput): StallStageResult {
   const events: StallEvent[] = [event("stall_detected", signatures, input.state)];
   if (outcome.action === "suppress") {
     const shown = outcome.gate === "retry_cap" ? outcome.capped : signatures;
-    events.push({ ...event(EVENT_FOR_GATE[outcome.gate], shown, input.state), gate: outcome.gate, cooldownLeftS: outcome.cooldownLeftS });
+    events.push({
+      ...event(EVENT_FOR_GATE[outcome.gate], shown, input.state),
+      gate: outcome.gate,
+      cooldownLeftS: outcome.cooldownLeftS,
+    });
     return { decision: null, events, state: input.state };
   }
   const next = input.observe ? input.state : outcome.state;
   events.push(event("recovery_dispatched", outcome.dispatch, outcome.state));
-  if (outcome.capped.length > 0) events.push({ ...event("retry_cap_hit", outcome.capped, input.state), gate: "retry_cap" });
+  if (outcome.capped.length > 0) {
+    events.push({ ...event("retry_cap_hit", outcome.capped, input.state), gate: "retry_cap" });
+  }
   const first = outcome.dispatch[0]!;
   const decision: StopDecision = {
     action: "block",

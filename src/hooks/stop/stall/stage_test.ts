@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { freshStallState } from "./gates.ts";
-import { type StallStageInput, stallStage } from "./stage.ts";
+import { stallStage, type StallStageInput } from "./stage.ts";
 
 const stalled = { pending: [{ id: "toolu_1", name: "Read", line: 3 }], emptyResults: [], trailingResults: null };
 
@@ -44,8 +44,14 @@ Deno.test("stallStage() logs the gate that held a nudge back", () => {
     return out.events.map((e) => `${e.name}${e.gate ? `/${e.gate}` : ""}`);
   };
   assert.deepEqual(names({ killSwitch: true }), ["stall_detected", "kill_switch_active/kill_switch"]);
-  assert.deepEqual(names({ cooldownS: 30, state: { retries: {}, lastRecoveryAt: 4000 } }), ["stall_detected", "cooldown_skipped/cooldown"]);
-  assert.deepEqual(names({ state: { retries: { toolu_1: 3 }, lastRecoveryAt: null } }), ["stall_detected", "retry_cap_hit/retry_cap"]);
+  assert.deepEqual(names({ cooldownS: 30, state: { retries: {}, lastRecoveryAt: 4000 } }), [
+    "stall_detected",
+    "cooldown_skipped/cooldown",
+  ]);
+  assert.deepEqual(names({ state: { retries: { toolu_1: 3 }, lastRecoveryAt: null } }), [
+    "stall_detected",
+    "retry_cap_hit/retry_cap",
+  ]);
   assert.deepEqual(names({ continuing: true }), ["stall_detected", "recovery_suppressed/stop_hook_active"]);
   assert.deepEqual(names({ blocksThisTurn: 3 }), ["stall_detected", "recovery_suppressed/turn_cap"]);
 });

@@ -38,7 +38,13 @@ function mapEnv(env: Record<string, string> | undefined): Record<string, string>
   return Object.fromEntries(Object.entries(env ?? {}).map(([k, v]) => [ENV_NAMES[k] ?? k, v]));
 }
 
-for (const c of lines("cases.jsonl") as unknown as { id: string; payload: Record<string, unknown>; expect: { decision: string; reason_contains?: string[] } }[]) {
+for (
+  const c of lines("cases.jsonl") as unknown as {
+    id: string;
+    payload: Record<string, unknown>;
+    expect: { decision: string; reason_contains?: string[] };
+  }[]
+) {
   Deno.test(`stall peer case ${c.id}`, async () => {
     const home = await tempHome();
     try {
@@ -55,13 +61,23 @@ for (const c of lines("cases.jsonl") as unknown as { id: string; payload: Record
   });
 }
 
-for (const s of lines("sequences.jsonl") as unknown as { id: string; env?: Record<string, string>; steps: { payload: Record<string, unknown>; expect: string }[] }[]) {
+for (
+  const s of lines("sequences.jsonl") as unknown as {
+    id: string;
+    env?: Record<string, string>;
+    steps: { payload: Record<string, unknown>; expect: string }[];
+  }[]
+) {
   Deno.test(`stall peer sequence ${s.id}`, async () => {
     const home = await tempHome();
     try {
       const decisions: string[] = [];
       for (const step of s.steps) {
-        const run = await runCli(["hook", "stop"], { home, stdin: JSON.stringify(await place(step.payload, home)), env: mapEnv(s.env) });
+        const run = await runCli(["hook", "stop"], {
+          home,
+          stdin: JSON.stringify(await place(step.payload, home)),
+          env: mapEnv(s.env),
+        });
         assert.equal(run.code, 0, run.stderr);
         decisions.push(run.stdout.trim() === "" ? "allow" : JSON.parse(run.stdout).decision);
       }
@@ -69,7 +85,11 @@ for (const s of lines("sequences.jsonl") as unknown as { id: string; env?: Recor
       const names = (await readStallLog(home)).map((l) => l["name"]);
       if (s.id === "kill_switch_env") assert.deepEqual(names, ["stall_detected", "kill_switch_active"]);
       if (s.id === "retry_cap_exhausts") {
-        assert.deepEqual(names.filter((n) => n !== "stall_detected"), ["recovery_dispatched", "recovery_dispatched", "retry_cap_hit"]);
+        assert.deepEqual(names.filter((n) => n !== "stall_detected"), [
+          "recovery_dispatched",
+          "recovery_dispatched",
+          "retry_cap_hit",
+        ]);
       }
     } finally {
       await Deno.remove(home, { recursive: true });
