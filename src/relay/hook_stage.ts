@@ -17,6 +17,7 @@ import { existsStrict } from "./io.ts";
 import { relayLogLines } from "./log_line.ts";
 import { progressPath, projectDir, relayDirFor, type RelayPaths, relayPaths } from "./paths.ts";
 import { isPermissionError, runRelayStage } from "./stage.ts";
+import { sleep as realSleep } from "../sleep.ts";
 
 /** Seconds the relay's budget adds to the wait: checkpoint, last poll, log writes. */
 export const RELAY_BUDGET_SLACK_S = 15;
@@ -76,7 +77,7 @@ async function runRelayForStop(
     pollS: config.relayPollS,
     maxWaitS: config.relayMaxWaitS,
     now: deps.now,
-    sleep: deps.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
+    sleep: deps.sleep ?? realSleep,
     explicitDir,
     ...(config.relayCheckpoint
       ? {

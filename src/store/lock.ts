@@ -3,6 +3,7 @@
  * and is taken over. Waiting is bounded: past `waitMs` the caller gets an error and fails open.
  */
 import { dirname } from "../path.ts";
+import { sleep } from "../sleep.ts";
 
 export interface LockOptions {
   /** Longest wait for the lock (default 3000 ms). */
@@ -77,7 +78,7 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
     }
     await removeIfStale(lockPath, staleMs);
     if (Date.now() >= deadline) throw new LockTimeoutError(`Cannot take lock "${lockPath}": held by another process`);
-    await new Promise((r) => setTimeout(r, pollMs));
+    await sleep(pollMs);
   }
 }
 

@@ -44,7 +44,11 @@ export async function appendRotating(path: string, text: string, options: Append
     // a rotation that fails (a file we may not rename) must not cost the line: append anyway
     await rotateIfOver(path, bytes.length, options.maxBytes).catch(() => false);
   }
-  await Deno.writeFile(path, bytes, { append: true, create: true, mode: options.mode ?? 0o600 });
+  // Deno.open and write, not Deno.writeFile: writeFile loads Deno's web streams on first use (several ms of
+  // start-up in every hook process). A regular file takes the whole buffer in one O_APPEND write.
+  using file = await Deno.open(path, { append: true, create: true, mode: options.mode ?? 0o600 });
+  let written = 0;
+  while (written < bytes.length) written += await file.write(bytes.subarray(written));
 }
 
 /**

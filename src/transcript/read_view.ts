@@ -16,6 +16,7 @@ import {
 } from "./index_schema.ts";
 import { initialTurnTools, turnToolsView } from "./turn_tools.ts";
 import type { ReadStats, TurnView } from "./types.ts";
+import { sleep as realSleep } from "../sleep.ts";
 
 export interface ReadTurnViewOptions {
   /** Read a subagent's own transcript, where every line is `isSidechain:true`. */
@@ -107,7 +108,7 @@ async function waitForFinal(
   options: ReadTurnViewOptions,
 ): Promise<{ synced: boolean; waitedMs: number }> {
   const now = options.now ?? Date.now;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sleep = options.sleep ?? realSleep;
   const pollMs = Math.max(1, options.pollMs ?? DEFAULT_POLL_MS);
   const started = now();
   for (;;) {
