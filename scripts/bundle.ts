@@ -37,11 +37,16 @@ export function bundlePlan(outdir: string = DEFAULT_BUNDLE_DIR): BundlePlan {
   };
 }
 
-/** Runs `deno bundle` into a clean `outdir` (stale chunks of an earlier build would be dead weight). */
+/** Written into every bundle folder: only a folder holding it (or an empty one) is ever cleared. */
+export const BUNDLE_MARKER = ".cliffhanger-bundle";
+
+/**
+ * Runs `deno bundle` into a clean `outdir` (stale chunks of an earlier build would be dead weight). The folder is
+ * cleared only when it is an earlier bundle (it holds BUNDLE_MARKER) or empty; any other folder is refused.
+ */
 export async function buildBundle(plan: BundlePlan): Promise<{ ok: boolean; stderr: string }> {
-  await Deno.remove(plan.outdir, { recursive: true }).catch((e) => {
-    if (!(e instanceof Deno.errors.NotFound)) throw e;
-  });
+  const cleared = await clearBundleDir(plan.outdir);
+  if (cleared !== null) return { ok: false, stderr: `${cleared}\n` };
   const out = await new Deno.Command(Deno.execPath(), { args: plan.args, stdout: "null", stderr: "piped" }).output();
   const stderr = new TextDecoder().decode(out.stderr);
   if (!out.success) return { ok: false, stderr };
@@ -50,7 +55,28 @@ export async function buildBundle(plan: BundlePlan): Promise<{ ok: boolean; stde
   } catch {
     return { ok: false, stderr: `${stderr}no ${plan.entry} after bundling\n` };
   }
+  await Deno.writeTextFile(
+    join(plan.outdir, BUNDLE_MARKER),
+    "written by scripts/bundle.ts; cleared on the next build\n",
+  );
   return { ok: true, stderr };
+}
+
+/** Removes an earlier bundle at `dir`; the reason it will not, or null when `dir` is ready. */
+async function clearBundleDir(dir: string): Promise<string | null> {
+  let names: string[];
+  try {
+    names = [...Deno.readDirSync(dir)].map((e) => e.name);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return null;
+    return `cannot read "${dir}": ${e instanceof Error ? e.message : e}`;
+  }
+  if (names.length === 0) return null;
+  if (!names.includes(BUNDLE_MARKER)) {
+    return `"${dir}" is not empty and not an earlier bundle (no ${BUNDLE_MARKER}); choose an empty or new --outdir`;
+  }
+  await Deno.remove(dir, { recursive: true });
+  return null;
 }
 
 if (import.meta.main) {

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { buildBundle, bundlePlan } from "./bundle.ts";
+import { buildBundle, BUNDLE_MARKER, bundlePlan } from "./bundle.ts";
 import { type CliRun, runCli, tempHome } from "../src/testing/run_cli.ts";
 
 interface Step {
@@ -84,5 +84,27 @@ Deno.test("the bundle's entry answers every command as main.ts does, under the s
     assert.ok(blocks >= 2, "the steps include real decisions (a block and a deny), not only help texts");
   } finally {
     for (const dir of [outdir, sourceHome, bundleHome]) await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("buildBundle() refuses to clear a folder that is not an earlier bundle, and rebuilds over one that is", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cliffhanger-bundle-dir-" });
+  try {
+    await Deno.writeTextFile(join(dir, "precious.txt"), "keep me\n");
+    const refused = await buildBundle(bundlePlan(dir));
+    assert.equal(refused.ok, false);
+    assert.match(refused.stderr, /not an earlier bundle/);
+    assert.equal(await Deno.readTextFile(join(dir, "precious.txt")), "keep me\n", "nothing removed");
+
+    const target = join(dir, "out");
+    const first = await buildBundle(bundlePlan(target));
+    assert.ok(first.ok, first.stderr);
+    await Deno.writeTextFile(join(target, "stale-chunk.js"), "// from an older build\n");
+    const again = await buildBundle(bundlePlan(target));
+    assert.ok(again.ok, again.stderr);
+    assert.ok(!(await Deno.stat(join(target, "stale-chunk.js")).then(() => true, () => false)), "stale chunk gone");
+    assert.ok((await Deno.stat(join(target, BUNDLE_MARKER))).isFile);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });

@@ -100,8 +100,15 @@ async function readConfig(deps: HookDeps): Promise<{ config: Config; problems: s
       problems.push(`Cannot read "${deps.paths.config}": ${e instanceof Error ? e.message : e}`);
     }
   }
-  const loaded = loadConfig(text, deps.env, deps.paths.config);
-  return { config: loaded.config, problems: [...problems, ...loaded.problems] };
+  try {
+    const loaded = loadConfig(text, deps.env, deps.paths.config);
+    return { config: loaded.config, problems: [...problems, ...loaded.problems] };
+  } catch (e) {
+    // a config the parser cannot take at all (nesting deep enough to overflow the stack): defaults, reported
+    const reason = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    problems.push(`Cannot load "${deps.paths.config}": ${reason}; using the defaults`);
+    return { config: loadConfig(null, deps.env, deps.paths.config).config, problems };
+  }
 }
 
 function isOn(value: string | undefined): boolean {

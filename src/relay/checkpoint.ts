@@ -6,6 +6,7 @@
  */
 import { dirname } from "../path.ts";
 import type { CheckpointOutcome } from "./stage.ts";
+import { appendToFile } from "../store/append.ts";
 
 export interface CommandResult {
   code: number;
@@ -29,7 +30,7 @@ export const realCheckpointDeps: CheckpointDeps = {
   },
   async append(path, text) {
     await Deno.mkdir(dirname(path), { recursive: true });
-    await Deno.writeTextFile(path, text, { append: true });
+    await appendToFile(path, text, 0o644);
   },
 };
 

@@ -3,6 +3,7 @@
  * record of what each side saw, not a timeline). Lines are `- <ISO time> <who>: <text>`, one write each (O_APPEND).
  */
 import { dirname } from "../path.ts";
+import { appendToFile } from "../store/append.ts";
 
 export function logMdLine(now: Date, who: "hook" | "manager", text: string): string {
   return `- ${now.toISOString().slice(0, 19)}Z ${who}: ${text.replaceAll(/[\r\n]+/g, " ")}\n`;
@@ -10,7 +11,7 @@ export function logMdLine(now: Date, who: "hook" | "manager", text: string): str
 
 export async function appendLogMd(path: string, line: string): Promise<void> {
   await Deno.mkdir(dirname(path), { recursive: true });
-  await Deno.writeTextFile(path, line, { append: true, mode: 0o644 });
+  await appendToFile(path, line, 0o644);
 }
 
 /** The last `n` non-blank lines of log.md ([] when there is none). */

@@ -72,26 +72,45 @@ Deno.test("fault: $CLIFFHANGER_HOME missing → created on first use, the hooks 
 });
 
 /**
- * Makes `dir` refuse new entries, or accept them again. A mode of 0500 binds every user but root, so as root
- * (containers, CI) the folder is made immutable instead (`chattr +i`), which binds root too.
+ * Runs `body` while `dir` refuses new entries. A mode of 0500 binds every user but root; as root (containers, CI)
+ * the folder is made immutable (`chattr +i`), which binds root too. Where even that is not permitted (no
+ * CAP_LINUX_IMMUTABLE, a filesystem without the flag), every write under `dir` throws EACCES instead, as the
+ * folder would.
  */
-async function setWritable(dir: string, writable: boolean): Promise<void> {
-  if (Deno.uid() !== 0) return await Deno.chmod(dir, writable ? 0o700 : 0o500);
-  const out = await new Deno.Command("chattr", { args: [writable ? "-i" : "+i", dir], stderr: "piped" }).output();
-  assert.ok(out.success, `chattr ${writable ? "-i" : "+i"} ${dir}: ${new TextDecoder().decode(out.stderr).trim()}`);
+async function withUnwritable(dir: string, body: () => Promise<void>): Promise<void> {
+  if (Deno.uid() !== 0) {
+    await Deno.chmod(dir, 0o500);
+    try {
+      return await body();
+    } finally {
+      await Deno.chmod(dir, 0o700);
+    }
+  }
+  const chattr = async (flag: string) => {
+    try {
+      return (await new Deno.Command("chattr", { args: [flag, dir], stdout: "null", stderr: "null" }).output()).success;
+    } catch {
+      return false; // no chattr at all
+    }
+  };
+  if (await chattr("+i")) {
+    try {
+      await assert.rejects(() => Deno.mkdir(join(dir, "probe")), "the folder really refuses new entries");
+      return await body();
+    } finally {
+      await chattr("-i");
+    }
+  }
+  await withFailingWrites(dir, () => new Deno.errors.PermissionDenied("Permission denied (os error 13)"), body);
 }
 
 Deno.test("fault: $CLIFFHANGER_HOME unwritable → fails open; writable again → works", async () => {
   const box = await makeSandbox();
   try {
     await Deno.mkdir(box.cliffhanger, { recursive: true });
-    await setWritable(box.cliffhanger, false);
-    try {
-      await assert.rejects(() => Deno.mkdir(join(box.cliffhanger, "probe")), "the folder really refuses new entries");
+    await withUnwritable(box.cliffhanger, async () => {
       for (const name of ["stop", "prompt", "pretool"] as const) await failsOpen(box, name, STDIN[name]);
-    } finally {
-      await setWritable(box.cliffhanger, true);
-    }
+    });
     await healthy(box);
   } finally {
     await removeSandbox(box);
@@ -99,8 +118,13 @@ Deno.test("fault: $CLIFFHANGER_HOME unwritable → fails open; writable again �
 });
 
 /** Makes every write under `dir` except errors.log throw ENOSPC, as a full disk would, while `body` runs. */
-async function withFullDisk(dir: string, body: () => Promise<void>): Promise<void> {
-  const full = () => new Error("No space left on device (os error 28)");
+function withFullDisk(dir: string, body: () => Promise<void>): Promise<void> {
+  return withFailingWrites(dir, () => new Error("No space left on device (os error 28)"), body);
+}
+
+/** Makes every write under `dir` except errors.log throw `error()` while `body` runs. */
+async function withFailingWrites(dir: string, error: () => Error, body: () => Promise<void>): Promise<void> {
+  const full = error;
   const hit = (p: string | URL) => String(p).startsWith(dir) && !String(p).endsWith("errors.log");
   const original = { writeTextFile: Deno.writeTextFile, writeFile: Deno.writeFile, open: Deno.open };
   // deno-lint-ignore no-explicit-any
@@ -159,6 +183,18 @@ Deno.test("fault: corrupt state, loop history, prompt state, log and config → 
     const lines = (await readText(box.paths.log)).split("\n").filter((l) => l.startsWith('{"ts":"2'));
     assert.ok(lines.length >= 2);
     for (const line of lines) JSON.parse(line);
+  } finally {
+    await removeSandbox(box);
+  }
+});
+
+Deno.test("fault: a config nested deeper than the parser's stack → defaults, reported; the hooks still answer", async () => {
+  const box = await makeSandbox();
+  try {
+    await Deno.mkdir(box.cliffhanger, { recursive: true });
+    await Deno.writeTextFile(box.paths.config, "[".repeat(200_000));
+    await healthy(box);
+    assert.match(await readText(box.paths.errors), /config: Cannot load .*config\.jsonc.*using the defaults/);
   } finally {
     await removeSandbox(box);
   }

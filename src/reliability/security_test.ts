@@ -246,13 +246,29 @@ function scrub(value: unknown, key = ""): unknown {
  * log.jsonl, errors.log and every state file (the transcript index included) hold no canary outside the documented
  * bounded fields.
  */
+/**
+ * Every file in the home: log lines (both generations) and JSON files with the documented bounded fields scrubbed,
+ * anything else (errors.log and its old generation, markers, locks) as it is.
+ */
 async function assertNoCanary(box: Sandbox): Promise<void> {
-  for (const line of (await readText(box.paths.log)).split("\n").filter((l) => l !== "")) {
-    assert.ok(!JSON.stringify(scrub(JSON.parse(line))).includes(CANARY), `log line leaks: ${line.slice(0, 300)}`);
-  }
-  assert.ok(!(await readText(box.paths.errors)).includes(CANARY), "errors.log never quotes a payload");
-  for (const [file, text] of await readTree(join(box.cliffhanger, "state"))) {
-    assert.ok(!JSON.stringify(scrub(JSON.parse(text))).includes(CANARY), `state/${file} leaks: ${text.slice(0, 600)}`);
+  for (const [file, text] of await readTree(box.cliffhanger)) {
+    if (/^log\.jsonl(\.1)?$/.test(file)) {
+      for (const line of text.split("\n").filter((l) => l !== "")) {
+        assert.ok(
+          !JSON.stringify(scrub(JSON.parse(line))).includes(CANARY),
+          `${file} line leaks: ${line.slice(0, 300)}`,
+        );
+      }
+      continue;
+    }
+    let value: unknown = text;
+    try {
+      value = scrub(JSON.parse(text));
+    } catch {
+      // not JSON: checked as it is
+    }
+    const shown = typeof value === "string" ? value : JSON.stringify(value);
+    assert.ok(!shown.includes(CANARY), `${file} leaks: ${text.slice(0, 600)}`);
   }
 }
 
@@ -285,7 +301,8 @@ function digestOf(text: string): string {
 }
 
 Deno.test("privacy: a canary in prompts, messages and tool input/output never reaches log, state or errors.log", async () => {
-  const box = await makeSandbox({ CLIFFHANGER_SYNC_MS: "0" });
+  // a small log cap, so that log.jsonl.1 and errors.log.1 are written and checked too
+  const box = await makeSandbox({ CLIFFHANGER_SYNC_MS: "0", CLIFFHANGER_LOG_MAX_BYTES: "2048" });
   try {
     const transcript = join(box.claudeProjects, "canary.jsonl");
     const lines = [
@@ -364,9 +381,10 @@ Deno.test("privacy: a canary in prompts, messages and tool input/output never re
       checkContract(name, await callHook(box, name, JSON.stringify({ hook_event_name: CANARY, session_id: "canary" })));
     }
 
-    const log = await readText(box.paths.log);
+    const log = (await readText(`${box.paths.log}.1`)) + (await readText(box.paths.log));
     const decisions = log.split("\n").filter((l) => l.includes('"action":"block"'));
     assert.ok(decisions.length >= 2, "the canary messages were decided and logged (else the test proves nothing)");
+    assert.ok(await readText(`${box.paths.log}.1`) !== "", "the log was rotated, so both generations are checked");
     const index = await storedIndex(box, "canary");
     assert.equal(
       index.state.turnId,

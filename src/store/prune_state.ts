@@ -6,7 +6,9 @@
  * - Only `state/` is listed, one level, with lstat: a symlink is never followed, a folder never entered.
  * - Each file is removed under its own lock (`locks/<key>.lock`, taken without waiting), after checking again that
  *   it is still an old regular file: a hook that is using the file keeps it.
- * - Bounded: at most `limit` files and `timeLimitMs` per run; a run cut short leaves the rest to the next stop.
+ * - Bounded: one time limit (`timeLimitMs`) covers listing and removing, and at most `limit` files go per run.
+ *   A run cut short leaves the rest for the next day's run: a huge backlog costs each day one bounded run, never
+ *   every stop. A listing cut short still removes a small batch of what it saw, so every run makes progress.
  * - Never throws: problems are returned in `errors` (for errors.log).
  */
 import { join } from "../path.ts";
@@ -26,7 +28,7 @@ export interface PruneOptions {
   now?: number;
   /** Most files removed in one run (default 500). */
   limit?: number;
-  /** Stop removing after this long (default 500 ms); the rest waits for the next run. */
+  /** Listing and removing together stop after this long (default 500 ms); the rest waits for the next run. */
   timeLimitMs?: number;
 }
 
@@ -34,8 +36,10 @@ export interface PruneReport {
   removed: string[];
   /** Old files kept because a hook holds their lock. */
   held: string[];
-  /** Old files left for the next run (limit or time limit reached). */
+  /** Old files seen but left for the next run (limit or time limit reached). */
   deferred: number;
+  /** The listing was cut short by the time limit: there may be more old files than it saw. */
+  partial: boolean;
   errors: string[];
 }
 
@@ -59,21 +63,21 @@ export async function pruneStateIfDue(options: PruneOptions): Promise<PruneRepor
   } catch (e) {
     return failed(`cannot write "${marker}": ${errorText(e)}`);
   }
-  const report = await pruneState({ ...options, now });
-  // a run cut short gives its claim back: the next stop goes on with the rest
-  if (report.deferred > 0) await Deno.remove(marker).catch(() => {});
-  return report;
+  // the claim holds even for a run cut short: the rest waits a day rather than slowing every stop
+  return await pruneState({ ...options, now });
 }
 
 /** One pruning run, regardless of the marker. */
 export async function pruneState(options: PruneOptions): Promise<PruneReport> {
   const now = options.now ?? Date.now();
-  const report: PruneReport = { removed: [], held: [], deferred: 0, errors: [] };
+  const report: PruneReport = { removed: [], held: [], deferred: 0, partial: false, errors: [] };
   if (options.maxAgeDays <= 0) return report;
-  const started = performance.now();
-  const entries = await listOrReport(options.stateDir, () => true, report.errors);
-  const locks = await listOrReport(options.locksDir, (name) => name.endsWith(".lock"), report.errors);
-  if (entries === null || locks === null) return report;
+  const deadline = performance.now() + (options.timeLimitMs ?? 500);
+  const listing = await listOrReport(options.stateDir, () => true, deadline, report.errors);
+  const locks = await listOrReport(options.locksDir, (name) => name.endsWith(".lock"), Infinity, report.errors);
+  if (listing === null || locks === null) return report;
+  report.partial = listing.partial;
+  const entries = listing.entries;
   const plan = planPrune({
     entries,
     locks: lockTimes(locks),
@@ -84,9 +88,8 @@ export async function pruneState(options: PruneOptions): Promise<PruneReport> {
   });
   report.held.push(...plan.held);
   report.deferred = plan.deferred;
-  const timeLimitMs = options.timeLimitMs ?? 500;
   for (const [i, candidate] of plan.remove.entries()) {
-    if (performance.now() - started > timeLimitMs) {
+    if (i >= MIN_BATCH && performance.now() > deadline) {
       report.deferred += plan.remove.length - i;
       break;
     }
@@ -106,6 +109,13 @@ export async function pruneState(options: PruneOptions): Promise<PruneReport> {
   }
   return report;
 }
+
+/**
+ * Entries listed and files removed even past the time limit, so that every run makes progress however large the
+ * folder (a few milliseconds at most).
+ */
+const MIN_LISTED = 200;
+const MIN_BATCH = 20;
 
 type Outcome = "removed" | "kept" | "held";
 
@@ -140,11 +150,18 @@ async function removeIfStillOld(path: string, now: number, maxAgeDays: number): 
   return "removed";
 }
 
-/** The entries of `dir` (one level, lstat); [] when it does not exist. */
-async function listDir(dir: string, wanted: (name: string) => boolean): Promise<StateEntry[]> {
+interface Listing {
+  entries: StateEntry[];
+  /** Cut short at the deadline. */
+  partial: boolean;
+}
+
+/** The entries of `dir` (one level, lstat) seen before `deadline` (performance.now()); none when it does not exist. */
+async function listDir(dir: string, wanted: (name: string) => boolean, deadline: number): Promise<Listing> {
   const entries: StateEntry[] = [];
   try {
     for await (const e of Deno.readDir(dir)) {
+      if (entries.length >= MIN_LISTED && performance.now() > deadline) return { entries, partial: true };
       if (!wanted(e.name)) continue;
       if (!e.isFile) {
         entries.push({ name: e.name, kind: e.isSymlink ? "symlink" : e.isDirectory ? "dir" : "other", mtimeMs: null });
@@ -159,34 +176,35 @@ async function listDir(dir: string, wanted: (name: string) => boolean): Promise<
       });
     }
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return [];
+    if (e instanceof Deno.errors.NotFound) return { entries: [], partial: false };
     throw e;
   }
-  return entries;
+  return { entries, partial: false };
 }
 
 /** listDir, or null with the problem added to `errors`. */
 async function listOrReport(
   dir: string,
   wanted: (name: string) => boolean,
+  deadline: number,
   errors: string[],
-): Promise<StateEntry[] | null> {
+): Promise<Listing | null> {
   try {
-    return await listDir(dir, wanted);
+    return await listDir(dir, wanted, deadline);
   } catch (e) {
     errors.push(`cannot list "${dir}": ${errorText(e)}`);
     return null;
   }
 }
 
-function lockTimes(entries: readonly StateEntry[]): Map<string, number> {
+function lockTimes({ entries }: Listing): Map<string, number> {
   const out = new Map<string, number>();
   for (const e of entries) if (e.kind === "file" && e.mtimeMs !== null) out.set(e.name, e.mtimeMs);
   return out;
 }
 
 function failed(error: string): PruneReport {
-  return { removed: [], held: [], deferred: 0, errors: [error] };
+  return { removed: [], held: [], deferred: 0, partial: false, errors: [error] };
 }
 
 function errorText(e: unknown): string {

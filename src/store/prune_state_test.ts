@@ -86,7 +86,7 @@ Deno.test("pruneState(): symlinks are never followed, folders never entered, oth
     await aged(join(state, "sub.json", "deep.json"), 400);
     await aged(join(state, "notes.txt"), 400);
     const report = await pruneState(options);
-    assert.deepEqual(report, { removed: [], held: [], deferred: 0, errors: [] });
+    assert.deepEqual(report, { removed: [], held: [], deferred: 0, partial: false, errors: [] });
     assert.deepEqual(names(state), ["dirlink", "link.json", "notes.txt", "sub.json"]);
     assert.equal(await Deno.readTextFile(victim), "precious\n");
     assert.deepEqual(names(join(outside, "dir")), ["inner.json"]);
@@ -97,7 +97,7 @@ Deno.test("pruneState() and pruneStateIfDue(): 0 days switches pruning off (no m
   withHome(async ({ state, options }) => {
     await aged(join(state, "ancient.json"), 4000);
     const off = { ...options, maxAgeDays: 0 };
-    assert.deepEqual(await pruneState(off), { removed: [], held: [], deferred: 0, errors: [] });
+    assert.deepEqual(await pruneState(off), { removed: [], held: [], deferred: 0, partial: false, errors: [] });
     assert.equal(await pruneStateIfDue(off), null);
     assert.deepEqual(names(state), ["ancient.json"]);
   }));
@@ -117,16 +117,29 @@ Deno.test("pruneStateIfDue(): at most once a day, tracked by the marker's mtime"
     assert.deepEqual(next?.removed, ["b.json"]);
   }));
 
-Deno.test("pruneStateIfDue(): a run cut short by its limit gives the day back, so the next stop goes on", () =>
+Deno.test("pruneStateIfDue(): a run cut short by its limit keeps the day's claim: the rest waits for tomorrow", () =>
   withHome(async ({ state, options }) => {
     for (let i = 0; i < 5; i++) await aged(join(state, `s${i}.json`), 40 + i);
     const first = await pruneStateIfDue({ ...options, limit: 2 });
     assert.deepEqual(first?.removed, ["s4.json", "s3.json"]);
     assert.equal(first?.deferred, 3);
-    assert.deepEqual(names(state), ["s0.json", "s1.json", "s2.json"], "no marker: not done yet");
-    const second = await pruneStateIfDue({ ...options, limit: 10 });
-    assert.deepEqual(second?.removed, ["s2.json", "s1.json", "s0.json"]);
+    assert.deepEqual(names(state), [PRUNE_MARKER, "s0.json", "s1.json", "s2.json"]);
+    assert.equal(await pruneStateIfDue({ ...options, limit: 10 }), null, "not again the same day");
+    const next = await pruneStateIfDue({ ...options, limit: 10, now: Date.now() + DAY_MS + 1000 });
+    assert.deepEqual(next?.removed, ["s2.json", "s1.json", "s0.json"]);
     assert.deepEqual(names(state), [PRUNE_MARKER]);
+  }));
+
+Deno.test("pruneState(): the time limit covers the listing; a run out of time still removes a small batch", () =>
+  withHome(async ({ state, options }) => {
+    for (let i = 0; i < 300; i++) await aged(join(state, `old-${String(i).padStart(3, "0")}.json`), 40);
+    const report = await pruneState({ ...options, timeLimitMs: 0 });
+    assert.equal(report.partial, true, "the listing stopped at the time limit");
+    assert.ok(report.removed.length >= 1 && report.removed.length <= 25, `a small batch: ${report.removed.length}`);
+    assert.equal(names(state).length, 300 - report.removed.length);
+    const rest = await pruneState({ ...options, timeLimitMs: 60_000 });
+    assert.equal(rest.partial, false);
+    assert.equal(names(state).length, 0, "with time enough, the rest goes");
   }));
 
 Deno.test("pruneStateIfDue(): a marker that is a symlink is replaced, its target untouched", () =>
@@ -149,7 +162,7 @@ Deno.test("pruneState(): problems are reported, never thrown; a missing state fo
     assert.equal(broken.errors.length, 1);
     assert.match(broken.errors[0]!, /cannot list/);
     const missing = await pruneState({ ...options, stateDir: join(root, "nowhere") });
-    assert.deepEqual(missing, { removed: [], held: [], deferred: 0, errors: [] });
+    assert.deepEqual(missing, { removed: [], held: [], deferred: 0, partial: false, errors: [] });
     const due = await pruneStateIfDue({ ...options, stateDir: notADir });
     assert.equal(due?.errors.length, 1, "the marker cannot be written: reported");
   }));

@@ -12,6 +12,7 @@
  */
 import { dirname } from "../path.ts";
 import { acquireLock } from "./lock.ts";
+import { appendToFile } from "./append.ts";
 
 export interface AppendRotatingOptions {
   /** Rotate when the file would grow past this many bytes; 0 (or less) never rotates. */
@@ -44,11 +45,7 @@ export async function appendRotating(path: string, text: string, options: Append
     // a rotation that fails (a file we may not rename) must not cost the line: append anyway
     await rotateIfOver(path, bytes.length, options.maxBytes).catch(() => false);
   }
-  // Deno.open and write, not Deno.writeFile: writeFile loads Deno's web streams on first use (several ms of
-  // start-up in every hook process). A regular file takes the whole buffer in one O_APPEND write.
-  using file = await Deno.open(path, { append: true, create: true, mode: options.mode ?? 0o600 });
-  let written = 0;
-  while (written < bytes.length) written += await file.write(bytes.subarray(written));
+  await appendToFile(path, bytes, options.mode ?? 0o600);
 }
 
 /**

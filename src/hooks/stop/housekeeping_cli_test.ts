@@ -95,6 +95,15 @@ Deno.test("hook stop (CLI): idle sessions' state is pruned once a day; fresh and
     assert.ok(names(state).includes("idle.json"), "0: nothing pruned");
     assert.ok(!names(state).includes(".pruned"), "0: not even looked at");
 
+    // the smallest budget leaves no time for pruning after the decision: it waits (the day is not claimed)
+    const tight = await runCli(["hook", "stop"], {
+      home,
+      env: { CLIFFHANGER_BUDGET_MS: "100" },
+      stdin: JSON.stringify(stop),
+    });
+    assert.equal(tight.code, 0, tight.stderr);
+    assert.ok(names(state).includes("idle.json") && !names(state).includes(".pruned"), "no pruning in a tight budget");
+
     const run = await runCli(["hook", "stop"], { home, stdin: JSON.stringify(stop) });
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual(names(state), [".pruned", "busy.json", "fresh.json", "now.json"]);

@@ -27,7 +27,14 @@ import { enterTurn, findDuplicate, remember, stopFingerprint } from "./turn.ts";
 import type { Config } from "../../config.ts";
 import { relayContinuation } from "../../relay/hook_stage.ts";
 
+/** Budget kept back from pruning for rendering and printing the answer. */
+const PRUNE_MARGIN_MS = 100;
+/** Below this much budget left, pruning waits for a later stop (the day is not claimed). */
+const PRUNE_MIN_MS = 50;
+
 export async function runStopHook(deps: HookRunDeps): Promise<HookOutcome> {
+  // the budget's clock (fail_open.ts) starts just before this; pruning only uses what is left of it
+  const runStarted = performance.now();
   const { paths } = deps;
   const startedAt = deps.startedAt;
   if (deps.stdinText.trim() === "") {
@@ -141,7 +148,8 @@ export async function runStopHook(deps: HookRunDeps): Promise<HookOutcome> {
     });
   }
   // at most once a day, after the decision is logged: remove the state of sessions idle for stateMaxAgeDays
-  await pruneOldState(paths, config);
+  const budgetLeftMs = config.budgetMs - (performance.now() - runStarted) - PRUNE_MARGIN_MS;
+  if (budgetLeftMs >= PRUNE_MIN_MS) await pruneOldState(paths, config, Math.min(500, budgetLeftMs));
   const stdout = renderStop(result.decision, {
     continueVia: config.continueVia,
     observe: result.observe,
@@ -156,12 +164,13 @@ export async function runStopHook(deps: HookRunDeps): Promise<HookOutcome> {
 }
 
 /** Prunes old sessions' state when due; fails open (problems go to errors.log, the stop is answered anyway). */
-async function pruneOldState(paths: HomePaths, config: Config): Promise<void> {
+async function pruneOldState(paths: HomePaths, config: Config, timeLimitMs: number): Promise<void> {
   try {
     const report = await pruneStateIfDue({
       stateDir: paths.state,
       locksDir: paths.locks,
       maxAgeDays: config.stateMaxAgeDays,
+      timeLimitMs,
     });
     for (const error of report?.errors ?? []) await appendError(paths.errors, "prune", error);
   } catch (e) {

@@ -1,0 +1,15 @@
+/**
+ * Appending to a file in one O_APPEND write (a regular file takes the whole buffer at once, so lines from
+ * processes appending at the same time never interleave). Deno.open and write rather than Deno.writeFile, which
+ * loads Deno's web streams on first use: several milliseconds of start-up in every hook process (README,
+ * Performance).
+ */
+const encoder = new TextEncoder();
+
+export async function appendToFile(path: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
+  const bytes = typeof data === "string" ? encoder.encode(data) : data;
+  if (bytes.length === 0) return;
+  using file = await Deno.open(path, { append: true, create: true, mode });
+  let written = 0;
+  while (written < bytes.length) written += await file.write(bytes.subarray(written));
+}

@@ -1,0 +1,20 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { appendToFile } from "./append.ts";
+
+Deno.test("appendToFile() creates the file with the mode, appends, and many writers at once never interleave", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "a.log");
+    await appendToFile(path, "first\n", 0o640);
+    assert.equal((await Deno.stat(path)).mode! & 0o777, 0o640);
+    await appendToFile(path, "");
+    const lines = Array.from({ length: 200 }, (_, i) => `${String(i).padStart(3, "0")} ${"x".repeat(3000)}\n`);
+    await Promise.all(lines.map((line) => appendToFile(path, new TextEncoder().encode(line))));
+    const got = (await Deno.readTextFile(path)).split("\n").filter((l) => l !== "");
+    assert.equal(got[0], "first");
+    assert.deepEqual(got.slice(1).sort(), lines.map((l) => l.slice(0, -1)).sort(), "every line whole, none twice");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
