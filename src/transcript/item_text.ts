@@ -13,3 +13,9 @@ export function boundItemText(text: string): string {
   // never keep half of a surrogate pair
   return `${/[\uD800-\uDBFF]$/.test(head) ? head.slice(0, -1) : head}…`;
 }
+
+/**
+ * The most items a list keeps (a Markdown list, a TodoWrite list, the session's live tasks): what the state holds
+ * stays bounded whatever the agent writes. A list longer than this keeps its first items (tasks: the newest).
+ */
+export const MAX_LIST_ITEMS = 200;

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { MAX_LIST_ITEMS } from "./item_text.ts";
 import { reduceLine } from "./reducer.ts";
 import { initialState, MAX_PENDING_CREATES, turnChecklists } from "./reducer_state.ts";
 import { fixture, line, peer, readOnce } from "./test_util.ts";
@@ -155,4 +156,52 @@ Deno.test("reducer: placeholder '<synthetic>' messages do not replace the model"
     message: { id: "m2", model: "<synthetic>", content: [{ type: "text", text: "No response requested." }] },
   }, { includeSidechain: false });
   assert.equal(state.model, "claude-opus-5-5");
+});
+
+Deno.test("reducer: lists stay bounded at MAX_LIST_ITEMS (Markdown over a message's lines, TodoWrite, live tasks)", () => {
+  const n = MAX_LIST_ITEMS + 50;
+  let state = reduceLine(initialState(), { type: "user", promptId: "p1", message: { role: "user", content: "go" } }, {
+    includeSidechain: false,
+  });
+  for (let i = 0; i < n; i++) {
+    state = reduceLine(state, {
+      type: "assistant",
+      message: { id: "m1", role: "assistant", content: [{ type: "text", text: `- [ ] item ${i}` }] },
+    }, { includeSidechain: false });
+  }
+  assert.equal(state.markdown?.items.length, MAX_LIST_ITEMS);
+  assert.equal(state.markdown?.items[0]?.text, "item 0", "a long list keeps its first items");
+  const todos = Array.from({ length: n }, (_, i) => ({ content: `todo ${i}`, status: "pending" }));
+  state = reduceLine(state, {
+    type: "assistant",
+    message: {
+      id: "m2",
+      role: "assistant",
+      content: [{ type: "tool_use", id: "tw", name: "TodoWrite", input: { todos } }],
+    },
+  }, { includeSidechain: false });
+  assert.equal(state.todo?.items.length, MAX_LIST_ITEMS);
+  for (let i = 0; i < n; i++) {
+    state = reduceLine(state, {
+      type: "assistant",
+      message: {
+        id: `c${i}`,
+        role: "assistant",
+        content: [{ type: "tool_use", id: `tc${i}`, name: "TaskCreate", input: { subject: `task ${i}` } }],
+      },
+    }, { includeSidechain: false });
+    state = reduceLine(state, {
+      type: "user",
+      message: {
+        role: "user",
+        content: [{
+          type: "tool_result",
+          tool_use_id: `tc${i}`,
+          content: `Task #${i} created successfully: task ${i}`,
+        }],
+      },
+    }, { includeSidechain: false });
+  }
+  assert.equal(state.tasks.length, MAX_LIST_ITEMS);
+  assert.equal(state.tasks.at(-1)?.subject, `task ${n - 1}`, "tasks keep the newest");
 });
