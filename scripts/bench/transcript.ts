@@ -246,38 +246,11 @@ export class TranscriptGenerator {
       lines.push(...this.#response(calls, text));
       for (const call of calls) lines.push(...this.#results(call, this.#outcome(call), promptId));
       if (openTasks.length > 0 && rng.chance(0.4)) {
-        const id = openTasks.shift()!;
-        const call = this.#call("TaskUpdate", { taskId: id, status: "completed" });
-        lines.push(...this.#response([call], null));
-        lines.push(
-          ...this.#results(call, {
-            content: `Updated task #${id} status`,
-            toolUseResult: {
-              success: true,
-              taskId: id,
-              updatedFields: ["status"],
-              statusChange: { from: "in_progress", to: "completed" },
-            },
-          }, promptId),
-        );
+        lines.push(...this.#completeTask(openTasks.shift()!, promptId));
       }
     }
     // a finished turn completes what it planned
-    for (const id of openTasks.splice(0)) {
-      const call = this.#call("TaskUpdate", { taskId: id, status: "completed" });
-      lines.push(...this.#response([call], null));
-      lines.push(
-        ...this.#results(call, {
-          content: `Updated task #${id} status`,
-          toolUseResult: {
-            success: true,
-            taskId: id,
-            updatedFields: ["status"],
-            statusChange: { from: "in_progress", to: "completed" },
-          },
-        }, promptId),
-      );
-    }
+    for (const id of openTasks.splice(0)) lines.push(...this.#completeTask(id, promptId));
     if (todos) {
       const done = todos.map((t) => ({ ...t, status: "completed" }));
       const call = this.#call("TodoWrite", { todos: done });
@@ -588,6 +561,23 @@ export class TranscriptGenerator {
     };
     this.#parent = uuid;
     return JSON.stringify(line);
+  }
+
+  /** A TaskUpdate call that completes task `id`, and its result. */
+  #completeTask(id: string, promptId: string): string[] {
+    const call = this.#call("TaskUpdate", { taskId: id, status: "completed" });
+    return [
+      ...this.#response([call], null),
+      ...this.#results(call, {
+        content: `Updated task #${id} status`,
+        toolUseResult: {
+          success: true,
+          taskId: id,
+          updatedFields: ["status"],
+          statusChange: { from: "in_progress", to: "completed" },
+        },
+      }, promptId),
+    ];
   }
 
   /** A line with the common envelope (parentUuid first, session fields last). */

@@ -1,17 +1,10 @@
 /** The command-line surface, black-box: the CLI runs under the compiled binary's permission scopes. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readErrors, readLog, runCli, tempHome } from "../testing/run_cli.ts";
+import { readErrors, readLog, runCli, tempHome, withTempHome } from "../testing/run_cli.ts";
 import { VERSION } from "../version.ts";
 
-async function withHome(body: (home: string) => Promise<void>): Promise<void> {
-  const home = await tempHome();
-  try {
-    await body(home);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-}
+const withHome = (body: (home: string) => Promise<void>) => withTempHome(body);
 
 Deno.test("cliffhanger-bin --version prints the version", () =>
   withHome(async (home) => {

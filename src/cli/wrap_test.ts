@@ -8,17 +8,10 @@ import { join } from "node:path";
 import { cliArgs } from "../../scripts/scopes.ts";
 import { envFrom } from "../env.ts";
 import { defaultRunHelpers } from "../permissions.ts";
-import { childEnv, readErrors, runCli, tempHome } from "../testing/run_cli.ts";
+import { childEnv, readErrors, runCli, tempHome, withTempHome } from "../testing/run_cli.ts";
 import { binaryPayload, processGone, readPid, script } from "../wrap/testing.ts";
 
-async function withHome(body: (home: string) => Promise<void>): Promise<void> {
-  const home = await tempHome("cliffhanger-wrap-cli-");
-  try {
-    await body(home);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-}
+const withHome = (body: (home: string) => Promise<void>) => withTempHome(body, "cliffhanger-wrap-cli-");
 
 /** runCli for bytes: stdout and stderr as they came. */
 async function runCliBytes(

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { generations } from "../store/rotate.ts";
 import { callHook, checkContract, makeSandbox, readText, removeSandbox } from "./harness.ts";
+import { agedFile, dirNames } from "../testing/files.ts";
 
 const MAX = 3;
 const TURNS = 1000;
@@ -23,16 +24,8 @@ const OLD_SESSION_FILES = [
   "idle.subagent.json",
 ];
 
-/** A file whose mtime is `days` ago on the real clock (the one pruning compares file times with). */
-async function aged(path: string, days: number): Promise<void> {
-  await Deno.writeTextFile(path, "{}\n");
-  const t = new Date(Date.now() - days * 24 * 3600 * 1000);
-  await Deno.utime(path, t, t);
-}
-
-function stateNames(dir: string): string[] {
-  return [...Deno.readDirSync(dir)].map((e) => e.name).sort();
-}
+const aged = (path: string, days: number) => agedFile(path, days);
+const stateNames = dirNames;
 
 Deno.test("bounded: 1,000 turns of an agent that always stops early and stalls — blocks per turn never exceed the cap; state, index and log stay small; old sessions are pruned", async () => {
   const box = await makeSandbox({ CLIFFHANGER_MAX: String(MAX), CLIFFHANGER_LOG_MAX_BYTES: String(LOG_MAX_BYTES) });

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { acquireLock } from "./lock.ts";
 import { DAY_MS, PRUNE_MARKER } from "./prune_plan.ts";
 import { type PruneOptions, pruneState, pruneStateIfDue } from "./prune_state.ts";
+import { agedFile, dirNames } from "../testing/files.ts";
 
 interface Home {
   root: string;
@@ -25,16 +26,8 @@ async function withHome(body: (h: Home) => Promise<void>): Promise<void> {
   }
 }
 
-/** A file with its mtime `days` ago (real clock: the file system's). */
-async function aged(path: string, days: number, text = "{}\n"): Promise<void> {
-  await Deno.writeTextFile(path, text);
-  const t = new Date(Date.now() - days * DAY_MS);
-  await Deno.utime(path, t, t);
-}
-
-function names(dir: string): string[] {
-  return [...Deno.readDirSync(dir)].map((e) => e.name).sort();
-}
+const aged = agedFile;
+const names = dirNames;
 
 Deno.test("pruneState(): old state of every hook is removed, fresh state is kept", () =>
   withHome(async ({ state, locks, options }) => {

@@ -78,6 +78,16 @@ export async function runCli(args: string[], options: RunCliOptions): Promise<Cl
   return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
 }
 
+/** Runs `body` with a fresh temp HOME (tempHome), removed afterwards. */
+export async function withTempHome(body: (home: string) => Promise<void>, prefix?: string): Promise<void> {
+  const home = await tempHome(prefix);
+  try {
+    await body(home);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+}
+
 /** A fresh temp HOME with empty .claude and .cliffhanger folders. */
 export async function tempHome(prefix = "cliffhanger-test-"): Promise<string> {
   const home = await Deno.makeTempDir({ prefix });

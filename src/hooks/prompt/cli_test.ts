@@ -1,21 +1,14 @@
 /** `hook prompt` black-box: the CLI under the binary's permission scopes, a temp HOME, real payloads. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readAllLog, readErrors, runCli, tempHome } from "../../testing/run_cli.ts";
+import { readAllLog, readErrors, runCli, tempHome, withTempHome } from "../../testing/run_cli.ts";
 
 const REAL_PAYLOAD = new URL(
   "../../../../shared/reference/claude-code-2.1.328/payloads/01-UserPromptSubmit.json",
   import.meta.url,
 );
 
-async function withHome(body: (home: string) => Promise<void>): Promise<void> {
-  const home = await tempHome();
-  try {
-    await body(home);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-}
+const withHome = (body: (home: string) => Promise<void>) => withTempHome(body);
 
 function promptPayload(home: string, extra: Record<string, unknown> = {}): string {
   return JSON.stringify({

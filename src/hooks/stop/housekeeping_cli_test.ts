@@ -4,18 +4,10 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readErrors, runCli, tempHome } from "../../testing/run_cli.ts";
+import { agedFile, dirNames } from "../../testing/files.ts";
+import { readErrors, runCli, tempHome, withTempHome } from "../../testing/run_cli.ts";
 
-const DAY_MS = 24 * 3600 * 1000;
-
-async function withHome(body: (home: string) => Promise<void>): Promise<void> {
-  const home = await tempHome();
-  try {
-    await body(home);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-}
+const withHome = (body: (home: string) => Promise<void>) => withTempHome(body);
 
 function decisionLine(session: string, action: "allow" | "block"): string {
   return JSON.stringify({
@@ -34,15 +26,8 @@ function decisionLine(session: string, action: "allow" | "block"): string {
   }) + "\n";
 }
 
-async function aged(path: string, days: number, text = "{}\n"): Promise<void> {
-  await Deno.writeTextFile(path, text);
-  const t = new Date(Date.now() - days * DAY_MS);
-  await Deno.utime(path, t, t);
-}
-
-function names(dir: string): string[] {
-  return [...Deno.readDirSync(dir)].map((e) => e.name).sort();
-}
+const aged = agedFile;
+const names = dirNames;
 
 Deno.test("hook stop (CLI): an append past logMaxBytes moves log.jsonl to log.jsonl.1; stats counts both", () =>
   withHome(async (home) => {

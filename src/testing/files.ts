@@ -1,0 +1,15 @@
+/** File helpers shared by tests: files of a given age, and the names in a folder. */
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Writes `path` with its mtime `days` ago on the real clock (the one file times and pruning use). */
+export async function agedFile(path: string, days: number, text = "{}\n"): Promise<void> {
+  await Deno.writeTextFile(path, text);
+  const t = new Date(Date.now() - days * DAY_MS);
+  await Deno.utime(path, t, t);
+}
+
+/** The names directly inside `dir`, sorted. */
+export function dirNames(dir: string): string[] {
+  return [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+}
