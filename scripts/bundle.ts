@@ -37,16 +37,23 @@ export function bundlePlan(outdir: string = DEFAULT_BUNDLE_DIR): BundlePlan {
   };
 }
 
-/** Written into every bundle folder: only a folder holding it (or an empty one) is ever cleared. */
+/** Written into every bundle folder: only a folder holding it, an empty one, or one of chunks only is cleared. */
 export const BUNDLE_MARKER = ".cliffhanger-bundle";
 
 /**
  * Runs `deno bundle` into a clean `outdir` (stale chunks of an earlier build would be dead weight). The folder is
- * cleared only when it is an earlier bundle (it holds BUNDLE_MARKER) or empty; any other folder is refused.
+ * cleared only when it is an earlier bundle (it holds BUNDLE_MARKER, or nothing but `.js` chunks) or empty; any
+ * other folder is refused.
  */
 export async function buildBundle(plan: BundlePlan): Promise<{ ok: boolean; stderr: string }> {
   const cleared = await clearBundleDir(plan.outdir);
   if (cleared !== null) return { ok: false, stderr: `${cleared}\n` };
+  // marked before bundling, so that a build failing halfway leaves a folder the next build may clear
+  await Deno.mkdir(plan.outdir, { recursive: true });
+  await Deno.writeTextFile(
+    join(plan.outdir, BUNDLE_MARKER),
+    "written by scripts/bundle.ts; cleared on the next build\n",
+  );
   const out = await new Deno.Command(Deno.execPath(), { args: plan.args, stdout: "null", stderr: "piped" }).output();
   const stderr = new TextDecoder().decode(out.stderr);
   if (!out.success) return { ok: false, stderr };
@@ -55,10 +62,6 @@ export async function buildBundle(plan: BundlePlan): Promise<{ ok: boolean; stde
   } catch {
     return { ok: false, stderr: `${stderr}no ${plan.entry} after bundling\n` };
   }
-  await Deno.writeTextFile(
-    join(plan.outdir, BUNDLE_MARKER),
-    "written by scripts/bundle.ts; cleared on the next build\n",
-  );
   return { ok: true, stderr };
 }
 
@@ -72,7 +75,9 @@ async function clearBundleDir(dir: string): Promise<string | null> {
     return `cannot read "${dir}": ${e instanceof Error ? e.message : e}`;
   }
   if (names.length === 0) return null;
-  if (!names.includes(BUNDLE_MARKER)) {
+  // a bundle from before the marker existed holds nothing but JavaScript chunks
+  const chunksOnly = names.every((n) => n.endsWith(".js") || n.endsWith(".js.map"));
+  if (!names.includes(BUNDLE_MARKER) && !chunksOnly) {
     return `"${dir}" is not empty and not an earlier bundle (no ${BUNDLE_MARKER}); choose an empty or new --outdir`;
   }
   await Deno.remove(dir, { recursive: true });

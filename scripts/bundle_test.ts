@@ -104,6 +104,15 @@ Deno.test("buildBundle() refuses to clear a folder that is not an earlier bundle
     assert.ok(again.ok, again.stderr);
     assert.ok(!(await Deno.stat(join(target, "stale-chunk.js")).then(() => true, () => false)), "stale chunk gone");
     assert.ok((await Deno.stat(join(target, BUNDLE_MARKER))).isFile);
+
+    // an older bundle without the marker (chunks only) is cleared too
+    const old = join(dir, "old");
+    await Deno.mkdir(old);
+    await Deno.writeTextFile(join(old, "main.js"), "// old\n");
+    await Deno.writeTextFile(join(old, "chunk-X.js"), "// old\n");
+    const overOld = await buildBundle(bundlePlan(old));
+    assert.ok(overOld.ok, overOld.stderr);
+    assert.ok(!(await Deno.stat(join(old, "chunk-X.js")).then(() => true, () => false)));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

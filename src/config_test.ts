@@ -49,3 +49,11 @@ Deno.test("loadConfig() treats 0/false as off and ignores empty env values", () 
   assert.equal(config.observe, false);
   assert.equal(config.max, 3);
 });
+
+Deno.test("loadConfig(): a file nested too deep for the parser is reported, and the defaults and env still apply", () => {
+  const { config, problems } = loadConfig("[".repeat(200_000), envFrom({ CLIFFHANGER_MAX: "4" }), "/h/config.jsonc");
+  assert.equal(config.max, 4);
+  assert.equal(config.budgetMs, DEFAULT_CONFIG.budgetMs);
+  assert.equal(problems.length, 1);
+  assert.match(problems[0]!, /Cannot load "\/h\/config\.jsonc": RangeError: .*; using the defaults/);
+});

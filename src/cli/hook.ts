@@ -18,6 +18,8 @@ export interface HookRunDeps {
   now: () => number;
   /** When this process started (ms since the epoch): tells a parallel copy of a call from a later call. */
   startedAt: number;
+  /** performance.now() when the time budget started (default: when the hook itself started). */
+  budgetStartedAt?: number;
 }
 
 type HookRun = (deps: HookRunDeps) => Promise<HookOutcome>;
@@ -70,6 +72,7 @@ export interface HookDeps {
 export async function runHook(name: HookName, deps: HookDeps): Promise<HookOutcome> {
   if (isOn(deps.env("CLIFFHANGER_DISABLE"))) return ALLOW_SILENTLY;
   const { config, problems } = await readConfig(deps);
+  const budgetStartedAt = performance.now();
   const outcome = await failOpen(async () => {
     for (const problem of problems) await appendError(deps.paths.errors, "config", problem);
     // loading the hook's modules is inside the budget: a module that fails to load allows, like any error
@@ -81,6 +84,7 @@ export async function runHook(name: HookName, deps: HookDeps): Promise<HookOutco
       stdinText,
       now: deps.now,
       startedAt: deps.startedAt,
+      budgetStartedAt,
     });
   }, { name: `hook ${name}`, budgetMs: config.budgetMs, errorsLog: deps.paths.errors });
   // a later stage with its own budget (the relay's wait): run it under the same fail-open policy
@@ -100,15 +104,8 @@ async function readConfig(deps: HookDeps): Promise<{ config: Config; problems: s
       problems.push(`Cannot read "${deps.paths.config}": ${e instanceof Error ? e.message : e}`);
     }
   }
-  try {
-    const loaded = loadConfig(text, deps.env, deps.paths.config);
-    return { config: loaded.config, problems: [...problems, ...loaded.problems] };
-  } catch (e) {
-    // a config the parser cannot take at all (nesting deep enough to overflow the stack): defaults, reported
-    const reason = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-    problems.push(`Cannot load "${deps.paths.config}": ${reason}; using the defaults`);
-    return { config: loadConfig(null, deps.env, deps.paths.config).config, problems };
-  }
+  const loaded = loadConfig(text, deps.env, deps.paths.config);
+  return { config: loaded.config, problems: [...problems, ...loaded.problems] };
 }
 
 function isOn(value: string | undefined): boolean {

@@ -243,10 +243,6 @@ function scrub(value: unknown, key = ""): unknown {
 }
 
 /**
- * log.jsonl, errors.log and every state file (the transcript index included) hold no canary outside the documented
- * bounded fields.
- */
-/**
  * Every file in the home: log lines (both generations) and JSON files with the documented bounded fields scrubbed,
  * anything else (errors.log and its old generation, markers, locks) as it is.
  */
@@ -301,7 +297,7 @@ function digestOf(text: string): string {
 }
 
 Deno.test("privacy: a canary in prompts, messages and tool input/output never reaches log, state or errors.log", async () => {
-  // a small log cap, so that log.jsonl.1 and errors.log.1 are written and checked too
+  // a small log cap, so that log.jsonl.1 is written and checked too
   const box = await makeSandbox({ CLIFFHANGER_SYNC_MS: "0", CLIFFHANGER_LOG_MAX_BYTES: "2048" });
   try {
     const transcript = join(box.claudeProjects, "canary.jsonl");

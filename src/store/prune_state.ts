@@ -4,9 +4,10 @@
  * module only lists and removes.
  *
  * - Only `state/` is listed, one level, with lstat: a symlink is never followed, a folder never entered.
- * - Each file is removed under its own lock (`locks/<key>.lock`, taken without waiting), after checking again that
- *   it is still an old regular file: a hook that is using the file keeps it.
- * - Bounded: one time limit (`timeLimitMs`) covers listing and removing, and at most `limit` files go per run.
+ * - Each file is removed under its own lock (`locks/<key>.lock`, waiting at most 40 ms, so that a stale lock can be
+ *   taken over), after checking again that it is still an old regular file: a hook that is using the file keeps it.
+ * - Bounded: one time limit (`timeLimitMs`) covers listing both folders and removing, and at most `limit` files go
+ *   per run; the minimum batch below may overrun it by MIN_BATCH_GRACE_MS and one lock wait at most.
  *   A run cut short leaves the rest for the next day's run: a huge backlog costs each day one bounded run, never
  *   every stop. A listing cut short still removes a small batch of what it saw, so every run makes progress.
  * - Never throws: problems are returned in `errors` (for errors.log).
@@ -74,7 +75,8 @@ export async function pruneState(options: PruneOptions): Promise<PruneReport> {
   if (options.maxAgeDays <= 0) return report;
   const deadline = performance.now() + (options.timeLimitMs ?? 500);
   const listing = await listOrReport(options.stateDir, () => true, deadline, report.errors);
-  const locks = await listOrReport(options.locksDir, (name) => name.endsWith(".lock"), Infinity, report.errors);
+  // a lock listing cut short only makes fewer files known as held: each removal takes its lock anyway
+  const locks = await listOrReport(options.locksDir, (name) => name.endsWith(".lock"), deadline, report.errors);
   if (listing === null || locks === null) return report;
   report.partial = listing.partial;
   const entries = listing.entries;
@@ -89,7 +91,8 @@ export async function pruneState(options: PruneOptions): Promise<PruneReport> {
   report.held.push(...plan.held);
   report.deferred = plan.deferred;
   for (const [i, candidate] of plan.remove.entries()) {
-    if (i >= MIN_BATCH && performance.now() > deadline) {
+    const clock = performance.now();
+    if (clock > deadline && (i >= MIN_BATCH || clock > deadline + MIN_BATCH_GRACE_MS)) {
       report.deferred += plan.remove.length - i;
       break;
     }
@@ -116,6 +119,7 @@ export async function pruneState(options: PruneOptions): Promise<PruneReport> {
  */
 const MIN_LISTED = 200;
 const MIN_BATCH = 20;
+const MIN_BATCH_GRACE_MS = 50;
 
 type Outcome = "removed" | "kept" | "held";
 

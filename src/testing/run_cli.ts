@@ -88,7 +88,7 @@ export async function withTempHome(body: (home: string) => Promise<void>, prefix
   }
 }
 
-/** A fresh temp HOME with empty .claude and .cliffhanger folders. */
+/** A fresh temp HOME holding an empty .claude/projects folder (no .cliffhanger yet: the hooks create it). */
 export async function tempHome(prefix = "cliffhanger-test-"): Promise<string> {
   const home = await Deno.makeTempDir({ prefix });
   await Deno.mkdir(join(home, ".claude", "projects"), { recursive: true });

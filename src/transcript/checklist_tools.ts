@@ -5,7 +5,7 @@
  * (boundItemText): they are stored in the session state.
  */
 import * as z from "../zod.ts";
-import { boundItemText, MAX_LIST_ITEMS } from "./item_text.ts";
+import { boundItemText, capList } from "./item_text.ts";
 import type { ChecklistItem } from "./types.ts";
 
 export const TASK_CREATE = "TaskCreate";
@@ -55,9 +55,8 @@ export function todoWriteItems(input: unknown): ChecklistItem[] | null {
   if (!parsed.success) return null;
   const items: ChecklistItem[] = [];
   for (const raw of parsed.data.todos) {
-    if (items.length >= MAX_LIST_ITEMS) break;
     const todo = TodoSchema.safeParse(raw);
     if (todo.success) items.push({ text: boundItemText(todo.data.content), done: todo.data.status === "completed" });
   }
-  return items;
+  return capList(items, (item) => item.done, "first");
 }

@@ -16,6 +16,24 @@ export function boundItemText(text: string): string {
 
 /**
  * The most items a list keeps (a Markdown list, a TodoWrite list, the session's live tasks): what the state holds
- * stays bounded whatever the agent writes. A list longer than this keeps its first items (tasks: the newest).
+ * stays bounded whatever the agent writes. See capList for which items go.
  */
 export const MAX_LIST_ITEMS = 200;
+
+/**
+ * `items` cut to MAX_LIST_ITEMS without losing an open item while a done one can go instead: done items go
+ * first, the earliest first. Only a list of more than MAX_LIST_ITEMS open items loses open ones (from the end for
+ * `keep: "first"`, from the start for `keep: "last"`), and it still has MAX_LIST_ITEMS open items to name.
+ */
+export function capList<T>(items: readonly T[], isDone: (item: T) => boolean, keep: "first" | "last"): T[] {
+  if (items.length <= MAX_LIST_ITEMS) return [...items];
+  let excess = items.length - MAX_LIST_ITEMS;
+  const kept = items.filter((item) => {
+    if (excess > 0 && isDone(item)) {
+      excess--;
+      return false;
+    }
+    return true;
+  });
+  return keep === "first" ? kept.slice(0, MAX_LIST_ITEMS) : kept.slice(-MAX_LIST_ITEMS);
+}

@@ -22,7 +22,7 @@ import {
 } from "./reducer_state.ts";
 import { EMPTY_SYNC_HASH, extendSyncHash, syncDigest, syncHashOf } from "./sync_hash.ts";
 import { initialTurnTools, toolsAfterAssistant, toolsAfterCompact, toolsAfterResults } from "./turn_tools.ts";
-import { MAX_LIST_ITEMS } from "./item_text.ts";
+import { capList } from "./item_text.ts";
 
 /**
  * Folds one parsed JSON line into the state. `lineNo` is the line's 1-based number in the file (0 when
@@ -104,7 +104,7 @@ function assistantText(state: ReducerState, messageId: string | null, texts: str
   const textHashes = [...state.textHashes.filter((h) => !hashes.includes(h)), ...hashes].slice(-MAX_TEXT_HASHES);
   const scan = scanMarkdownChecklist(added, sameMessage ? prev.fence : null);
   const before = sameMessage && prev.listed && state.markdown ? state.markdown.items : [];
-  const items = scan.items.length > 0 ? [...before, ...scan.items].slice(0, MAX_LIST_ITEMS) : before;
+  const items = scan.items.length > 0 ? capList([...before, ...scan.items], (i) => i.done, "first") : before;
   const message: CurrentMessage = { id: messageId, key, fence: scan.fence, listed: items.length > 0 };
   const text = sameMessage && state.messageText !== undefined ? `${state.messageText}\n${added}` : added;
   return {
@@ -161,7 +161,7 @@ function toolResults(state: ReducerState, results: ToolResult[]): ReducerState {
     const task = { id, subject: pending.subject, status: "pending" };
     const existing = next.tasks.findIndex((t) => t.id === id);
     const tasks = existing === -1
-      ? [...next.tasks, task].slice(-MAX_LIST_ITEMS)
+      ? capList([...next.tasks, task], (t) => t.status === "completed", "last")
       : next.tasks.map((t, i) => (i === existing ? task : t));
     next = { ...next, pendingCreates, tasks };
   }

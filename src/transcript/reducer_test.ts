@@ -205,3 +205,69 @@ Deno.test("reducer: lists stay bounded at MAX_LIST_ITEMS (Markdown over a messag
   assert.equal(state.tasks.length, MAX_LIST_ITEMS);
   assert.equal(state.tasks.at(-1)?.subject, `task ${n - 1}`, "tasks keep the newest");
 });
+
+Deno.test("reducer: past MAX_LIST_ITEMS a done item goes before an open one (an old open task still blocks)", () => {
+  const opts = { includeSidechain: false };
+  let state = reduceLine(
+    initialState(),
+    { type: "user", promptId: "p1", message: { role: "user", content: "go" } },
+    opts,
+  );
+  const create = (i: number) => {
+    state = reduceLine(state, {
+      type: "assistant",
+      message: {
+        id: `c${i}`,
+        role: "assistant",
+        content: [{ type: "tool_use", id: `tc${i}`, name: "TaskCreate", input: { subject: `task ${i}` } }],
+      },
+    }, opts);
+    state = reduceLine(state, {
+      type: "user",
+      message: {
+        role: "user",
+        content: [{
+          type: "tool_result",
+          tool_use_id: `tc${i}`,
+          content: `Task #${i} created successfully: task ${i}`,
+        }],
+      },
+    }, opts);
+  };
+  const update = (i: number, status: string) => {
+    state = reduceLine(state, {
+      type: "assistant",
+      message: {
+        id: `u${i}-${status}`,
+        role: "assistant",
+        content: [{
+          type: "tool_use",
+          id: `tu${i}${status}`,
+          name: "TaskUpdate",
+          input: { taskId: String(i), status },
+        }],
+      },
+    }, opts);
+  };
+  create(0);
+  update(0, "in_progress");
+  for (let i = 1; i <= MAX_LIST_ITEMS + 20; i++) {
+    create(i);
+    update(i, "completed");
+  }
+  assert.equal(state.tasks.length, MAX_LIST_ITEMS);
+  assert.deepEqual(state.tasks[0], { id: "0", subject: "task 0", status: "in_progress" }, "the open task is kept");
+  assert.deepEqual(turnChecklists(state).tasks?.filter((t) => !t.done).map((t) => t.text), ["task 0"]);
+
+  const lines = [
+    ...Array.from({ length: 150 }, (_, i) => `- [x] done ${i}`),
+    ...Array.from({ length: 100 }, (_, i) => `- [ ] open ${i}`),
+  ];
+  state = reduceLine(state, {
+    type: "assistant",
+    message: { id: "md", role: "assistant", content: [{ type: "text", text: lines.join("\n") }] },
+  }, opts);
+  const markdown = turnChecklists(state).markdown ?? [];
+  assert.equal(markdown.length, MAX_LIST_ITEMS);
+  assert.equal(markdown.filter((i) => !i.done).length, 100, "every open Markdown item is kept");
+});

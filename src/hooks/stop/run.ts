@@ -27,14 +27,17 @@ import { enterTurn, findDuplicate, remember, stopFingerprint } from "./turn.ts";
 import type { Config } from "../../config.ts";
 import { relayContinuation } from "../../relay/hook_stage.ts";
 
-/** Budget kept back from pruning for rendering and printing the answer. */
-const PRUNE_MARGIN_MS = 100;
+/**
+ * Budget kept back from pruning: its minimum batch may overrun its time limit a little (prune_state.ts), and the
+ * answer still has to be rendered and printed.
+ */
+const PRUNE_MARGIN_MS = 300;
 /** Below this much budget left, pruning waits for a later stop (the day is not claimed). */
 const PRUNE_MIN_MS = 50;
 
 export async function runStopHook(deps: HookRunDeps): Promise<HookOutcome> {
-  // the budget's clock (fail_open.ts) starts just before this; pruning only uses what is left of it
-  const runStarted = performance.now();
+  // pruning only uses what is left of the budget, whose clock (fail_open.ts) started before this hook's module loaded
+  const budgetStarted = deps.budgetStartedAt ?? performance.now();
   const { paths } = deps;
   const startedAt = deps.startedAt;
   if (deps.stdinText.trim() === "") {
@@ -148,7 +151,7 @@ export async function runStopHook(deps: HookRunDeps): Promise<HookOutcome> {
     });
   }
   // at most once a day, after the decision is logged: remove the state of sessions idle for stateMaxAgeDays
-  const budgetLeftMs = config.budgetMs - (performance.now() - runStarted) - PRUNE_MARGIN_MS;
+  const budgetLeftMs = config.budgetMs - (performance.now() - budgetStarted) - PRUNE_MARGIN_MS;
   if (budgetLeftMs >= PRUNE_MIN_MS) await pruneOldState(paths, config, Math.min(500, budgetLeftMs));
   const stdout = renderStop(result.decision, {
     continueVia: config.continueVia,
