@@ -4,6 +4,7 @@ import { type LoopStats, LoopStatsAccumulator } from "./loops.ts";
 import { type PromptStats, PromptStatsAccumulator } from "./prompts.ts";
 import { type RelayStats, RelayStatsAccumulator } from "./relay.ts";
 import { PromptLogLineSchema } from "../hooks/prompt/log_line.ts";
+import { DAY_MS, inWindow, type StatsWindow, statsWindow } from "./window.ts";
 
 /** The stall stage's numbers: stalls found (by kind), nudged, held back (by gate), and healthy stops. */
 export interface StallStats {
@@ -59,11 +60,8 @@ export interface Stats {
   skippedLines: number;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 export class StatsAccumulator {
-  #since: number;
-  #until: number;
+  #window: StatsWindow;
   #stats: Stats;
   #sessions = new Set<string>();
   #caughtSessions = new Set<string>();
@@ -76,18 +74,16 @@ export class StatsAccumulator {
     this.#relay = new RelayStatsAccumulator(options);
     this.#loops = new LoopStatsAccumulator(options);
     this.#prompts = new PromptStatsAccumulator(options);
-    this.#until = options.now.getTime();
     // whole UTC days, so the totals and the per-day chart always count the same lines
-    const today = Date.UTC(options.now.getUTCFullYear(), options.now.getUTCMonth(), options.now.getUTCDate());
-    this.#since = today - (options.days - 1) * DAY_MS;
+    this.#window = statsWindow(options.now, options.days);
     for (let i = options.days - 1; i >= 0; i--) {
-      const date = new Date(this.#until - i * DAY_MS).toISOString().slice(0, 10);
+      const date = new Date(this.#window.until - i * DAY_MS).toISOString().slice(0, 10);
       this.#perDay.set(date, { date, caught: 0, allowed: 0 });
     }
     this.#stats = {
       days: options.days,
-      since: new Date(this.#since).toISOString(),
-      until: new Date(this.#until).toISOString(),
+      since: new Date(this.#window.since).toISOString(),
+      until: new Date(this.#window.until).toISOString(),
       caught: 0,
       caughtObserved: 0,
       sessionsWithCatch: 0,
@@ -145,8 +141,7 @@ export class StatsAccumulator {
   add(line: LogLine): void {
     // a relay hand-over is not an early stop caught: the relay section counts it (turn_taken)
     if (line.rule === "relay-turn") return;
-    const t = Date.parse(line.ts);
-    if (!Number.isFinite(t) || t < this.#since || t > this.#until) return;
+    if (!inWindow(line.ts, this.#window)) return;
     const s = this.#stats;
     this.#sessions.add(line.session);
     const day = this.#perDay.get(line.ts.slice(0, 10));
@@ -164,8 +159,7 @@ export class StatsAccumulator {
   }
 
   addStall(line: StallLogLine): void {
-    const t = Date.parse(line.ts);
-    if (!Number.isFinite(t) || t < this.#since || t > this.#until) return;
+    if (!inWindow(line.ts, this.#window)) return;
     const s = this.#stats.stalls;
     switch (line.name) {
       case "healthy_stop":

@@ -3,6 +3,7 @@
  * by tool. Pure: the caller streams the lines in (addValue/addText) and renders the result.
  */
 import { type LoopLogLine, LoopLogLineSchema } from "../hooks/pretool/log_line.ts";
+import { inWindow, type StatsWindow, statsWindow } from "./window.ts";
 
 export interface LoopCounts {
   warned: number;
@@ -32,15 +33,12 @@ export interface LoopStatsOptions {
   days: number;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 export function isLoopLine(raw: unknown): boolean {
   return typeof raw === "object" && raw !== null && (raw as { kind?: unknown }).kind === "loop";
 }
 
 export class LoopStatsAccumulator {
-  #since: number;
-  #until: number;
+  #window: StatsWindow;
   #sessions = new Set<string>();
   #stats: LoopStats = {
     warned: 0,
@@ -54,9 +52,7 @@ export class LoopStatsAccumulator {
   };
 
   constructor(options: LoopStatsOptions) {
-    this.#until = options.now.getTime();
-    const n = options.now;
-    this.#since = Date.UTC(n.getUTCFullYear(), n.getUTCMonth(), n.getUTCDate()) - (options.days - 1) * DAY_MS;
+    this.#window = statsWindow(options.now, options.days);
   }
 
   /** Takes one parsed log line. Returns false when it is not a loop line (left for the other accumulators). */
@@ -79,8 +75,7 @@ export class LoopStatsAccumulator {
   }
 
   add(line: LoopLogLine): void {
-    const t = Date.parse(line.ts);
-    if (!Number.isFinite(t) || t < this.#since || t > this.#until) return;
+    if (!inWindow(line.ts, this.#window)) return;
     const s = this.#stats;
     const tool = s.byTool[line.tool] ??= { warned: 0, blocked: 0 };
     const pattern = s.byPattern[line.pattern];

@@ -3,6 +3,7 @@
  * went un-nudged, quirks applied by id, models. Pure: lines in, numbers and text out. Other lines are ignored.
  */
 import { type PromptLogLine, PromptLogLineSchema } from "../hooks/prompt/log_line.ts";
+import { inWindow, type StatsWindow, statsWindow } from "./window.ts";
 
 export interface PromptStats {
   /** Prompts seen in the window. */
@@ -32,11 +33,8 @@ export interface PromptStatsOptions {
   days: number;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 export class PromptStatsAccumulator {
-  #since: number;
-  #until: number;
+  #window: StatsWindow;
   #sessions = new Set<string>();
   #stats: PromptStats = {
     prompts: 0,
@@ -52,9 +50,7 @@ export class PromptStatsAccumulator {
   };
 
   constructor(options: PromptStatsOptions) {
-    this.#until = options.now.getTime();
-    const today = Date.UTC(options.now.getUTCFullYear(), options.now.getUTCMonth(), options.now.getUTCDate());
-    this.#since = today - (options.days - 1) * DAY_MS;
+    this.#window = statsWindow(options.now, options.days);
   }
 
   /** One raw log line; anything but a `kind: "prompt"` line is ignored (not counted as skipped). */
@@ -73,8 +69,7 @@ export class PromptStatsAccumulator {
   }
 
   add(line: PromptLogLine): void {
-    const t = Date.parse(line.ts);
-    if (!Number.isFinite(t) || t < this.#since || t > this.#until) return;
+    if (!inWindow(line.ts, this.#window)) return;
     const s = this.#stats;
     s.prompts++;
     if (line.session) this.#sessions.add(line.session);

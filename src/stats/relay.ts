@@ -3,6 +3,7 @@
  * checkpoints, and how long a turn took to arrive. Pure: the caller streams the lines in and renders the result.
  */
 import { type RelayLogLine, RelayLogLineSchema } from "../relay/log_line.ts";
+import { inWindow, type StatsWindow, statsWindow } from "./window.ts";
 
 export interface RelayStats {
   /** Waits started (one per stop that found nothing new at once). */
@@ -27,11 +28,8 @@ export interface RelayStats {
   skippedLines: number;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 export class RelayStatsAccumulator {
-  #since: number;
-  #until: number;
+  #window: StatsWindow;
   #sessions = new Set<string>();
   #dirs = new Set<string>();
   #waited: number[] = [];
@@ -51,9 +49,7 @@ export class RelayStatsAccumulator {
   };
 
   constructor(options: { now: Date; days: number }) {
-    const n = options.now;
-    this.#until = n.getTime();
-    this.#since = Date.UTC(n.getUTCFullYear(), n.getUTCMonth(), n.getUTCDate()) - (options.days - 1) * DAY_MS;
+    this.#window = statsWindow(options.now, options.days);
   }
 
   /** One parsed log line; false when it is not a relay line (left for the other accumulators). */
@@ -75,8 +71,7 @@ export class RelayStatsAccumulator {
   }
 
   add(line: RelayLogLine): void {
-    const t = Date.parse(line.ts);
-    if (!Number.isFinite(t) || t < this.#since || t > this.#until) return;
+    if (!inWindow(line.ts, this.#window)) return;
     this.#sessions.add(line.session);
     this.#dirs.add(line.dir);
     const s = this.#s;
