@@ -3,7 +3,6 @@
  * fix. Exits 1 when something is broken (a warning alone exits 0).
  */
 import { join, resolve } from "node:path";
-import { loadConfig } from "../config.ts";
 import {
   type Check,
   checkBinary,
@@ -22,6 +21,7 @@ import { generations } from "../store/rotate.ts";
 import { type CommandSpec, parseCommandArgs, renderHelp } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
 import { readTailText } from "../store/read_at.ts";
+import { readConfigFile } from "../config_file.ts";
 
 const spec: CommandSpec = {
   name: "doctor",
@@ -49,13 +49,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const files = await inspectSettings([
     ...new Set([...(cwd ? candidateSettingsFiles(paths, cwd) : [paths.userSettings]), ...extra]),
   ]);
-  let configText: string | null = null;
-  try {
-    configText = await Deno.readTextFile(paths.config);
-  } catch {
-    configText = null;
-  }
-  const { config, problems } = loadConfig(configText, ctx.env, paths.config);
+  const { config, problems, exists: configExists } = await readConfigFile(paths.config, ctx.env);
   const registered = files.some((f) => f.events.length > 0);
 
   const checks: Check[] = [
@@ -73,7 +67,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       : {
         id: "config",
         status: "ok",
-        detail: configText === null ? "no config file (defaults)" : paths.config,
+        detail: configExists ? paths.config : "no config file (defaults)",
         fix: null,
       },
     await checkHomeWritable(paths.root),

@@ -1,10 +1,11 @@
 /** `hook <event>`: the entry of every hook. Reads config and stdin, runs the hook under the fail-open policy. */
-import { type Config, loadConfig } from "../config.ts";
+import type { Config } from "../config.ts";
 import type { EnvReader } from "../env.ts";
 import { ALLOW_SILENTLY, failOpen, type HookOutcome } from "../hooks/fail_open.ts";
 import { appendError } from "../store/errors_log.ts";
 import type { HomePaths } from "../store/paths.ts";
 import type { CommandSpec } from "./args.ts";
+import { readConfigFile } from "../config_file.ts";
 
 /** Largest payload read from stdin; past it the hook allows without deciding. */
 export const MAX_STDIN_BYTES = 64 * 1024 * 1024;
@@ -95,17 +96,8 @@ export async function runHook(name: HookName, deps: HookDeps): Promise<HookOutco
 
 /** The config file plus the environment; a missing or unreadable file means defaults (reported). Never throws. */
 async function readConfig(deps: HookDeps): Promise<{ config: Config; problems: string[] }> {
-  let text: string | null = null;
-  const problems: string[] = [];
-  try {
-    text = await Deno.readTextFile(deps.paths.config);
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) {
-      problems.push(`Cannot read "${deps.paths.config}": ${e instanceof Error ? e.message : e}`);
-    }
-  }
-  const loaded = loadConfig(text, deps.env, deps.paths.config);
-  return { config: loaded.config, problems: [...problems, ...loaded.problems] };
+  const { config, problems, readProblem } = await readConfigFile(deps.paths.config, deps.env);
+  return { config, problems: readProblem === null ? problems : [readProblem, ...problems] };
 }
 
 function isOn(value: string | undefined): boolean {

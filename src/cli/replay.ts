@@ -3,7 +3,6 @@
  * core as `hook stop`, in observe mode, writing nothing. Reads each transcript once, line by line.
  */
 import { join } from "node:path";
-import { loadConfig } from "../config.ts";
 import { parseStopPayload } from "../hooks/stop/payload.ts";
 import { buildRuleSet, readUserRuleFiles } from "../rules/load.ts";
 import { STAGE_LABELS } from "../stats/render.ts";
@@ -16,6 +15,7 @@ import { type TranscriptFile, walkTranscripts } from "../replay/walk.ts";
 import { type CommandSpec, intFlag, parseCommandArgs, renderHelp } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
 import { CommandError, UsageError } from "./usage_error.ts";
+import { readConfigFile } from "../config_file.ts";
 
 const spec: CommandSpec = {
   name: "replay",
@@ -48,13 +48,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const inputs = explicit ? parsed.positionals : [join(ctx.paths.claudeDir, "projects")];
 
   const paths = ctx.paths;
-  let configText: string | null = null;
-  try {
-    configText = await Deno.readTextFile(paths.config);
-  } catch {
-    configText = null;
-  }
-  const { config } = loadConfig(configText, ctx.env, paths.config);
+  const { config } = await readConfigFile(paths.config, ctx.env);
   const rules = buildRuleSet({ userFiles: await readUserRuleFiles(paths.rules) });
   const stallDisabled = config.stallDisable ||
     ((ctx.env("CLIFFHANGER_STALL_DISABLE") ?? "").trim() === "" && await pathExists(paths.stallOff));

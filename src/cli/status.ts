@@ -1,7 +1,6 @@
 /** `status [--settings PATH] [--json]`: is it on, where is it registered, how is it configured, what may it touch. */
 import { pathExists } from "../store/exists.ts";
 import { relayTimeoutWarning } from "../relay/timeout.ts";
-import { loadConfig } from "../config.ts";
 import { buildRuleSet, readUserRuleFiles } from "../rules/load.ts";
 import { candidateSettingsFiles, inspectSettings } from "../settings/inspect.ts";
 import { VERSION } from "../version.ts";
@@ -10,6 +9,7 @@ import type { CliContext, Command } from "./context.ts";
 import { resolve } from "node:path";
 import { KILL_HELPER_CANDIDATES } from "../permissions.ts";
 import { type HealthListing, type HealthRecord, listHealth } from "../wrap/health.ts";
+import { readConfigFile } from "../config_file.ts";
 
 const spec: CommandSpec = {
   name: "status",
@@ -43,13 +43,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   }
   const paths = ctx.paths;
   const offFile = await pathExists(paths.off);
-  let configText: string | null = null;
-  try {
-    configText = await Deno.readTextFile(paths.config);
-  } catch {
-    configText = null;
-  }
-  const { config, problems } = loadConfig(configText, ctx.env, paths.config);
+  const { config, problems, exists: configExists } = await readConfigFile(paths.config, ctx.env);
   const disabledByEnv = config.disable;
   const rules = buildRuleSet({ userFiles: await readUserRuleFiles(paths.rules) });
   const extra = ((parsed.values["settings"] as string[] | undefined) ?? []).map((p) => resolve(p));
@@ -93,7 +87,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     },
     home: paths.root,
     log: paths.log,
-    config: { path: paths.config, exists: configText !== null, problems },
+    config: { path: paths.config, exists: configExists, problems },
     registered: settings.some((s) => s.events.length > 0),
     relay: await relayReport(ctx, config, settings),
     settings,
@@ -122,7 +116,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       `${config.stallMaxRetries} per tool call; cooldown ${config.stallCooldownS} s`,
   );
   lines.push(`home: ${paths.root}`);
-  lines.push(`config: ${paths.config}${configText === null ? " (none; defaults)" : ""}`);
+  lines.push(`config: ${paths.config}${configExists ? "" : " (none; defaults)"}`);
   for (const p of problems) lines.push(`  problem: ${p}`);
   if (report.relay.warning) lines.push(report.relay.warning);
   lines.push(
