@@ -6,6 +6,7 @@
 import { join } from "../path.ts";
 import * as z from "../zod.ts";
 import { writeJsonAtomic } from "./atomic.ts";
+import { type LoadedStateFile, parseStateFile, readStateFile } from "./state_file.ts";
 import { sanitizeId } from "./sanitize.ts";
 import { freshStallState, StallStateSchema } from "../hooks/stop/stall/gates.ts";
 
@@ -63,45 +64,16 @@ export function statePath(stateDir: string, key: string): string {
   return join(stateDir, `${key}.json`);
 }
 
-export interface LoadedState {
-  state: SessionState;
-  /** Set when the file existed but could not be used (it is then reset). */
-  problem: string | null;
-}
+export type LoadedState = LoadedStateFile<SessionState>;
 
-export async function readSessionState(path: string): Promise<LoadedState> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return { state: freshState(), problem: null };
-    if (e instanceof Deno.errors.NotCapable) throw e;
-    // a folder, a file we may not read (made by another user): report it, move it out of the way, start fresh
-    await Deno.remove(path, { recursive: true }).catch(() => {});
-    return {
-      state: freshState(),
-      problem: `Unreadable state file "${path}": ${e instanceof Error ? e.message : e}; reset`,
-    };
-  }
-  return parseSessionState(text, path);
+const SESSION_STATE_FILE = { schema: SessionStateSchema, fresh: freshState, label: "state file" };
+
+export function readSessionState(path: string): Promise<LoadedState> {
+  return readStateFile(path, SESSION_STATE_FILE);
 }
 
 export function parseSessionState(text: string, path: string): LoadedState {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return { state: freshState(), problem: `Corrupt state file "${path}": not JSON; reset` };
-  }
-  const result = SessionStateSchema.safeParse(raw);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    return {
-      state: freshState(),
-      problem: `Corrupt state file "${path}": ${issue?.path.join(".")} ${issue?.message}; reset`,
-    };
-  }
-  return { state: result.data, problem: null };
+  return parseStateFile(text, path, SESSION_STATE_FILE);
 }
 
 export async function writeSessionState(path: string, state: SessionState): Promise<void> {

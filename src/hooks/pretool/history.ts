@@ -6,6 +6,7 @@ import { join } from "../../path.ts";
 import * as z from "../../zod.ts";
 import { writeJsonAtomic } from "../../store/atomic.ts";
 import { sanitizeId } from "../../store/sanitize.ts";
+import { type LoadedStateFile, parseStateFile, readStateFile } from "../../store/state_file.ts";
 
 export const HistoryEntrySchema = z.strictObject({
   tool: z.string(),
@@ -43,45 +44,16 @@ export function loopLockPath(locksDir: string, key: string): string {
   return join(locksDir, `${key}.loop.lock`);
 }
 
-export interface LoadedLoopState {
-  state: LoopState;
-  /** Set when the file existed but could not be used (it is then reset). */
-  problem: string | null;
-}
+export type LoadedLoopState = LoadedStateFile<LoopState>;
 
-export async function readLoopState(path: string): Promise<LoadedLoopState> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return { state: freshLoopState(), problem: null };
-    if (e instanceof Deno.errors.NotCapable) throw e;
-    // a folder or a file we may not read: move it out of the way and start fresh
-    await Deno.remove(path, { recursive: true }).catch(() => {});
-    return {
-      state: freshLoopState(),
-      problem: `Unreadable loop state file "${path}": ${e instanceof Error ? e.message : e}; reset`,
-    };
-  }
-  return parseLoopState(text, path);
+const LOOP_STATE_FILE = { schema: LoopStateSchema, fresh: freshLoopState, label: "loop state file" };
+
+export function readLoopState(path: string): Promise<LoadedLoopState> {
+  return readStateFile(path, LOOP_STATE_FILE);
 }
 
 export function parseLoopState(text: string, path: string): LoadedLoopState {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return { state: freshLoopState(), problem: `Corrupt loop state file "${path}": not JSON; reset` };
-  }
-  const result = LoopStateSchema.safeParse(raw);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    return {
-      state: freshLoopState(),
-      problem: `Corrupt loop state file "${path}": ${issue?.path.join(".")} ${issue?.message}; reset`,
-    };
-  }
-  return { state: result.data, problem: null };
+  return parseStateFile(text, path, LOOP_STATE_FILE);
 }
 
 export async function writeLoopState(path: string, state: LoopState): Promise<void> {

@@ -6,6 +6,7 @@ import { join } from "../../path.ts";
 import * as z from "../../zod.ts";
 import { writeJsonAtomic } from "../../store/atomic.ts";
 import { sanitizeId } from "../../store/sanitize.ts";
+import { type LoadedStateFile, parseStateFile, readStateFile } from "../../store/state_file.ts";
 
 export const PromptStateSchema = z.looseObject({
   v: z.literal(1),
@@ -79,38 +80,16 @@ export function promptStatePath(stateDir: string, sessionId: string): string {
   return join(stateDir, `${promptStateKey(sessionId)}.json`);
 }
 
-export interface LoadedPromptState {
-  state: PromptState | null;
-  /** Set when the file existed but could not be used (it is then reset). */
-  problem: string | null;
-}
+export type LoadedPromptState = LoadedStateFile<PromptState | null>;
 
-export async function readPromptState(path: string): Promise<LoadedPromptState> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return { state: null, problem: null };
-    if (e instanceof Deno.errors.NotCapable) throw e;
-    await Deno.remove(path, { recursive: true }).catch(() => {});
-    return { state: null, problem: `Unreadable state file "${path}": ${e instanceof Error ? e.message : e}; reset` };
-  }
-  return parsePromptState(text, path);
+const PROMPT_STATE_FILE = { schema: PromptStateSchema, fresh: () => null, label: "state file" };
+
+export function readPromptState(path: string): Promise<LoadedPromptState> {
+  return readStateFile(path, PROMPT_STATE_FILE);
 }
 
 export function parsePromptState(text: string, path: string): LoadedPromptState {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return { state: null, problem: `Corrupt state file "${path}": not JSON; reset` };
-  }
-  const result = PromptStateSchema.safeParse(raw);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    return { state: null, problem: `Corrupt state file "${path}": ${issue?.path.join(".")} ${issue?.message}; reset` };
-  }
-  return { state: result.data, problem: null };
+  return parseStateFile(text, path, PROMPT_STATE_FILE);
 }
 
 export async function writePromptState(path: string, state: PromptState): Promise<void> {
