@@ -1,5 +1,5 @@
 /** The relay mailbox: one folder per project, and the files in it. */
-import { dirname, isAbsolute, join, resolve } from "../path.ts";
+import { isAbsolute, join, resolve } from "../path.ts";
 
 export interface RelayPaths {
   dir: string;
@@ -68,9 +68,4 @@ export function relayDirFor(project: string, configured: string): string {
 /** PROGRESS.md for the checkpoint: in the project folder. */
 export function progressPath(project: string): string {
   return join(project, "PROGRESS.md");
-}
-
-/** The project a relay folder belongs to when only the folder is known (`--relay-dir DIR` at compile time). */
-export function projectOfRelayDir(dir: string): string {
-  return dirname(resolve(dir));
 }

@@ -6,7 +6,7 @@
 import { join } from "../path.ts";
 import * as z from "../zod.ts";
 import { writeJsonAtomic } from "./atomic.ts";
-import { type LoadedStateFile, parseStateFile, readStateFile } from "./state_file.ts";
+import { type LoadedStateFile, readStateFile } from "./state_file.ts";
 import { sanitizeId } from "./sanitize.ts";
 import { freshStallState, StallStateSchema } from "../hooks/stop/stall/gates.ts";
 
@@ -70,10 +70,6 @@ const SESSION_STATE_FILE = { schema: SessionStateSchema, fresh: freshState, labe
 
 export function readSessionState(path: string): Promise<LoadedState> {
   return readStateFile(path, SESSION_STATE_FILE);
-}
-
-export function parseSessionState(text: string, path: string): LoadedState {
-  return parseStateFile(text, path, SESSION_STATE_FILE);
 }
 
 export async function writeSessionState(path: string, state: SessionState): Promise<void> {

@@ -6,12 +6,6 @@ import * as z from "../../zod.ts";
 
 const optionalString = z.catch(z.optional(z.nullable(z.string())), undefined);
 
-export const BackgroundTaskSchema = z.looseObject({
-  id: z.optional(z.unknown()),
-  type: z.optional(z.unknown()),
-  status: z.optional(z.unknown()),
-});
-
 export const StopPayloadSchema = z.looseObject({
   session_id: z.catch(z.string(), "unknown"),
   hook_event_name: z.catch(z.string(), "Stop"),

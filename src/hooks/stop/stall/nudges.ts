@@ -37,7 +37,3 @@ export function recoveryReason(signatures: readonly StallSignature[], nudges: Nu
   if (signatures.length === 0) return "";
   return [nudges.header, ...signatures.map((s) => nudgeFor(s, nudges)), nudges.footer].join("\n");
 }
-
-export function stallLabel(kind: string, nudges: NudgeFile = BUILTIN_NUDGES): string {
-  return (nudges.kinds[kind] ?? nudges.default).label;
-}
