@@ -24,6 +24,7 @@ import {
   type StallOptions,
 } from "./stall_scenarios.ts";
 import { assertNoHookFailure, attachments, stopFeedback } from "./transcript.ts";
+import type { StallEventStall } from "../src/hooks/stop/stall/stage.ts";
 
 /** The model's replies after the nudge. */
 const RETRY_AND_STALL: ScriptReply[] = [
@@ -185,14 +186,8 @@ Deno.test("real client stalls: every tool that legitimately prints nothing (stal
   assert.deepEqual(stopFeedback(run.transcript), []);
 });
 
-interface LoggedStall {
-  kind: string;
-  tool: string;
-  id: string;
-  line: number;
-  signature: string;
-  retries: number;
-}
+/** A stall as the stall events in log.jsonl carry it. */
+type LoggedStall = StallEventStall;
 
 /** [name, gate] of each stall event, in order. */
 function stallNames(run: ScenarioRun): [unknown, unknown][] {
