@@ -8,7 +8,7 @@
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
 import { CONFIG_PATH, MAIN_PATH, REPO_ROOT } from "../src/permissions.ts";
-import { writeStderr } from "../src/output.ts";
+import { writeStderr, writeStdout } from "../src/output.ts";
 
 export const DEFAULT_BUNDLE_DIR = join(REPO_ROOT, "dist", "bundle");
 
@@ -87,7 +87,20 @@ async function clearBundleDir(dir: string): Promise<string | null> {
 if (import.meta.main) {
   let outdir: string | undefined;
   try {
-    const { values } = parseArgs({ args: Deno.args, strict: true, options: { outdir: { type: "string" } } });
+    const { values } = parseArgs({
+      args: Deno.args,
+      strict: true,
+      options: { outdir: { type: "string" }, help: { type: "boolean", short: "h" } },
+    });
+    if (values.help) {
+      writeStdout(
+        "usage: deno task bundle [--outdir DIR]\n\n" +
+          "Bundles main.ts into DIR (default dist/bundle): main.js and its chunks, as deno task compile uses them.\n" +
+          "DIR must be empty, new, or an earlier bundle. Exit codes: 0 written; 1 deno bundle failed or DIR refused;\n" +
+          "2 usage error.\n",
+      );
+      Deno.exit(0);
+    }
     outdir = values.outdir === undefined ? undefined : resolve(Deno.env.get("INIT_CWD") || Deno.cwd(), values.outdir);
   } catch (e) {
     writeStderr(`bundle: ${e instanceof Error ? e.message : e}\n`);
@@ -96,7 +109,7 @@ if (import.meta.main) {
   const plan = bundlePlan(outdir);
   const result = await buildBundle(plan);
   if (!result.ok) {
-    writeStderr(`bundle: deno bundle failed\n${result.stderr}`);
+    writeStderr(`bundle: failed\n${result.stderr}`);
     Deno.exit(1);
   }
   writeStderr(`bundle: wrote ${plan.entry}\n`);

@@ -117,3 +117,16 @@ Deno.test("buildBundle() refuses to clear a folder that is not an earlier bundle
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("deno task bundle: --help prints usage with exit 0; an unknown flag is a one-line usage error, exit 2", async () => {
+  const script = new URL("./bundle.ts", import.meta.url).pathname;
+  const run = (arg: string) =>
+    new Deno.Command(Deno.execPath(), { args: ["run", "--allow-all", script, arg], stdout: "piped", stderr: "piped" })
+      .output();
+  const help = await run("--help");
+  assert.equal(help.code, 0);
+  assert.match(new TextDecoder().decode(help.stdout), /^usage: deno task bundle \[--outdir DIR\]/);
+  const bad = await run("--bogus");
+  assert.equal(bad.code, 2);
+  assert.match(new TextDecoder().decode(bad.stderr), /^bundle: Unknown option '--bogus'\n$/);
+});
