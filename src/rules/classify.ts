@@ -4,27 +4,37 @@
  * only when there is no checklist); `classifyMessage` runs them back to back for the case with no
  * checklist, which is also what the rule examples are checked against.
  */
+import { analyseClosing, type ClosingAnalysis } from "./closing/analyse.ts";
+import { withoutCode } from "./closing/blocks.ts";
 import { DEFAULT_MATCH_MAX_CHARS, matchFirst } from "./match.ts";
 import type { RuleMatch, RuleSet } from "./schema.ts";
 
 export interface ClassifyOptions {
-  /** Only the last `maxChars` characters are searched (default `DEFAULT_MATCH_MAX_CHARS`). */
+  /** Only the last `maxChars` characters are read as evidence (default `DEFAULT_MATCH_MAX_CHARS`). */
   maxChars?: number;
 }
 
-/** A BLOCKED: / NEEDS-YOU: line or a Status handover: the stop goes through at once. */
+/**
+ * A BLOCKED: / NEEDS-YOU: line or a Status handover: the stop goes through at once. Lines inside fenced code are
+ * not searched: a sample is not the agent speaking.
+ */
 export function findEscape(text: string, set: RuleSet, options: ClassifyOptions = {}): RuleMatch | null {
-  return matchFirst(set.escape, text, { maxChars: options.maxChars ?? DEFAULT_MATCH_MAX_CHARS });
+  return matchFirst(set.escape, withoutCode(text), { maxChars: options.maxChars ?? DEFAULT_MATCH_MAX_CHARS });
 }
 
-/** A prose blocker ("cannot proceed without …"): allows the stop when there is no checklist. */
+/** The closing analysis of a message (blocker and early-stop acts), for a turn with no checklist. */
+export function analyseMessage(text: string, set: RuleSet, options: ClassifyOptions = {}): ClosingAnalysis {
+  return analyseClosing(text, set, { maxChars: options.maxChars ?? DEFAULT_MATCH_MAX_CHARS });
+}
+
+/** A prose blocker ("cannot proceed without …") that decides the stop: allows it when there is no checklist. */
 export function findBlocker(text: string, set: RuleSet, options: ClassifyOptions = {}): RuleMatch | null {
-  return matchFirst(set.blocker, text, { maxChars: options.maxChars ?? DEFAULT_MATCH_MAX_CHARS });
+  return analyseMessage(text, set, options).blocker;
 }
 
-/** An early-stop pattern: blocks the stop when there is no checklist. Rules are tried in order. */
+/** The early-stop act that decides the stop: blocks it when there is no checklist. */
 export function findEarlyStop(text: string, set: RuleSet, options: ClassifyOptions = {}): RuleMatch | null {
-  return matchFirst(set.earlyStop, text, { maxChars: options.maxChars ?? DEFAULT_MATCH_MAX_CHARS });
+  return analyseMessage(text, set, options).early;
 }
 
 /** What the message checks decide on their own: escape → blocker → early-stop → nothing. */
@@ -36,12 +46,11 @@ export type MessageVerdict =
 
 /** The message checks in decision order, for a turn without a checklist. */
 export function classifyMessage(text: string, set: RuleSet, options: ClassifyOptions = {}): MessageVerdict {
-  const escape = findEscape(text, set, options);
+  const escape = findEscape(text, set, { maxChars: Math.max(options.maxChars ?? 0, 1_000_000) });
   if (escape) return { stage: "escape", match: escape };
-  const blocker = findBlocker(text, set, options);
-  if (blocker) return { stage: "blocker", match: blocker };
-  const earlyStop = findEarlyStop(text, set, options);
-  if (earlyStop) return { stage: "early-stop", match: earlyStop };
+  const analysis = analyseMessage(text, set, options);
+  if (analysis.early) return { stage: "early-stop", match: analysis.early };
+  if (analysis.blocker) return { stage: "blocker", match: analysis.blocker };
   return { stage: "none", match: null };
 }
 

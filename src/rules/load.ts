@@ -34,7 +34,7 @@ type Lists = Record<RuleKind, CompiledRule[]>;
 type Loaded = { file: RuleFile; rules: CompiledRule[] };
 
 export function buildRuleSet(options: BuildRuleSetOptions): RuleSet {
-  const lists: Lists = { escape: [], blocker: [], "early-stop": [] };
+  const lists: Lists = { escape: [], blocker: [], "early-stop": [], counter: [] };
   const files: RuleFileReport[] = [];
   const builtinIds = new Set<string>();
 
@@ -66,7 +66,13 @@ export function buildRuleSet(options: BuildRuleSetOptions): RuleSet {
     files.push(report({ origin: source.origin, kind: loaded.file.kind, rules: loaded.rules.length, warnings }));
   }
 
-  return { escape: lists.escape, blocker: lists.blocker, earlyStop: lists["early-stop"], files };
+  return {
+    escape: lists.escape,
+    blocker: lists.blocker,
+    earlyStop: lists["early-stop"],
+    counter: lists.counter,
+    files,
+  };
 }
 
 function report(
@@ -163,8 +169,10 @@ function loadData(
     if (seen.has(rule.id)) return { error: `${where}: duplicate id in this file` };
     seen.add(rule.id);
     const regexes: RegExp[] = [];
-    for (const [p, source] of rule.patterns.entries()) {
-      const compiled = compilePattern(source, rule.flags);
+    for (const [p, raw] of rule.patterns.entries()) {
+      const source = expandGrammar(raw, file.grammar);
+      if (source.error) return { error: `${where} patterns[${p}]: ${source.error}` };
+      const compiled = compilePattern(source.text, rule.flags);
       const problem = typeof compiled === "string" ? compiled : trusted ? null : emptyMatchProblem(compiled);
       if (typeof compiled === "string" || problem) return { error: `${where} patterns[${p}]: ${problem}` };
       regexes.push(compiled);
@@ -172,6 +180,34 @@ function loadData(
     rules.push({ ...rule, kind: file.kind, regexes, origin });
   }
   return { file, rules };
+}
+
+const PART = /\{([A-Z][A-Z0-9_]*)\}/g;
+
+/**
+ * A pattern with its `{NAME}` grammar parts replaced (parts may use parts; at most 8 levels). Regex quantifiers
+ * (`{2,5}`) are digits, so they never clash with a part name.
+ */
+export function expandGrammar(
+  pattern: string,
+  grammar: Readonly<Record<string, string>>,
+): { text: string; error: null } | { text: ""; error: string } {
+  let text = pattern;
+  for (let depth = 0; depth < 8; depth++) {
+    let unknown: string | null = null;
+    const next = text.replace(PART, (_all, name: string) => {
+      const part = grammar[name];
+      if (part === undefined) {
+        unknown ??= name;
+        return "";
+      }
+      return `(?:${part})`;
+    });
+    if (unknown !== null) return { text: "", error: `unknown grammar part {${unknown}}` };
+    if (next === text) return { text, error: null };
+    text = next;
+  }
+  return { text: "", error: "grammar parts nest more than 8 levels deep" };
 }
 
 /** A compiled pattern, or why it was refused. */

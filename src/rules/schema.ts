@@ -12,8 +12,42 @@ export const RuleKind = z.enum([
   "blocker",
   /** An early-stop pattern: blocks the stop when there is no checklist. */
   "early-stop",
+  /**
+   * A sentence that is not evidence of an early stop although an early-stop rule matches it: a generic courtesy
+   * closer, an empty "what's left", work owned by someone else. It cancels the hits on the same unit.
+   */
+  "counter",
 ]);
 export type RuleKind = z.infer<typeof RuleKind>;
+
+/** What a closing does (see docs): the acts an early-stop rule can name, and the acts that are fine endings. */
+export const Act = z.enum([
+  "offer",
+  "permission",
+  "announce",
+  "choice",
+  "pause",
+  "unverified",
+  "own-remaining",
+  "blocker",
+  "courtesy",
+  "remaining-none",
+  "other-owner",
+  "describes",
+  "report",
+  "answer",
+]);
+export type Act = z.infer<typeof Act>;
+
+/**
+ * Where a rule looks. `message`: the raw tail of the final message, as the first rule files did (`tailChars`
+ * applies); `closing`: sentences of the agent's own prose in the closing; `question`: a question anywhere in the
+ * agent's prose; `ending`: a closing sentence or a question anywhere; `closing-question`: a question in the
+ * closing; `prose`: any sentence of the agent's prose; `lead`: a list's lead-in line or heading (a counter with
+ * `lead` reads the lead-in and its items).
+ */
+export const Scope = z.enum(["message", "closing", "question", "ending", "closing-question", "prose", "lead"]);
+export type Scope = z.infer<typeof Scope>;
 
 /** Unknown keys are refused so that a misspelt field (`tailchars`) is an error, not a silent no-op. */
 export const RuleSchema = z.strictObject({
@@ -36,6 +70,16 @@ export const RuleSchema = z.strictObject({
   advice: z._default(z.string(), ""),
   /** Short label for stats, e.g. "offered to continue". */
   label: z.optional(z.string()),
+  /** The act this rule recognises (early-stop and counter rules of the closing analysis). */
+  act: z.optional(Act),
+  /** Where the rule looks (default `message`, the raw tail, for rule files written before the closing analysis). */
+  scope: z._default(Scope, "message"),
+  /** Evidence weight of one hit; a stop is blocked when the strongest hit, or the closing's hits together, reach 1. */
+  weight: z._default(z.number().check(z.positive(), z.maximum(10)), 1),
+  /** The language of the patterns (`en`, `es`, `de`, `fr`, `pt`, `ja`, `zh-Hans`, `zh-Hant`, or `any`). */
+  lang: z._default(z.string().check(z.regex(/^[a-z]{2,3}(?:-[A-Za-z]{2,4})?$|^any$/)), "any"),
+  /** Counter rules: the acts whose hits on the same unit it cancels (default: every act). */
+  cancels: z.optional(z.array(Act)),
   examples: z.strictObject({
     /** Messages this rule must match (for early-stop rules: messages that must block). */
     match: z.array(z.string()).check(z.minLength(1)),
@@ -55,6 +99,11 @@ export const RuleFileSchema = z.strictObject({
    * rules, so a file can disable a built-in and add a differently shaped rule under a new id.
    */
   disable: z._default(z.array(z.string()), []),
+  /**
+   * Named pattern parts: `{NAME}` in a pattern (upper-case name) is replaced by `(?:<part>)`. A part may use
+   * parts defined before it. Shared by the file's rules, so that a new subject or verb serves every rule.
+   */
+  grammar: z._default(z.record(z.string().check(z.regex(/^[A-Z][A-Z0-9_]*$/)), z.string()), {}),
   rules: z._default(z.array(RuleSchema), []),
 });
 export type RuleFile = z.output<typeof RuleFileSchema>;
@@ -85,6 +134,7 @@ export interface RuleSet {
   escape: CompiledRule[];
   blocker: CompiledRule[];
   earlyStop: CompiledRule[];
+  counter: CompiledRule[];
   /** Files read (built-in and user), each with its error if it failed to load. */
   files: RuleFileReport[];
 }

@@ -13,7 +13,7 @@
  *   9. anything else                                                                → allow
  */
 import type { Config } from "../../config.ts";
-import { findBlocker, findEarlyStop, findEscape, renderEarlyStopReason } from "../../rules/classify.ts";
+import { analyseMessage, findEscape, renderEarlyStopReason } from "../../rules/classify.ts";
 import type { RuleMatch, RuleSet } from "../../rules/schema.ts";
 import { parseMarkdownChecklist } from "../../transcript/markdown_checklist.ts";
 import type { Checklist, TurnView } from "../../transcript/types.ts";
@@ -36,14 +36,13 @@ const MAX_ITEM_CHARS = 120;
 export function decideStop(input: StopInput): StopDecision {
   const { payload, config, rules } = input;
   const message = payload.last_assistant_message ?? "";
-  const text = message.length > config.matchMaxChars ? message.slice(-config.matchMaxChars) : message;
 
   const escape = findEscapeLine(message, rules);
   if (escape) return allow(escape.rule.id, { match: escape.phrase });
   if (runningBackgroundTasks(payload) > 0) return allow("background-work");
   if (payload.permission_mode === "plan") return allow("plan-mode");
 
-  const verdict = judge(input, text);
+  const verdict = judge(input, message);
   if (verdict.action === "block" && input.blocksThisTurn >= config.max) {
     return { ...verdict, action: "allow", rule: "cap", reason: null };
   }
@@ -76,10 +75,9 @@ function judge(input: StopInput, text: string): StopDecision {
     }
     return allow("checklist-done", { source: checklist.source });
   }
-  const opts = { maxChars: input.config.matchMaxChars };
-  const blocker = findBlocker(text, input.rules, opts);
-  if (blocker) return allow("blocker-phrase", { match: blocker.phrase });
-  const early = findEarlyStop(text, input.rules, opts);
+  const analysis = analyseMessage(text, input.rules, { maxChars: input.config.matchMaxChars });
+  if (analysis.blocker) return allow("blocker-phrase", { match: analysis.blocker.phrase });
+  const early = analysis.early;
   if (early) {
     return {
       action: "block",

@@ -1,0 +1,98 @@
+/**
+ * `deno task eval [--json] [--misses N] [--dir DIR]`: runs every labelled final message in testdata/finals through
+ * the Stop guard's decision and prints recall and false-block rate overall, per language, per act, per set (our
+ * own, real corpus) and per deciding rule, then the misses and the wrong blocks with the sentence that decided.
+ * Exit codes: 0 printed; 1 the data could not be read; 2 a bad flag.
+ */
+import { parseArgs } from "node:util";
+import { buildRuleSet } from "../src/rules/load.ts";
+import { FINALS_DIR, readFinals } from "./eval/finals.ts";
+import { decideFinal, falseBlockRate, recall, score, type Score, type Tally } from "./eval/score.ts";
+
+const HELP = `deno task eval [--json] [--misses N] [--dir DIR]
+
+Runs every labelled message in testdata/finals/*.jsonl through the Stop guard (no checklist, no stall, unattended)
+and prints recall (early stops caught) and false-block rate (good endings blocked) per language, act, set and rule.
+
+  --json       print the whole score as JSON
+  --misses N   list at most N misses and N wrong blocks (default 40; 0 lists none)
+  --dir DIR    read another folder of labelled messages
+  --help       this text
+
+Exit codes: 0 printed; 1 the data could not be read; 2 a bad flag.
+`;
+
+function pct(n: number): string {
+  return `${(n * 100).toFixed(1)}%`;
+}
+
+function row(name: string, t: Tally): string {
+  const r = t.early === 0 ? "-" : `${pct(recall(t))} (${t.caught}/${t.early})`;
+  const f = t.good === 0 ? "-" : `${pct(falseBlockRate(t))} (${t.falseBlocks}/${t.good})`;
+  return `  ${name.padEnd(18)} recall ${r.padEnd(20)} false blocks ${f}`;
+}
+
+export function render(s: Score, misses: number): string {
+  const out: string[] = [];
+  out.push(row("all", s.total), "", "by set:");
+  for (const [k, t] of Object.entries(s.bySet).sort()) out.push(row(k, t));
+  out.push("", "by language:");
+  for (const [k, t] of Object.entries(s.byLang).sort()) out.push(row(k, t));
+  out.push("", "by act:");
+  for (const [k, t] of Object.entries(s.byAct).sort()) out.push(row(k, t));
+  out.push("", "by deciding rule (blocks, of which wrong):");
+  for (const [k, r] of Object.entries(s.byRule).sort()) out.push(`  ${k.padEnd(34)} ${r.blocks} (${r.wrong} wrong)`);
+  const list = (title: string, items: typeof s.misses) => {
+    out.push("", `${title} (${items.length}):`);
+    for (const o of items.slice(0, misses)) {
+      const text = o.final.text.replace(/\s+/g, " ").trim();
+      out.push(`  ${o.final.id} [${o.final.act}] ${o.rule}${o.match ? `: "${o.match}"` : ""}`);
+      out.push(`      ${text.length > 150 ? `…${text.slice(-149)}` : text}`);
+    }
+  };
+  if (misses > 0) {
+    list("misses", s.misses);
+    list("wrong blocks", s.falseBlocks);
+  }
+  return out.join("\n") + "\n";
+}
+
+if (import.meta.main) {
+  let flags;
+  try {
+    flags = parseArgs({
+      args: Deno.args,
+      options: {
+        json: { type: "boolean" },
+        misses: { type: "string" },
+        dir: { type: "string" },
+        help: { type: "boolean" },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    console.error(`eval: ${error instanceof Error ? error.message : error} (see --help)`);
+    Deno.exit(2);
+  }
+  if (flags.help) {
+    console.log(HELP);
+    Deno.exit(0);
+  }
+  const misses = flags.misses === undefined ? 40 : Number(flags.misses);
+  if (!Number.isInteger(misses) || misses < 0) {
+    console.error("eval: --misses must be a whole number ≥ 0");
+    Deno.exit(2);
+  }
+  let finals;
+  try {
+    finals = await readFinals(flags.dir ?? FINALS_DIR);
+  } catch (error) {
+    console.error(`eval: cannot read the labelled messages: ${error instanceof Error ? error.message : error}`);
+    Deno.exit(1);
+  }
+  const rules = buildRuleSet({ userFiles: [] });
+  const s = score(finals.map((f) => decideFinal(f, rules)));
+  if (flags.json) console.log(JSON.stringify(s, (k, v) => (k === "final" ? { id: v.id, act: v.act, lang: v.lang } : v), 2));
+  else Deno.stdout.writeSync(new TextEncoder().encode(render(s, misses)));
+}

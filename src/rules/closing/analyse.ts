@@ -1,0 +1,168 @@
+/**
+ * The closing analysis: which acts the agent's own prose performs, and whether they make the stop early.
+ *
+ * 1. The message is read as structure (`units.ts`): code, quotes and quoted strings are not the agent speaking.
+ * 2. Every early-stop rule is tried on the units its `scope` names; each hit carries the rule's `weight`.
+ * 3. A counter rule that matches the same unit cancels its hits (a courtesy closer, "Remaining: none").
+ * 4. A blocker phrase in the prose allows the stop, unless an offer, a permission request or a choice is asked
+ *    as a question: a blocker must not hide an offer.
+ * 5. The stop is early when the strongest hit weighs 1 or more, or the closing's hits of different rules add up
+ *    to 1. The hit that decided is the strongest; of equals, the last in the message, and on one sentence the
+ *    rule listed first. Its sentence is quoted.
+ *
+ * Pure, and bounded by the caller's `maxChars` and `MAX_UNITS`.
+ */
+import { matchRule, quotablePhrase, tail } from "../match.ts";
+import type { Act, CompiledRule, RuleMatch, RuleSet } from "../schema.ts";
+import { readStructure, type Unit } from "./units.ts";
+
+export interface Hit {
+  rule: CompiledRule;
+  /** The unit it matched in; null for a `message`-scope rule (the raw tail). */
+  unit: Unit | null;
+  /** What the pattern matched. */
+  matched: string;
+}
+
+export interface ClosingAnalysis {
+  units: Unit[];
+  /** Hits that count (not cancelled). */
+  hits: Hit[];
+  /** Hits a counter rule cancelled, with the counter. */
+  cancelled: { hit: Hit; by: CompiledRule }[];
+  blocker: RuleMatch | null;
+  /** The deciding early-stop hit, or null when the closing is fine. */
+  early: RuleMatch | null;
+}
+
+export interface AnalyseOptions {
+  /** Only the last `maxChars` characters are read as evidence. */
+  maxChars: number;
+}
+
+/** Acts that, asked as a question, still block when a blocker phrase is present. */
+const ASKING: ReadonlySet<Act> = new Set(["offer", "permission", "choice"]);
+
+/** Longest sentence quoted whole in a block reason; a longer one is quoted around the match. */
+export const MAX_QUOTED_SENTENCE = 160;
+
+/**
+ * Most characters whose structure is read, from the end: fences are followed from here, so a fence opened
+ * further back in a bigger message is not seen. Evidence is only the last `maxChars` of it anyway.
+ */
+export const MAX_STRUCTURE_CHARS = 256 * 1024;
+
+export function analyseClosing(whole: string, set: RuleSet, options: AnalyseOptions): ClosingAnalysis {
+  const message = tail(whole, MAX_STRUCTURE_CHARS);
+  const { units } = readStructure(message, options);
+  const rawTail = tail(message, options.maxChars);
+  const hits: Hit[] = [];
+  const cancelled: { hit: Hit; by: CompiledRule }[] = [];
+  for (const rule of set.earlyStop) {
+    for (const hit of hitsOf(rule, units, rawTail)) {
+      const by = hit.unit === null ? null : counterFor(hit, set.counter);
+      if (by) cancelled.push({ hit, by });
+      else hits.push(hit);
+    }
+  }
+
+  const blockerHit = firstBlocker(set.blocker, units, rawTail);
+  const early = decide(hits, blockerHit !== null);
+  return {
+    units,
+    hits,
+    cancelled,
+    blocker: early === null && blockerHit ? toMatch(blockerHit) : null,
+    early: early ? toMatch(early) : null,
+  };
+}
+
+function hitsOf(rule: CompiledRule, units: readonly Unit[], rawTail: string): Hit[] {
+  if (rule.scope === "message") {
+    const matched = matchRule(rule, rawTail);
+    return matched === null ? [] : [{ rule, unit: null, matched }];
+  }
+  const out: Hit[] = [];
+  for (const unit of units) {
+    if (!inScope(rule, unit)) continue;
+    const matched = matchRule(rule, unit.text);
+    if (matched !== null) out.push({ rule, unit, matched });
+  }
+  return out;
+}
+
+function inScope(rule: CompiledRule, unit: Unit): boolean {
+  switch (rule.scope) {
+    case "closing":
+      return unit.kind === "sentence" && unit.closing;
+    case "question":
+      return unit.kind === "sentence" && unit.question;
+    case "ending":
+      return unit.kind === "sentence" && (unit.closing || unit.question);
+    case "closing-question":
+      return unit.kind === "sentence" && unit.closing && unit.question;
+    case "prose":
+      return unit.kind === "sentence";
+    case "lead":
+      return unit.kind === "lead";
+    default:
+      return false;
+  }
+}
+
+/** The counter rule that cancels this hit, or null. A lead's counter reads the lead-in with its items. */
+function counterFor(hit: Hit, counters: readonly CompiledRule[]): CompiledRule | null {
+  const unit = hit.unit!;
+  const act = hit.rule.act;
+  for (const counter of counters) {
+    if (counter.cancels && act !== undefined && !counter.cancels.includes(act)) continue;
+    if ((counter.scope === "lead") !== (unit.kind === "lead")) continue;
+    const text = unit.kind === "lead" ? [unit.text, ...unit.items].join("\n") : unit.text;
+    if (matchRule(counter, text) !== null) return counter;
+  }
+  return null;
+}
+
+function firstBlocker(rules: readonly CompiledRule[], units: readonly Unit[], rawTail: string): Hit | null {
+  for (const rule of rules) {
+    const found = hitsOf(rule, units, rawTail);
+    if (found.length > 0) return found[found.length - 1]!;
+  }
+  return null;
+}
+
+function decide(hits: readonly Hit[], blocked: boolean): Hit | null {
+  const counted = blocked ? hits.filter((h) => h.unit?.question === true && ASKING.has(h.rule.act ?? "offer")) : hits;
+  let best: Hit | null = null;
+  for (const hit of counted) {
+    if (best === null || hit.rule.weight > best.rule.weight ||
+      (hit.rule.weight === best.rule.weight && position(hit) > position(best))) best = hit;
+  }
+  if (best === null) return null;
+  if (best.rule.weight >= 1) return best;
+  // Weak signals add up only in the closing, one per rule.
+  const closing = new Map<string, number>();
+  for (const hit of counted) if (hit.unit?.closing) closing.set(hit.rule.id, hit.rule.weight);
+  let sum = 0;
+  for (const weight of closing.values()) sum += weight;
+  return sum >= 1 - 1e-9 ? best : null;
+}
+
+function position(hit: Hit): number {
+  return hit.unit?.index ?? Number.MAX_SAFE_INTEGER;
+}
+
+function toMatch(hit: Hit): RuleMatch {
+  if (hit.unit === null) return { rule: hit.rule, phrase: quotablePhrase(hit.matched) };
+  return { rule: hit.rule, phrase: quoteSentence(hit.unit.text, hit.matched) };
+}
+
+/** The sentence that decided, whole when short, else the part around what matched. */
+export function quoteSentence(sentence: string, matched: string): string {
+  const flat = sentence.replace(/\s+/g, " ").trim();
+  if (flat.length <= MAX_QUOTED_SENTENCE) return flat;
+  const at = Math.max(0, flat.indexOf(matched.replace(/\s+/g, " ").trim()));
+  const start = Math.max(0, Math.min(at - 40, flat.length - MAX_QUOTED_SENTENCE + 1));
+  const cut = flat.slice(start, start + MAX_QUOTED_SENTENCE - 2).trim();
+  return `${start > 0 ? "…" : ""}${cut}…`;
+}

@@ -1,0 +1,83 @@
+/**
+ * The agent's own words in a block: inline code, quoted strings, links and URLs are masked so that a rule never
+ * reads text the agent is quoting ("the button now says 'Want me to save?'"), and the rest is cut into sentences.
+ * Pure and linear: each mask is one regex pass without nested quantifiers.
+ */
+
+/** What a masked span becomes: a neutral word, so the sentence around it still reads as one. */
+export const CODE_MARK = "‹code›";
+export const QUOTE_MARK = "‹quote›";
+
+const INLINE_CODE = /(`+)[^`\n]{0,400}?\1/g;
+const LINK = /\[([^\]\n]{0,200})\]\([^)\s]{0,400}\)/g;
+const URL = /\bhttps?:\/\/[^\s)>\]]{1,400}/g;
+/** Double-quoted strings in the quote styles of the languages we read; each kind closes with its own mark. */
+const DOUBLE_QUOTES = /"[^"\n]{1,300}"|“[^”\n]{1,300}”|„[^“”\n]{1,300}[“”]|«[^»\n]{1,300}»|「[^」\n]{1,300}」|『[^』\n]{1,300}』|‘[^’\n]{1,300}’/g;
+/** Single quotes open only after a space, `(` or the start, and close before a non-letter: "don't" is safe. */
+const SINGLE_QUOTES = /(^|[\s(\[])'([^'\n]{1,300}?)'(?=$|[^\p{L}\p{N}])/gu;
+const EMPHASIS = /\*\*|__|(?<![\p{L}\p{N}])[*_](?=\S)|(?<=\S)[*_](?![\p{L}\p{N}])/gu;
+
+/** The text with code, quotes, links and emphasis masked. */
+export function maskInline(text: string): string {
+  return text
+    .replace(INLINE_CODE, CODE_MARK)
+    .replace(LINK, "$1")
+    .replace(URL, CODE_MARK)
+    .replace(DOUBLE_QUOTES, quoted)
+    .replace(SINGLE_QUOTES, (_all, before: string, inner: string) => `${before}${quoted(inner)}`)
+    .replace(EMPHASIS, "");
+}
+
+/**
+ * A quoted span is masked, except a short one of one or two words: that is a term ("the 'retry' flag"), and the
+ * sentence stays readable. A quoted question or sentence is someone else's words.
+ */
+function quoted(span: string): string {
+  const inner = span.replace(/^["“„«「『‘']|["”“»」』’']$/g, "");
+  if (!/[?？!！.。:]/.test(inner) && inner.trim().split(/\s+/).length <= 2 && inner.length <= 24) return inner;
+  return QUOTE_MARK;
+}
+
+/** Longest sentence a rule reads; a longer run without a stop is cut into pieces of this size. */
+export const MAX_SENTENCE_CHARS = 600;
+
+/**
+ * Sentences of a masked block: cut after `.`, `!`, `?` (and `…`) followed by a space, and after the CJK stops
+ * `。！？` anywhere. "e.g.", "i.e.", "vs." and numbered steps ("1. ") do not end a sentence.
+ */
+export function splitSentences(text: string): string[] {
+  const out: string[] = [];
+  const flat = text.replace(/\s+/g, " ").trim();
+  let begin = 0;
+  for (let i = 0; i < flat.length; i++) {
+    const ch = flat[i]!;
+    const cjk = ch === "。" || ch === "！" || ch === "？" || ch === "；";
+    const latin = (ch === "." || ch === "!" || ch === "?" || ch === "…" || ch === ";") &&
+      (i + 1 === flat.length || flat[i + 1] === " ");
+    if (!cjk && !latin) {
+      if (i - begin >= MAX_SENTENCE_CHARS) {
+        out.push(flat.slice(begin, i));
+        begin = i;
+      }
+      continue;
+    }
+    // Keep runs of stops together ("?!", "...", "。」").
+    let end = i + 1;
+    while (end < flat.length && /[.!?…。！？」』)"”]/.test(flat[end]!)) end++;
+    if (ch === "." && isAbbreviation(flat, begin, i)) continue;
+    out.push(flat.slice(begin, end));
+    begin = end;
+    i = end - 1;
+  }
+  if (begin < flat.length) out.push(flat.slice(begin));
+  return out.map((s) => s.trim()).filter((s) => s !== "");
+}
+
+const ABBREVIATIONS = /(?:^|\s)(?:e\.g|i\.e|vs|etc|cf|approx|incl|no|fig|z\.B|d\.h|bzw|usw|p\.ex|ex|p\.e|v\.g|ca)$/i;
+
+function isAbbreviation(text: string, begin: number, dot: number): boolean {
+  const before = text.slice(Math.max(begin, dot - 8), dot);
+  if (ABBREVIATIONS.test(before)) return true;
+  // A numbered step at the very start of a sentence ("1. Run the tests").
+  return /^\s*\d{1,3}$/.test(text.slice(begin, dot));
+}

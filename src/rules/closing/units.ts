@@ -1,0 +1,98 @@
+/**
+ * The units a rule reads: the sentences of the agent's own prose, each marked with where it stands. The closing
+ * (the last paragraph, and the last sentences of the message) carries the most weight; a question anywhere is
+ * addressed to the user; a list's lead-in ("Remaining:", "Next steps") is read together with its items.
+ */
+import { type Block, parseBlocks } from "./blocks.ts";
+import { maskInline, splitSentences } from "./prose.ts";
+
+export type UnitKind = "sentence" | "lead";
+
+export interface Unit {
+  kind: UnitKind;
+  /** The masked sentence (a lead: the lead-in text). */
+  text: string;
+  /** The block it came from. */
+  block: Block["kind"];
+  /** In the closing: the last prose paragraph or list, or among the last `CLOSING_SENTENCES` sentences. */
+  closing: boolean;
+  /** Ends with a question mark (any script), or a Japanese か. */
+  question: boolean;
+  /** A lead's items (masked), for rules that read the whole list; [] for sentences. */
+  items: string[];
+  /** Position in the message (order of units). */
+  index: number;
+}
+
+/** How many of the last sentences belong to the closing, whatever block they are in. */
+export const CLOSING_SENTENCES = 3;
+
+/** Most sentences read, counted from the end: a 10,000-sentence message costs no more than this many. */
+export const MAX_UNITS = 400;
+
+export interface UnitOptions {
+  /** Only blocks that start in the last `maxChars` characters are read. */
+  maxChars: number;
+}
+
+export interface Structure {
+  blocks: Block[];
+  units: Unit[];
+}
+
+/** A question: `?` or `？` at the end, or a Japanese か, or a Chinese 吗 / 嗎 / 么 closing the sentence. */
+const QUESTION = /(?:[?？]|[か][。.]?|[吗嗎么][。.]?)[\s"”’」』)]*$/u;
+
+export function readStructure(message: string, options: UnitOptions): Structure {
+  const blocks = parseBlocks(message);
+  const from = Math.max(0, message.length - options.maxChars);
+  const prose = blocks.filter((b) => b.start + b.text.length >= from && b.kind !== "code" && b.kind !== "quote");
+  const units: Unit[] = [];
+  const last = lastIndex(prose, (b) => b.kind === "paragraph" || b.kind === "item");
+  let closingFrom = last;
+  while (closingFrom > 0 && prose[last]!.kind === "item" && isContinuation(prose, closingFrom)) closingFrom--;
+  let leadUnit: Unit | null = null;
+
+  for (const [b, block] of prose.entries()) {
+    const inClosing = last >= 0 && b >= closingFrom && b <= last;
+    if (block.kind === "item" && block.lead !== "") {
+      if (leadUnit === null || !isContinuation(prose, b)) {
+        leadUnit = unit({ kind: "lead", text: maskInline(block.lead), block: "heading", closing: false, index: 0 });
+        units.push(leadUnit);
+      }
+      leadUnit.items.push(maskInline(block.text).replace(/\s+/g, " ").trim());
+      if (inClosing) leadUnit.closing = true;
+    } else {
+      leadUnit = null;
+    }
+    if (block.kind === "heading") continue;
+    for (const sentence of splitSentences(maskInline(block.text))) {
+      units.push(unit({ kind: "sentence", text: sentence, block: block.kind, closing: inClosing, index: 0 }));
+    }
+  }
+
+  const kept = units.length > MAX_UNITS ? units.slice(-MAX_UNITS) : units;
+  let seen = 0;
+  for (let i = kept.length - 1; i >= 0; i--) {
+    const u = kept[i]!;
+    if (u.kind !== "sentence") continue;
+    if (seen < CLOSING_SENTENCES) u.closing = true;
+    seen++;
+  }
+  kept.forEach((u, i) => (u.index = i));
+  return { blocks, units: kept };
+}
+
+function unit(fields: Omit<Unit, "question" | "items">): Unit {
+  return { ...fields, question: fields.kind === "sentence" && QUESTION.test(fields.text), items: [] };
+}
+
+function lastIndex<T>(list: readonly T[], test: (item: T) => boolean): number {
+  for (let i = list.length - 1; i >= 0; i--) if (test(list[i]!)) return i;
+  return -1;
+}
+
+/** The block is a list item right after an item of the same list. */
+function isContinuation(blocks: readonly Block[], b: number): boolean {
+  return b > 0 && blocks[b - 1]!.kind === "item" && blocks[b - 1]!.lead === blocks[b]!.lead;
+}
