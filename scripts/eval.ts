@@ -5,11 +5,14 @@
  * Exit codes: 0 printed; 1 the data could not be read; 2 a bad flag.
  */
 import { parseArgs } from "node:util";
+import { DEFAULT_CONFIG } from "../src/config.ts";
+import { analyseMessage } from "../src/rules/classify.ts";
 import { buildRuleSet } from "../src/rules/load.ts";
+import type { RuleSet } from "../src/rules/schema.ts";
 import { FINALS_DIR, readFinals } from "./eval/finals.ts";
 import { decideFinal, falseBlockRate, recall, score, type Score, type Tally } from "./eval/score.ts";
 
-const HELP = `deno task eval [--json] [--misses N] [--dir DIR]
+const HELP = `deno task eval [--json] [--misses N] [--dir DIR] [--explain ID]
 
 Runs every labelled message in testdata/finals/*.jsonl through the Stop guard (no checklist, no stall, unattended)
 and prints recall (early stops caught) and false-block rate (good endings blocked) per language, act, set and rule.
@@ -17,6 +20,7 @@ and prints recall (early stops caught) and false-block rate (good endings blocke
   --json       print the whole score as JSON
   --misses N   list at most N misses and N wrong blocks (default 40; 0 lists none)
   --dir DIR    read another folder of labelled messages
+  --explain ID show how message ID was read: its sentences (closing, question), the hits and what cancelled them
   --help       this text
 
 Exit codes: 0 printed; 1 the data could not be read; 2 a bad flag.
@@ -57,6 +61,22 @@ export function render(s: Score, misses: number): string {
   return out.join("\n") + "\n";
 }
 
+/** How a message was read, for tuning: each unit with its place, each hit and each cancelled hit. */
+export function explain(text: string, rules: RuleSet, outcome: ReturnType<typeof decideFinal>): string {
+  const a = analyseMessage(text, rules, { maxChars: DEFAULT_CONFIG.matchMaxChars });
+  const out = [`decision: ${outcome.blocked ? "block" : "allow"} (${outcome.rule})`, "units:"];
+  for (const u of a.units) {
+    const marks = `${u.closing ? "C" : "-"}${u.question ? "Q" : "-"} ${u.kind === "lead" ? "lead" : u.block}`;
+    out.push(`  ${String(u.index).padStart(3)} ${marks.padEnd(14)} ${u.text}${u.items.length ? ` [${u.items.join(" / ")}]` : ""}`);
+  }
+  out.push("hits:");
+  for (const h of a.hits) out.push(`  ${h.rule.id} (w ${h.rule.weight}) @${h.unit?.index ?? "raw"}: ${h.matched}`);
+  out.push("cancelled:");
+  for (const c of a.cancelled) out.push(`  ${c.hit.rule.id} @${c.hit.unit?.index}: by ${c.by.id}`);
+  out.push(`blocker: ${a.blocker ? `${a.blocker.rule.id}: ${a.blocker.phrase}` : "-"}`);
+  return out.join("\n") + "\n";
+}
+
 if (import.meta.main) {
   let flags;
   try {
@@ -66,6 +86,7 @@ if (import.meta.main) {
         json: { type: "boolean" },
         misses: { type: "string" },
         dir: { type: "string" },
+        explain: { type: "string" },
         help: { type: "boolean" },
       },
       strict: true,
@@ -92,6 +113,15 @@ if (import.meta.main) {
     Deno.exit(1);
   }
   const rules = buildRuleSet({ userFiles: [] });
+  if (flags.explain !== undefined) {
+    const final = finals.find((f) => f.id === flags.explain);
+    if (!final) {
+      console.error(`eval: no labelled message has the id ${flags.explain}`);
+      Deno.exit(2);
+    }
+    Deno.stdout.writeSync(new TextEncoder().encode(explain(final.text, rules, decideFinal(final, rules))));
+    Deno.exit(0);
+  }
   const s = score(finals.map((f) => decideFinal(f, rules)));
   if (flags.json) console.log(JSON.stringify(s, (k, v) => (k === "final" ? { id: v.id, act: v.act, lang: v.lang } : v), 2));
   else Deno.stdout.writeSync(new TextEncoder().encode(render(s, misses)));
