@@ -13,7 +13,9 @@ function earlyStop(text: string): RuleMatch {
 
 Deno.test("renderEarlyStopReason() quotes the phrase and names BLOCKED:", () => {
   const reason = renderEarlyStopReason(earlyStop("Migration 1 of 3 is done. Would you like me to continue?"));
-  assert.ok(reason.includes('("Would you like me to")'), reason);
+  assert.ok(reason.includes('("Would you like me to continue?")'), reason);
+  assert.ok(reason.includes("NEEDS-YOU:"), "an offer names the escape for a real question");
+  assert.ok(reason.includes("Never take an irreversible step"), reason);
   assert.ok(reason.includes("BLOCKED: <what> <what you need>"), reason);
   assert.ok(!reason.includes("{match}"));
 });
@@ -34,15 +36,17 @@ Deno.test("renderEarlyStopReason() inserts phrases literally", () => {
 Deno.test("renderEarlyStopReason() completes advice without {match} or BLOCKED:", () => {
   const { rule } = earlyStop("Want me to continue?");
   const bare = renderEarlyStopReason({ rule: { ...rule, advice: "" }, phrase: "Want me to" });
-  assert.match(bare, /^Your last message ended the turn early \(offered to continue: "Want me to"\)\./);
+  assert.match(bare, /^Your last message ended the turn early \(offered more work: "Want me to"\)\./);
   assert.ok(bare.includes("BLOCKED:"));
   const own = renderEarlyStopReason({ rule: { ...rule, advice: "Keep going." }, phrase: "Want me to" });
   assert.ok(own.includes('"Want me to"') && own.includes("Keep going.") && own.includes("BLOCKED:"), own);
 });
 
-Deno.test("classifyMessage() runs escape, then blocker, then early-stop", () => {
+Deno.test("classifyMessage() runs escape, then the closing analysis; a blocker phrase does not hide an offer", () => {
   assert.equal(classifyMessage("Want me to continue?\nBLOCKED: need the token.", set).stage, "escape");
-  assert.equal(classifyMessage("I cannot proceed without the key. Want me to mock it?", set).stage, "blocker");
+  assert.equal(classifyMessage("I cannot proceed without the key. Want me to mock it?", set).stage, "early-stop");
+  assert.equal(classifyMessage("I cannot proceed without the key; the tests are written.", set).stage, "blocker");
+  assert.equal(classifyMessage("Done.\n```\nBLOCKED: sample\n```\nWant me to add CI?", set).stage, "early-stop");
   assert.equal(classifyMessage("Want me to continue?", set).stage, "early-stop");
   assert.deepEqual(classifyMessage("All 12 tests pass.", set), { stage: "none", match: null });
 });
@@ -51,7 +55,8 @@ Deno.test("find*() honour maxChars", () => {
   const long = "BLOCKED: need the token.\n" + "All good. ".repeat(50);
   assert.ok(findEscape(long, set));
   assert.equal(findEscape(long, set, { maxChars: 100 }), null);
-  const offer = "I cannot proceed without the key." + " x".repeat(100);
+  // Evidence is read by block: a paragraph that ends before the last maxChars characters is not read.
+  const offer = "I cannot proceed without the key.\n\n" + " x".repeat(100);
   assert.ok(findBlocker(offer, set));
   assert.equal(findBlocker(offer, set, { maxChars: 50 }), null);
 });

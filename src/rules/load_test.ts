@@ -1,14 +1,11 @@
 import assert from "node:assert/strict";
+import earlyStopFile from "../../rules/early_stop.json" with { type: "json" };
 import { join } from "node:path";
 import { buildRuleSet, lineColumn, readUserRuleFiles, type UserRuleSource } from "./load.ts";
 
-const BUILTIN_EARLY_STOP = [
-  "announces-next-step",
-  "offers-to-continue",
-  "decisions-for-user",
-  "good-place-to-report",
-  "leaves-work-unverified",
-];
+/** The built-in early-stop rule ids, in the order of rules/early_stop.json. */
+const BUILTIN_EARLY_STOP = (earlyStopFile.rules as { id: string }[]).map((r) => r.id);
+
 
 function rule(id: string, patterns: string[], extra: Record<string, unknown> = {}) {
   return {
@@ -39,6 +36,7 @@ Deno.test("buildRuleSet() with no user files loads the built-ins in order", () =
     ["builtin:escapes.json", null],
     ["builtin:blockers.json", null],
     ["builtin:early_stop.json", null],
+    ["builtin:counters.json", null],
   ]);
   for (const r of [...set.escape, ...set.blocker, ...set.earlyStop]) {
     for (const regex of r.regexes) assert.ok(!regex.global && !regex.sticky, `${r.id} has a g or y regex`);
@@ -51,7 +49,7 @@ Deno.test("buildRuleSet() replaces a built-in in place when a user rule has its 
     userFiles: [userFile(origin, { kind: "early-stop", rules: [rule("offers-to-continue", ["\\bfancy offer\\b"])] })],
   });
   assert.deepEqual(set.earlyStop.map((r) => r.id), BUILTIN_EARLY_STOP);
-  const replaced = set.earlyStop[1];
+  const replaced = set.earlyStop[BUILTIN_EARLY_STOP.indexOf("offers-to-continue")];
   assert.equal(replaced?.origin, origin);
   assert.equal(replaced?.regexes[0]?.test("a FANCY offer"), true, "default flags are iu");
   assert.equal(replaced?.regexes[0]?.test("Want me to continue?"), false);

@@ -49,7 +49,9 @@ const TABLE: PeerCase[] = [
   { source: "cliffhanger", id: "traditional_chinese_patterns_block_4", message: "還沒跑過測試。", decision: "block", rule: "leaves-work-unverified" },
   // Non-portable in the corpus; we share the policy: with no checklist, a prose blocker allows the stop
   // even when an offer follows it.
-  { source: "cliffhanger", id: "blocker_phrase_suppresses_pattern", message: "I cannot proceed without the database credentials. Want me to use SQLite in the meantime?", decision: "allow", rule: "blocker-phrase" },
+  // We differ: a blocker phrase must not hide an offer. The offer of a workaround is a question nobody answers; the
+  // agent should take the workaround itself or write the blocker as a BLOCKED: line.
+  { source: "cliffhanger", id: "blocker_phrase_suppresses_pattern", message: "I cannot proceed without the database credentials. Want me to use SQLite in the meantime?", decision: "block", rule: "offers-to-continue", differs: { peer: "allow", why: "a blocker phrase followed by an offer asked as a question is an offer: the offer blocks, a BLOCKED: line lets it through" } },
   { source: "cliffhanger", id: "plain_final_report_allows", message: "Added GET /health, a test for it, a docs entry, and a changelog line. 15 tests pass.", decision: "allow", rule: "no-pattern" },
   { source: "cliffhanger", id: "missing_transcript_falls_back_to_patterns", message: "Let me know if you'd like me to continue.", decision: "block", rule: "offers-to-continue" },
   { source: "cliffhanger", id: "waiting_on_approval_it_could_route_around_blocks", message: "Both parts are written, but I haven't been able to run pytest yet. The Bash tool is asking for approval on the pytest command, so nothing has been tested. Once you approve it, I'll run `python -m pytest -q`.", decision: "block", rule: "announces-next-step", reasonContains: ["BLOCKED:"] },
@@ -81,6 +83,12 @@ const TABLE: PeerCase[] = [
 
 const set = buildRuleSet({ userFiles: [] });
 
+/** The act family of a rule id: an offer, a question handed back (permission or choice), an announcement, … */
+function actOf(id: string): string {
+  const act = set.earlyStop.find((rule) => rule.id === id)?.act ?? id;
+  return act === "permission" || act === "choice" ? "asks" : act === "own-remaining" ? "announce" : act;
+}
+
 /** What the message checks decide: the decision and the name the peer's log would use for it. */
 function decide(message: string): { decision: Decision; rule: string; reason: string | null } {
   const verdict = classifyMessage(message, set);
@@ -102,7 +110,11 @@ Deno.test("peer messages decide as labelled (or as our documented policy)", asyn
       const got = decide(peer.message);
       const label = `${peer.source}/${peer.id} ${JSON.stringify(peer.message)}`;
       assert.equal(got.decision, peer.decision, `${label}: got ${got.decision} by "${got.rule}"`);
-      if (peer.rule !== undefined) assert.equal(got.rule, peer.rule, `${label}: decided by the wrong rule`);
+      if (peer.rule !== undefined) {
+        // The peer names one rule per act for every language; we have a rule per act and language (and several
+        // English ones), so the act of the deciding rule is what must agree.
+        assert.equal(actOf(got.rule), actOf(peer.rule), `${label}: decided by "${got.rule}", not as "${peer.rule}"`);
+      }
       for (const part of peer.reasonContains ?? []) {
         assert.ok(got.reason?.includes(part), `${label}: reason lacks ${JSON.stringify(part)}: ${got.reason}`);
       }
@@ -177,7 +189,9 @@ Deno.test({
           `${source}/${c.id}: peer decision differs`,
         );
         if (source !== "cliffhanger") continue;
-        assert.equal(mine.rule, c.expect.cliffhanger_rule, `${source}/${c.id}: rule differs`);
+        if (mine.differs === undefined) {
+          assert.equal(mine.rule, c.expect.cliffhanger_rule, `${source}/${c.id}: rule differs`);
+        }
         assert.deepEqual(
           mine.reasonContains ?? [],
           c.expect.reason_contains ?? [],

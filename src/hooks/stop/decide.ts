@@ -7,7 +7,8 @@
  *   3. permission_mode "plan"                                                       → allow
  *   4. the continuation cap for this user turn is reached                           → allow (when 5-8 would block)
  *   5. a checklist of the current turn with open items                              → block, naming them
- *   6. a checklist of the current turn, all done                                    → allow
+ *   6. a checklist of the current turn, all done                                    → allow (unless the closing
+ *      announces more work of its own, lists it, says it was not run, or pauses: then block)
  *   7. no checklist, a blocker phrase                                               → allow
  *   8. no checklist, an early-stop rule matches                                     → block, naming the rule
  *   9. anything else                                                                → allow
@@ -73,22 +74,33 @@ function judge(input: StopInput, text: string): StopDecision {
         source: checklist.source,
       };
     }
+    // A finished checklist wins over an optional offer, but not over the agent saying its own work goes on.
+    const after = analyseMessage(text, input.rules, { maxChars: input.config.matchMaxChars }).early;
+    if (after && after.rule.act !== undefined && OUTLASTS_CHECKLIST.has(after.rule.act)) return earlyBlock(after);
     return allow("checklist-done", { source: checklist.source });
   }
   const analysis = analyseMessage(text, input.rules, { maxChars: input.config.matchMaxChars });
   if (analysis.blocker) return allow("blocker-phrase", { match: analysis.blocker.phrase });
-  const early = analysis.early;
-  if (early) {
-    return {
-      action: "block",
-      rule: early.rule.id,
-      reason: renderEarlyStopReason(early),
-      open: [],
-      match: early.phrase,
-      source: null,
-    };
-  }
+  if (analysis.early) return earlyBlock(analysis.early);
   return allow("no-pattern");
+}
+
+/**
+ * Acts that still block after a finished checklist: an announced next step, a list of the agent's own remaining
+ * work, work it says it did not run, a pause. An offer, a permission question or a choice does not (seed 000:
+ * "All done. Want me to also add CI?" after a finished checklist is allowed, so the hook adds no scope).
+ */
+const OUTLASTS_CHECKLIST: ReadonlySet<string> = new Set(["announce", "own-remaining", "unverified", "pause"]);
+
+function earlyBlock(early: RuleMatch): StopDecision {
+  return {
+    action: "block",
+    rule: early.rule.id,
+    reason: renderEarlyStopReason(early),
+    open: [],
+    match: early.phrase,
+    source: null,
+  };
 }
 
 /**

@@ -4,6 +4,7 @@
  * non-portable ones our own policy is asserted, with the reason next to it.
  */
 import assert from "node:assert/strict";
+import { buildRuleSet } from "../../rules/load.ts";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type CliRun, readLog, runCli, tempHome } from "../../testing/run_cli.ts";
@@ -60,6 +61,14 @@ async function runCase(c: PeerCase, caseDir: string) {
   }
 }
 
+const builtinRules = buildRuleSet({ userFiles: [] });
+
+/** The act family of a logged rule id (offer; asks = permission or choice; announce; …), or the id itself. */
+function actOf(id: string): string {
+  const act = builtinRules.earlyStop.find((r) => r.id === id)?.act ?? id;
+  return act === "permission" || act === "choice" ? "asks" : act === "own-remaining" ? "announce" : act;
+}
+
 /** Our answers where a peer's policy is its own (portable: false). */
 const OUR_POLICY: Record<string, { decision: "block" | "allow"; rule: string | null; why: string }> = {
   all_tasks_done_allows_even_with_offer: {
@@ -68,9 +77,9 @@ const OUR_POLICY: Record<string, { decision: "block" | "allow"; rule: string | n
     why: "a finished checklist beats the regex bank: the hook must not add scope",
   },
   blocker_phrase_suppresses_pattern: {
-    decision: "allow",
-    rule: "blocker-phrase",
-    why: "a blocker named in prose is a real stop when there is no checklist",
+    decision: "block",
+    rule: "offer-question",
+    why: "a blocker phrase must not hide an offer: the question offering a workaround waits for nobody (a BLOCKED: line is the way out)",
   },
   internal_subagent_is_skipped: {
     decision: "allow",
@@ -95,7 +104,9 @@ for (const c of cliffhangerCases) {
       assert.equal(log.length, 0, `${c.id}: expected no log line`);
     } else if (rule !== undefined) {
       assert.equal(log.length, 1, `${c.id}: expected one log line`);
-      assert.equal(log[0]!["rule"], rule, `${c.id}: logged rule`);
+      // The seed names one rule per act for every language; ours has a rule per act and language, so the logged
+      // rule must be one of the same act.
+      assert.equal(actOf(String(log[0]!["rule"])), actOf(rule), `${c.id}: logged rule ${log[0]!["rule"]}`);
       assert.equal(log[0]!["action"], expected);
     }
     for (const part of c.expect.reason_contains ?? []) {

@@ -7,13 +7,15 @@
  * 4. A blocker phrase in the prose allows the stop, unless an offer, a permission request or a choice is asked
  *    as a question: a blocker must not hide an offer.
  * 5. The stop is early when the strongest hit weighs 1 or more, or the closing's hits of different rules add up
- *    to 1. The hit that decided is the strongest; of equals, the last in the message, and on one sentence the
- *    rule listed first. Its sentence is quoted.
+ *    to 1. The hit that decided is the strongest (a rule that names the act before a bare question in the
+ *    closing); of equals, the last in the message, and on one sentence the rule listed first. Its sentence is
+ *    quoted.
  *
  * Pure, and bounded by the caller's `maxChars` and `MAX_UNITS`.
  */
 import { matchRule, quotablePhrase, tail } from "../match.ts";
 import type { Act, CompiledRule, RuleMatch, RuleSet } from "../schema.ts";
+import { withoutCode } from "./blocks.ts";
 import { readStructure, type Unit } from "./units.ts";
 
 export interface Hit {
@@ -135,8 +137,9 @@ function decide(hits: readonly Hit[], blocked: boolean): Hit | null {
   const counted = blocked ? hits.filter((h) => h.unit?.question === true && ASKING.has(h.rule.act ?? "offer")) : hits;
   let best: Hit | null = null;
   for (const hit of counted) {
-    if (best === null || hit.rule.weight > best.rule.weight ||
-      (hit.rule.weight === best.rule.weight && position(hit) > position(best))) best = hit;
+    if (best === null || rank(hit) > rank(best) || (rank(hit) === rank(best) && position(hit) > position(best))) {
+      best = hit;
+    }
   }
   if (best === null) return null;
   if (best.rule.weight >= 1) return best;
@@ -146,6 +149,14 @@ function decide(hits: readonly Hit[], blocked: boolean): Hit | null {
   let sum = 0;
   for (const weight of closing.values()) sum += weight;
   return sum >= 1 - 1e-9 ? best : null;
+}
+
+/**
+ * Which hit names the stop: the heavier, and of equal weight a rule that names the act over the generic
+ * question-in-the-closing rules (scope `closing-question`), whose only evidence is the question mark.
+ */
+function rank(hit: Hit): number {
+  return hit.rule.weight * 2 + (hit.rule.scope === "closing-question" ? 0 : 1);
 }
 
 function position(hit: Hit): number {
@@ -165,4 +176,27 @@ export function quoteSentence(sentence: string, matched: string): string {
   const start = Math.max(0, Math.min(at - 40, flat.length - MAX_QUOTED_SENTENCE + 1));
   const cut = flat.slice(start, start + MAX_QUOTED_SENTENCE - 2).trim();
   return `${start > 0 ? "…" : ""}${cut}…`;
+}
+
+/**
+ * Whether one rule finds what it looks for in a message, read the way the analysis reads it: an escape outside
+ * fenced code, a `message`-scope rule in the raw tail, any other rule in the units of its scope (an early-stop
+ * hit that a counter cancels does not count). The rule table test checks every example with it.
+ */
+export function ruleFinds(rule: CompiledRule, message: string, set: RuleSet, options: AnalyseOptions): string | null {
+  if (rule.kind === "escape") return matchRule(rule, withoutCode(message));
+  const { units } = readStructure(tail(message, MAX_STRUCTURE_CHARS), options);
+  if (rule.kind === "counter") {
+    for (const unit of units) {
+      if ((rule.scope === "lead") !== (unit.kind === "lead")) continue;
+      const text = unit.kind === "lead" ? [unit.text, ...unit.items].join("\n") : unit.text;
+      const found = matchRule(rule, text);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  for (const hit of hitsOf(rule, units, tail(message, options.maxChars))) {
+    if (rule.kind !== "early-stop" || hit.unit === null || counterFor(hit, set.counter) === null) return hit.matched;
+  }
+  return null;
 }
