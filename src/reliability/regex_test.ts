@@ -10,6 +10,7 @@ import { decideStop, ESCAPE_MAX_CHARS } from "../hooks/stop/decide.ts";
 import { parseStopPayload } from "../hooks/stop/payload.ts";
 import { buildRuleSet } from "../rules/load.ts";
 import { matchFirst, tail } from "../rules/match.ts";
+import { MAX_BLOCK_CHARS } from "../rules/closing/blocks.ts";
 import type { CompiledRule } from "../rules/schema.ts";
 import { big } from "./arbitraries.ts";
 import { fuzzRuns, fuzzSeed } from "./harness.ts";
@@ -20,7 +21,7 @@ const BOUND_MS = 750;
 const MAX_MATCH_CHARS = ConfigSchema.shape.matchMaxChars.def.innerType._zod.bag.maximum ?? 100_000;
 
 const rules = buildRuleSet({ userFiles: [] });
-const all: CompiledRule[] = [...rules.escape, ...rules.blocker, ...rules.earlyStop];
+const all: CompiledRule[] = [...rules.escape, ...rules.blocker, ...rules.earlyStop, ...rules.counter];
 
 /** Words and punctuation taken from a pattern's source, to build inputs that almost match it. */
 function fragments(source: string): string[] {
@@ -74,7 +75,12 @@ for (const rule of all) {
     const slow: string[] = [];
     for (const [name, text] of adversarial(rule)) {
       // what the hook would search: the whole message (up to 1 MB) for escapes, else the capped tail
-      const input = rule.kind === "escape" ? text.slice(0, ESCAPE_MAX_CHARS) : tail(text, MAX_MATCH_CHARS);
+      // (rules of the closing analysis read one sentence, lead-in or list at a time: at most a block's length)
+      const input = rule.kind === "escape"
+        ? text.slice(0, ESCAPE_MAX_CHARS)
+        : rule.scope === "message"
+        ? tail(text, MAX_MATCH_CHARS)
+        : tail(text, MAX_BLOCK_CHARS);
       for (const regex of rule.regexes) {
         const ms = timeExec(regex, input);
         if (ms > BOUND_MS) slow.push(`${ms.toFixed(0)} ms: /${regex.source.slice(0, 60)}…/ on ${name}`);
@@ -149,4 +155,30 @@ Deno.test("status-handover: the linear patterns match exactly what the old ones 
     }),
     { numRuns: Math.min(fuzzRuns(), 20_000), seed: fuzzSeed(7010) },
   );
+});
+
+Deno.test("regex budget: the closing analysis stays linear on 64 KiB messages (10,000 sentences, fences, lists)", () => {
+  const KIB64 = 64 * 1024;
+  const shapes = [
+    "Want me to add it? ",
+    "Done. ",
+    "- [x] item\n",
+    "```\n",
+    "> quoted: want me to?\n",
+    "| a | todo |\n",
+    "## Remaining\n- x\n",
+    "要我继续吗？",
+    "\"Want me to?\" ",
+    "`code` ",
+  ];
+  for (const shape of shapes) {
+    for (const maxChars of [DEFAULT_CONFIG.matchMaxChars, MAX_MATCH_CHARS]) {
+      const payload = parseStopPayload({ session_id: "s", last_assistant_message: big(KIB64, shape) });
+      const config = { ...DEFAULT_CONFIG, matchMaxChars: maxChars };
+      const started = performance.now();
+      decideStop({ payload, view: null, blocksThisTurn: 0, config, rules });
+      const ms = performance.now() - started;
+      assert.ok(ms < BOUND_MS * 4, `${JSON.stringify(shape)} (maxChars ${maxChars}): ${ms.toFixed(0)} ms`);
+    }
+  }
 });

@@ -15,7 +15,7 @@
  */
 import { matchRule, quotablePhrase, tail } from "../match.ts";
 import type { Act, CompiledRule, RuleMatch, RuleSet } from "../schema.ts";
-import { withoutCode } from "./blocks.ts";
+import { MAX_BLOCK_CHARS, withoutCode } from "./blocks.ts";
 import { readStructure, type Unit } from "./units.ts";
 
 export interface Hit {
@@ -119,10 +119,14 @@ function counterFor(hit: Hit, counters: readonly CompiledRule[]): CompiledRule |
   for (const counter of counters) {
     if (counter.cancels && act !== undefined && !counter.cancels.includes(act)) continue;
     if ((counter.scope === "lead") !== (unit.kind === "lead")) continue;
-    const text = unit.kind === "lead" ? [unit.text, ...unit.items].join("\n") : unit.text;
-    if (matchRule(counter, text) !== null) return counter;
+    if (matchRule(counter, counterText(unit)) !== null) return counter;
   }
   return null;
+}
+
+/** What a counter reads: the sentence, or a lead-in with its items (capped at one block's length). */
+function counterText(unit: Unit): string {
+  return unit.kind === "lead" ? [unit.text, ...unit.items].join("\n").slice(0, MAX_BLOCK_CHARS) : unit.text;
 }
 
 function firstBlocker(rules: readonly CompiledRule[], units: readonly Unit[], rawTail: string): Hit | null {
@@ -189,8 +193,7 @@ export function ruleFinds(rule: CompiledRule, message: string, set: RuleSet, opt
   if (rule.kind === "counter") {
     for (const unit of units) {
       if ((rule.scope === "lead") !== (unit.kind === "lead")) continue;
-      const text = unit.kind === "lead" ? [unit.text, ...unit.items].join("\n") : unit.text;
-      const found = matchRule(rule, text);
+      const found = matchRule(rule, counterText(unit));
       if (found !== null) return found;
     }
     return null;

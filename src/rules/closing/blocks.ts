@@ -27,7 +27,7 @@ const TABLE_RULE = /^[\s|:-]+$/;
 const BOLD_LINE = /^ {0,3}(?:\*\*|__)[^*_\n]{1,120}(?:\*\*|__):?\s*$/;
 
 /** Longest block text kept; the rest of a huge block is dropped (rules read sentences, not pages). */
-const MAX_BLOCK_CHARS = 8_000;
+export const MAX_BLOCK_CHARS = 8_000;
 
 export function parseBlocks(message: string): Block[] {
   const blocks: Block[] = [];
