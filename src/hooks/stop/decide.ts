@@ -12,8 +12,9 @@
  *   8. no checklist, an early-stop rule matches                                     → block, naming the rule
  *   9. anything else                                                                → allow
  *
- * A block by 8 while a person is at the keyboard is, with config `attended: "observe"`, let through and marked
- * `attended` (see attended.ts); open items (5) and stalls (decided before this, in stall/) block either way.
+ * A Stop's block by 8 while a person is at the keyboard is, with config `attended: "observe"`, let through and
+ * marked `attended` (see attended.ts); open items (5) and stalls (decided before this, in stall/) block either way,
+ * and so does a subagent's stop: its final message goes to the lead agent, not to the person.
  */
 import type { Config } from "../../config.ts";
 import { findBlocker, findEarlyStop, findEscape, renderEarlyStopReason } from "../../rules/classify.ts";
@@ -22,7 +23,7 @@ import { parseMarkdownChecklist } from "../../transcript/markdown_checklist.ts";
 import type { Checklist, TurnView } from "../../transcript/types.ts";
 import { attended } from "./attended.ts";
 import { allow, type StopDecision } from "./decision.ts";
-import { runningBackgroundTasks, type StopPayload } from "./payload.ts";
+import { isSubagent, runningBackgroundTasks, type StopPayload } from "./payload.ts";
 
 export interface StopInput {
   payload: StopPayload;
@@ -60,9 +61,13 @@ export function isPhraseRuleBlock(decision: StopDecision): boolean {
   return decision.action === "block" && rule !== "open-items" && !rule.startsWith("stall-") && rule !== "relay-turn";
 }
 
-/** A person at the keyboard can answer an offer or a question: with `attended: "observe"` a phrase rule does not block. */
+/**
+ * A person at the keyboard can answer an offer or a question: with `attended: "observe"` a phrase rule does not
+ * block the main agent's stop. A subagent's final message is read by the lead agent, so it is guarded as before.
+ */
 function holdForPerson(decision: StopDecision, input: StopInput): boolean {
-  return input.config.attended === "observe" && isPhraseRuleBlock(decision) && attended(input.view);
+  if (input.config.attended !== "observe" || !isPhraseRuleBlock(decision)) return false;
+  return !isSubagent(input.payload) && attended(input.view);
 }
 
 /**

@@ -184,6 +184,15 @@ Deno.test("decideStop() treats a missing, headless, SDK or unknown entrypoint as
   assert.equal(decide(offer, { view: view({ entrypoint: "cli" }) }).attended, true);
 });
 
+Deno.test("decideStop() guards a subagent's stop in an interactive session as before: the lead agent reads it", () => {
+  const sub = decide(offer, {
+    view: view(atKeyboard),
+    payload: { hook_event_name: "SubagentStop", agent_id: "a1", agent_type: "general-purpose" },
+  });
+  assert.equal(sub.action, "block");
+  assert.equal(sub.attended, undefined);
+});
+
 Deno.test("decideStop() with a person at the keyboard: the cap and the allow rows are unchanged", () => {
   const capped = decide(offer, { view: view(atKeyboard), blocks: 3 });
   assert.equal(capped.rule, "cap");
