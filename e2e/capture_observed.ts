@@ -1,6 +1,7 @@
 /**
- * Re-captures testdata/e2e/observed/ from the real client: runs every stall scenario (e2e/stall_scenarios.ts) with
- * no Stop hook of ours (only the recorder, so the fixtures do not depend on src/) and writes, per scenario:
+ * Re-captures testdata/e2e/observed/ from the real client: runs every stall scenario (e2e/stall_scenarios.ts), and
+ * one interactive session under tmux (e2e/interactive.ts) next to the same prompt sent with `-p`, with no Stop hook
+ * of ours (only the recorder, so the fixtures do not depend on src/) and writes, per scenario:
  *
  * - `<name>.jsonl`: the session transcript without its `api-request*` lines (whole system prompts and tool lists);
  * - `<name>.hooks.jsonl`: the recorded hook payloads `{at, event, input, transcriptAtHook}`;
@@ -13,14 +14,17 @@
  * under projects/), the deno binary `deno`, this repository `/repo`.
  *
  *     npx -y deno@2.9.6 run --allow-all --no-prompt e2e/capture_observed.ts [name ...]
+ *
+ * The interactive scenario needs tmux.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeStderr } from "../src/output.ts";
 import { REPO_ROOT } from "../src/permissions.ts";
-import type { JsonLine, ScenarioRun } from "./harness.ts";
+import { type JsonLine, runScenario, type ScenarioRun } from "./harness.ts";
+import { runInteractiveScenario } from "./interactive.ts";
 import { scriptedRequests } from "./mock_api.ts";
-import { SCRIPT_DIR } from "./script.ts";
+import { loadScript, SCRIPT_DIR } from "./script.ts";
 import {
   runBashBackgroundScenario,
   runEmptyResultsScenario,
@@ -33,6 +37,8 @@ import {
 export const OBSERVED_DIR = join(SCRIPT_DIR, "observed");
 
 const CAPTURE: StallOptions = { hook: "none" };
+/** Who is at the keyboard: the prompt events and Stop, recorded. */
+const PROMPT_EVENTS = ["UserPromptSubmit", "Stop"];
 
 /** name → runner; a runner may give several runs (name suffixes) from one session. */
 const SCENARIOS: Record<string, () => Promise<Record<string, ScenarioRun>>> = {
@@ -50,6 +56,21 @@ const SCENARIOS: Record<string, () => Promise<Record<string, ScenarioRun>>> = {
   max_tokens_followup: async () => ({ max_tokens_followup: await runFollowupScenario("max_tokens", CAPTURE) }),
   api_error_followup: async () => ({ api_error_followup: await runFollowupScenario("api_error", CAPTURE) }),
   bash_background: async () => ({ bash_background: await runBashBackgroundScenario(CAPTURE) }),
+  // a prompt typed into the terminal UI, and a second one typed while the (delayed) reply is still coming
+  interactive_prompts: async () => ({
+    interactive_prompts: await runInteractiveScenario(loadScript("attended_two_prompts"), {
+      hook: "none",
+      recordHooks: PROMPT_EVENTS,
+      prompts: [{ text: "migrate the call sites" }, { text: "and update the changelog too", when: "busy" }],
+    }),
+  }),
+  // the same first prompt through `claude -p`
+  headless_prompt: async () => ({
+    headless_prompt: await runScenario(loadScript("attended_two_prompts"), {
+      hook: "none",
+      recordHooks: PROMPT_EVENTS,
+    }),
+  }),
 };
 
 const DROPPED_TYPES = new Set(["api-request", "api-request-shape", "api-request-blob"]);

@@ -1,5 +1,6 @@
 /** Assertions shared by the real-client scenarios. */
 import assert from "node:assert/strict";
+import { basename } from "node:path";
 import type { JsonLine, ScenarioRun } from "./harness.ts";
 import { type RecordedRequest, scriptedRequests } from "./mock_api.ts";
 import { messageTexts } from "./mock_api.ts";
@@ -11,7 +12,10 @@ export function describeRun(run: ScenarioRun): string {
     `exit ${run.exitCode}${run.timedOut ? " (timed out)" : ""} after ${run.durationMs} ms`,
     `script replies played ${run.played}, overruns ${run.overruns}`,
     `result: ${JSON.stringify(run.result?.result ?? null)}`,
-    `log: ${run.log.map((l) => JSON.stringify({ action: l.action, rule: l.rule, observe: l.observe })).join(" ")}`,
+    `log: ${
+      run.log.map((l) => JSON.stringify({ action: l.action, rule: l.rule, observe: l.observe, attended: l.attended }))
+        .join(" ")
+    }`,
     `stall log: ${
       run.stallLog.map((l) => JSON.stringify({ name: l.name, gate: l.gate, stalls: l.stalls })).join(" ") || "(none)"
     }`,
@@ -33,7 +37,10 @@ export function assertCompleted(run: ScenarioRun, replies: number): void {
   assert.equal(run.played, replies, `script replies played\n  ${why}`);
 }
 
-/** Every log line has the documented fields and belongs to this session and project. */
+/**
+ * Every log line has the documented fields and belongs to this session and project. The session is the result's
+ * (`-p`), else the transcript's file name (an interactive run has no result).
+ */
 export function assertLogShape(run: ScenarioRun): void {
   const fields = [
     "ts",
@@ -42,16 +49,22 @@ export function assertLogShape(run: ScenarioRun): void {
     "agent",
     "action",
     "observe",
+    "attended",
     "rule",
     "open",
     "match",
     "source",
     "continuation",
+    "entrypoint",
     "cwd",
   ];
+  const session = run.result?.session_id ?? basename(run.transcriptPath ?? "", ".jsonl");
+  // the relay's hand-over lines (relay/hook_stage.ts) carry no transcript marks
+  const guardOnly = new Set(["attended", "entrypoint"]);
   for (const line of run.log) {
-    assert.deepEqual(fields.filter((f) => !(f in line)), [], `log line lacks fields: ${JSON.stringify(line)}`);
-    assert.equal(line.session, run.result?.session_id, "log line of another session");
+    const expected = line.rule === "relay-turn" ? fields.filter((f) => !guardOnly.has(f)) : fields;
+    assert.deepEqual(expected.filter((f) => !(f in line)), [], `log line lacks fields: ${JSON.stringify(line)}`);
+    assert.equal(line.session, session, "log line of another session");
     assert.equal(line.event, "Stop");
     assert.equal(line.agent, null);
     assert.equal(line.cwd, run.sandbox.project);

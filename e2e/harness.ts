@@ -283,7 +283,7 @@ function liveSession(
 }
 
 /** A recorder line with `event` filled in from the payload and `transcriptAtHook` null when absent. */
-function hookEvent(line: JsonLine): JsonLine {
+export function hookEvent(line: JsonLine): JsonLine {
   const input = line.input as JsonLine | undefined;
   return {
     at: line.at,
@@ -294,7 +294,7 @@ function hookEvent(line: JsonLine): JsonLine {
 }
 
 /** Variables the client and the hook need from the outer environment; everything else is left out. */
-function passthroughEnv(): Record<string, string> {
+export function passthroughEnv(): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of ["PATH", "SHELL", "TMPDIR", "LANG", "SYSTEMROOT"]) {
     const value = Deno.env.get(name);
@@ -310,7 +310,7 @@ let warmPromise: Promise<void> | undefined;
  * The deno cache directory. The hook runs with a throwaway HOME, so without an explicit DENO_DIR every hook call
  * would start from an empty cache.
  */
-function denoDir(): Promise<string> {
+export function denoDir(): Promise<string> {
   denoDirPromise ??= (async () => {
     const info = await runProcess(Deno.execPath(), { args: ["info", "--json"], timeoutMs: 60_000 });
     const dir = parseJsonObject(info.stdout)?.denoDir;
@@ -321,7 +321,7 @@ function denoDir(): Promise<string> {
 }
 
 /** main.ts and its npm dependencies in that cache, so the first hook call does not download them. */
-function warmMain(dir: string): Promise<void> {
+export function warmMain(dir: string): Promise<void> {
   warmPromise ??= (async () => {
     const cache = await runProcess(Deno.execPath(), {
       args: ["cache", "--quiet", `--config=${CONFIG_PATH}`, MAIN_PATH],
@@ -344,7 +344,7 @@ function findTranscript(claudeDir: string, sessionId: string): string | null {
 }
 
 /** The most recently written session file under projects/*, for runs that ended without a result. */
-function newestTranscript(sandbox: Sandbox): string | null {
+export function newestTranscript(sandbox: Sandbox): string | null {
   const projects = join(sandbox.claudeDir, "projects");
   if (!existsSync(projects)) return null;
   let best: { path: string; mtime: number } | null = null;
@@ -379,7 +379,7 @@ function parseJsonLines(text: string): JsonLine[] {
   });
 }
 
-function readText(path: string): string {
+export function readText(path: string): string {
   return existsSync(path) ? readFileSync(path, "utf8") : "";
 }
 

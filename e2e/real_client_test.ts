@@ -29,6 +29,10 @@ Deno.test("real client: an offer to continue is blocked once, the agent finishes
     { action: "allow", rule: "no-pattern" },
   ], describeRun(run));
   assert.equal(run.result?.result, FINAL_REPORT);
+  // `claude -p` marks the session sdk-cli: nobody at the keyboard, so the offer is blocked
+  const prompt = run.transcript.find((l) => l.type === "user" && l.promptId !== undefined);
+  assert.deepEqual([prompt?.entrypoint, prompt?.promptSource, prompt?.turnOrigin], ["sdk-cli", "sdk", "sdk"]);
+  assert.deepEqual(run.log.map((l) => [l.attended, l.entrypoint]), [[false, "sdk-cli"], [false, "sdk-cli"]]);
 
   const feedback = stopFeedback(run.transcript);
   assert.equal(feedback.length, 1, describeRun(run));

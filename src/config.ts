@@ -9,11 +9,24 @@ import type { EnvReader } from "./env.ts";
 export const ContinueVia = z.enum(["block", "context"]);
 export type ContinueVia = z.infer<typeof ContinueVia>;
 
+/**
+ * What an early-stop phrase rule does when a person is at the keyboard (src/hooks/stop/attended.ts): "observe"
+ * lets the stop through and logs the would-be block with `attended: true`; "block" blocks as when nobody is there.
+ */
+export const AttendedMode = z.enum(["observe", "block"]);
+export type AttendedMode = z.infer<typeof AttendedMode>;
+
 export const ConfigSchema = z.strictObject({
   /** Automatic continuations per user turn before a stop is let through (CLIFFHANGER_MAX). */
   max: z._default(z.int().check(z.minimum(0), z.maximum(100)), 3),
   /** Log what would be blocked, never block (CLIFFHANGER_OBSERVE). */
   observe: z._default(z.boolean(), false),
+  /**
+   * A person at the keyboard (an interactive session): "observe" lets an early-stop phrase rule's stop through and
+   * logs it, "block" blocks it as in an unattended one. Open checklist items and stalls block either way
+   * (CLIFFHANGER_ATTENDED).
+   */
+  attended: z._default(AttendedMode, "observe"),
   /** Skip every hook, log nothing (CLIFFHANGER_DISABLE). */
   disable: z._default(z.boolean(), false),
   /** Longest wait for the final message to reach the transcript (CLIFFHANGER_SYNC_MS). */
@@ -88,6 +101,7 @@ export const DEFAULT_CONFIG: Config = ConfigSchema.parse({});
 export const ENV_KEYS = {
   CLIFFHANGER_MAX: "max",
   CLIFFHANGER_OBSERVE: "observe",
+  CLIFFHANGER_ATTENDED: "attended",
   CLIFFHANGER_DISABLE: "disable",
   CLIFFHANGER_SYNC_MS: "syncMs",
   CLIFFHANGER_CONTINUE_VIA: "continueVia",

@@ -9,7 +9,22 @@ Deno.test("loadConfig() uses the documented defaults with no file and no env", (
   assert.equal(config.syncMs, 1500);
   assert.equal(config.observe, false);
   assert.equal(config.continueVia, "block");
+  assert.equal(config.attended, "observe");
   assert.deepEqual(config, DEFAULT_CONFIG);
+});
+
+Deno.test("loadConfig(): attended is observe or block, from the file or CLIFFHANGER_ATTENDED (which wins)", () => {
+  assert.equal(loadConfig(`{"attended": "block"}`, envFrom({})).config.attended, "block");
+  assert.equal(loadConfig(null, envFrom({ CLIFFHANGER_ATTENDED: "block" })).config.attended, "block");
+  assert.equal(loadConfig(null, envFrom({ CLIFFHANGER_ATTENDED: " block " })).config.attended, "block");
+  const won = loadConfig(`{"attended": "block"}`, envFrom({ CLIFFHANGER_ATTENDED: "observe" }));
+  assert.deepEqual([won.config.attended, won.problems], ["observe", []]);
+
+  const bad = loadConfig(`{"attended": true}`, envFrom({ CLIFFHANGER_ATTENDED: "allow" }), "/h/config.jsonc");
+  assert.equal(bad.config.attended, "observe");
+  assert.equal(bad.problems.length, 2);
+  assert.match(bad.problems[0]!, /^Bad value for "attended" in "\/h\/config\.jsonc"/);
+  assert.equal(bad.problems[1], 'Bad value for CLIFFHANGER_ATTENDED: "allow"');
 });
 
 Deno.test("loadConfig() reads JSONC with comments and lets the environment win", () => {

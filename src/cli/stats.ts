@@ -21,7 +21,8 @@ const spec: CommandSpec = {
     json: { type: "boolean", help: "print the numbers as one JSON object" },
   },
   details: [
-    "Blocks logged in observe mode count as caught and are listed separately.",
+    "Blocks logged in observe mode, and early-stop phrases let through because a person was at the keyboard",
+    "(attended), count as caught and are listed separately.",
     "log.jsonl.1 (the log before its last rotation, see logMaxBytes) is read first.",
     "NO_COLOR or a non-terminal stdout turns colour off.",
   ].join("\n"),

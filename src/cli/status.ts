@@ -73,6 +73,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     offFile: offFile ? paths.off : null,
     disabled: disabledByEnv,
     mode: config.observe ? "observe" : "block",
+    attended: config.attended,
     continueVia: config.continueVia,
     cap: config.max,
     syncMs: config.syncMs,
@@ -107,7 +108,8 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     }`,
   );
   lines.push(
-    `mode: ${report.mode}; continue via: ${config.continueVia}; cap: ${config.max} per user turn; sync wait: ${config.syncMs} ms`,
+    `mode: ${report.mode}; attended: ${config.attended}; continue via: ${config.continueVia}; ` +
+      `cap: ${config.max} per user turn; sync wait: ${config.syncMs} ms`,
   );
   lines.push(
     `stall nudges: ${report.stall.on ? "on" : "off"}${

@@ -20,6 +20,9 @@ export function renderReplay(r: ReplayReport, labels: Record<string, string>): s
   ].filter((n) => n !== "");
   if (notes.length > 0) out.push(`  (${notes.join("; ")})`);
   out.push(`would block ${r.blocked} (${pct(r.blocked)}):`);
+  if (r.blockedAttended > 0) {
+    out.push(`  (${r.blockedAttended} with a person at the keyboard: would be logged, not blocked)`);
+  }
   out.push(...counts(r.blockedByRule, labels));
   if (Object.keys(r.blockedByStallKind).length > 0) {
     out.push("  by stall kind:");

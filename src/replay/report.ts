@@ -15,6 +15,8 @@ export interface ReplayExample {
   event: "Stop" | "SubagentStop";
   timestamp: string | null;
   rule: string;
+  /** A phrase rule's block held back for a person at the keyboard (the hook would let the stop through). */
+  attended: boolean;
   /** The short match: the rule's phrase, the first open item, or the stall signature. */
   match: string | null;
   next: NextPromptKind | null;
@@ -34,6 +36,8 @@ export interface ReplayReport {
   malformedLines: number;
   unreadable: number;
   blocked: number;
+  /** Of those, early-stop phrases the hook would let through because a person was at the keyboard. */
+  blockedAttended: number;
   blockedByRule: Record<string, number>;
   blockedByStallKind: Record<string, number>;
   allowed: number;
@@ -71,6 +75,7 @@ export class ReplayAccumulator {
       malformedLines: 0,
       unreadable: 0,
       blocked: 0,
+      blockedAttended: 0,
       blockedByRule: {},
       blockedByStallKind: {},
       allowed: 0,
@@ -100,16 +105,19 @@ export class ReplayAccumulator {
       event: point.subagent ? "SubagentStop" : "Stop",
       timestamp: point.timestamp,
       rule: decision.rule,
+      attended: decision.attended === true,
       match: shortMatch(decision, next?.match ?? null),
       next: next?.kind ?? null,
       ...(this.#showText ? { text: { message: tail(point.message), nextPrompt: head(point.nextPrompt) } } : {}),
     });
     if (decision.action === "block") {
       r.blocked++;
+      if (decision.attended === true) r.blockedAttended++;
       bump(r.blockedByRule, decision.rule);
       for (const kind of point.stallKinds) bump(r.blockedByStallKind, kind);
       push(r.examples.blocked, example);
-      if (next?.kind === "new-topic") {
+      // held for a person at the keyboard, the stop went through: not a wrong block
+      if (next?.kind === "new-topic" && decision.attended !== true) {
         r.wrongBlockCandidates++;
         push(r.examples.wrongBlock, example);
       }

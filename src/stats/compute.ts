@@ -41,8 +41,13 @@ export interface Stats {
   until: string;
   /** Stops blocked (or, in observe mode, that would have been blocked). */
   caught: number;
-  /** Of those, logged in observe mode (not actually blocked). */
+  /** Of those, logged in observe mode (not actually blocked), and not held for a person at the keyboard. */
   caughtObserved: number;
+  /**
+   * Of those, early-stop phrase rules held back because a person was at the keyboard (`attended: true`: the stop
+   * went through). Counted apart from the observe-mode ones: a line that is both counts here only.
+   */
+  caughtAttended: number;
   sessionsWithCatch: number;
   sessions: number;
   byRule: Record<string, number>;
@@ -86,6 +91,7 @@ export class StatsAccumulator {
       until: new Date(this.#window.until).toISOString(),
       caught: 0,
       caughtObserved: 0,
+      caughtAttended: 0,
       sessionsWithCatch: 0,
       sessions: 0,
       byRule: {},
@@ -147,7 +153,8 @@ export class StatsAccumulator {
     const day = this.#perDay.get(line.ts.slice(0, 10));
     if (line.action === "block") {
       s.caught++;
-      if (line.observe) s.caughtObserved++;
+      if (line.attended === true) s.caughtAttended++;
+      else if (line.observe) s.caughtObserved++;
       s.byRule[line.rule] = (s.byRule[line.rule] ?? 0) + 1;
       this.#caughtSessions.add(line.session);
       if (day) day.caught++;

@@ -1,7 +1,15 @@
 import assert from "node:assert/strict";
 import { computeStats } from "./compute.ts";
+import { renderStats } from "./render.ts";
 
-const line = (ts: string, action: "block" | "allow", rule: string, session = "s", observe = false) =>
+const line = (
+  ts: string,
+  action: "block" | "allow",
+  rule: string,
+  session = "s",
+  observe = false,
+  extra: Record<string, unknown> = {},
+) =>
   JSON.stringify({
     ts,
     session,
@@ -9,6 +17,7 @@ const line = (ts: string, action: "block" | "allow", rule: string, session = "s"
     agent: null,
     action,
     observe,
+    ...extra,
     rule,
     open: [],
     match: null,
@@ -98,4 +107,29 @@ Deno.test("computeStats() routes loop and prompt lines to their sections instead
   assert.equal(stats.skippedLines, 0);
   assert.equal(stats.caught, 0);
   assert.ok(JSON.stringify(stats.loops).includes("Bash"), JSON.stringify(stats.loops));
+});
+
+Deno.test("computeStats() counts phrases held for a person at the keyboard apart from real and observe-mode catches", () => {
+  const now = new Date("2026-11-30T10:00:00Z");
+  const ts = "2026-11-30T09:00:00Z";
+  const attended = { attended: true, entrypoint: "cli" };
+  const stats = computeStats([
+    line(ts, "block", "offers-to-continue", "a", false, attended),
+    line(ts, "block", "offers-to-continue", "a", false, { attended: false, entrypoint: "sdk-cli" }),
+    line(ts, "block", "offers-to-continue", "b", true), // observe mode, a line written before `attended` existed
+    line(ts, "block", "announces-next-step", "c", true, attended), // both: counted as attended only
+    line(ts, "block", "open-items", "c", false, { attended: false, entrypoint: "cli" }),
+    line(ts, "allow", "no-pattern", "c", false, { attended: false, entrypoint: "cli" }),
+  ], { now, days: 7 });
+  assert.equal(stats.caught, 5);
+  assert.equal(stats.caughtAttended, 2);
+  assert.equal(stats.caughtObserved, 1);
+  assert.equal(stats.caught - stats.caughtAttended - stats.caughtObserved, 2, "really blocked");
+  assert.deepEqual(stats.byRule, { "offers-to-continue": 3, "announces-next-step": 1, "open-items": 1 });
+  assert.equal(stats.allowed, 1);
+  assert.equal(stats.skippedLines, 0);
+  const text = renderStats(stats, { color: false, labels: {} });
+  assert.match(text, /^caught 5 early stops this week in 3 of 3 sessions\n/);
+  assert.match(text, /\n {2}\(1 in observe mode: logged, not blocked\)\n/);
+  assert.match(text, /\n {2}\(2 with a person at the keyboard: logged, not blocked\)\n/);
 });

@@ -24,6 +24,9 @@ export function renderStats(stats: Stats, options: RenderStatsOptions): string {
     } ${period} in ${stats.sessionsWithCatch} of ${stats.sessions} ${plural(stats.sessions, "session")}`,
   );
   if (stats.caughtObserved > 0) lines.push(`  (${stats.caughtObserved} in observe mode: logged, not blocked)`);
+  if (stats.caughtAttended > 0) {
+    lines.push(`  (${stats.caughtAttended} with a person at the keyboard: logged, not blocked)`);
+  }
   for (const [rule, n] of Object.entries(stats.byRule)) {
     lines.push(`${String(n).padStart(6)}  ${paint("33", label(rule))}`);
   }

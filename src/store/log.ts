@@ -9,11 +9,18 @@ export const LogLineSchema = z.looseObject({
   agent: z.nullable(z.string()),
   action: z.enum(["allow", "block"]),
   observe: z.boolean(),
+  /**
+   * A block held back because a person is at the keyboard (config `attended: "observe"`): nothing was sent, the
+   * stop went through. Absent on lines written before it existed and on the relay's lines.
+   */
+  attended: z.optional(z.boolean()),
   rule: z.string(),
   open: z.array(z.string()),
   match: z.nullable(z.string()),
   source: z.nullable(z.enum(["tasks", "todo", "markdown"])),
   continuation: z.int(),
+  /** The transcript's `entrypoint` mark for this turn ("cli", "sdk-cli", …), null when unread or unmarked. */
+  entrypoint: z.optional(z.nullable(z.string())),
   cwd: z.nullable(z.string()),
 });
 export type LogLine = z.infer<typeof LogLineSchema>;

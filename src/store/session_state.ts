@@ -22,6 +22,8 @@ export const RecentDecisionSchema = z.object({
     open: z.array(z.string()),
     match: z.nullable(z.string()),
     source: z.nullable(z.enum(["tasks", "todo", "markdown"])),
+    /** Held for a person at the keyboard: answered like an allow (absent in files written before it existed). */
+    attended: z.optional(z.boolean()),
   }),
   observe: z.boolean(),
 });

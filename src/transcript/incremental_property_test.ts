@@ -6,7 +6,12 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { readTurnView, type ReadTurnViewResult } from "./read_view.ts";
+import { fileURLToPath } from "node:url";
 import { append, fixture, peer, SHARED, withTempFile } from "./test_util.ts";
+
+function observed(name: string): string {
+  return fileURLToPath(new URL(`../../testdata/e2e/observed/${name}`, import.meta.url));
+}
 
 const FILES: Array<[string, boolean]> = [
   [fixture("tasks_across_turns.jsonl"), false],
@@ -21,6 +26,9 @@ const FILES: Array<[string, boolean]> = [
   [`${SHARED}corpus/transcripts/entireio__cli__44-54089969c1-0__full.jsonl`, false],
   [`${SHARED}corpus/transcripts/entireio__cli__8e-0a64736bc7-0__full.jsonl`, false],
   [`${SHARED}corpus/synthetic/daaain__claude-code-log__todowrite_examples.jsonl`, false],
+  // who is at the keyboard: the entrypoint marks of an interactive session and of `claude -p`
+  [observed("interactive_prompts.jsonl"), false],
+  [observed("headless_prompt.jsonl"), false],
 ];
 
 function comparable(result: ReadTurnViewResult) {

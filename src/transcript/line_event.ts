@@ -6,6 +6,7 @@
 import { type Block, contentBlocks, createdTaskId, type Line, readLine } from "./line_schema.ts";
 import { isEmptyResult } from "./empty_result.ts";
 import { isHarnessOrigin, isHarnessText, type PromptRules } from "./real_prompt.ts";
+import { boundedMark, type PromptMark, promptMarkOf } from "./prompt_mark.ts";
 
 export interface ToolUse {
   id: string;
@@ -23,10 +24,10 @@ export interface ToolResult {
 }
 
 export type LineEvent =
-  /** A real user prompt (typed, sent by the SDK, or queued mid-turn): a new user turn. */
-  | { kind: "prompt"; id: string | null }
+  /** A real user prompt (typed, sent by the SDK, or queued mid-turn): a new user turn. `mark`: how it was sent. */
+  | { kind: "prompt"; id: string | null; mark: PromptMark }
   /** A slash command line; it becomes a turn only if the model answers it (see the reducer). */
-  | { kind: "command"; id: string | null }
+  | { kind: "command"; id: string | null; mark: PromptMark }
   /** Output of a local slash command: the command before it did not go to the model. */
   | { kind: "local_output" }
   | {
@@ -78,6 +79,17 @@ export function classifyLine(value: unknown, options: ClassifyOptions): LineEven
   }
 }
 
+/**
+ * The `entrypoint` of any line the reader reads (not of a skipped sidechain line), bounded; null when it has none.
+ * The reducer keeps the newest one, for a turn whose prompt line carries no mark.
+ */
+export function lineEntrypoint(value: unknown, options: ClassifyOptions): string | null {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  const record = value as Record<string, unknown>;
+  if (record["isSidechain"] === true && !options.includeSidechain) return null;
+  return boundedMark(record["entrypoint"]);
+}
+
 function promptIdOf(line: Line): string | null {
   return line.promptId ?? line.uuid ?? null;
 }
@@ -92,11 +104,13 @@ function classifyUser(line: Line, rules: PromptRules): LineEvent {
   const texts = blocks.flatMap((b) => (b.type === "text" ? [b.text] : []));
   const hasImage = blocks.some((b) => b.type === "image");
   const first = (texts[0] ?? "").trimStart();
-  if (COMMAND_PREFIXES.some((p) => first.startsWith(p))) return { kind: "command", id: promptIdOf(line) };
+  if (COMMAND_PREFIXES.some((p) => first.startsWith(p))) {
+    return { kind: "command", id: promptIdOf(line), mark: promptMarkOf(line) };
+  }
   if (LOCAL_OUTPUT_PREFIXES.some((p) => first.startsWith(p))) return { kind: "local_output" };
   const typed = texts.some((t) => t.trim() !== "" && !isHarnessText(t, rules));
   const onlyImage = hasImage && texts.every((t) => t.trim() === "");
-  return typed || onlyImage ? { kind: "prompt", id: promptIdOf(line) } : IGNORED;
+  return typed || onlyImage ? { kind: "prompt", id: promptIdOf(line), mark: promptMarkOf(line) } : IGNORED;
 }
 
 function classifyAssistant(line: Line): LineEvent {
@@ -126,7 +140,7 @@ function classifyAttachment(line: Line, rules: PromptRules): LineEvent {
   if (isHarnessOrigin(a.origin?.kind, rules)) return IGNORED;
   const text = promptText(a.prompt);
   if (text === null || text.trim() === "" || isHarnessText(text, rules)) return IGNORED;
-  return { kind: "prompt", id: promptIdOf(line) };
+  return { kind: "prompt", id: promptIdOf(line), mark: promptMarkOf(line) };
 }
 
 function promptText(prompt: unknown): string | null {

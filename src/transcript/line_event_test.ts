@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { classifyLine, MAX_TASK_ID_CHARS } from "./line_event.ts";
+import { classifyLine, lineEntrypoint, MAX_TASK_ID_CHARS } from "./line_event.ts";
+import { MAX_MARK_CHARS, NO_MARK } from "./prompt_mark.ts";
 
 const MAIN = { includeSidechain: false };
 const SUB = { includeSidechain: true };
@@ -66,7 +67,7 @@ Deno.test("classifyLine(): queued_command attachments typed by a person are prom
   const queued = (attachment: Record<string, unknown>) => ({ type: "attachment", promptId: "p9", attachment });
   assert.deepEqual(
     classifyLine(queued({ type: "queued_command", prompt: "also bump the version", commandMode: "prompt" }), MAIN),
-    { kind: "prompt", id: "p9" },
+    { kind: "prompt", id: "p9", mark: NO_MARK },
   );
   assert.equal(classifyLine(queued({ type: "queued_command", prompt: "plain" }), MAIN).kind, "prompt");
   assert.equal(
@@ -89,9 +90,41 @@ Deno.test("classifyLine(): queued_command attachments typed by a person are prom
 });
 
 Deno.test("classifyLine(): the prompt id is promptId, else uuid", () => {
-  assert.deepEqual(classifyLine(user("go", { promptId: "p1" }), MAIN), { kind: "prompt", id: "p1" });
-  assert.deepEqual(classifyLine(user("go"), MAIN), { kind: "prompt", id: "u1" });
-  assert.deepEqual(classifyLine({ type: "user", message: { content: "go" } }, MAIN), { kind: "prompt", id: null });
+  assert.deepEqual(classifyLine(user("go", { promptId: "p1" }), MAIN), { kind: "prompt", id: "p1", mark: NO_MARK });
+  assert.deepEqual(classifyLine(user("go"), MAIN), { kind: "prompt", id: "u1", mark: NO_MARK });
+  assert.deepEqual(classifyLine({ type: "user", message: { content: "go" } }, MAIN), {
+    kind: "prompt",
+    id: null,
+    mark: NO_MARK,
+  });
+});
+
+Deno.test("classifyLine(): a prompt carries its line's entrypoint, promptSource and turnOrigin, bounded", () => {
+  // the marks Claude Code 2.1.328 writes: the terminal UI, a prompt queued while it worked, and `claude -p`
+  const typed = { entrypoint: "cli", promptSource: "typed", turnOrigin: "human" };
+  const queued = { entrypoint: "cli", promptSource: "queued", turnOrigin: "human" };
+  const headless = { entrypoint: "sdk-cli", promptSource: "sdk", turnOrigin: "sdk" };
+  for (const mark of [typed, queued, headless]) {
+    assert.deepEqual(classifyLine(user("go", { promptId: "p1", ...mark }), MAIN), { kind: "prompt", id: "p1", mark });
+  }
+  const command = classifyLine(user("<command-name>/review</command-name>", typed), MAIN);
+  assert.deepEqual(command.kind === "command" ? command.mark : null, typed);
+  const long = classifyLine(user("go", { entrypoint: "x".repeat(500), promptSource: 7, turnOrigin: "" }), MAIN);
+  assert.deepEqual(long.kind === "prompt" ? long.mark : null, {
+    entrypoint: "x".repeat(MAX_MARK_CHARS),
+    promptSource: null,
+    turnOrigin: null,
+  });
+});
+
+Deno.test("lineEntrypoint(): any line's entrypoint, not a skipped sidechain line's", () => {
+  assert.equal(lineEntrypoint({ type: "attachment", entrypoint: "cli" }, MAIN), "cli");
+  assert.equal(lineEntrypoint({ type: "assistant", entrypoint: "sdk-cli" }, MAIN), "sdk-cli");
+  assert.equal(lineEntrypoint({ type: "assistant" }, MAIN), null);
+  assert.equal(lineEntrypoint({ type: "assistant", entrypoint: 1 }, MAIN), null);
+  assert.equal(lineEntrypoint({ type: "user", isSidechain: true, entrypoint: "cli" }, MAIN), null);
+  assert.equal(lineEntrypoint({ type: "user", isSidechain: true, entrypoint: "cli" }, SUB), "cli");
+  assert.equal(lineEntrypoint("cli", MAIN), null);
 });
 
 Deno.test("classifyLine(): assistant lines give texts, tool uses, message id and model; other blocks are skipped", () => {

@@ -58,6 +58,8 @@ export const LineSchema = z.object({
   isCompactSummary: optBool,
   turnOrigin: optString,
   promptSource: optString,
+  /** How the client runs: "cli" (interactive), "sdk-cli" (`claude -p`), … (Claude Code writes it on most lines). */
+  entrypoint: optString,
   origin: OriginSchema,
   message: z.catch(z.nullish(MessageSchema), null),
   toolUseResult: z.optional(z.unknown()),
@@ -178,6 +180,7 @@ export function readLine(value: unknown): Line | null {
     isCompactSummary: optBoolean(value["isCompactSummary"]),
     turnOrigin: optStr(value["turnOrigin"]),
     promptSource: optStr(value["promptSource"]),
+    entrypoint: optStr(value["entrypoint"]),
     origin: readOrigin(value["origin"]),
     message: readMessage(value["message"]),
     attachment: readAttachment(value["attachment"]),

@@ -53,6 +53,7 @@ const line = fc.record({
   isCompactSummary: bool,
   turnOrigin: str,
   promptSource: str,
+  entrypoint: str,
   origin,
   message: fc.oneof(
     fc.record({

@@ -17,7 +17,7 @@ const IGNORED: LineEvent = { kind: "ignored" };
 
 /** Top-level flags that Claude Code writes after `message` (so they sit in the tail of a long line). */
 const TAIL_FLAGS = ["isMeta", "isCompactSummary", "isSidechain"] as const;
-const TAIL_STRINGS = ["promptId", "uuid", "turnOrigin", "promptSource"] as const;
+const TAIL_STRINGS = ["promptId", "uuid", "turnOrigin", "promptSource", "entrypoint"] as const;
 /** Structural keys and values (inside a JSON string they would read `\"tool_use_id\"`). */
 const TOOL_USE_ID_KEY = /"tool_use_id":\s*"([^"\\]{1,200})"/g;
 const TOOL_RESULT_TYPE = '"type":"tool_result"';

@@ -11,7 +11,15 @@ import {
   TODO_WRITE,
   todoWriteItems,
 } from "./checklist_tools.ts";
-import { classifyLine, type ClassifyOptions, type LineEvent, type ToolResult, type ToolUse } from "./line_event.ts";
+import {
+  classifyLine,
+  type ClassifyOptions,
+  lineEntrypoint,
+  type LineEvent,
+  type ToolResult,
+  type ToolUse,
+} from "./line_event.ts";
+import type { PromptMark } from "./prompt_mark.ts";
 import { scanMarkdownChecklist } from "./markdown_checklist.ts";
 import {
   type CurrentMessage,
@@ -29,7 +37,9 @@ import { capList } from "./item_text.ts";
  * unknown): it is what the turn's tool calls point at.
  */
 export function reduceLine(state: ReducerState, line: unknown, options: ClassifyOptions, lineNo = 0): ReducerState {
-  return reduceEvent(state, classifyLine(line, options), lineNo);
+  const next = reduceEvent(state, classifyLine(line, options), lineNo);
+  const entrypoint = lineEntrypoint(line, options);
+  return entrypoint === null || entrypoint === next.entrypoint ? next : { ...next, entrypoint };
 }
 
 /** Models that are not a model: Claude Code's own placeholder messages (API errors, "No response requested."). */
@@ -38,13 +48,17 @@ const PLACEHOLDER_MODELS = new Set(["<synthetic>"]);
 export function reduceEvent(state: ReducerState, event: LineEvent, lineNo = 0): ReducerState {
   switch (event.kind) {
     case "prompt":
-      return startTurn(state, event.id);
+      return startTurn(state, event.id, event.mark);
     case "command":
-      return { ...state, pendingCommand: { id: event.id } };
+      return { ...state, pendingCommand: { id: event.id, mark: event.mark } };
     case "local_output":
       return state.pendingCommand ? { ...state, pendingCommand: null } : state;
     case "assistant":
-      return assistant(state.pendingCommand ? startTurn(state, state.pendingCommand.id) : state, event, lineNo);
+      return assistant(
+        state.pendingCommand ? startTurn(state, state.pendingCommand.id, state.pendingCommand.mark) : state,
+        event,
+        lineNo,
+      );
     case "tool_results": {
       const next = toolResults(state, event.results);
       return { ...next, tools: toolsAfterResults(next.tools, event.results, lineNo) };
@@ -58,12 +72,13 @@ export function reduceEvent(state: ReducerState, event: LineEvent, lineNo = 0): 
   }
 }
 
-function startTurn(state: ReducerState, id: string | null): ReducerState {
+function startTurn(state: ReducerState, id: string | null, mark: PromptMark): ReducerState {
   const { messageText: _text, ...rest } = state;
   return {
     ...rest,
     turnSeq: state.turnSeq + 1,
     turnId: id,
+    promptMark: mark,
     pendingCommand: null,
     message: null,
     textHashes: [],

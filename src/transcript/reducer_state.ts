@@ -4,6 +4,7 @@
  * message text: ids, counts, hashes, and the checklist item texts (bounded, see item_text.ts).
  */
 import * as z from "../zod.ts";
+import { MarkSchema, NO_MARK, PromptMarkSchema } from "./prompt_mark.ts";
 import { SyncHashSchema } from "./sync_hash.ts";
 import { initialTurnTools, TurnToolsStateSchema } from "./turn_tools.ts";
 import type { ChecklistItem } from "./types.ts";
@@ -34,8 +35,12 @@ export const ReducerStateSchema = z.object({
   turnSeq: z.int().check(z.nonnegative()),
   /** promptId (or uuid) of the prompt that started the current turn. */
   turnId: z.nullable(z.string()),
+  /** How the prompt that started the current turn was sent (its entrypoint, promptSource, turnOrigin). */
+  promptMark: PromptMarkSchema,
+  /** The newest `entrypoint` on any line read: stands in when the prompt line has none. */
+  entrypoint: MarkSchema,
   /** A slash command seen but not yet answered by the model (it becomes a turn if the model answers). */
-  pendingCommand: z.nullable(z.object({ id: z.nullable(z.string()) })),
+  pendingCommand: z.nullable(z.object({ id: z.nullable(z.string()), mark: PromptMarkSchema })),
   /** Live tasks (created, not deleted), in creation order. Kept across turns: the task list is per session. */
   tasks: z.array(TaskSchema),
   /** The turn of the latest TaskCreate/TaskUpdate call, or null. */
@@ -79,6 +84,8 @@ export function initialState(): ReducerState {
   return {
     turnSeq: 0,
     turnId: null,
+    promptMark: NO_MARK,
+    entrypoint: null,
     pendingCommand: null,
     tasks: [],
     tasksTurn: null,

@@ -80,6 +80,16 @@ export interface TurnView {
   stopSummaries: number;
   /** The model of the newest assistant line, if any. */
   model: string | null;
+  /**
+   * How the client runs, from Claude Code's `entrypoint` mark: "cli" is the interactive terminal UI, "sdk-cli"
+   * `claude -p`, "sdk-ts"/"sdk-py" the Agent SDKs. Taken from the line of the current turn's prompt, else from the
+   * newest line that has one; null when no line has it (older clients). At most 32 characters.
+   */
+  entrypoint: string | null;
+  /** The current turn's prompt line's `promptSource` ("typed", "queued", "sdk", …); null when absent. */
+  promptSource: string | null;
+  /** The current turn's prompt line's `turnOrigin` ("human", "sdk", "scheduled", …); null when absent. */
+  turnOrigin: string | null;
   /** Tool calls and results of the current turn. */
   tools: TurnTools;
   stats: ReadStats;

@@ -12,14 +12,19 @@
  *   7. no checklist, a blocker phrase                                               → allow
  *   8. no checklist, an early-stop rule matches                                     → block, naming the rule
  *   9. anything else                                                                → allow
+ *
+ * A Stop's block by 8 while a person is at the keyboard is, with config `attended: "observe"`, let through and
+ * marked `attended` (see attended.ts); open items (5) and stalls (decided before this, in stall/) block either way,
+ * and so does a subagent's stop: its final message goes to the lead agent, not to the person.
  */
 import type { Config } from "../../config.ts";
 import { analyseMessage, findEscape, renderEarlyStopReason } from "../../rules/classify.ts";
 import type { RuleMatch, RuleSet } from "../../rules/schema.ts";
 import { parseMarkdownChecklist } from "../../transcript/markdown_checklist.ts";
 import type { Checklist, TurnView } from "../../transcript/types.ts";
+import { attended } from "./attended.ts";
 import { allow, type StopDecision } from "./decision.ts";
-import { runningBackgroundTasks, type StopPayload } from "./payload.ts";
+import { isSubagent, runningBackgroundTasks, type StopPayload } from "./payload.ts";
 
 export interface StopInput {
   payload: StopPayload;
@@ -47,7 +52,22 @@ export function decideStop(input: StopInput): StopDecision {
   if (verdict.action === "block" && input.blocksThisTurn >= config.max) {
     return { ...verdict, action: "allow", rule: "cap", reason: null };
   }
-  return verdict;
+  return holdForPerson(verdict, input) ? { ...verdict, attended: true } : verdict;
+}
+
+/** A block by an early-stop phrase rule: not open checklist items, not a stall nudge (nor the relay's hand-over). */
+export function isPhraseRuleBlock(decision: StopDecision): boolean {
+  const rule = decision.rule;
+  return decision.action === "block" && rule !== "open-items" && !rule.startsWith("stall-") && rule !== "relay-turn";
+}
+
+/**
+ * A person at the keyboard can answer an offer or a question: with `attended: "observe"` a phrase rule does not
+ * block the main agent's stop. A subagent's final message is read by the lead agent, so it is guarded as before.
+ */
+function holdForPerson(decision: StopDecision, input: StopInput): boolean {
+  if (input.config.attended !== "observe" || !isPhraseRuleBlock(decision)) return false;
+  return !isSubagent(input.payload) && attended(input.view);
 }
 
 /**

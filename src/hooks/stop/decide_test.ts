@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
-import { DEFAULT_CONFIG } from "../../config.ts";
+import { type Config, DEFAULT_CONFIG } from "../../config.ts";
 import { buildRuleSet } from "../../rules/load.ts";
 import type { ChecklistItem, TurnView } from "../../transcript/types.ts";
-import { decideStop, openItemsReason, pickChecklist } from "./decide.ts";
+import { decideStop, isPhraseRuleBlock, openItemsReason, pickChecklist } from "./decide.ts";
+import { allow } from "./decision.ts";
 import { parseStopPayload } from "./payload.ts";
+import { renderStop } from "./render.ts";
 
 const rules = buildRuleSet({ userFiles: [] });
 const config = DEFAULT_CONFIG;
@@ -18,6 +20,9 @@ function view(parts: Partial<TurnView>): TurnView {
     markdown: null,
     finalSynced: true,
     model: null,
+    entrypoint: null,
+    promptSource: null,
+    turnOrigin: null,
     stopSummaries: 0,
     tools: { pending: [], emptyResults: [], trailingResults: null, calls: 0 },
     stats: { bytesRead: 0, lines: 0, parsed: 0, malformed: 0, oversize: 0, fullScan: true, waitedMs: 0 },
@@ -27,7 +32,7 @@ function view(parts: Partial<TurnView>): TurnView {
 
 function decide(
   message: string,
-  extra: { payload?: Record<string, unknown>; view?: TurnView | null; blocks?: number } = {},
+  extra: { payload?: Record<string, unknown>; view?: TurnView | null; blocks?: number; config?: Config } = {},
 ) {
   const payload = parseStopPayload({
     hook_event_name: "Stop",
@@ -35,7 +40,13 @@ function decide(
     last_assistant_message: message,
     ...extra.payload,
   });
-  return decideStop({ payload, view: extra.view ?? null, blocksThisTurn: extra.blocks ?? 0, config, rules });
+  return decideStop({
+    payload,
+    view: extra.view ?? null,
+    blocksThisTurn: extra.blocks ?? 0,
+    config: extra.config ?? config,
+    rules,
+  });
 }
 
 const open: ChecklistItem[] = [{ text: "Write tests", done: false }, { text: "Add endpoint", done: true }];
@@ -122,4 +133,79 @@ Deno.test("decideStop() honours an escape line far from the end of a long messag
   const d = decide(long, { view: view({ tasks: open }) });
   assert.equal(d.action, "allow");
   assert.equal(d.rule, "blocker-token");
+});
+
+/** What the interactive terminal UI writes on a typed prompt (Claude Code 2.1.328, testdata/e2e/observed/). */
+const atKeyboard = { entrypoint: "cli", promptSource: "typed", turnOrigin: "human" };
+const render = (d: ReturnType<typeof decide>) => renderStop(d, { continueVia: "block", observe: false, event: "Stop" });
+
+Deno.test("decideStop() with a person at the keyboard: an early-stop phrase is logged as a block but let through", () => {
+  const d = decide(offer, { view: view(atKeyboard) });
+  assert.equal(d.action, "block");
+  assert.equal(d.rule, "offers-to-continue");
+  assert.equal(d.attended, true);
+  assert.ok(d.reason, "the reason is kept for the log and replay");
+  assert.equal(render(d), "", "nothing is printed, so the stop goes through");
+});
+
+Deno.test("decideStop() with a person at the keyboard and attended: block, blocks the phrase as when nobody is there", () => {
+  const d = decide(offer, { view: view(atKeyboard), config: { ...DEFAULT_CONFIG, attended: "block" } });
+  assert.equal(d.action, "block");
+  assert.equal(d.rule, "offers-to-continue");
+  assert.equal(d.attended, undefined);
+  assert.equal(JSON.parse(render(d)).decision, "block");
+});
+
+Deno.test("decideStop() with a person at the keyboard still blocks open checklist items", () => {
+  const d = decide("Endpoint is in. Want me to continue?", { view: view({ ...atKeyboard, tasks: open }) });
+  assert.equal(d.rule, "open-items");
+  assert.equal(d.attended, undefined);
+  assert.equal(JSON.parse(render(d)).decision, "block");
+});
+
+Deno.test("decideStop() treats a missing, headless, SDK or unknown entrypoint as nobody at the keyboard", () => {
+  const marks: Partial<TurnView>[] = [
+    {},
+    { entrypoint: "sdk-cli", promptSource: "sdk", turnOrigin: "sdk" },
+    { entrypoint: "sdk-ts" },
+    { entrypoint: "sdk-py" },
+    { entrypoint: "claude-desktop" },
+    { entrypoint: "CLI" },
+    // an interactive session, but a turn the client started itself
+    { entrypoint: "cli", promptSource: "system", turnOrigin: "scheduled" },
+  ];
+  for (const mark of marks) {
+    const d = decide(offer, { view: view(mark) });
+    assert.equal(d.action, "block", JSON.stringify(mark));
+    assert.equal(d.attended, undefined, JSON.stringify(mark));
+  }
+  assert.equal(decide(offer, { view: null }).attended, undefined);
+  // an older interactive client wrote entrypoint but no turnOrigin: the entrypoint decides
+  assert.equal(decide(offer, { view: view({ entrypoint: "cli" }) }).attended, true);
+});
+
+Deno.test("decideStop() guards a subagent's stop in an interactive session as before: the lead agent reads it", () => {
+  const sub = decide(offer, {
+    view: view(atKeyboard),
+    payload: { hook_event_name: "SubagentStop", agent_id: "a1", agent_type: "general-purpose" },
+  });
+  assert.equal(sub.action, "block");
+  assert.equal(sub.attended, undefined);
+});
+
+Deno.test("decideStop() with a person at the keyboard: the cap and the allow rows are unchanged", () => {
+  const capped = decide(offer, { view: view(atKeyboard), blocks: 3 });
+  assert.equal(capped.rule, "cap");
+  assert.equal(capped.attended, undefined);
+  assert.equal(decide("Done. 15 tests pass.", { view: view(atKeyboard) }).attended, undefined);
+});
+
+Deno.test("isPhraseRuleBlock() is true only for blocks by early-stop rules", () => {
+  const block = (rule: string) => ({ ...allow(rule), action: "block" as const, reason: "r" });
+  assert.equal(isPhraseRuleBlock(block("offers-to-continue")), true);
+  assert.equal(isPhraseRuleBlock(block("my-own-rule")), true);
+  assert.equal(isPhraseRuleBlock(block("open-items")), false);
+  assert.equal(isPhraseRuleBlock(block("stall-missing-followup")), false);
+  assert.equal(isPhraseRuleBlock(block("relay-turn")), false);
+  assert.equal(isPhraseRuleBlock(allow("no-pattern")), false);
 });

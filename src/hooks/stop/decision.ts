@@ -22,6 +22,11 @@ export interface StopDecision {
   /** The phrase a rule matched, quoted in the reason. */
   match: string | null;
   source: ChecklistSource | null;
+  /**
+   * True for an early-stop phrase rule's block while a person is at the keyboard, with config `attended: "observe"`:
+   * the stop is let through (nothing is printed, nothing counted against the cap) and logged with `attended: true`.
+   */
+  attended?: boolean;
 }
 
 export function allow(rule: StopRule, extra: Partial<StopDecision> = {}): StopDecision {

@@ -83,6 +83,7 @@ export async function runStopHook(deps: HookRunDeps): Promise<HookOutcome> {
         observe: duplicate.observe,
         duplicate: true,
         continuation: state.turn.blocks,
+        entrypoint: view?.entrypoint ?? null,
         stallEvents: [],
       };
     }
@@ -104,7 +105,8 @@ export async function runStopHook(deps: HookRunDeps): Promise<HookOutcome> {
       state = { ...state, stall: stall.state };
     }
     const decision = stall?.decision ?? decideStop({ payload, view, blocksThisTurn: state.turn.blocks, config, rules });
-    if (decision.action === "block" && !config.observe) {
+    // a block in observe mode, or one held for a person at the keyboard, sent nothing: it does not count
+    if (decision.action === "block" && !config.observe && decision.attended !== true) {
       state = { ...state, turn: { ...state.turn, blocks: state.turn.blocks + 1 } };
     }
     state = remember(state, { fp, startedAt, finishedAt: deps.now(), decision, observe: config.observe });
@@ -114,6 +116,7 @@ export async function runStopHook(deps: HookRunDeps): Promise<HookOutcome> {
       observe: config.observe,
       duplicate: false,
       continuation: state.turn.blocks,
+      entrypoint: view?.entrypoint ?? null,
       stallEvents: stall?.events ?? [],
     };
   });
@@ -142,11 +145,13 @@ export async function runStopHook(deps: HookRunDeps): Promise<HookOutcome> {
       agent: payload.agent_id ?? null,
       action: result.decision.action,
       observe: result.observe,
+      attended: result.decision.attended === true,
       rule: result.decision.rule,
       open: result.decision.open,
       match: result.decision.match,
       source: result.decision.source,
       continuation: result.continuation,
+      entrypoint: result.entrypoint,
       cwd: payload.cwd ?? null,
     });
   }
