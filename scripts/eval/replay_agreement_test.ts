@@ -1,0 +1,67 @@
+/**
+ * `replay` on the corpus shows the same decisions as `deno task eval`: at every labelled corpus stop point, replay's
+ * decision (through the same decideStop, with the transcript's own view) equals the eval's, except where the
+ * transcript adds what the message alone cannot show (a checklist, a stall, plan mode). Needs the corpus beside the
+ * repository; skipped without it.
+ */
+import assert from "node:assert/strict";
+import { DEFAULT_CONFIG } from "../../src/config.ts";
+import { evaluateStop } from "../../src/replay/evaluate.ts";
+import { scanTranscript } from "../../src/replay/scan_file.ts";
+import { walkTranscripts } from "../../src/replay/walk.ts";
+import { buildRuleSet } from "../../src/rules/load.ts";
+import { readFinals } from "./finals.ts";
+import { decideFinal } from "./score.ts";
+
+const CORPUS = new URL("../../../shared/corpus/transcripts", import.meta.url).pathname;
+const present = (() => {
+  try {
+    return Deno.statSync(CORPUS).isDirectory;
+  } catch {
+    return false;
+  }
+})();
+
+const TRANSCRIPT_STAGES = /^(?:open-items|checklist-done|stall-|background-work|plan-mode)/;
+
+Deno.test({
+  name: "replay agrees with eval at every labelled corpus stop point",
+  ignore: !present,
+  fn: async () => {
+    const rules = buildRuleSet({ userFiles: [] });
+    const finals = (await readFinals()).filter((f) => f.source !== undefined);
+    const byKey = new Map(finals.map((f) => [`${f.source!.file}:${f.source!.line}`, f]));
+    let compared = 0;
+    const disagree: string[] = [];
+    for await (const file of walkTranscripts(CORPUS)) {
+      await scanTranscript(file.path, {
+        includeSidechain: file.subagent,
+        onStop: (stop) => {
+          const final = byKey.get(`${file.shown}:${stop.line}`);
+          if (!final || stop.interrupted) return;
+          const replayed = evaluateStop({
+            payload: {
+              session_id: stop.sessionId ?? "replay",
+              hook_event_name: "Stop",
+              last_assistant_message: stop.lastAssistantMessage,
+              permission_mode: stop.permissionMode,
+            },
+            state: stop.state,
+            config: DEFAULT_CONFIG,
+            rules,
+            stallDisabled: false,
+            now: 0,
+          }).decision;
+          compared++;
+          if (TRANSCRIPT_STAGES.test(replayed.rule)) return;
+          const evaluated = decideFinal(final, rules);
+          if ((replayed.action === "block") !== evaluated.blocked || replayed.rule !== evaluated.rule) {
+            disagree.push(`${final.id}: replay ${replayed.action} ${replayed.rule}, eval ${evaluated.rule}`);
+          }
+        },
+      });
+    }
+    assert.equal(compared, finals.length, "every labelled corpus message is a replay stop point");
+    assert.deepEqual(disagree, []);
+  },
+});
