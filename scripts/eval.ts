@@ -10,7 +10,7 @@ import { analyseMessage } from "../src/rules/classify.ts";
 import { buildRuleSet } from "../src/rules/load.ts";
 import type { RuleSet } from "../src/rules/schema.ts";
 import { FINALS_DIR, readFinals } from "./eval/finals.ts";
-import { decideFinal, falseBlockRate, recall, score, type Score, type Tally } from "./eval/score.ts";
+import { decideFinal, falseBlockRate, recall, type Score, score, type Tally } from "./eval/score.ts";
 
 const HELP = `deno task eval [--json] [--misses N] [--dir DIR] [--explain ID]
 
@@ -25,6 +25,11 @@ and prints recall (early stops caught) and false-block rate (good endings blocke
 
 Exit codes: 0 printed; 1 the data could not be read; 2 a bad flag.
 `;
+
+const encoder = new TextEncoder();
+/** A line on stdout (the report) or stderr (a one-line error). */
+const out = (text: string) => Deno.stdout.writeSync(encoder.encode(`${text}\n`));
+const err = (text: string) => Deno.stderr.writeSync(encoder.encode(`${text}\n`));
 
 function pct(n: number): string {
   return `${(n * 100).toFixed(1)}%`;
@@ -67,7 +72,11 @@ export function explain(text: string, rules: RuleSet, outcome: ReturnType<typeof
   const out = [`decision: ${outcome.blocked ? "block" : "allow"} (${outcome.rule})`, "units:"];
   for (const u of a.units) {
     const marks = `${u.closing ? "C" : "-"}${u.question ? "Q" : "-"} ${u.kind === "lead" ? "lead" : u.block}`;
-    out.push(`  ${String(u.index).padStart(3)} ${marks.padEnd(14)} ${u.text}${u.items.length ? ` [${u.items.join(" / ")}]` : ""}`);
+    out.push(
+      `  ${String(u.index).padStart(3)} ${marks.padEnd(14)} ${u.text}${
+        u.items.length ? ` [${u.items.join(" / ")}]` : ""
+      }`,
+    );
   }
   out.push("hits:");
   for (const h of a.hits) out.push(`  ${h.rule.id} (w ${h.rule.weight}) @${h.unit?.index ?? "raw"}: ${h.matched}`);
@@ -93,36 +102,36 @@ if (import.meta.main) {
       allowPositionals: false,
     }).values;
   } catch (error) {
-    console.error(`eval: ${error instanceof Error ? error.message : error} (see --help)`);
+    err(`eval: ${error instanceof Error ? error.message : error} (see --help)`);
     Deno.exit(2);
   }
   if (flags.help) {
-    console.log(HELP);
+    out(HELP);
     Deno.exit(0);
   }
   const misses = flags.misses === undefined ? 40 : Number(flags.misses);
   if (!Number.isInteger(misses) || misses < 0) {
-    console.error("eval: --misses must be a whole number ≥ 0");
+    err("eval: --misses must be a whole number ≥ 0");
     Deno.exit(2);
   }
   let finals;
   try {
     finals = await readFinals(flags.dir ?? FINALS_DIR);
   } catch (error) {
-    console.error(`eval: cannot read the labelled messages: ${error instanceof Error ? error.message : error}`);
+    err(`eval: cannot read the labelled messages: ${error instanceof Error ? error.message : error}`);
     Deno.exit(1);
   }
   const rules = buildRuleSet({ userFiles: [] });
   if (flags.explain !== undefined) {
     const final = finals.find((f) => f.id === flags.explain);
     if (!final) {
-      console.error(`eval: no labelled message has the id ${flags.explain}`);
+      err(`eval: no labelled message has the id ${flags.explain}`);
       Deno.exit(2);
     }
     Deno.stdout.writeSync(new TextEncoder().encode(explain(final.text, rules, decideFinal(final, rules))));
     Deno.exit(0);
   }
   const s = score(finals.map((f) => decideFinal(f, rules)));
-  if (flags.json) console.log(JSON.stringify(s, (k, v) => (k === "final" ? { id: v.id, act: v.act, lang: v.lang } : v), 2));
+  if (flags.json) out(JSON.stringify(s, (k, v) => (k === "final" ? { id: v.id, act: v.act, lang: v.lang } : v), 2));
   else Deno.stdout.writeSync(new TextEncoder().encode(render(s, misses)));
 }

@@ -5,7 +5,15 @@ import { join } from "node:path";
 import * as z from "zod";
 
 export const LANGS = ["en", "es", "de", "fr", "pt", "ja", "zh-Hans", "zh-Hant"] as const;
-export const BLOCK_ACTS = ["offer", "permission", "announce", "choice", "pause", "unverified", "own-remaining"] as const;
+export const BLOCK_ACTS = [
+  "offer",
+  "permission",
+  "announce",
+  "choice",
+  "pause",
+  "unverified",
+  "own-remaining",
+] as const;
 export const ALLOW_ACTS = [
   "report",
   "courtesy",

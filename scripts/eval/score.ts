@@ -58,7 +58,14 @@ export function score(outcomes: readonly Outcome[]): Score {
   const s: Score = { total: empty(), byLang: {}, byAct: {}, byRule: {}, bySet: {}, misses: [], falseBlocks: [] };
   for (const o of outcomes) {
     const set = o.final.source ? "corpus" : "own";
-    for (const t of [s.total, (s.byLang[o.final.lang] ??= empty()), (s.byAct[o.final.act] ??= empty()), (s.bySet[set] ??= empty())]) {
+    for (
+      const t of [
+        s.total,
+        s.byLang[o.final.lang] ??= empty(),
+        s.byAct[o.final.act] ??= empty(),
+        s.bySet[set] ??= empty(),
+      ]
+    ) {
       if (o.final.label === "block") {
         t.early++;
         if (o.blocked) t.caught++;

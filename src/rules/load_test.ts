@@ -6,7 +6,6 @@ import { buildRuleSet, lineColumn, readUserRuleFiles, type UserRuleSource } from
 /** The built-in early-stop rule ids, in the order of rules/early_stop.json. */
 const BUILTIN_EARLY_STOP = (earlyStopFile.rules as { id: string }[]).map((r) => r.id);
 
-
 function rule(id: string, patterns: string[], extra: Record<string, unknown> = {}) {
   return {
     id,

@@ -12,7 +12,8 @@ const INLINE_CODE = /(`+)[^`\n]{0,400}?\1/g;
 const LINK = /\[([^\]\n]{0,200})\]\([^)\s]{0,400}\)/g;
 const URL = /\bhttps?:\/\/[^\s)>\]]{1,400}/g;
 /** Double-quoted strings in the quote styles of the languages we read; each kind closes with its own mark. */
-const DOUBLE_QUOTES = /"[^"\n]{1,300}"|“[^”\n]{1,300}”|„[^“”\n]{1,300}[“”]|«[^»\n]{1,300}»|「[^」\n]{1,300}」|『[^』\n]{1,300}』|‘[^’\n]{1,300}’/g;
+const DOUBLE_QUOTES =
+  /"[^"\n]{1,300}"|“[^”\n]{1,300}”|„[^“”\n]{1,300}[“”]|«[^»\n]{1,300}»|「[^」\n]{1,300}」|『[^』\n]{1,300}』|‘[^’\n]{1,300}’/g;
 /** Single quotes open only after a space, `(` or the start, and close before a non-letter: "don't" is safe. */
 const SINGLE_QUOTES = /(^|[\s(\[])'([^'\n]{1,300}?)'(?=$|[^\p{L}\p{N}])/gu;
 const EMPHASIS = /\*\*|__|(?<![\p{L}\p{N}])[*_](?=\S)|(?<=\S)[*_](?![\p{L}\p{N}])/gu;
