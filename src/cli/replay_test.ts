@@ -40,10 +40,12 @@ Deno.test("replay over the corpus: every stop point evaluated, nothing written",
   assert.equal(r.stops, r.blocked + r.allowed);
   assert.equal(r.stops, 92);
   assert.equal(r.interrupted, 10);
-  assert.equal(r.blocked, 23);
-  assert.equal(r.blockedByRule["offers-to-continue"], 16);
+  // the decisions of `deno task eval` on testdata/finals/corpus.jsonl (replay_agreement_test.ts), seen with the
+  // transcript: checklists and a stall decide some stops instead of the message
+  assert.equal(r.blocked, 29);
+  assert.equal(r.blockedByRule["offers-to-continue"], 14);
   assert.equal(r.blockedByStallKind["pending_tool_use"], 1);
-  assert.equal(r.wrongBlockCandidates, 10);
+  assert.equal(r.wrongBlockCandidates, 14);
   assert.equal(r.unreadable, 0);
   // the corpus files whose final line has no "\n" are read to the end: no missing_followup from a torn reply
   assert.equal(r.blockedByStallKind["missing_followup"], undefined);
@@ -54,7 +56,7 @@ Deno.test("replay over the corpus: every stop point evaluated, nothing written",
 Deno.test("replay text: counts and short matches only; --show-text adds the passages", async () => {
   const plain = await replay([CORPUS]);
   assert.match(plain.out, /^replayed 27 transcripts \(19 sessions, 8 subagent\): 92 stop points/);
-  assert.match(plain.out, /would block 23 \(25%\):/);
+  assert.match(plain.out, /would block 29 \(32%\):/);
   assert.match(plain.out, /candidates for a wrong block/);
   assert.doesNotMatch(plain.out, /final message:|\| /);
   const shown = await replay([CORPUS, "--show-text"]);

@@ -63,7 +63,7 @@ Deno.test("hook stop (CLI): with a person at the keyboard an offer goes through 
       entrypoint: "cli",
       continuation: 0,
     });
-    assert.equal(run.log["match"], "Want me to");
+    assert.equal(run.log["match"], "Want me to continue with the rest?", "the sentence that decided");
 
     const stats = JSON.parse((await runCli(["stats", "--json"], { home })).stdout);
     assert.deepEqual([stats.caught, stats.caughtAttended, stats.caughtObserved], [1, 1, 0]);

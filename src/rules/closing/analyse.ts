@@ -2,7 +2,8 @@
  * The closing analysis: which acts the agent's own prose performs, and whether they make the stop early.
  *
  * 1. The message is read as structure (`units.ts`): code, quotes and quoted strings are not the agent speaking.
- * 2. Every early-stop rule is tried on the units its `scope` names; each hit carries the rule's `weight`.
+ * 2. Every early-stop rule is tried on the units its `scope` names (a language's rules only on text that can be in
+ *    that language: `languages.ts`); each hit carries the rule's `weight`.
  * 3. A counter rule that matches the same unit cancels its hits (a courtesy closer, "Remaining: none").
  * 4. A blocker phrase in the prose allows the stop, unless an offer, a permission request or a choice is asked
  *    as a question: a blocker must not hide an offer.
@@ -16,6 +17,7 @@
 import { matchRule, quotablePhrase, tail } from "../match.ts";
 import type { Act, CompiledRule, RuleMatch, RuleSet } from "../schema.ts";
 import { MAX_BLOCK_CHARS, withoutCode } from "./blocks.ts";
+import { languagesOf, runsFor } from "./languages.ts";
 import { readStructure, type Unit } from "./units.ts";
 
 export interface Hit {
@@ -60,7 +62,9 @@ export function analyseClosing(whole: string, set: RuleSet, options: AnalyseOpti
   const rawTail = tail(message, options.maxChars);
   const hits: Hit[] = [];
   const cancelled: { hit: Hit; by: CompiledRule }[] = [];
+  const langs = languagesOf(message);
   for (const rule of set.earlyStop) {
+    if (!runsFor(rule.lang, langs)) continue;
     for (const hit of hitsOf(rule, units, rawTail)) {
       const by = hit.unit === null ? null : counterFor(hit, set.counter);
       if (by) cancelled.push({ hit, by });
