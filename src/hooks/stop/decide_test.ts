@@ -209,3 +209,25 @@ Deno.test("isPhraseRuleBlock() is true only for blocks by early-stop rules", () 
   assert.equal(isPhraseRuleBlock(block("relay-turn")), false);
   assert.equal(isPhraseRuleBlock(allow("no-pattern")), false);
 });
+
+Deno.test("decideStop(): a finished checklist beats an optional offer, not the agent's own next step", () => {
+  const done = view({ todo: [{ text: "port the parser", done: true }] });
+  assert.equal(decide("All done. Want me to also add CI?", { view: done }).rule, "checklist-done");
+  assert.equal(decide("All done. Redis or in-memory: you decide.", { view: done }).rule, "checklist-done");
+  const next = decide("Parser ported. Next I'll scope the remaining models.", { view: done });
+  assert.equal(next.action, "block");
+  assert.equal(next.rule, "announces-next-step");
+  assert.equal(
+    decide("Parser ported, but I haven't run the tests yet.", { view: done }).rule,
+    "leaves-work-unverified",
+  );
+  assert.equal(decide("Parser ported. Calling it here for now.", { view: done }).rule, "good-place-to-report");
+});
+
+Deno.test("decideStop(): the block reason quotes the sentence; an offer names NEEDS-YOU: and no irreversible step", () => {
+  const d = decide("The migration is applied locally (8 tests pass).\n\nWant it squashed into one commit?");
+  assert.equal(d.action, "block");
+  assert.equal(d.match, "Want it squashed into one commit?");
+  assert.ok(d.reason?.includes('"Want it squashed into one commit?"'), d.reason ?? "");
+  assert.ok(d.reason?.includes("NEEDS-YOU:") && d.reason.includes("Never take an irreversible step"), d.reason ?? "");
+});

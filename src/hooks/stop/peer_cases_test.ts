@@ -79,7 +79,8 @@ const OUR_POLICY: Record<string, { decision: "block" | "allow"; rule: string | n
   blocker_phrase_suppresses_pattern: {
     decision: "block",
     rule: "offer-question",
-    why: "a blocker phrase must not hide an offer: the question offering a workaround waits for nobody (a BLOCKED: line is the way out)",
+    why:
+      "a blocker phrase must not hide an offer: the question offering a workaround waits for nobody (a BLOCKED: line is the way out)",
   },
   internal_subagent_is_skipped: {
     decision: "allow",

@@ -27,7 +27,7 @@ export function languagesOf(text: string): ReadonlySet<string> {
   ENGLISH.lastIndex = 0;
   let english = 0;
   while (english < 3 && ENGLISH.exec(sample) !== null) english++;
-  if (english < 3 || EUROPEAN.test(sample)) for (const lang of ["es", "de", "fr", "pt"]) langs.add(lang);
+  if (english < 3 || EUROPEAN.test(sample)) { for (const lang of ["es", "de", "fr", "pt"]) langs.add(lang); }
   return langs;
 }
 

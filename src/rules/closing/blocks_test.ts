@@ -1,0 +1,60 @@
+import assert from "node:assert/strict";
+import { parseBlocks, withoutCode } from "./blocks.ts";
+
+const kinds = (text: string) => parseBlocks(text).map((b) => `${b.kind}:${b.text}`);
+
+Deno.test("parseBlocks(): paragraphs, headings, items with their lead-in, tables, code and quotes", () => {
+  const text = [
+    "Done with the parser.",
+    "",
+    "## Remaining",
+    "- views",
+    "- routes",
+    "",
+    "Files changed:",
+    "1. a.ts",
+    "",
+    "| part | state |",
+    "| --- | --- |",
+    "| api | done |",
+    "",
+    "```",
+    "Want me to continue?",
+    "```",
+    "> Shall I deploy?",
+    "**Next steps**",
+  ].join("\n");
+  assert.deepEqual(kinds(text), [
+    "paragraph:Done with the parser.",
+    "heading:Remaining",
+    "item:views",
+    "item:routes",
+    "paragraph:Files changed:",
+    "item:a.ts",
+    "table:part | state",
+    "table:api | done",
+    "code:\nWant me to continue?",
+    "quote:Shall I deploy?",
+    "heading:Next steps",
+  ]);
+  const items = parseBlocks(text).filter((b) => b.kind === "item").map((b) => b.lead);
+  assert.deepEqual(items, ["Remaining", "Remaining", "Files changed:"]);
+});
+
+Deno.test("parseBlocks(): an unclosed fence runs to the end; a longer fence needs a closing as long", () => {
+  assert.deepEqual(kinds("Intro.\n```\nWant me to?\n\nMore?"), ["paragraph:Intro.", "code:\nWant me to?\n\nMore?"]);
+  assert.deepEqual(kinds("````\n```\nx\n````\nAfter."), ["code:\n```\nx", "paragraph:After."]);
+});
+
+Deno.test("withoutCode(): fenced lines are emptied, line count kept", () => {
+  const text = "a\n```\nBLOCKED: x\n```\nb";
+  assert.equal(withoutCode(text), "a\n\n\n\nb");
+  assert.equal(withoutCode("no fences"), "no fences");
+});
+
+Deno.test("parseBlocks() is linear and bounded on hostile input", () => {
+  const huge = "- x\n".repeat(50_000) + "```\n".repeat(10_001) + "y".repeat(100_000);
+  const blocks = parseBlocks(huge);
+  assert.ok(blocks.length > 0);
+  assert.ok(blocks.every((b) => b.text.length <= 8_000));
+});

@@ -1,0 +1,36 @@
+import assert from "node:assert/strict";
+import { languagesOf, runsFor } from "./languages.ts";
+
+Deno.test("languagesOf(): an English report needs only the English rules", () => {
+  const langs = languagesOf("Fixed the cache key and all 12 tests pass. The branch is pushed; want me to tag it?");
+  assert.deepEqual([...langs], []);
+  assert.ok(runsFor("en", langs) && runsFor("any", langs) && !runsFor("es", langs) && !runsFor("ja", langs));
+});
+
+Deno.test("languagesOf(): short or accented European text runs the European rules", () => {
+  for (const text of ["¿Lo subo?", "Soll ich weitermachen?", "Dois-je continuer ?", "Posso continuar?", "Prêt."]) {
+    const langs = languagesOf(text);
+    for (const lang of ["es", "de", "fr", "pt"]) assert.ok(langs.has(lang), `${text}: ${lang}`);
+  }
+  // an English report with a Spanish closing
+  assert.ok(languagesOf("All 12 tests pass and the branch is pushed to the remote. ¿Quieres que siga?").has("es"));
+});
+
+Deno.test("languagesOf(): kana means Japanese, Han means Chinese (and Japanese)", () => {
+  assert.ok(languagesOf("テストは通りました。").has("ja"));
+  assert.ok(!languagesOf("Fixed the cache key and all 12 tests pass, this is done.").has("ja"));
+  const zh = languagesOf("要我继续吗？");
+  assert.ok(zh.has("zh-Hans") && zh.has("zh-Hant") && zh.has("ja"));
+});
+
+Deno.test("languagesOf(): every labelled message of another language gets its own language's rules", async () => {
+  const dir = new URL("../../../testdata/finals/", import.meta.url);
+  for (const entry of Deno.readDirSync(dir)) {
+    if (!entry.name.endsWith(".jsonl")) continue;
+    for (const line of (await Deno.readTextFile(new URL(entry.name, dir))).split("\n")) {
+      if (!line.trim()) continue;
+      const f = JSON.parse(line) as { id: string; lang: string; text: string };
+      if (f.lang !== "en") assert.ok(languagesOf(f.text).has(f.lang), `${f.id} is not read as ${f.lang}`);
+    }
+  }
+});

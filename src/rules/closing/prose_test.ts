@@ -1,0 +1,26 @@
+import assert from "node:assert/strict";
+import { CODE_MARK, maskInline, QUOTE_MARK, splitSentences } from "./prose.ts";
+
+Deno.test("maskInline(): code, URLs and quoted sentences are masked; short quoted terms stay", () => {
+  assert.equal(maskInline("Run `npm test` now"), `Run ${CODE_MARK} now`);
+  assert.equal(maskInline("See https://x.test/a?b=1 for it"), `See ${CODE_MARK} for it`);
+  assert.equal(maskInline('The button now says "Want me to save?"'), `The button now says ${QUOTE_MARK}`);
+  assert.equal(maskInline("the bot replies 'Shall I continue?' here"), `the bot replies ${QUOTE_MARK} here`);
+  assert.equal(maskInline("the 'retry' flag and don't"), "the retry flag and don't");
+  assert.equal(maskInline("画面に「続けますか？」と表示"), `画面に${QUOTE_MARK}と表示`);
+  assert.equal(maskInline("**Done**, see [the docs](http://x.test)"), "Done, see the docs");
+});
+
+Deno.test("splitSentences(): Latin and CJK stops, abbreviations and numbered steps", () => {
+  assert.deepEqual(splitSentences("Done. Want me to add tests? Sure!"), ["Done.", "Want me to add tests?", "Sure!"]);
+  assert.deepEqual(splitSentences("Use e.g. Redis. Then stop."), ["Use e.g. Redis.", "Then stop."]);
+  assert.deepEqual(splitSentences("完成了。要我继续吗？好"), ["完成了。", "要我继续吗？", "好"]);
+  assert.deepEqual(splitSentences("1. Run it"), ["1. Run it"]);
+  assert.deepEqual(splitSentences("a; b"), ["a;", "b"]);
+});
+
+Deno.test("splitSentences(): a run without stops is cut into bounded pieces", () => {
+  const parts = splitSentences("word ".repeat(10_000));
+  assert.ok(parts.length > 10);
+  assert.ok(parts.every((p) => p.length <= 601));
+});

@@ -1,0 +1,32 @@
+import assert from "node:assert/strict";
+import { readStructure } from "./units.ts";
+
+const read = (text: string) => readStructure(text, { maxChars: 4000 }).units;
+
+Deno.test("readStructure(): the closing is the last paragraph plus the last three sentences", () => {
+  const units = read("One. Two. Three.\n\nFour. Five.\n\nSix? Seven.");
+  const closing = units.filter((u) => u.closing).map((u) => u.text);
+  assert.deepEqual(closing, ["Five.", "Six?", "Seven."]);
+  assert.deepEqual(units.filter((u) => u.question).map((u) => u.text), ["Six?"]);
+});
+
+Deno.test("readStructure(): a final list is the closing; its lead-in becomes a lead unit with the items", () => {
+  const units = read("Half done.\n\nRemaining:\n- wire the CLI\n- add fixtures");
+  const lead = units.find((u) => u.kind === "lead");
+  assert.ok(lead);
+  assert.equal(lead.text, "Remaining:");
+  assert.deepEqual(lead.items, ["wire the CLI", "add fixtures"]);
+  assert.ok(lead.closing);
+});
+
+Deno.test("readStructure(): code and quotes give no units; Japanese か and Chinese 吗 are questions", () => {
+  const units = read("Done.\n```\nWant me to?\n```\n> Shall I?\n\n続けましょうか。\n\n要我继续吗");
+  assert.deepEqual(units.map((u) => u.text), ["Done.", "続けましょうか。", "要我继续吗"]);
+  assert.deepEqual(units.map((u) => u.question), [false, true, true]);
+});
+
+Deno.test("readStructure(): only blocks in the last maxChars are evidence, at most 400 units", () => {
+  const units = readStructure("Want me to continue?\n\n" + "ok ".repeat(3000), { maxChars: 200 }).units;
+  assert.ok(units.every((u) => !u.text.startsWith("Want")));
+  assert.ok(readStructure("A. ".repeat(10_000), { maxChars: 100_000 }).units.length <= 400);
+});
