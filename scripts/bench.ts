@@ -11,6 +11,9 @@
  * The hooks run from the bundle that `deno task compile` compiles (scripts/bundle.ts, built first into
  * .cache/bench/bundle); `--entry source` runs main.ts instead, to compare.
  *
+ * Then the message analysis alone (scripts/bench/analysis.ts): the rule set's load, the first message of a process
+ * (which compiles the rules it reaches), the warm cost per labelled message and a 64 KiB message.
+ *
  * Prints one Markdown table with every target marked met or missed, and writes the same as JSON
  * (.cache/bench/results.json, or --json PATH). No test asserts a time: the pure parts are tested in
  * scripts/bench/*_test.ts.
@@ -24,6 +27,7 @@ import { DENO_DIR } from "../src/testing/run_cli.ts";
 import { cliArgs } from "./scopes.ts";
 import { readTailText } from "../src/store/read_at.ts";
 import { buildBundle, bundlePlan } from "./bundle.ts";
+import { measureAnalysis, renderAnalysis } from "./bench/analysis.ts";
 import { createMeter, type RunResult, type RunSpec } from "./bench/measure.ts";
 import {
   encodePayload,
@@ -304,6 +308,8 @@ async function main(): Promise<void> {
         elapsedS.toFixed(0)
       } s.\n`,
   );
+  const analysis = await measureAnalysis(5);
+  print(`\n${renderAnalysis(analysis)}\n`);
   if (problems.length > 0) {
     print(`\nproblems (the numbers above may not mean what they say):\n- ${problems.slice(0, 20).join("\n- ")}\n`);
   }
@@ -336,6 +342,7 @@ async function main(): Promise<void> {
     })),
     targets,
     tally: count,
+    analysis,
     table,
     problems,
   };
