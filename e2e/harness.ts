@@ -149,20 +149,7 @@ export async function runScenario(script: Script, options: ScenarioOptions = {})
     // inside the sandbox they go away with it.
     const tmpDir = join(sandbox.root, "tmp");
     await Deno.mkdir(tmpDir, { recursive: true });
-    const env: Record<string, string> = {
-      ...passthroughEnv(),
-      HOME: sandbox.home,
-      TMPDIR: tmpDir,
-      CLIFFHANGER_HOME: sandbox.cliffhangerHome,
-      DENO_DIR: cacheDir,
-      DENO_NO_UPDATE_CHECK: "1",
-      ANTHROPIC_BASE_URL: mock.url,
-      ANTHROPIC_API_KEY: "test",
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-      DISABLE_AUTOUPDATER: "1",
-      E2E_HOOK_EVENTS: hookEventsFile,
-      ...options.env,
-    };
+    const env = clientEnv({ sandbox, tmpDir, cacheDir, mockUrl: mock.url, hookEventsFile, extra: options.env });
     if (freshSandbox) {
       await registerHook(sandbox, hook, env, options.events, options.relayDirs?.(sandbox) ?? []);
       await registerRecorders(sandbox, options.recordHooks ?? []);
@@ -294,6 +281,33 @@ export function hookEvent(line: JsonLine): JsonLine {
 }
 
 /** Variables the client and the hook need from the outer environment; everything else is left out. */
+/** The real client's environment in a sandbox: its home, temp folder, our home, the mock API, no updates. */
+export function clientEnv(
+  o: {
+    sandbox: Sandbox;
+    tmpDir: string;
+    cacheDir: string;
+    mockUrl: string;
+    hookEventsFile: string;
+    extra?: Record<string, string> | undefined;
+  },
+): Record<string, string> {
+  return {
+    ...passthroughEnv(),
+    HOME: o.sandbox.home,
+    TMPDIR: o.tmpDir,
+    CLIFFHANGER_HOME: o.sandbox.cliffhangerHome,
+    DENO_DIR: o.cacheDir,
+    DENO_NO_UPDATE_CHECK: "1",
+    ANTHROPIC_BASE_URL: o.mockUrl,
+    ANTHROPIC_API_KEY: "test",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_AUTOUPDATER: "1",
+    E2E_HOOK_EVENTS: o.hookEventsFile,
+    ...o.extra,
+  };
+}
+
 export function passthroughEnv(): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of ["PATH", "SHELL", "TMPDIR", "LANG", "SYSTEMROOT"]) {

@@ -14,11 +14,11 @@ import { writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { ensureClient } from "./client.ts";
 import {
+  clientEnv,
   denoDir,
   hookEvent,
   type JsonLine,
   newestTranscript,
-  passthroughEnv,
   readJsonLines,
   readText,
   type ScenarioRun,
@@ -100,19 +100,8 @@ export async function runInteractiveScenario(
     await Deno.mkdir(tmpDir, { recursive: true });
     const hookEventsFile = join(sandbox.root, "hook_events.jsonl");
     const env: Record<string, string> = {
-      ...passthroughEnv(),
-      HOME: sandbox.home,
-      TMPDIR: tmpDir,
-      TERM: "xterm-256color",
-      CLIFFHANGER_HOME: sandbox.cliffhangerHome,
-      DENO_DIR: cacheDir,
-      DENO_NO_UPDATE_CHECK: "1",
-      ANTHROPIC_BASE_URL: mock.url,
-      ANTHROPIC_API_KEY: "test",
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-      DISABLE_AUTOUPDATER: "1",
-      E2E_HOOK_EVENTS: hookEventsFile,
-      ...options.env,
+      ...clientEnv({ sandbox, tmpDir, cacheDir, mockUrl: mock.url, hookEventsFile, extra: options.env }),
+      TERM: options.env?.["TERM"] ?? "xterm-256color",
     };
     await registerHook(sandbox, hook, env);
     await registerRecorders(sandbox, options.recordHooks ?? []);
