@@ -2,7 +2,7 @@
  * `deno task eval [--json] [--misses N] [--dir DIR]`: runs every labelled final message in testdata/finals through
  * the Stop guard's decision and prints recall and false-block rate overall, per language, per act, per set (our
  * own, real corpus) and per deciding rule, then the misses and the wrong blocks with the sentence that decided.
- * Exit codes: 0 printed; 1 the data could not be read; 2 a bad flag.
+ * Exit codes: 0 printed; 1 the data could not be read (or has no message); 2 a bad flag or value.
  */
 import { parseArgs } from "node:util";
 import { DEFAULT_CONFIG } from "../src/config.ts";
@@ -14,16 +14,19 @@ import { decideFinal, falseBlockRate, recall, type Score, score, type Tally } fr
 
 const HELP = `deno task eval [--json] [--misses N] [--dir DIR] [--explain ID]
 
-Runs every labelled message in testdata/finals/*.jsonl through the Stop guard (no checklist, no stall, unattended)
+Runs every labelled message in testdata/finals/*.jsonl through the Stop guard (no transcript: no stall, unattended,
+a checklist only when the message itself has one)
 and prints recall (early stops caught) and false-block rate (good endings blocked) per language, act, set and rule.
 
   --json       print the whole score as JSON
   --misses N   list at most N misses and N wrong blocks (default 40; 0 lists none)
   --dir DIR    read another folder of labelled messages
   --explain ID show how message ID was read: its sentences (closing, question), the hits and what cancelled them
+               (with --json: the same as JSON)
   --help       this text
 
-Exit codes: 0 printed; 1 the data could not be read; 2 a bad flag.
+Exit codes: 0 printed; 1 the data could not be read (or has no message); 2 a bad flag or value (an unknown --explain
+id included).
 `;
 
 const encoder = new TextEncoder();
@@ -128,7 +131,26 @@ if (import.meta.main) {
       err(`eval: no labelled message has the id ${flags.explain}`);
       Deno.exit(2);
     }
-    Deno.stdout.writeSync(new TextEncoder().encode(explain(final.text, rules, decideFinal(final, rules))));
+    const outcome = decideFinal(final, rules);
+    if (flags.json) {
+      const a = analyseMessage(final.text, rules, { maxChars: DEFAULT_CONFIG.matchMaxChars });
+      out(JSON.stringify(
+        {
+          id: final.id,
+          decision: outcome.blocked ? "block" : "allow",
+          rule: outcome.rule,
+          match: outcome.match,
+          units: a.units,
+          hits: a.hits.map((h) => ({ rule: h.rule.id, unit: h.unit?.index ?? null, matched: h.matched })),
+          cancelled: a.cancelled.map((c) => ({ rule: c.hit.rule.id, unit: c.hit.unit?.index ?? null, by: c.by.id })),
+          blocker: a.blocker ? { rule: a.blocker.rule.id, phrase: a.blocker.phrase } : null,
+        },
+        null,
+        2,
+      ));
+    } else {
+      Deno.stdout.writeSync(encoder.encode(explain(final.text, rules, outcome)));
+    }
     Deno.exit(0);
   }
   const s = score(finals.map((f) => decideFinal(f, rules)));

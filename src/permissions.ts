@@ -112,8 +112,8 @@ function computeRunScope(input: ScopeInput): string[] {
 
 /**
  * V8 flags every process of the binary runs with. A hook process analyses one message: V8's regexp interpreter
- * without the peephole pass makes each rule's first (and usually only) match cheap to prepare, which halves the
- * closing analysis' cost in a new process (measured in `deno task bench`, docs/closing-analysis.md). Matching is
+ * without the peephole pass makes each rule's first (and usually only) match cheap to prepare, which cuts the
+ * closing analysis' cost in a new process by about a third (measured in `deno task bench`, docs/closing-analysis.md). Matching is
  * the same engine with the same results; a warm, repeated match is a little slower.
  */
 export const V8_FLAGS = "--v8-flags=--regexp-interpret-all,--no-regexp-peephole-optimization";

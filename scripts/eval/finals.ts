@@ -52,12 +52,19 @@ export async function readFinals(dir: string | URL = FINALS_DIR): Promise<Final[
     const lines = (await Deno.readTextFile(join(path, name))).split("\n");
     for (const [i, line] of lines.entries()) {
       if (line.trim() === "") continue;
-      const parsed = FinalSchema.safeParse(JSON.parse(line));
+      let data: unknown;
+      try {
+        data = JSON.parse(line);
+      } catch (error) {
+        throw new Error(`${name}:${i + 1}: not JSON (${error instanceof Error ? error.message : error})`);
+      }
+      const parsed = FinalSchema.safeParse(data);
       if (!parsed.success) throw new Error(`${name}:${i + 1}: ${parsed.error.issues[0]?.message}`);
       if (ids.has(parsed.data.id)) throw new Error(`${name}:${i + 1}: duplicate id ${parsed.data.id}`);
       ids.add(parsed.data.id);
       out.push({ ...parsed.data, file: name });
     }
   }
+  if (out.length === 0) throw new Error(`no labelled messages (*.jsonl) in ${path}`);
   return out;
 }

@@ -1,6 +1,7 @@
 /**
  * Scoring the Stop guard on labelled final messages: each message goes through `decideStop` as the only message of
- * a turn with no transcript, no checklist and no stall (what the rules alone decide), with the default config and
+ * a turn with no transcript (no stall, nobody at the keyboard; a checklist only when the message itself has one, as
+ * the hook reads it), with the default config and
  * the built-in rules. Pure apart from the rules it is given.
  */
 import { DEFAULT_CONFIG } from "../../src/config.ts";

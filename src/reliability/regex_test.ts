@@ -168,7 +168,7 @@ Deno.test("regex budget: the closing analysis stays linear on 64 KiB messages (1
     "| a | todo |\n",
     "## Remaining\n- x\n",
     "要我继续吗？",
-    "\"Want me to?\" ",
+    '"Want me to?" ',
     "`code` ",
   ];
   for (const shape of shapes) {
@@ -181,4 +181,31 @@ Deno.test("regex budget: the closing analysis stays linear on 64 KiB messages (1
       assert.ok(ms < BOUND_MS * 4, `${JSON.stringify(shape)} (maxChars ${maxChars}): ${ms.toFixed(0)} ms`);
     }
   }
+});
+
+Deno.test("closing analysis on 64 KiB: the end of a huge message still decides", () => {
+  const KIB64 = 64 * 1024;
+  const decide = (message: string) =>
+    decideStop({
+      payload: parseStopPayload({ session_id: "s", last_assistant_message: message }),
+      view: null,
+      blocksThisTurn: 0,
+      config: DEFAULT_CONFIG,
+      rules,
+    });
+  const report = "The parser handles every format now and the suite passes. ";
+  for (const sep of [" ", "\n", "\n\n"]) {
+    const body = big(KIB64, report.trim() + sep);
+    assert.equal(
+      decide(`${body}${sep}Want me to add CI?`).action,
+      "block",
+      `offer after 64 KiB, ${JSON.stringify(sep)}`,
+    );
+    assert.equal(
+      decide(`${body}${sep}All 212 tests pass.`).action,
+      "allow",
+      `report after 64 KiB, ${JSON.stringify(sep)}`,
+    );
+  }
+  assert.equal(decide(`Done.\n\n\`\`\`\n${big(KIB64, "Want me to continue?\n")}\`\`\``).action, "allow");
 });

@@ -182,11 +182,12 @@ function loadData(
   return { file, rules };
 }
 
-const PART = /(?<!\\[pP])\{([A-Z][A-Z0-9_]*)\}/g;
+const PART = /(?<!\\[pPu])\{([A-Z][A-Z0-9_]*)\}/g;
 
 /**
  * A pattern with its `{NAME}` grammar parts replaced (parts may use parts; at most 8 levels). Regex quantifiers
- * (`{2,5}`) are digits, and Unicode properties (`\p{L}`) follow `\p`, so neither clashes with a part name.
+ * (`{2,5}`) are digits, and Unicode properties (`\p{L}`) and code points (`\u{FE0F}`) follow `\p` or `\u`, so
+ * none of them clashes with a part name.
  */
 export function expandGrammar(
   pattern: string,

@@ -214,3 +214,12 @@ Deno.test("readUserRuleFiles() returns [] for a missing directory and an error f
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("buildRuleSet(): a user pattern with \\u{…} or \\p{…} is not read as a grammar part", () => {
+  const text = JSON.stringify({
+    kind: "early-stop",
+    rules: [rule("emoji-offer", ["\\u{1F449}\\s*want\\b", "\\p{Lu}{3,}:"])],
+  });
+  const set = buildRuleSet({ userFiles: [{ origin: "emoji.json", text }] });
+  assert.equal(report(set, "emoji.json").error, null);
+});

@@ -197,7 +197,12 @@ Deno.test("hook stop: budgetMs and syncMs from config.jsonc apply, and the envir
     const run = await runCli(["hook", "stop"], { home, stdin });
     assert.equal(run.stdout, "");
     assert.match(await readErrors(home), /ran past its 300 ms budget/);
-    const fast = await runCli(["hook", "stop"], { home, stdin, env: { CLIFFHANGER_SYNC_MS: "0" } });
+    // the environment wins over config.jsonc for both (a generous budget, so a loaded machine still answers)
+    const fast = await runCli(["hook", "stop"], {
+      home,
+      stdin,
+      env: { CLIFFHANGER_SYNC_MS: "0", CLIFFHANGER_BUDGET_MS: "10000" },
+    });
     assert.equal(JSON.parse(fast.stdout).decision, "block");
   } finally {
     await Deno.remove(home, { recursive: true });

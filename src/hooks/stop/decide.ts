@@ -13,7 +13,7 @@
  *   8. no checklist, an early-stop rule matches                                     → block, naming the rule
  *   9. anything else                                                                → allow
  *
- * A Stop's block by 8 while a person is at the keyboard is, with config `attended: "observe"`, let through and
+ * A Stop's phrase block (6 or 8) while a person is at the keyboard is, with config `attended: "observe"`, let through and
  * marked `attended` (see attended.ts); open items (5) and stalls (decided before this, in stall/) block either way,
  * and so does a subagent's stop: its final message goes to the lead agent, not to the person.
  */

@@ -231,3 +231,13 @@ Deno.test("decideStop(): the block reason quotes the sentence; an offer names NE
   assert.ok(d.reason?.includes('"Want it squashed into one commit?"'), d.reason ?? "");
   assert.ok(d.reason?.includes("NEEDS-YOU:") && d.reason.includes("Never take an irreversible step"), d.reason ?? "");
 });
+
+Deno.test("decideStop() with a person at the keyboard: an act after a finished checklist is held like row 8", () => {
+  const done = view({ ...atKeyboard, todo: [{ text: "port the parser", done: true }] });
+  const held = decide("Parser ported. Next I'll scope the remaining models.", { view: done });
+  assert.equal(held.rule, "announces-next-step");
+  assert.equal(held.attended, true);
+  assert.equal(render(held), "", "logged as the block it would be, let through");
+  const open = view({ ...atKeyboard, todo: [{ text: "port the parser", done: false }] });
+  assert.equal(decide("Parser half done.", { view: open }).action, "block", "open items block a person too");
+});

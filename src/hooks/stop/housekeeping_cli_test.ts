@@ -88,6 +88,9 @@ Deno.test("hook stop (CLI): idle sessions' state is pruned once a day; fresh and
     });
     assert.equal(tight.code, 0, tight.stderr);
     assert.ok(names(state).includes("idle.json") && !names(state).includes(".pruned"), "no pruning in a tight budget");
+    // on a loaded machine the tight run may itself pass its 100 ms budget and say so; that line is not what the
+    // runs below are checked for
+    await Deno.remove(join(root, "errors.log")).catch(() => {});
 
     const run = await runCli(["hook", "stop"], { home, stdin: JSON.stringify(stop) });
     assert.equal(run.code, 0, run.stderr);

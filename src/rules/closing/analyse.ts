@@ -176,13 +176,21 @@ function toMatch(hit: Hit): RuleMatch {
   return { rule: hit.rule, phrase: quoteSentence(hit.unit.text, hit.matched) };
 }
 
+function isLow(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
 /** The sentence that decided, whole when short, else the part around what matched. */
 export function quoteSentence(sentence: string, matched: string): string {
   const flat = sentence.replace(/\s+/g, " ").trim();
   if (flat.length <= MAX_QUOTED_SENTENCE) return flat;
   const at = Math.max(0, flat.indexOf(matched.replace(/\s+/g, " ").trim()));
-  const start = Math.max(0, Math.min(at - 40, flat.length - MAX_QUOTED_SENTENCE + 1));
-  const cut = flat.slice(start, start + MAX_QUOTED_SENTENCE - 2).trim();
+  let start = Math.max(0, Math.min(at - 40, flat.length - MAX_QUOTED_SENTENCE + 1));
+  let end = start + MAX_QUOTED_SENTENCE - 2;
+  // never cut a surrogate pair (an emoji) in half
+  if (isLow(flat.charCodeAt(start))) start += 1;
+  if (isLow(flat.charCodeAt(end))) end -= 1;
+  const cut = flat.slice(start, end).trim();
   return `${start > 0 ? "…" : ""}${cut}…`;
 }
 

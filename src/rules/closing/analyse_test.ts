@@ -63,3 +63,41 @@ Deno.test("quoteSentence(): whole when short, around the match when long", () =>
   const quoted = quoteSentence(long, "Want me to");
   assert.ok(quoted.length <= 162 && quoted.includes("Want me to"), quoted);
 });
+
+Deno.test("analyseClosing(): structure edge cases decide as a reader would", () => {
+  const blocks = (text: string) => analyse(text).early?.rule.id ?? null;
+  // a paragraph longer than a block's cap keeps its end, where the offer is
+  assert.ok(blocks(`${"The parser handles every format now. ".repeat(300)}Want me to add CI?`));
+  // inline triple backticks are not a fence
+  assert.ok(blocks("```npm test``` passes.\n\nWant me to add CI?"));
+  // a bold closing question is prose, not a heading
+  assert.ok(blocks("All 12 tests pass.\n\n**Want me to add CI?**"));
+  // an offer inside an indented fence of a list item is a sample
+  assert.equal(
+    blocks("Changed the dialog:\n\n- copy:\n    ```\n    Want me to save?\n    ```\n\nAll 4 tests pass."),
+    null,
+  );
+  // describing a step, owning up to the user's part, a courtesy closer
+  assert.equal(blocks("Step 3 is next in the pipeline: the linker resolves symbols."), null);
+  assert.equal(blocks("All 12 tests pass. Happy to help with anything else!"), null);
+  assert.equal(
+    blocks("Rotated the app key. You'll still need to rotate it in the dashboard; I can't access it."),
+    null,
+  );
+});
+
+Deno.test("classifyMessage(): a BLOCKED: line in code is no escape, whatever the line breaks", async () => {
+  const { classifyMessage } = await import("../classify.ts");
+  for (const nl of ["\n", "\r\n", "\r", "\u2028"]) {
+    const text = ["Sample:", "```", "BLOCKED: x", "```", "Want me to add CI?"].join(nl);
+    assert.equal(classifyMessage(text, set).stage, "early-stop", JSON.stringify(nl));
+  }
+});
+
+Deno.test("quoteSentence(): never splits a surrogate pair", () => {
+  for (let pad = 0; pad < 4; pad++) {
+    const long = `${"x".repeat(pad)}${"🙂 ".repeat(120)}Want me to go on? ${"🙂 ".repeat(120)}`;
+    const quoted = quoteSentence(long, "Want me to");
+    assert.ok(!/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(quoted), quoted);
+  }
+});

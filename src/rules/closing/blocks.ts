@@ -9,101 +9,149 @@ export type BlockKind = "paragraph" | "item" | "heading" | "table" | "code" | "q
 
 export interface Block {
   kind: BlockKind;
-  /** The block's lines joined with "\n", markers removed (list bullets, `#`, `>`, table pipes kept as " | "). */
+  /**
+   * The block's lines joined with "\n", markers removed (list bullets, `#`, `>`, table pipes kept as " | "). A
+   * block longer than `MAX_BLOCK_CHARS` keeps its last characters: the end of a paragraph is its closing.
+   */
   text: string;
   /** For a list item: the text of the lead-in above its list (a heading or a line ending in ":"), or "". */
   lead: string;
   /** Offset of the block's first character in the message. */
   start: number;
+  /** Offset just after the block's last character in the message. */
+  end: number;
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+export interface Line {
+  text: string;
+  /** Offset of the line's first character in the message. */
+  start: number;
+}
+
+/** The message's lines, split at every line break Markdown knows (`\r\n`, `\r`, `\n`, U+2028, U+2029). */
+export function splitLines(message: string): Line[] {
+  const out: Line[] = [];
+  const breaks = /\r\n|\r|\n|\u2028|\u2029/g;
+  let start = 0;
+  for (let found = breaks.exec(message); found !== null; found = breaks.exec(message)) {
+    out.push({ text: message.slice(start, found.index), start });
+    start = found.index + found[0].length;
+  }
+  out.push({ text: message.slice(start), start });
+  return out;
+}
+
 const HEADING = /^ {0,3}#{1,6}(?:[ \t]+|$)/;
 const QUOTE = /^ {0,3}>/;
 const ITEM = /^[ \t]*(?:[-*+•]|\d{1,3}[.)]|[a-z][.)])[ \t]+(?:\[[ xX]\][ \t]+)?/;
 const TABLE = /^ {0,3}\|/;
 const TABLE_RULE = /^[\s|:-]+$/;
-/** A line that is only bold or italic text: used as a heading ("**Remaining**", "**Next steps:**"). */
-const BOLD_LINE = /^ {0,3}(?:\*\*|__)[^*_\n]{1,120}(?:\*\*|__):?\s*$/;
+/**
+ * A line that is only bold text, used as a heading ("**Remaining**", "**Next steps:**"). A bold sentence that ends
+ * in `?`, `.` or `!` is prose ("**Want me to add CI?**").
+ */
+const BOLD_LINE = /^ {0,3}(?:\*\*|__)[^*_\n]{0,119}[^*_\n?？.。!！](?:\*\*|__):?\s*$/;
+/** A fence line: backticks or tildes at any indentation (agents indent code inside list items). */
+const FENCE_LINE = /^[ \t]*(`{3,}|~{3,})(.*)$/;
 
-/** Longest block text kept; the rest of a huge block is dropped (rules read sentences, not pages). */
+/** Longest block text kept; a longer block keeps its end (rules read sentences, not pages). */
 export const MAX_BLOCK_CHARS = 8_000;
+
+/**
+ * The fence a line opens or closes, or null. As in CommonMark, a backtick fence's info string may not contain a
+ * backtick, so "```npm test``` passes" is inline code, not a fence.
+ */
+function fenceOf(line: string): { char: string; length: number; rest: string } | null {
+  const found = FENCE_LINE.exec(line);
+  if (!found) return null;
+  const marks = found[1]!;
+  const rest = found[2]!;
+  if (marks[0] === "`" && rest.includes("`")) return null;
+  return { char: marks[0]!, length: marks.length, rest };
+}
+
+function closes(line: string, fence: { char: string; length: number }): boolean {
+  const mark = fenceOf(line);
+  return mark !== null && mark.char === fence.char && mark.length >= fence.length && mark.rest.trim() === "";
+}
 
 export function parseBlocks(message: string): Block[] {
   const blocks: Block[] = [];
-  const lines = message.split(/\r\n|\r|\n|\u2028|\u2029/);
   const at: { current: Block | null } = { current: null };
-  let offset = 0;
   let fence: { char: string; length: number } | null = null;
 
   const flush = () => {
     const block = at.current;
     at.current = null;
     if (block === null) return;
+    block.text = keepEnd(block.text);
     if (block.kind !== "code" && block.kind !== "quote") block.text = block.text.trim();
     if (block.text !== "" || block.kind === "code") blocks.push(block);
   };
-  const open = (kind: BlockKind, text: string, start: number, lead = "") => {
+  const open = (kind: BlockKind, line: Line, text: string, lead = "") => {
     flush();
-    at.current = { kind, text: cap(text), lead, start };
+    at.current = { kind, text, lead, start: line.start, end: line.start + line.text.length };
   };
-  const append = (text: string) => {
+  const append = (line: Line, text: string) => {
     const block = at.current;
-    if (block !== null && block.text.length < MAX_BLOCK_CHARS) block.text = cap(`${block.text}\n${text}`);
+    if (block === null) return;
+    block.text = `${block.text}\n${text}`;
+    // amortised: trim only when the text has grown to twice the cap, so a long block stays linear
+    if (block.text.length > 2 * MAX_BLOCK_CHARS) block.text = keepEnd(block.text);
+    block.end = line.start + line.text.length;
   };
 
-  for (const line of lines) {
-    const start = offset;
-    offset += line.length + 1;
+  for (const line of splitLines(message)) {
+    const raw = line.text;
     if (fence !== null) {
-      const close = FENCE.exec(line);
-      if (close && close[1]![0] === fence.char && close[1]!.length >= fence.length && line.trim() === close[0].trim()) {
+      if (closes(raw, fence)) {
         fence = null;
+        if (at.current) at.current.end = line.start + raw.length;
         flush();
       } else {
-        append(line);
+        append(line, raw);
       }
       continue;
     }
-    const opened = FENCE.exec(line);
+    const opened = fenceOf(raw);
     if (opened) {
-      fence = { char: opened[1]![0]!, length: opened[1]!.length };
-      open("code", "", start);
+      fence = { char: opened.char, length: opened.length };
+      open("code", line, "");
       continue;
     }
-    if (line.trim() === "") {
+    if (raw.trim() === "") {
       flush();
       continue;
     }
     const current = at.current as Block | null;
-    if (QUOTE.test(line)) {
-      const text = line.replace(/^ {0,3}(?:>[ \t]?)+/, "");
-      if (current?.kind === "quote") append(text);
-      else open("quote", text, start);
+    if (QUOTE.test(raw)) {
+      const text = raw.replace(/^ {0,3}(?:>[ \t]?)+/, "");
+      if (current?.kind === "quote") append(line, text);
+      else open("quote", line, text);
       continue;
     }
-    if (HEADING.test(line) || BOLD_LINE.test(line)) {
-      open("heading", stripEmphasis(line.replace(HEADING, "")).replace(/[#\s]+$/, ""), start);
+    if (HEADING.test(raw) || BOLD_LINE.test(raw)) {
+      open("heading", line, stripEmphasis(raw.replace(HEADING, "")).replace(/[#\s]+$/, ""));
       flush();
       continue;
     }
-    if (TABLE.test(line)) {
-      if (TABLE_RULE.test(line)) continue;
-      const cells = line.trim().replace(/^\||\|$/g, "").split("|").map((cell) => cell.trim());
-      open("table", cells.join(" | "), start);
+    if (TABLE.test(raw)) {
+      if (TABLE_RULE.test(raw)) continue;
+      const cells = raw.trim().replace(/^\||\|$/g, "").split("|").map((cell) => cell.trim());
+      open("table", line, cells.join(" | "));
       flush();
       continue;
     }
-    const item = ITEM.exec(line);
+    const item = ITEM.exec(raw);
     if (item) {
-      open("item", line.slice(item[0].length), start, leadFor(current, blocks.at(-1)));
+      open("item", line, raw.slice(item[0].length), leadFor(current, blocks.at(-1)));
       continue;
     }
     if (current !== null && (current.kind === "paragraph" || current.kind === "item")) {
-      append(line.trim());
+      append(line, raw.trim());
       continue;
     }
-    open("paragraph", line.trim(), start);
+    open("paragraph", line, raw.trim());
   }
   flush();
   return blocks;
@@ -116,12 +164,17 @@ function leadFor(current: Block | null, last: Block | undefined): string {
   if (before === undefined) return "";
   if (before.kind === "item") return before.lead;
   if (before.kind === "heading") return before.text;
-  if (before.kind === "paragraph" && /[:：]\s*$/.test(before.text.trim())) return before.text.trim();
+  if (before.kind === "paragraph" && /[:：]\s*$/.test(before.text.trim())) return keepEnd(before.text.trim(), 400);
   return "";
 }
 
-function cap(text: string): string {
-  return text.length > MAX_BLOCK_CHARS ? text.slice(0, MAX_BLOCK_CHARS) : text;
+/** The last `max` characters, never starting inside a surrogate pair. */
+function keepEnd(text: string, max = MAX_BLOCK_CHARS): string {
+  if (text.length <= max) return text;
+  let start = text.length - max;
+  const code = text.charCodeAt(start);
+  if (code >= 0xdc00 && code <= 0xdfff) start += 1;
+  return text.slice(start);
 }
 
 function stripEmphasis(text: string): string {
@@ -129,26 +182,23 @@ function stripEmphasis(text: string): string {
 }
 
 /**
- * The message with every fenced code block's lines (fences included) emptied, line breaks kept: what escape lines
- * are searched in, so that a `BLOCKED:` line inside a code sample is not an escape. Linear, one pass.
+ * The message with every fenced code block's lines (fences included) emptied, one "\n" per line break: what
+ * escape lines are searched in, so that a `BLOCKED:` line inside a code sample is not an escape. The same line
+ * splitting and fences as `parseBlocks`. Linear, one pass.
  */
 export function withoutCode(message: string): string {
   if (!message.includes("```") && !message.includes("~~~")) return message;
-  const lines = message.split("\n");
+  const out: string[] = [];
   let fence: { char: string; length: number } | null = null;
-  for (const [i, line] of lines.entries()) {
-    const mark = FENCE.exec(line);
+  for (const { text } of splitLines(message)) {
     if (fence === null) {
-      if (mark) {
-        fence = { char: mark[1]![0]!, length: mark[1]!.length };
-        lines[i] = "";
-      }
+      const mark = fenceOf(text);
+      if (mark) fence = { char: mark.char, length: mark.length };
+      out.push(mark ? "" : text);
       continue;
     }
-    if (mark && mark[1]![0] === fence.char && mark[1]!.length >= fence.length && line.trim() === mark[0].trim()) {
-      fence = null;
-    }
-    lines[i] = "";
+    if (closes(text, fence)) fence = null;
+    out.push("");
   }
-  return lines.join("\n");
+  return out.join("\n");
 }

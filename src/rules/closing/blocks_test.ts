@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseBlocks, withoutCode } from "./blocks.ts";
+import { parseBlocks, splitLines, withoutCode } from "./blocks.ts";
 
 const kinds = (text: string) => parseBlocks(text).map((b) => `${b.kind}:${b.text}`);
 
@@ -57,4 +57,16 @@ Deno.test("parseBlocks() is linear and bounded on hostile input", () => {
   const blocks = parseBlocks(huge);
   assert.ok(blocks.length > 0);
   assert.ok(blocks.every((b) => b.text.length <= 8_000));
+});
+
+Deno.test("splitLines(): every line break, with offsets", () => {
+  assert.deepEqual(splitLines("a\r\nb\rc\nd\u2028e"), [
+    { text: "a", start: 0 },
+    { text: "b", start: 3 },
+    { text: "c", start: 5 },
+    { text: "d", start: 7 },
+    { text: "e", start: 9 },
+  ]);
+  const blocks = parseBlocks("one\r\n\r\ntwo");
+  assert.deepEqual(blocks.map((b) => [b.text, b.start, b.end]), [["one", 0, 3], ["two", 7, 10]]);
 });

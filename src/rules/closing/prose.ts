@@ -56,7 +56,7 @@ export function splitSentences(text: string): string[] {
     const latin = (ch === "." || ch === "!" || ch === "?" || ch === "…" || ch === ";") &&
       (i + 1 === flat.length || flat[i + 1] === " ");
     if (!cjk && !latin) {
-      if (i - begin >= MAX_SENTENCE_CHARS) {
+      if (i - begin >= MAX_SENTENCE_CHARS && !isLowSurrogate(flat.charCodeAt(i))) {
         out.push(flat.slice(begin, i));
         begin = i;
       }
@@ -72,6 +72,10 @@ export function splitSentences(text: string): string[] {
   }
   if (begin < flat.length) out.push(flat.slice(begin));
   return out.map((s) => s.trim()).filter((s) => s !== "");
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }
 
 const ABBREVIATIONS = /(?:^|\s)(?:e\.g|i\.e|vs|etc|cf|approx|incl|no|fig|z\.B|d\.h|bzw|usw|p\.ex|ex|p\.e|v\.g|ca)$/i;

@@ -31,7 +31,7 @@ export const CLOSING_SENTENCES = 3;
 export const MAX_UNITS = 400;
 
 export interface UnitOptions {
-  /** Only blocks that start in the last `maxChars` characters are read. */
+  /** Only blocks that end in the last `maxChars` characters are read (a long block keeps only its end). */
   maxChars: number;
 }
 
@@ -46,7 +46,7 @@ const QUESTION = /(?:[?？]|[か][。.]?|[吗嗎么][。.]?)[\s"”’」』)]*$
 export function readStructure(message: string, options: UnitOptions): Structure {
   const blocks = parseBlocks(message);
   const from = Math.max(0, message.length - options.maxChars);
-  const prose = blocks.filter((b) => b.start + b.text.length >= from && b.kind !== "code" && b.kind !== "quote");
+  const prose = blocks.filter((b) => b.end > from && b.kind !== "code" && b.kind !== "quote");
   const units: Unit[] = [];
   const last = lastIndex(prose, (b) => b.kind === "paragraph" || b.kind === "item");
   let closingFrom = last;
