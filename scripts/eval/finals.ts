@@ -3,17 +3,12 @@
  */
 import { join } from "node:path";
 import * as z from "zod";
+import { EARLY_STOP_ACTS } from "../../src/rules/schema.ts";
 
 export const LANGS = ["en", "es", "de", "fr", "pt", "ja", "zh-Hans", "zh-Hant"] as const;
-export const BLOCK_ACTS = [
-  "offer",
-  "permission",
-  "announce",
-  "choice",
-  "pause",
-  "unverified",
-  "own-remaining",
-] as const;
+/** A message labelled block names the early-stop act its closing performs (the acts early-stop rules name). */
+export const BLOCK_ACTS = EARLY_STOP_ACTS;
+/** A message labelled allow names what its closing does instead (LABELS.md). */
 export const ALLOW_ACTS = [
   "report",
   "courtesy",

@@ -1,13 +1,19 @@
 /**
- * The three message checks of the Stop guard, and the block reason for an early stop. The stop
- * pipeline calls them at their places in the decision order (escape first; blocker and early-stop
- * only when there is no checklist); `classifyMessage` runs them back to back for the case with no
- * checklist, which is also what the rule examples are checked against.
+ * The message checks of the Stop guard, and the block reason for an early stop. The stop pipeline calls them at
+ * their places in the decision order (the escape first; the closing analysis, which finds blockers and early-stop
+ * acts, only when there is no checklist or a finished one); `classifyMessage` runs them back to back for the case
+ * with no checklist.
  */
 import { analyseClosing, type ClosingAnalysis } from "./closing/analyse.ts";
 import { withoutCode } from "./closing/blocks.ts";
 import { DEFAULT_MATCH_MAX_CHARS, matchFirst } from "./match.ts";
 import type { RuleMatch, RuleSet } from "./schema.ts";
+
+/**
+ * Escape lines (BLOCKED:, NEEDS-YOU:, a Status handover) count anywhere in the final message, not only in the
+ * matched tail: they are line-anchored, so searching a long message stays cheap.
+ */
+export const ESCAPE_MAX_CHARS = 1_000_000;
 
 export interface ClassifyOptions {
   /** Only the last `maxChars` characters are read as evidence (default `DEFAULT_MATCH_MAX_CHARS`). */
@@ -27,16 +33,6 @@ export function analyseMessage(text: string, set: RuleSet, options: ClassifyOpti
   return analyseClosing(text, set, { maxChars: options.maxChars ?? DEFAULT_MATCH_MAX_CHARS });
 }
 
-/** A prose blocker ("cannot proceed without …") that decides the stop: allows it when there is no checklist. */
-export function findBlocker(text: string, set: RuleSet, options: ClassifyOptions = {}): RuleMatch | null {
-  return analyseMessage(text, set, options).blocker;
-}
-
-/** The early-stop act that decides the stop: blocks it when there is no checklist. */
-export function findEarlyStop(text: string, set: RuleSet, options: ClassifyOptions = {}): RuleMatch | null {
-  return analyseMessage(text, set, options).early;
-}
-
 /** What the message checks decide on their own: escape → blocker → early-stop → nothing. */
 export type MessageVerdict =
   | { stage: "escape"; match: RuleMatch }
@@ -46,7 +42,7 @@ export type MessageVerdict =
 
 /** The message checks in decision order, for a turn without a checklist. */
 export function classifyMessage(text: string, set: RuleSet, options: ClassifyOptions = {}): MessageVerdict {
-  const escape = findEscape(text, set, { maxChars: Math.max(options.maxChars ?? 0, 1_000_000) });
+  const escape = findEscape(text, set, { maxChars: Math.max(options.maxChars ?? 0, ESCAPE_MAX_CHARS) });
   if (escape) return { stage: "escape", match: escape };
   const analysis = analyseMessage(text, set, options);
   if (analysis.early) return { stage: "early-stop", match: analysis.early };

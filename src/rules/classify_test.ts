@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { classifyMessage, findBlocker, findEarlyStop, findEscape, renderEarlyStopReason } from "./classify.ts";
+import { analyseMessage, classifyMessage, findEscape, renderEarlyStopReason } from "./classify.ts";
 import { buildRuleSet } from "./load.ts";
 import type { RuleMatch } from "./schema.ts";
 
 const set = buildRuleSet({ userFiles: [] });
 
 function earlyStop(text: string): RuleMatch {
-  const hit = findEarlyStop(text, set);
+  const hit = analyseMessage(text, set).early;
   assert.ok(hit, `no early-stop rule matched ${JSON.stringify(text)}`);
   return hit;
 }
@@ -51,12 +51,12 @@ Deno.test("classifyMessage() runs escape, then the closing analysis; a blocker p
   assert.deepEqual(classifyMessage("All 12 tests pass.", set), { stage: "none", match: null });
 });
 
-Deno.test("find*() honour maxChars", () => {
+Deno.test("findEscape() and analyseMessage() honour maxChars", () => {
   const long = "BLOCKED: need the token.\n" + "All good. ".repeat(50);
   assert.ok(findEscape(long, set));
   assert.equal(findEscape(long, set, { maxChars: 100 }), null);
   // Evidence is read by block: a paragraph that ends before the last maxChars characters is not read.
   const offer = "I cannot proceed without the key.\n\n" + " x".repeat(100);
-  assert.ok(findBlocker(offer, set));
-  assert.equal(findBlocker(offer, set, { maxChars: 50 }), null);
+  assert.ok(analyseMessage(offer, set).blocker);
+  assert.equal(analyseMessage(offer, set, { maxChars: 50 }).blocker, null);
 });

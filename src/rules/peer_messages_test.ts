@@ -11,6 +11,7 @@
 import assert from "node:assert/strict";
 import { classifyMessage, renderEarlyStopReason } from "./classify.ts";
 import { buildRuleSet } from "./load.ts";
+import { actFamily } from "../testing/act_family.ts";
 
 type Source = "cliffhanger" | "no-cliffhanger" | "ralph-claude-code";
 type Decision = "block" | "allow";
@@ -83,11 +84,7 @@ const TABLE: PeerCase[] = [
 
 const set = buildRuleSet({ userFiles: [] });
 
-/** The act family of a rule id: an offer, a question handed back (permission or choice), an announcement, … */
-function actOf(id: string): string {
-  const act = set.earlyStop.find((rule) => rule.id === id)?.act ?? id;
-  return act === "permission" || act === "choice" ? "asks" : act === "own-remaining" ? "announce" : act;
-}
+const actOf = (id: string) => actFamily(set, id);
 
 /** What the message checks decide: the decision and the name the peer's log would use for it. */
 function decide(message: string): { decision: Decision; rule: string; reason: string | null } {

@@ -21,7 +21,8 @@ export const RuleKind = z.enum([
 export type RuleKind = z.infer<typeof RuleKind>;
 
 /** What a closing does (see docs): the acts an early-stop rule can name, and the acts that are fine endings. */
-export const Act = z.enum([
+/** The acts that end a turn early, which early-stop rules name. */
+export const EARLY_STOP_ACTS = [
   "offer",
   "permission",
   "announce",
@@ -29,6 +30,16 @@ export const Act = z.enum([
   "pause",
   "unverified",
   "own-remaining",
+] as const;
+
+/**
+ * The early-stop acts that ask the user something. Asked as a question they block even beside a blocker phrase;
+ * after a finished checklist they do not (the other early-stop acts do: the agent says its own work goes on).
+ */
+export const ASKING_ACTS: ReadonlySet<string> = new Set(["offer", "permission", "choice"]);
+
+export const Act = z.enum([
+  ...EARLY_STOP_ACTS,
   "blocker",
   "courtesy",
   "remaining-none",

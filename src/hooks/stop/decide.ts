@@ -18,8 +18,8 @@
  * and so does a subagent's stop: its final message goes to the lead agent, not to the person.
  */
 import type { Config } from "../../config.ts";
-import { analyseMessage, findEscape, renderEarlyStopReason } from "../../rules/classify.ts";
-import type { RuleMatch, RuleSet } from "../../rules/schema.ts";
+import { analyseMessage, ESCAPE_MAX_CHARS, findEscape, renderEarlyStopReason } from "../../rules/classify.ts";
+import { ASKING_ACTS, type RuleMatch, type RuleSet } from "../../rules/schema.ts";
 import { parseMarkdownChecklist } from "../../transcript/markdown_checklist.ts";
 import type { Checklist, TurnView } from "../../transcript/types.ts";
 import { attended } from "./attended.ts";
@@ -70,11 +70,7 @@ function holdForPerson(decision: StopDecision, input: StopInput): boolean {
   return !isSubagent(input.payload) && attended(input.view);
 }
 
-/**
- * Escape lines (BLOCKED:, NEEDS-YOU:, a Status handover) count anywhere in the final message, not only in the
- * matched tail: they are line-anchored, so searching a long message stays cheap.
- */
-export const ESCAPE_MAX_CHARS = 1_000_000;
+export { ESCAPE_MAX_CHARS };
 
 export function findEscapeLine(message: string, rules: RuleSet): RuleMatch | null {
   return findEscape(message, rules, { maxChars: ESCAPE_MAX_CHARS });
@@ -94,9 +90,11 @@ function judge(input: StopInput, text: string): StopDecision {
         source: checklist.source,
       };
     }
-    // A finished checklist wins over an optional offer, but not over the agent saying its own work goes on.
+    // A finished checklist wins over an asking act (seed 000: "All done. Want me to also add CI?" is allowed, so the
+    // hook adds no scope), but not over the agent saying its own work goes on: a next step, its remaining work,
+    // work not run, a pause.
     const after = analyseMessage(text, input.rules, { maxChars: input.config.matchMaxChars }).early;
-    if (after && after.rule.act !== undefined && OUTLASTS_CHECKLIST.has(after.rule.act)) return earlyBlock(after);
+    if (after?.rule.act !== undefined && !ASKING_ACTS.has(after.rule.act)) return earlyBlock(after);
     return allow("checklist-done", { source: checklist.source });
   }
   const analysis = analyseMessage(text, input.rules, { maxChars: input.config.matchMaxChars });
@@ -104,13 +102,6 @@ function judge(input: StopInput, text: string): StopDecision {
   if (analysis.early) return earlyBlock(analysis.early);
   return allow("no-pattern");
 }
-
-/**
- * Acts that still block after a finished checklist: an announced next step, a list of the agent's own remaining
- * work, work it says it did not run, a pause. An offer, a permission question or a choice does not (seed 000:
- * "All done. Want me to also add CI?" after a finished checklist is allowed, so the hook adds no scope).
- */
-const OUTLASTS_CHECKLIST: ReadonlySet<string> = new Set(["announce", "own-remaining", "unverified", "pause"]);
 
 function earlyBlock(early: RuleMatch): StopDecision {
   return {

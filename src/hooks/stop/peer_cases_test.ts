@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { buildRuleSet } from "../../rules/load.ts";
+import { actFamily } from "../../testing/act_family.ts";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type CliRun, readLog, runCli, tempHome } from "../../testing/run_cli.ts";
@@ -63,11 +64,7 @@ async function runCase(c: PeerCase, caseDir: string) {
 
 const builtinRules = buildRuleSet({ userFiles: [] });
 
-/** The act family of a logged rule id (offer; asks = permission or choice; announce; …), or the id itself. */
-function actOf(id: string): string {
-  const act = builtinRules.earlyStop.find((r) => r.id === id)?.act ?? id;
-  return act === "permission" || act === "choice" ? "asks" : act === "own-remaining" ? "announce" : act;
-}
+const actOf = (id: string) => actFamily(builtinRules, id);
 
 /** Our answers where a peer's policy is its own (portable: false). */
 const OUR_POLICY: Record<string, { decision: "block" | "allow"; rule: string | null; why: string }> = {

@@ -15,7 +15,7 @@
  * Pure, and bounded by the caller's `maxChars` and `MAX_UNITS`.
  */
 import { matchRule, quotablePhrase, tail } from "../match.ts";
-import type { Act, CompiledRule, RuleMatch, RuleSet } from "../schema.ts";
+import { ASKING_ACTS, type CompiledRule, type RuleMatch, type RuleSet } from "../schema.ts";
 import { MAX_BLOCK_CHARS, withoutCode } from "./blocks.ts";
 import { languagesOf, runsFor } from "./languages.ts";
 import { readStructure, type Unit } from "./units.ts";
@@ -43,9 +43,6 @@ export interface AnalyseOptions {
   /** Only the last `maxChars` characters are read as evidence. */
   maxChars: number;
 }
-
-/** Acts that, asked as a question, still block when a blocker phrase is present. */
-const ASKING: ReadonlySet<Act> = new Set(["offer", "permission", "choice"]);
 
 /** Longest sentence quoted whole in a block reason; a longer one is quoted around the match. */
 export const MAX_QUOTED_SENTENCE = 160;
@@ -142,7 +139,9 @@ function firstBlocker(rules: readonly CompiledRule[], units: readonly Unit[], ra
 }
 
 function decide(hits: readonly Hit[], blocked: boolean): Hit | null {
-  const counted = blocked ? hits.filter((h) => h.unit?.question === true && ASKING.has(h.rule.act ?? "offer")) : hits;
+  const counted = blocked
+    ? hits.filter((h) => h.unit?.question === true && ASKING_ACTS.has(h.rule.act ?? "offer"))
+    : hits;
   let best: Hit | null = null;
   for (const hit of counted) {
     if (best === null || rank(hit) > rank(best) || (rank(hit) === rank(best) && position(hit) > position(best))) {
