@@ -13,7 +13,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CONFIG_PATH, MAIN_PATH } from "../src/permissions.ts";
 import { ensureClient } from "./client.ts";
-import { type RecordedRequest, startMockApi } from "./mock_api.ts";
+import { type MockApi, type RecordedRequest, startMockApi } from "./mock_api.ts";
 import { type RunningProcess, runProcess, spawnProcess } from "./process.ts";
 import type { Script } from "./script.ts";
 import { disposeSandbox, makeSandbox, type Sandbox } from "./sandbox.ts";
@@ -191,9 +191,7 @@ export async function runScenario(script: Script, options: ScenarioOptions = {})
     const result = streaming ? output.findLast((m) => m.type === "result") ?? null : parseJsonObject(out.stdout.trim());
     const sessionId = typeof result?.session_id === "string" ? result.session_id : null;
     const transcriptPath = sessionId ? findTranscript(sandbox.claudeDir, sessionId) : newestTranscript(sandbox);
-    const rawLog = readJsonLines(join(sandbox.cliffhangerHome, "log.jsonl"));
     return {
-      sandbox,
       exitCode: out.code,
       signal: out.signal,
       timedOut: out.timedOut,
@@ -202,16 +200,7 @@ export async function runScenario(script: Script, options: ScenarioOptions = {})
       stderr: out.stderr,
       result,
       output,
-      transcript: readJsonLines(transcriptPath),
-      transcriptPath,
-      log: rawLog.filter((l) => l.kind === undefined),
-      stallLog: rawLog.filter((l) => l.kind === "stall"),
-      rawLog,
-      errorsLog: readText(join(sandbox.cliffhangerHome, "errors.log")),
-      requests: mock.requests,
-      played: mock.played(),
-      overruns: mock.overruns(),
-      hookEvents: readJsonLines(hookEventsFile).map(hookEvent),
+      ...sandboxFiles({ sandbox, transcriptPath, hookEventsFile, mock }),
       mcpLog: readJsonLines(join(sandbox.root, "mcp.log")),
     };
   } finally {
@@ -281,6 +270,39 @@ export function hookEvent(line: JsonLine): JsonLine {
 }
 
 /** Variables the client and the hook need from the outer environment; everything else is left out. */
+/** What a finished run left in its sandbox and its mock: the transcript, our log and errors, the requests, hooks. */
+export function sandboxFiles(
+  o: { sandbox: Sandbox; transcriptPath: string | null; hookEventsFile: string; mock: MockApi },
+): Pick<
+  ScenarioRun,
+  | "sandbox"
+  | "transcript"
+  | "transcriptPath"
+  | "log"
+  | "stallLog"
+  | "rawLog"
+  | "errorsLog"
+  | "requests"
+  | "played"
+  | "overruns"
+  | "hookEvents"
+> {
+  const rawLog = readJsonLines(join(o.sandbox.cliffhangerHome, "log.jsonl"));
+  return {
+    sandbox: o.sandbox,
+    transcript: readJsonLines(o.transcriptPath),
+    transcriptPath: o.transcriptPath,
+    log: rawLog.filter((l) => l.kind === undefined),
+    stallLog: rawLog.filter((l) => l.kind === "stall"),
+    rawLog,
+    errorsLog: readText(join(o.sandbox.cliffhangerHome, "errors.log")),
+    requests: o.mock.requests,
+    played: o.mock.played(),
+    overruns: o.mock.overruns(),
+    hookEvents: readJsonLines(o.hookEventsFile).map(hookEvent),
+  };
+}
+
 /** The real client's environment in a sandbox: its home, temp folder, our home, the mock API, no updates. */
 export function clientEnv(
   o: {

@@ -16,15 +16,15 @@ import { ensureClient } from "./client.ts";
 import {
   clientEnv,
   denoDir,
-  hookEvent,
   type JsonLine,
   newestTranscript,
   readJsonLines,
   readText,
+  sandboxFiles,
   type ScenarioRun,
   warmMain,
 } from "./harness.ts";
-import { type RecordedRequest, scriptedRequests, startMockApi } from "./mock_api.ts";
+import { scriptedRequests, startMockApi } from "./mock_api.ts";
 import { runProcess } from "./process.ts";
 import { disposeSandbox, makeSandbox, type Sandbox } from "./sandbox.ts";
 import type { Script } from "./script.ts";
@@ -153,9 +153,7 @@ export async function runInteractiveScenario(
     const exitCode = Number(readText(exitFile).trim());
 
     const transcriptPath = newestTranscript(sandbox);
-    const rawLog = readJsonLines(join(sandbox.cliffhangerHome, "log.jsonl"));
     return {
-      sandbox,
       exitCode,
       signal: null,
       timedOut: false,
@@ -164,16 +162,7 @@ export async function runInteractiveScenario(
       stderr: "",
       result: null,
       output: [],
-      transcript: readJsonLines(transcriptPath),
-      transcriptPath,
-      log: rawLog.filter((l) => l.kind === undefined),
-      stallLog: rawLog.filter((l) => l.kind === "stall"),
-      rawLog,
-      errorsLog: readText(join(sandbox.cliffhangerHome, "errors.log")),
-      requests: mock.requests as RecordedRequest[],
-      played: mock.played(),
-      overruns: mock.overruns(),
-      hookEvents: readJsonLines(hookEventsFile).map(hookEvent),
+      ...sandboxFiles({ sandbox, transcriptPath, hookEventsFile, mock }),
       mcpLog: [],
       screen,
     };
