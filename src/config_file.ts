@@ -1,5 +1,5 @@
 /** Reading `config.jsonc`: the file (missing means defaults), then loadConfig over it and the environment. */
-import { type EnvReader } from "./env.ts";
+import type { EnvReader } from "./env.ts";
 import { loadConfig, type LoadedConfig } from "./config.ts";
 
 export interface ConfigFile extends LoadedConfig {

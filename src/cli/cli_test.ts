@@ -1,7 +1,7 @@
 /** The command-line surface, black-box: the CLI runs under the compiled binary's permission scopes. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readErrors, readLog, runCli, tempHome, withTempHome } from "../testing/run_cli.ts";
+import { readErrors, readLog, runCli, withTempHome } from "../testing/run_cli.ts";
 import { VERSION } from "../version.ts";
 
 const withHome = (body: (home: string) => Promise<void>) => withTempHome(body);

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { cliArgs } from "../../scripts/scopes.ts";
 import { envFrom } from "../env.ts";
 import { defaultRunHelpers } from "../permissions.ts";
-import { childEnv, readErrors, runCli, tempHome, withTempHome } from "../testing/run_cli.ts";
+import { childEnv, readErrors, runCli, withTempHome } from "../testing/run_cli.ts";
 import { binaryPayload, processGone, readPid, script } from "../wrap/testing.ts";
 
 const withHome = (body: (home: string) => Promise<void>) => withTempHome(body, "cliffhanger-wrap-cli-");

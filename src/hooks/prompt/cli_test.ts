@@ -1,7 +1,7 @@
 /** `hook prompt` black-box: the CLI under the binary's permission scopes, a temp HOME, real payloads. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readAllLog, readErrors, runCli, tempHome, withTempHome } from "../../testing/run_cli.ts";
+import { readAllLog, readErrors, runCli, withTempHome } from "../../testing/run_cli.ts";
 
 const REAL_PAYLOAD = new URL(
   "../../../../shared/reference/claude-code-2.1.328/payloads/01-UserPromptSubmit.json",

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { agedFile, dirNames } from "../../testing/files.ts";
-import { readErrors, runCli, tempHome, withTempHome } from "../../testing/run_cli.ts";
+import { readErrors, runCli, withTempHome } from "../../testing/run_cli.ts";
 
 const withHome = (body: (home: string) => Promise<void>) => withTempHome(body);
 
