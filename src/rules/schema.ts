@@ -79,7 +79,7 @@ export const RuleSchema = z.strictObject({
   tailChars: z._default(z.nullable(z.int().check(z.positive())), null),
   /** What the agent should do; early-stop rules put it in the block reason. `{match}` is the quoted phrase. */
   advice: z._default(z.string(), ""),
-  /** Short label for stats, e.g. "offered to continue". */
+  /** Short label for stats, e.g. "offered more work". */
   label: z.optional(z.string()),
   /** The act this rule recognises (early-stop and counter rules of the closing analysis). */
   act: z.optional(Act),

@@ -7,7 +7,7 @@ import { renderRelayStats } from "./relay.ts";
 export interface RenderStatsOptions {
   /** Use ANSI colour (only when stdout is a TTY and NO_COLOR is unset). */
   color: boolean;
-  /** Labels for rule ids ("offers-to-continue" → "offered to continue"). */
+  /** Labels for rule ids ("offers-to-continue" → "offered more work"). */
   labels: Record<string, string>;
 }
 
