@@ -1,14 +1,14 @@
 /**
- * Every real and synthetic transcript of the shared corpus, read by the streaming reader and by a naive
+ * Every real and synthetic transcript of the corpus (testdata/corpus/), read by the streaming reader and by a naive
  * whole-file computation written here independently (JSON.parse every line, replay the checklist tools).
  * The final task list and the latest TodoWrite over the whole file must agree, in both reading modes.
  * Test names state what was found per file.
  */
 import assert from "node:assert/strict";
 import { readTurnView } from "./read_view.ts";
-import { SHARED } from "./test_util.ts";
+import { CORPUS } from "./test_util.ts";
 
-const FOLDERS = [`${SHARED}corpus/transcripts`, `${SHARED}corpus/synthetic`];
+const FOLDERS = [`${CORPUS}transcripts`, `${CORPUS}synthetic`];
 
 interface Naive {
   tasks: Array<{ id: string; text: string; done: boolean }>;
@@ -92,15 +92,15 @@ function listFiles(dir: string): string[] {
 
 const files = FOLDERS.flatMap((d) => listFiles(d));
 
-Deno.test("corpus: the shared corpus is present beside the repository", () => {
-  assert.ok(files.length >= 30, `found ${files.length} transcripts under ${SHARED}corpus`);
+Deno.test("corpus: the in-repo corpus is present (27 real and 9 synthetic transcripts)", () => {
+  assert.equal(files.length, 36, `found ${files.length} transcripts under ${CORPUS}`);
 });
 
 for (const path of files) {
   const text = Deno.readTextFileSync(path);
   const main = naive(text, false);
   const side = naive(text, true);
-  const name = path.slice(`${SHARED}corpus/`.length);
+  const name = path.slice(CORPUS.length);
   const summary = (n: Naive) =>
     `${n.tasks.length} tasks (${n.tasks.filter((t) => !t.done).length} open), ` +
     `${n.todo?.length ?? "no"} todos`;

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { readTurnView, type ReadTurnViewResult } from "./read_view.ts";
 import { fileURLToPath } from "node:url";
-import { append, fixture, peer, SHARED, withTempFile } from "./test_util.ts";
+import { append, CLIENT, CORPUS, fixture, peer, STALL_CASES, withTempFile } from "./test_util.ts";
 
 function observed(name: string): string {
   return fileURLToPath(new URL(`../../testdata/e2e/observed/${name}`, import.meta.url));
@@ -20,12 +20,12 @@ const FILES: Array<[string, boolean]> = [
   [fixture("tools_split_parallel.jsonl"), false],
   [fixture("tools_torn_blank.jsonl"), false],
   [fixture("tools_empty_forms.jsonl"), false],
-  [`${SHARED}corpus/peers/claude-code-stop-hook-silent-tool-stall-recovery/transcripts/noisy_healthy.jsonl`, false],
+  [`${STALL_CASES}transcripts/noise_around_finished_turn.jsonl`, false],
   [peer("markdown_bg_notification.jsonl"), false],
-  [`${SHARED}reference/claude-code-2.1.328/transcripts/tasks-bash-session.jsonl`, false],
-  [`${SHARED}corpus/transcripts/entireio__cli__44-54089969c1-0__full.jsonl`, false],
-  [`${SHARED}corpus/transcripts/entireio__cli__8e-0a64736bc7-0__full.jsonl`, false],
-  [`${SHARED}corpus/synthetic/daaain__claude-code-log__todowrite_examples.jsonl`, false],
+  [`${CLIENT}transcripts/tasks-bash-session.jsonl`, false],
+  [`${CORPUS}transcripts/entireio__cli__44-54089969c1-0__full.jsonl`, false],
+  [`${CORPUS}transcripts/entireio__cli__8e-0a64736bc7-0__full.jsonl`, false],
+  [`${CORPUS}synthetic/daaain__claude-code-log__todowrite_examples.jsonl`, false],
   // who is at the keyboard: the entrypoint marks of an interactive session and of `claude -p`
   [observed("interactive_prompts.jsonl"), false],
   [observed("headless_prompt.jsonl"), false],

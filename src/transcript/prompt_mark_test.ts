@@ -4,7 +4,7 @@ import { INDEX_VERSION, TranscriptIndexSchema } from "./index_schema.ts";
 import { MAX_MARK_CHARS } from "./prompt_mark.ts";
 import { readTurnView, type ReadTurnViewOptions } from "./read_view.ts";
 import { fileURLToPath } from "node:url";
-import { append, jsonl, line, readOnce, SHARED, withTempFile } from "./test_util.ts";
+import { append, CORPUS, jsonl, line, readOnce, withTempFile } from "./test_util.ts";
 
 /** Real transcripts of Claude Code 2.1.328 (e2e/capture_observed.ts). */
 const OBSERVED = fileURLToPath(new URL("../../testdata/e2e/observed/", import.meta.url));
@@ -127,9 +127,9 @@ Deno.test("real transcripts: the interactive terminal UI reads cli, `claude -p` 
   assert.deepEqual(marks(interactive), { entrypoint: "cli", promptSource: "queued", turnOrigin: "human" });
   const headless = (await readOnce(`${OBSERVED}headless_prompt.jsonl`)).view;
   assert.deepEqual(marks(headless), HEADLESS);
-  // Claude Code 2.1.114 (the shared corpus) wrote entrypoint on its lines, but no promptSource or turnOrigin yet
+  // Claude Code 2.1.114 (the corpus) wrote entrypoint on its lines, but no promptSource or turnOrigin yet
   const older =
-    (await readOnce(`${SHARED}corpus/transcripts/daaain__claude-code-log__ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl`))
+    (await readOnce(`${CORPUS}transcripts/daaain__claude-code-log__ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl`))
       .view;
   assert.deepEqual(marks(older), { entrypoint: "cli", promptSource: null, turnOrigin: null });
 });

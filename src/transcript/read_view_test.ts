@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { TranscriptIndexSchema } from "./index_schema.ts";
 import { readTurnView } from "./read_view.ts";
-import { append, jsonl, line, readOnce, SHARED, withTempFile } from "./test_util.ts";
+import { append, CLIENT, jsonl, line, readOnce, withTempFile } from "./test_util.ts";
 
 const OPTS = { includeSidechain: false, lastAssistantMessage: null, syncMs: 0 } as const;
 const enc = new TextEncoder();
@@ -150,7 +150,7 @@ Deno.test("readTurnView() throws errors other than NotFound", async () => {
 });
 
 Deno.test("readTurnView() of the real Claude Code 2.1.328 transcripts with their Stop payloads", async () => {
-  const dir = `${SHARED}reference/claude-code-2.1.328/`;
+  const dir = CLIENT;
   const tasks = await readOnce(`${dir}transcripts/tasks-bash-session.jsonl`, {
     lastAssistantMessage: (JSON.parse(await Deno.readTextFile(`${dir}payloads/10-Stop.json`)) as StopPayload)
       .last_assistant_message,

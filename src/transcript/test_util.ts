@@ -1,12 +1,14 @@
 /** Shared helpers for the transcript tests (fixture paths, temp files, one-shot reads). Not used by src. */
 import { fileURLToPath } from "node:url";
 import { readTurnView, type ReadTurnViewOptions, type ReadTurnViewResult } from "./read_view.ts";
+import { PEERS as PEER_FOLDERS } from "../testing/testdata.ts";
+
+export { CLIENT, CORPUS, STALL_CASES } from "../testing/testdata.ts";
 
 /** testdata/transcripts/ of this repository. */
 export const FIXTURES = fileURLToPath(new URL("../../testdata/transcripts/", import.meta.url));
-/** The shared corpus sits beside the repository (../shared), locally and in CI. */
-export const SHARED = fileURLToPath(new URL("../../../shared/", import.meta.url));
-export const PEERS = `${SHARED}corpus/peers/cliffhanger/transcripts/`;
+/** The small transcripts of the cliffhanger peer cases (testdata/peers/cliffhanger/transcripts/). */
+export const PEERS = `${PEER_FOLDERS}cliffhanger/transcripts/`;
 
 export function fixture(name: string): string {
   return `${FIXTURES}${name}`;

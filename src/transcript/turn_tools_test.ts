@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { readTurnView } from "./read_view.ts";
 import type { ToolCallRef, TurnTools } from "./types.ts";
-import { append, fixture, readOnce, SHARED, withTempFile } from "./test_util.ts";
+import { append, CLIENT, CORPUS, fixture, readOnce, withTempFile } from "./test_util.ts";
 
 const ref = (id: string, name: string, line: number): ToolCallRef => ({ id, name, line });
 
@@ -116,7 +116,7 @@ Deno.test("tools: a missing file has no tool calls", async () => {
 });
 
 Deno.test("tools: the real 2.1.328 session (tasks and a Bash call, final reply): nothing pending", async () => {
-  const { view } = await readOnce(`${SHARED}reference/claude-code-2.1.328/transcripts/tasks-bash-session.jsonl`);
+  const { view } = await readOnce(`${CLIENT}transcripts/tasks-bash-session.jsonl`);
   assert.deepEqual(view.tools, { pending: [], emptyResults: [], trailingResults: null, calls: 4 });
 });
 
@@ -125,7 +125,7 @@ Deno.test("tools: a call written just before an auto-compaction is abandoned, no
   assert.equal(view.turnSeq, 1, "the compact summary is not a prompt");
   assert.deepEqual(view.tools, { pending: [], emptyResults: [], trailingResults: null, calls: 2 });
   // The same in a real session of the corpus (2.1.29): a Bash tool_use at line 575, compaction at 576.
-  const real = await readOnce(`${SHARED}corpus/transcripts/entireio__cli__fc-99c919b212-0__full.jsonl`);
+  const real = await readOnce(`${CORPUS}transcripts/entireio__cli__fc-99c919b212-0__full.jsonl`);
   assert.deepEqual(real.view.tools.pending, []);
 });
 
