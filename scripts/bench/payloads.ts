@@ -1,6 +1,6 @@
 /**
  * Typical hook payloads, shaped like the ones Claude Code 2.1.328 sends
- * (../shared/reference/claude-code-2.1.328/payloads/). Pure: the same arguments give the same payload.
+ * (testdata/client/claude-code-2.1.328/payloads/). Pure: the same arguments give the same payload.
  */
 
 export interface SessionRef {

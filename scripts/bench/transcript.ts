@@ -1,6 +1,6 @@
 /**
  * Deterministic, realistic Claude Code transcripts for the benchmark. The record shapes follow what Claude
- * Code 2.1.x writes (../shared/reference/claude-code-2.1.328/transcripts/, testdata/e2e/observed/, the corpus):
+ * Code 2.1.x writes (testdata/client/claude-code-2.1.328/transcripts/, testdata/e2e/observed/, testdata/corpus/):
  * one response split over several `assistant` lines sharing `message.id` (thinking, text, each tool_use),
  * `user` tool_result lines with the structured `toolUseResult`, TaskCreate/TaskUpdate and TodoWrite calls,
  * `progress` lines (bash, hooks), `attachment` lines (hook output, dates, and now and then a 100-300 KB

@@ -1,10 +1,10 @@
 /**
  * Builds testdata/finals/corpus.jsonl: the final message of every real user turn in the real transcripts of
- * the shared corpus, with the hand labels of testdata/finals/corpus_labels.json merged in.
+ * the corpus (testdata/corpus/), with the hand labels of testdata/finals/corpus_labels.json merged in.
  *
  *   npx -y deno@2.9.6 run --allow-read --allow-write scripts/eval/extract_corpus.ts [CORPUS_DIR]
  *
- * CORPUS_DIR defaults to /work/shared/corpus (its `transcripts/` folder and `SOURCES.md` are read). Stop points
+ * CORPUS_DIR defaults to testdata/corpus (its `transcripts/` folder and `SOURCES.md` are read). Stop points
  * come from the replay scanner (src/replay/scan_file.ts), exactly as `replay` finds them: the last assistant
  * line before each real user prompt (src/transcript/real_prompt.ts) and at the end of the file, subagent files
  * included; interrupted turns (no Stop hook runs) and stops without final text are skipped. Only files that
@@ -16,6 +16,7 @@
  */
 import { scanTranscript } from "../../src/replay/scan_file.ts";
 import { walkTranscripts } from "../../src/replay/walk.ts";
+import { fileURLToPath } from "node:url";
 
 const ROOT = new URL("../../", import.meta.url);
 const OUT = new URL("testdata/finals/corpus.jsonl", ROOT);
@@ -62,7 +63,7 @@ interface Extracted {
 }
 
 function parseArgs(argv: string[]): { corpusDir: string; todo: string | null } {
-  let corpusDir = "/work/shared/corpus";
+  let corpusDir = fileURLToPath(new URL("testdata/corpus", ROOT));
   let todo: string | null = null;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;

@@ -1,8 +1,8 @@
 /**
  * `replay` on the corpus shows the same decisions as `deno task eval`: at every labelled corpus stop point, replay's
  * decision (through the same decideStop, with the transcript's own view) equals the eval's, except where the
- * transcript adds what the message alone cannot show (a checklist, a stall, plan mode). Needs the corpus beside the
- * repository; skipped without it.
+ * transcript adds what the message alone cannot show (a checklist, a stall, plan mode). The corpus is the one in
+ * testdata/corpus/transcripts/.
  */
 import assert from "node:assert/strict";
 import { DEFAULT_CONFIG } from "../../src/config.ts";
@@ -10,23 +10,14 @@ import { evaluateStop } from "../../src/replay/evaluate.ts";
 import { scanTranscript } from "../../src/replay/scan_file.ts";
 import { walkTranscripts } from "../../src/replay/walk.ts";
 import { buildRuleSet } from "../../src/rules/load.ts";
+import { CORPUS_TRANSCRIPTS as CORPUS } from "../../src/testing/testdata.ts";
 import { readFinals } from "./finals.ts";
 import { decideFinal } from "./score.ts";
-
-const CORPUS = new URL("../../../shared/corpus/transcripts", import.meta.url).pathname;
-const present = (() => {
-  try {
-    return Deno.statSync(CORPUS).isDirectory;
-  } catch {
-    return false;
-  }
-})();
 
 const TRANSCRIPT_STAGES = /^(?:open-items|checklist-done|stall-|background-work|plan-mode)/;
 
 Deno.test({
   name: "replay agrees with eval at every labelled corpus stop point",
-  ignore: !present,
   fn: async () => {
     const rules = buildRuleSet({ userFiles: [] });
     const finals = (await readFinals()).filter((f) => f.source !== undefined);

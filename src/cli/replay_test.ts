@@ -1,16 +1,14 @@
 /**
- * `replay` on the shared corpus (../shared/corpus/transcripts beside the repo), in-process under the test's
+ * `replay` on the corpus (testdata/corpus/transcripts/), in-process under the test's
  * permissions, plus black-box runs of the flags and a replay inside the binary's read scope.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { homePaths } from "../store/paths.ts";
 import { runCli, tempHome } from "../testing/run_cli.ts";
+import { CORPUS_TRANSCRIPTS as CORPUS } from "../testing/testdata.ts";
 import type { CliContext } from "./context.ts";
 import { command } from "./replay.ts";
-
-const CORPUS = fileURLToPath(new URL("../../../shared/corpus/transcripts/", import.meta.url));
 
 async function replay(args: string[]): Promise<{ code: number; out: string; err: string; home: string }> {
   const home = await tempHome();

@@ -4,14 +4,14 @@
  * Only cases whose outcome comes from the message are here: cases decided by a checklist, background
  * work, plan mode or an internal subagent belong to the stop pipeline's tests.
  *
- * The cases are copied into TABLE so the test needs nothing outside the repository. When the peer
- * corpus is available (CLIFFHANGER_PEER_CORPUS, else `../shared/corpus/peers` beside the repository),
- * one more test checks that TABLE still matches it.
+ * The cases are copied into TABLE, and one more test checks that TABLE still matches the peer cases
+ * in testdata/peers/.
  */
 import assert from "node:assert/strict";
 import { classifyMessage, renderEarlyStopReason } from "./classify.ts";
 import { buildRuleSet } from "./load.ts";
 import { actFamily } from "../testing/act_family.ts";
+import { PEERS } from "../testing/testdata.ts";
 
 type Source = "cliffhanger" | "no-cliffhanger" | "ralph-claude-code";
 type Decision = "block" | "allow";
@@ -146,16 +146,6 @@ const FILES: Record<Source, string> = {
   "ralph-claude-code": "ralph-claude-code/cases_questions.jsonl",
 };
 
-function corpusDir(): string | null {
-  let dir: string;
-  try {
-    dir = Deno.env.get("CLIFFHANGER_PEER_CORPUS") ?? new URL("../../../shared/corpus/peers", import.meta.url).pathname;
-    return Deno.statSync(dir).isDirectory ? dir : null;
-  } catch {
-    return null;
-  }
-}
-
 /** A case the message alone decides: no background work, plan mode, internal subagent or checklist stage. */
 function isMessageOnly(source: Source, c: CorpusCase): boolean {
   if (source !== "cliffhanger") return true;
@@ -165,15 +155,12 @@ function isMessageOnly(source: Source, c: CorpusCase): boolean {
   return MESSAGE_STAGES.has(c.expect.cliffhanger_rule ?? "");
 }
 
-const corpus = corpusDir();
-
 Deno.test({
   name: "peer message TABLE matches the peer corpus",
-  ignore: corpus === null,
   fn: () => {
     const expected: string[] = [];
     for (const [source, file] of Object.entries(FILES) as [Source, string][]) {
-      const lines = Deno.readTextFileSync(`${corpus}/${file}`).split("\n").filter((line) => line.trim());
+      const lines = Deno.readTextFileSync(`${PEERS}${file}`).split("\n").filter((line) => line.trim());
       for (const c of lines.map((line) => JSON.parse(line) as CorpusCase)) {
         if (!isMessageOnly(source, c)) continue;
         expected.push(`${source}/${c.id}`);

@@ -1,11 +1,11 @@
 /** `hook pretool` through the CLI with a real Claude Code 2.1.328 payload, and next to `hook stop` in one home. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { readAllLog, readErrors, runCli, tempHome } from "../../testing/run_cli.ts";
+import { CLIENT } from "../../testing/testdata.ts";
 import { LoopLogLineSchema } from "./log_line.ts";
 
-const PAYLOADS = fileURLToPath(new URL("../../../../shared/reference/claude-code-2.1.328/payloads/", import.meta.url));
+const PAYLOADS = `${CLIENT}payloads/`;
 
 Deno.test("hook pretool: the real PreToolUse payload (Bash) four times: silent, silent, warning, denial", async () => {
   const home = await tempHome();

@@ -1,5 +1,5 @@
 /**
- * The anti-loop peer cases (agent-behavior-hooks, seed 003) from ../shared/corpus/peers/, run through the CLI
+ * The anti-loop peer cases (agent-behavior-hooks, seed 003) from testdata/peers/, run through the CLI
  * (`hook pretool` under the compiled binary's permission scopes), each sequence with a fresh home and its env
  * names mapped to ours. None of the cases is marked non-portable, and every one passes as labelled:
  * "allow" means no denial (a warning is an allow), "block" means permissionDecision "deny".
@@ -15,10 +15,10 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type CliRun, readAllLog, readErrors, runCli, tempHome } from "../../testing/run_cli.ts";
+import { PEERS } from "../../testing/testdata.ts";
 
-const DIR = fileURLToPath(new URL("../../../../shared/corpus/peers/agent-behavior-hooks/", import.meta.url));
+const DIR = `${PEERS}agent-behavior-hooks/`;
 
 /** The peer's environment names → ours. */
 export const ENV_MAP: Record<string, string> = {

@@ -2,11 +2,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readAllLog, readErrors, runCli, withTempHome } from "../../testing/run_cli.ts";
+import { CLIENT } from "../../testing/testdata.ts";
 
-const REAL_PAYLOAD = new URL(
-  "../../../../shared/reference/claude-code-2.1.328/payloads/01-UserPromptSubmit.json",
-  import.meta.url,
-);
+const REAL_PAYLOAD = `${CLIENT}payloads/01-UserPromptSubmit.json`;
 
 const withHome = (body: (home: string) => Promise<void>) => withTempHome(body);
 

@@ -1,5 +1,5 @@
 /**
- * The labelled Stop cases from ../shared/corpus/peers/, run through the CLI (`hook stop` under the compiled
+ * The labelled Stop cases from testdata/peers/, run through the CLI (`hook stop` under the compiled
  * binary's permission scopes), each with a fresh home. Portable cases must pass as labelled. For the
  * non-portable ones our own policy is asserted, with the reason next to it.
  */
@@ -7,10 +7,8 @@ import assert from "node:assert/strict";
 import { buildRuleSet } from "../../rules/load.ts";
 import { actFamily } from "../../testing/act_family.ts";
 import { basename, dirname, isAbsolute, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type CliRun, readLog, runCli, tempHome } from "../../testing/run_cli.ts";
-
-const PEERS = fileURLToPath(new URL("../../../../shared/corpus/peers/", import.meta.url));
+import { PEERS } from "../../testing/testdata.ts";
 
 interface PeerCase {
   id: string;

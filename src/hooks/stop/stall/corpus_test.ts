@@ -1,16 +1,14 @@
 /**
- * Every transcript in ../shared/corpus/ through the stall detector, as a Stop at the end of the file would see
+ * Every transcript in testdata/corpus/ through the stall detector, as a Stop at the end of the file would see
  * it (current user turn, no final message to wait for). No file may throw, and what it flags must equal the
  * table below: each flag was checked by hand, and every one of them is a known false positive of the corpus,
  * explained next to it.
  */
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import { readTurnView } from "../../../transcript/mod.ts";
 import { detectStalls } from "./detect.ts";
-
-const ROOT = fileURLToPath(new URL("../../../../../shared/corpus/", import.meta.url));
+import { CORPUS as ROOT } from "../../../testing/testdata.ts";
 
 /** file (relative to the corpus) → expected flags `kind:tool@line`, with why each is not a real stall. */
 const KNOWN: Record<string, { flags: string[]; why: string }> = {
@@ -49,7 +47,7 @@ function transcripts(dir: string): string[] {
 const files = [...transcripts(join(ROOT, "transcripts")), ...transcripts(join(ROOT, "synthetic"))];
 
 Deno.test(`stall detector over the corpus: ${files.length} transcripts, ${Object.keys(KNOWN).length} known false positives`, async (t) => {
-  assert.ok(files.length >= 30, `expected the corpus next to the repo, found ${files.length} files`);
+  assert.equal(files.length, 36, `expected the 36 transcripts of testdata/corpus/, found ${files.length}`);
   let flagged = 0;
   for (const file of files) {
     const name = relative(ROOT, file);
