@@ -1,9 +1,9 @@
 /**
  * Loops stay bounded and parallel calls lose nothing, in process through runHook.
  *
- * Process-level concurrency lives elsewhere and is not repeated here: src/hooks/stop/concurrency_test.ts (a stop
+ * Process-level concurrency lives elsewhere and is not repeated here: src/hooks/stop/concurrency_cli_test.ts (a stop
  * registered twice, Stop with SubagentStop, a stale lock left by a killed process), src/hooks/pretool/
- * concurrency_test.ts (parallel identical and different calls), src/settings/apply_process_test.ts (several
+ * concurrency_cli_test.ts (parallel identical and different calls), src/settings/apply_process_cli_test.ts (several
  * `install` processes on one settings file: valid settings, exactly one set of handlers).
  */
 import assert from "node:assert/strict";

@@ -4,7 +4,7 @@
  * never reaches log.jsonl, state (the transcript index included) or errors.log except inside the documented bounded
  * fields: also when a stop falls inside a message written over several lines, and after a flush race.
  *
- * A transcript outside the read scope failing open is tested in src/cli/cli_test.ts ("a transcript outside the read
+ * A transcript outside the read scope failing open is tested in src/cli/main_cli_test.ts ("a transcript outside the read
  * scope fails open with a permission error in errors.log").
  */
 import assert from "node:assert/strict";

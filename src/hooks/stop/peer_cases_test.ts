@@ -162,7 +162,7 @@ for (const s of sequences) {
       const log = await readLog(home);
       if (s.id === "duplicate_copy_stays_silent") {
         // Our policy: every registration gets the same answer (block), never silence. A copy running in parallel
-        // with the first call is counted once (concurrency_test.ts); this sequence runs the calls one after the
+        // with the first call is counted once (concurrency_cli_test.ts); this sequence runs the calls one after the
         // other, which is how a real next stop looks, so each is its own stop.
         assert.deepEqual(decisions, ["block", "block"]);
         assert.equal(log.length, 2);
