@@ -1,6 +1,6 @@
 /**
- * The labelled Stop cases from ../shared/corpus/peers/, run through the CLI (`hook stop` under the compiled
- * binary's permission scopes), each with a fresh home. Portable cases must pass as labelled. For the
+ * The labelled Stop cases from ../shared/corpus/peers/, each run once in process through the step the binary runs
+ * (`hook stop`: runHook), each with a fresh home; a few of them also run through the CLI (peer_cases_cli_test.ts). Portable cases must pass as labelled. For the
  * non-portable ones our own policy is asserted, with the reason next to it.
  */
 import assert from "node:assert/strict";
@@ -8,7 +8,8 @@ import { buildRuleSet } from "../../rules/load.ts";
 import { actFamily } from "../../testing/act_family.ts";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type CliRun, readLog, runCli, tempHome } from "../../testing/run_cli.ts";
+import { type CliRun, readLog, tempHome } from "../../testing/run_cli.ts";
+import { runHookInProcess } from "../../testing/run_hook.ts";
 
 const PEERS = fileURLToPath(new URL("../../../../shared/corpus/peers/", import.meta.url));
 
@@ -55,7 +56,7 @@ async function runCase(c: PeerCase, caseDir: string) {
   const home = await tempHome();
   try {
     const payload = await placeTranscripts(c.payload, caseDir, home);
-    const run = await runCli(["hook", "stop"], { home, stdin: JSON.stringify(payload) });
+    const run = await runHookInProcess("stop", { home, stdin: JSON.stringify(payload) });
     return { run, decision: decisionOf(run), log: await readLog(home) };
   } finally {
     await Deno.remove(home, { recursive: true });
@@ -156,7 +157,7 @@ for (const s of sequences) {
     try {
       const decisions: string[] = [];
       for (const step of s.steps) {
-        const run = await runCli(["hook", "stop"], { home, stdin: JSON.stringify(step.payload), env: s.env ?? {} });
+        const run = await runHookInProcess("stop", { home, stdin: JSON.stringify(step.payload), env: s.env ?? {} });
         decisions.push(decisionOf(run));
       }
       const log = await readLog(home);
@@ -180,7 +181,7 @@ for (const c of readCases("cliffhanger/raw_stdin_cases.jsonl") as unknown as { i
   Deno.test(`peer raw stdin cliffhanger/${c.id} fails open`, async () => {
     const home = await tempHome();
     try {
-      const run = await runCli(["hook", "stop"], { home, stdin: c.stdin });
+      const run = await runHookInProcess("stop", { home, stdin: c.stdin });
       assert.equal(run.code, 0);
       assert.equal(run.stdout, "");
     } finally {

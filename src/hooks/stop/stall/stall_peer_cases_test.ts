@@ -1,11 +1,13 @@
 /**
- * The stall cases from ../shared/corpus/peers/claude-code-stop-hook-silent-tool-stall-recovery/, run through
- * `hook stop` under the binary's scopes, each with a fresh home. Env names are mapped to ours.
+ * The stall cases from ../shared/corpus/peers/claude-code-stop-hook-silent-tool-stall-recovery/, run in process
+ * through the step `hook stop` runs (runHook), each with a fresh home; a few also through the CLI
+ * (stall_peer_cases_cli_test.ts). Env names are mapped to ours.
  */
 import assert from "node:assert/strict";
 import { basename, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { readStallLog, runCli, tempHome } from "../../../testing/run_cli.ts";
+import { readStallLog, tempHome } from "../../../testing/run_cli.ts";
+import { runHookInProcess } from "../../../testing/run_hook.ts";
 
 const DIR = fileURLToPath(
   new URL("../../../../../shared/corpus/peers/claude-code-stop-hook-silent-tool-stall-recovery/", import.meta.url),
@@ -48,7 +50,7 @@ for (
   Deno.test(`stall peer case ${c.id}`, async () => {
     const home = await tempHome();
     try {
-      const run = await runCli(["hook", "stop"], { home, stdin: JSON.stringify(await place(c.payload, home)) });
+      const run = await runHookInProcess("stop", { home, stdin: JSON.stringify(await place(c.payload, home)) });
       assert.equal(run.code, 0, run.stderr);
       const decision = run.stdout.trim() === "" ? "allow" : JSON.parse(run.stdout).decision;
       assert.equal(decision, c.expect.decision, `${c.id}: ${run.stdout}`);
@@ -73,7 +75,7 @@ for (
     try {
       const decisions: string[] = [];
       for (const step of s.steps) {
-        const run = await runCli(["hook", "stop"], {
+        const run = await runHookInProcess("stop", {
           home,
           stdin: JSON.stringify(await place(step.payload, home)),
           env: mapEnv(s.env),
