@@ -53,9 +53,10 @@ export async function hookPathNodeImports(dir: string, entry: string): Promise<{
     const code = await Deno.readTextFile(join(dir, file));
     const next = (spec: string, mode: "all" | "runners") => {
       if (spec.startsWith("node:")) {
-        for (const source of importersIn(code, spec)) offenders.push({ module: `${file} (${source})`, specifier: spec });
-      }
-      else if (spec.startsWith("./") || spec.startsWith("../")) {
+        for (const source of importersIn(code, spec)) {
+          offenders.push({ module: `${file} (${source})`, specifier: spec });
+        }
+      } else if (spec.startsWith("./") || spec.startsWith("../")) {
         queue.push({ file: join(dirname(file), spec), followDynamic: mode });
       }
     };
