@@ -150,7 +150,10 @@ async function hookCommand(argv: string[]): Promise<number> {
     await appendError(paths.errors, "hook", `${message}; allowed`);
     return 0;
   }
-  const outcome = await runHook(name, { env: readEnv, paths, readStdin,
+  const outcome = await runHook(name, {
+    env: readEnv,
+    paths,
+    readStdin,
     now: () => Date.now(),
     // the process's own start, before module loading: parallel copies of one call all start before either ends
     startedAt: performance.timeOrigin,

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { envFrom } from "../env.ts";
 import { homePaths } from "../store/paths.ts";
-import { runCli, tempHome } from "../testing/run_cli.ts";
 import type { CliContext } from "./context.ts";
 import { command } from "./now.ts";
 
@@ -47,48 +46,4 @@ Deno.test("now: an invalid CLIFFHANGER_TZ warns on stderr and falls back", async
   assert.equal(await command.run(ctx, []), 0);
   assert.equal(out.length, 1);
   assert.match(err.join(""), /warning: Bad value for CLIFFHANGER_TZ: "Nowhere\/Special".*; using /);
-});
-
-Deno.test("now (CLI): line, --json, --help, and usage errors with exit 2", async () => {
-  const home = await tempHome();
-  try {
-    const line = await runCli(["now"], { home, env: { CLIFFHANGER_TZ: "Asia/Kolkata" } });
-    assert.equal(line.code, 0);
-    assert.equal(line.stderr, "");
-    assert.match(
-      line.stdout,
-      /^\w{3} \d{4}-\d\d-\d\d \d\d:\d\d IST \(UTC\+05:30\), (night|morning|afternoon|evening)\n$/,
-    );
-
-    const json = await runCli(["now", "--json"], { home });
-    assert.equal(json.code, 0);
-    const parts = JSON.parse(json.stdout);
-    assert.deepEqual(Object.keys(parts), [
-      "iso",
-      "weekday",
-      "date",
-      "time",
-      "zone",
-      "timeZone",
-      "offset",
-      "partOfDay",
-      "epochMs",
-    ]);
-    assert.equal(parts.timeZone, "UTC", "the child runs with TZ=UTC: the system zone");
-    assert.ok(Math.abs(parts.epochMs - Date.now()) < 60_000);
-
-    const help = await runCli(["now", "--help"], { home });
-    assert.equal(help.code, 0);
-    assert.match(help.stdout, /usage: cliffhanger-bin now \[--json\]/);
-
-    for (const args of [["now", "--jsn"], ["now", "extra"]]) {
-      const bad = await runCli(args, { home });
-      assert.equal(bad.code, 2, args.join(" "));
-      assert.equal(bad.stdout, "");
-      assert.equal(bad.stderr.trim().split("\n").length, 1);
-    }
-    assert.match((await runCli(["now", "--jsn"], { home })).stderr, /unknown flag "--jsn" \(did you mean "--json"\?\)/);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
 });

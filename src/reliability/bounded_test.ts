@@ -1,9 +1,9 @@
 /**
  * Loops stay bounded and parallel calls lose nothing, in process through runHook.
  *
- * Process-level concurrency lives elsewhere and is not repeated here: src/hooks/stop/concurrency_test.ts (a stop
+ * Process-level concurrency lives elsewhere and is not repeated here: src/hooks/stop/concurrency_cli_test.ts (a stop
  * registered twice, Stop with SubagentStop, a stale lock left by a killed process), src/hooks/pretool/
- * concurrency_test.ts (parallel identical and different calls), src/settings/apply_process_test.ts (several
+ * concurrency_cli_test.ts (parallel identical and different calls), src/settings/apply_process_cli_test.ts (several
  * `install` processes on one settings file: valid settings, exactly one set of handlers).
  */
 import assert from "node:assert/strict";
@@ -197,7 +197,6 @@ Deno.test("concurrency: locks left by a killed process expire for every hook (st
       await Deno.writeTextFile(join(locks, name), "12345-dead");
       await Deno.utime(join(locks, name), old, old);
     }
-    const started = performance.now();
     const stop = checkContract(
       "stop",
       await callHook(
@@ -221,7 +220,7 @@ Deno.test("concurrency: locks left by a killed process expire for every hook (st
         JSON.stringify({ session_id: "gone", tool_name: "Bash", tool_input: { command: "ls" } }),
       ),
     );
-    assert.ok(performance.now() - started < 3000, "no hook waited out its lock timeout");
+    // a hook that waited out its lock timeout would have allowed and said so in errors.log
     assert.equal(await readText(box.paths.errors), "");
   } finally {
     await removeSandbox(box);

@@ -1,7 +1,7 @@
 /**
  * Faults: each one fails open (exit 0, nothing printed, a line in errors.log where errors.log can be written at all)
  * and the next healthy call works. A permission denial from the sandbox is tested through the real CLI in
- * src/cli/cli_test.ts ("a transcript outside the read scope fails open with a permission error in errors.log").
+ * src/cli/main_cli_test.ts ("a transcript outside the read scope fails open with a permission error in errors.log").
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";

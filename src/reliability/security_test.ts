@@ -1,16 +1,16 @@
 /**
  * Security and privacy: ids never escape the state folder, a state file replaced by a symlink is not followed for
- * writes, the binary's scopes refuse the network, and a canary placed in prompts, messages and tool input/output
+ * writes, and a canary placed in prompts, messages and tool input/output
  * never reaches log.jsonl, state (the transcript index included) or errors.log except inside the documented bounded
  * fields: also when a stop falls inside a message written over several lines, and after a flush race.
  *
- * A transcript outside the read scope failing open is tested in src/cli/cli_test.ts ("a transcript outside the read
- * scope fails open with a permission error in errors.log").
+ * The binary's scopes refusing the network is tested in security_cli_test.ts. A transcript outside the read scope
+ * failing open is tested in src/cli/main_cli_test.ts ("a transcript outside the read scope fails open with a
+ * permission error in errors.log").
  */
 import assert from "node:assert/strict";
 import { dirname, join, resolve } from "node:path";
 import fc from "fast-check";
-import { computeScopes, denoRunArgs, scopeFlags } from "../permissions.ts";
 import { DESCRIPTION_MAX_CHARS } from "../hooks/pretool/canonical.ts";
 import { MAX_PHRASE_CHARS } from "../rules/match.ts";
 import { writeFileAtomic } from "../store/atomic.ts";
@@ -186,35 +186,6 @@ Deno.test("symlinks: state files of every hook replaced by symlinks are not foll
     assert.equal(main.turn.blocks, 1);
   } finally {
     await removeSandbox(box);
-  }
-});
-
-Deno.test("network: under the binary's scopes a fetch is refused (--deny-net)", async () => {
-  const home = await Deno.makeTempDir();
-  try {
-    const scopes = computeScopes({
-      home,
-      claudeDir: join(home, ".claude"),
-      cliffhangerHome: join(home, ".cliffhanger"),
-    });
-    assert.ok(scopeFlags(scopes).includes("--deny-net"));
-    assert.ok(denoRunArgs(scopes).includes("--deny-net"), "main.ts runs (and compiles) with --deny-net");
-    const script = join(home, "probe.ts");
-    await Deno.writeTextFile(
-      script,
-      `try { await fetch("http://127.0.0.1:8080/"); console.log("FETCHED"); } catch (e) { console.log(e.name + ": " + e.message.split("\\n")[0]); }
-try { await Deno.connect({ hostname: "127.0.0.1", port: 8080 }); console.log("CONNECTED"); } catch (e) { console.log(e.name + ": " + e.message.split("\\n")[0]); }`,
-    );
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "--quiet", ...scopeFlags(scopes), script],
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const text = new TextDecoder().decode(out.stdout).trim().split("\n");
-    assert.equal(text.length, 2, new TextDecoder().decode(out.stderr));
-    for (const line of text) assert.match(line, /NotCapable|Requires net access/, line);
-  } finally {
-    await Deno.remove(home, { recursive: true });
   }
 });
 

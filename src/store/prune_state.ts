@@ -31,6 +31,8 @@ export interface PruneOptions {
   limit?: number;
   /** Listing and removing together stop after this long (default 500 ms); the rest waits for the next run. */
   timeLimitMs?: number;
+  /** The monotonic clock the time limit is measured on, in milliseconds (default performance.now); for tests. */
+  clock?: () => number;
 }
 
 export interface PruneReport {
@@ -73,10 +75,11 @@ export async function pruneState(options: PruneOptions): Promise<PruneReport> {
   const now = options.now ?? Date.now();
   const report: PruneReport = { removed: [], held: [], deferred: 0, partial: false, errors: [] };
   if (options.maxAgeDays <= 0) return report;
-  const deadline = performance.now() + (options.timeLimitMs ?? 500);
-  const listing = await listOrReport(options.stateDir, () => true, deadline, report.errors);
+  const clock = options.clock ?? (() => performance.now());
+  const deadline = clock() + (options.timeLimitMs ?? 500);
+  const listing = await listOrReport(options.stateDir, () => true, deadline, clock, report.errors);
   // a lock listing cut short only makes fewer files known as held: each removal takes its lock anyway
-  const locks = await listOrReport(options.locksDir, (name) => name.endsWith(".lock"), deadline, report.errors);
+  const locks = await listOrReport(options.locksDir, (name) => name.endsWith(".lock"), deadline, clock, report.errors);
   if (listing === null || locks === null) return report;
   report.partial = listing.partial;
   const entries = listing.entries;
@@ -91,8 +94,8 @@ export async function pruneState(options: PruneOptions): Promise<PruneReport> {
   report.held.push(...plan.held);
   report.deferred = plan.deferred;
   for (const [i, candidate] of plan.remove.entries()) {
-    const clock = performance.now();
-    if (clock > deadline && (i >= MIN_BATCH || clock > deadline + MIN_BATCH_GRACE_MS)) {
+    const at = clock();
+    if (at > deadline && (i >= MIN_BATCH || at > deadline + MIN_BATCH_GRACE_MS)) {
       report.deferred += plan.remove.length - i;
       break;
     }
@@ -160,12 +163,17 @@ interface Listing {
   partial: boolean;
 }
 
-/** The entries of `dir` (one level, lstat) seen before `deadline` (performance.now()); none when it does not exist. */
-async function listDir(dir: string, wanted: (name: string) => boolean, deadline: number): Promise<Listing> {
+/** The entries of `dir` (one level, lstat) seen before `deadline` (on `clock`); none when it does not exist. */
+async function listDir(
+  dir: string,
+  wanted: (name: string) => boolean,
+  deadline: number,
+  clock: () => number,
+): Promise<Listing> {
   const entries: StateEntry[] = [];
   try {
     for await (const e of Deno.readDir(dir)) {
-      if (entries.length >= MIN_LISTED && performance.now() > deadline) return { entries, partial: true };
+      if (entries.length >= MIN_LISTED && clock() > deadline) return { entries, partial: true };
       if (!wanted(e.name)) continue;
       if (!e.isFile) {
         entries.push({ name: e.name, kind: e.isSymlink ? "symlink" : e.isDirectory ? "dir" : "other", mtimeMs: null });
@@ -191,10 +199,11 @@ async function listOrReport(
   dir: string,
   wanted: (name: string) => boolean,
   deadline: number,
+  clock: () => number,
   errors: string[],
 ): Promise<Listing | null> {
   try {
-    return await listDir(dir, wanted, deadline);
+    return await listDir(dir, wanted, deadline, clock);
   } catch (e) {
     errors.push(`cannot list "${dir}": ${errorText(e)}`);
     return null;

@@ -1,6 +1,7 @@
 /**
- * The anti-loop peer cases (agent-behavior-hooks, seed 003) from testdata/peers/, run through the CLI
- * (`hook pretool` under the compiled binary's permission scopes), each sequence with a fresh home and its env
+ * The anti-loop peer cases (agent-behavior-hooks, seed 003) from testdata/peers/, run in process through the
+ * step the binary runs (`hook pretool`: runHook; a few also through the CLI in peer_cases_cli_test.ts), each sequence
+ * with a fresh home and its env
  * names mapped to ours. None of the cases is marked non-portable, and every one passes as labelled:
  * "allow" means no denial (a warning is an allow), "block" means permissionDecision "deny".
  *
@@ -15,7 +16,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type CliRun, readAllLog, readErrors, runCli, tempHome } from "../../testing/run_cli.ts";
+import { type CliRun, readAllLog, readErrors, tempHome } from "../../testing/run_cli.ts";
+import { runHookInProcess } from "../../testing/run_hook.ts";
 import { PEERS } from "../../testing/testdata.ts";
 
 const DIR = `${PEERS}agent-behavior-hooks/`;
@@ -93,7 +95,7 @@ for (const seq of sequences) {
       const env = mapEnv(seq.env);
       const answers: Answer[] = [];
       for (const step of seq.steps) {
-        answers.push(answerOf(await runCli(["hook", "pretool"], { home, env, stdin: JSON.stringify(step.payload) })));
+        answers.push(answerOf(await runHookInProcess("pretool", { home, env, stdin: JSON.stringify(step.payload) })));
       }
       assert.deepEqual(answers.map((a) => a.decision), seq.steps.map((s) => s.expect), seq.id);
       for (const a of answers.filter((a) => a.decision === "block")) {
@@ -117,7 +119,7 @@ for (const c of readJsonl<RawCase>("anti_loop_raw_stdin.jsonl")) {
   Deno.test(`peer anti-loop raw stdin ${c.id}: fails open, the reason goes to errors.log`, async () => {
     const home = await tempHome();
     try {
-      const run = await runCli(["hook", "pretool"], { home, stdin: c.stdin });
+      const run = await runHookInProcess("pretool", { home, stdin: c.stdin });
       assert.equal(run.code, c.expect.exit_code);
       assert.equal(run.stdout, "", "allowed: nothing on stdout");
       const errors = await readErrors(home);

@@ -1,13 +1,15 @@
 /**
- * The labelled Stop cases from testdata/peers/, run through the CLI (`hook stop` under the compiled
- * binary's permission scopes), each with a fresh home. Portable cases must pass as labelled. For the
+ * The labelled Stop cases from testdata/peers/, each run once in process through the step the binary runs
+ * (`hook stop`: runHook), each with a fresh home; a few of them also run through the CLI (peer_cases_cli_test.ts).
+ * Portable cases must pass as labelled. For the
  * non-portable ones our own policy is asserted, with the reason next to it.
  */
 import assert from "node:assert/strict";
 import { buildRuleSet } from "../../rules/load.ts";
 import { actFamily } from "../../testing/act_family.ts";
 import { basename, dirname, isAbsolute, join } from "node:path";
-import { type CliRun, readLog, runCli, tempHome } from "../../testing/run_cli.ts";
+import { type CliRun, readLog, tempHome } from "../../testing/run_cli.ts";
+import { runHookInProcess } from "../../testing/run_hook.ts";
 import { PEERS } from "../../testing/testdata.ts";
 
 interface PeerCase {
@@ -53,7 +55,7 @@ async function runCase(c: PeerCase, caseDir: string) {
   const home = await tempHome();
   try {
     const payload = await placeTranscripts(c.payload, caseDir, home);
-    const run = await runCli(["hook", "stop"], { home, stdin: JSON.stringify(payload) });
+    const run = await runHookInProcess("stop", { home, stdin: JSON.stringify(payload) });
     return { run, decision: decisionOf(run), log: await readLog(home) };
   } finally {
     await Deno.remove(home, { recursive: true });
@@ -154,13 +156,13 @@ for (const s of sequences) {
     try {
       const decisions: string[] = [];
       for (const step of s.steps) {
-        const run = await runCli(["hook", "stop"], { home, stdin: JSON.stringify(step.payload), env: s.env ?? {} });
+        const run = await runHookInProcess("stop", { home, stdin: JSON.stringify(step.payload), env: s.env ?? {} });
         decisions.push(decisionOf(run));
       }
       const log = await readLog(home);
       if (s.id === "duplicate_copy_stays_silent") {
         // Our policy: every registration gets the same answer (block), never silence. A copy running in parallel
-        // with the first call is counted once (concurrency_test.ts); this sequence runs the calls one after the
+        // with the first call is counted once (concurrency_cli_test.ts); this sequence runs the calls one after the
         // other, which is how a real next stop looks, so each is its own stop.
         assert.deepEqual(decisions, ["block", "block"]);
         assert.equal(log.length, 2);
@@ -178,7 +180,7 @@ for (const c of readCases("cliffhanger/raw_stdin_cases.jsonl") as unknown as { i
   Deno.test(`peer raw stdin cliffhanger/${c.id} fails open`, async () => {
     const home = await tempHome();
     try {
-      const run = await runCli(["hook", "stop"], { home, stdin: c.stdin });
+      const run = await runHookInProcess("stop", { home, stdin: c.stdin });
       assert.equal(run.code, 0);
       assert.equal(run.stdout, "");
     } finally {

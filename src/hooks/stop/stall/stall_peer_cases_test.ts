@@ -1,11 +1,12 @@
 /**
- * Our stall cases (testdata/stall_cases/, written from the stall_watch design of seed 002), run through
- * `hook stop` under the binary's scopes, each with a fresh home. A sequence's `log` is the stall events it must
- * leave in the log, in order.
+ * Our stall cases (testdata/stall_cases/, written from the stall_watch design of seed 002), run in process
+ * through the step `hook stop` runs (runHook), each with a fresh home; a few also through the CLI
+ * (stall_peer_cases_cli_test.ts). A sequence's `log` is the stall events it must leave in the log, in order.
  */
 import assert from "node:assert/strict";
 import { basename, isAbsolute, join } from "node:path";
-import { readStallLog, runCli, tempHome } from "../../../testing/run_cli.ts";
+import { readStallLog, tempHome } from "../../../testing/run_cli.ts";
+import { runHookInProcess } from "../../../testing/run_hook.ts";
 import { STALL_CASES as DIR } from "../../../testing/testdata.ts";
 
 function lines(file: string): Record<string, unknown>[] {
@@ -36,7 +37,7 @@ for (
   Deno.test(`stall case ${c.id}`, async () => {
     const home = await tempHome();
     try {
-      const run = await runCli(["hook", "stop"], { home, stdin: JSON.stringify(await place(c.payload, home)) });
+      const run = await runHookInProcess("stop", { home, stdin: JSON.stringify(await place(c.payload, home)) });
       assert.equal(run.code, 0, run.stderr);
       const decision = run.stdout.trim() === "" ? "allow" : JSON.parse(run.stdout).decision;
       assert.equal(decision, c.expect.decision, `${c.id}: ${run.stdout}`);
@@ -65,7 +66,7 @@ for (
     try {
       const decisions: string[] = [];
       for (const step of s.steps) {
-        const run = await runCli(["hook", "stop"], {
+        const run = await runHookInProcess("stop", {
           home,
           stdin: JSON.stringify(await place(step.payload, home)),
           env: s.env ?? {},

@@ -1,0 +1,93 @@
+/**
+ * The hot path imports no Node compatibility module: in the bundle (scripts/bundle.ts), nothing reachable from the
+ * entry along `hook <event>` imports a `node:` specifier. The path is the entry's static imports, the hook
+ * runners it loads lazily (one chunk per event, from src/hooks/<event>/run.ts), and everything those chunks import,
+ * statically or not. Cold commands (stats, install, …) and the flag parser are lazy chunks off this path.
+ */
+import assert from "node:assert/strict";
+import { basename, dirname, join } from "node:path";
+import { buildBundle, bundlePlan } from "./bundle.ts";
+
+const STATIC_IMPORT = /(?:^|[;\n])\s*(?:import|export)\s*(?:[^"';]*?\sfrom\s*)?["']([^"']+)["']/g;
+const DYNAMIC_IMPORT = /\bimport\(\s*["']([^"']+)["']\s*\)/g;
+
+function specifiers(code: string, pattern: RegExp): string[] {
+  return [...code.matchAll(pattern)].map((m) => m[1]!);
+}
+
+/**
+ * The source modules in a chunk that use what it imports from `specifier`: esbuild heads each module's code with a
+ * `// src/….ts` comment, so the sections that name one of the imported bindings are the importers.
+ */
+function importersIn(code: string, specifier: string): string[] {
+  const bindings = new Set<string>();
+  const quoted = specifier.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  for (const m of code.matchAll(new RegExp(`import\\s*([^"';]*?)\\s*from\\s*["']${quoted}["']`, "g"))) {
+    for (const part of m[1]!.replace(/[{}]/g, ",").split(",")) {
+      const local = part.trim().split(/\s+as\s+|\s+/).pop()?.replace(/^\*$/, "");
+      if (local) bindings.add(local);
+    }
+  }
+  const sections = code.split(/^\/\/ (?=\S+\.[jt]sx?$)/m).slice(1);
+  const found = sections.filter((section) => {
+    const body = section.slice(section.indexOf("\n"));
+    return [...bindings].some((b) => new RegExp(`(?<![\\w$.])${b.replace(/\$/g, "\\$")}(?![\\w$])`).test(body));
+  }).map((section) => section.slice(0, section.indexOf("\n")));
+  return found.length > 0 ? [...new Set(found)] : ["(module not named in the chunk)"];
+}
+
+/** Each module on the hook path (bundle file names) with the `node:` specifiers it imports. */
+export async function hookPathNodeImports(dir: string, entry: string): Promise<{
+  visited: string[];
+  runners: string[];
+  offenders: { module: string; specifier: string }[];
+}> {
+  const visited = new Set<string>();
+  const runners = new Set<string>();
+  const offenders: { module: string; specifier: string }[] = [];
+  const queue: { file: string; followDynamic: "all" | "runners" }[] = [{ file: entry, followDynamic: "runners" }];
+  while (queue.length > 0) {
+    const { file, followDynamic } = queue.shift()!;
+    if (visited.has(file)) continue;
+    visited.add(file);
+    const code = await Deno.readTextFile(join(dir, file));
+    const next = (spec: string, mode: "all" | "runners") => {
+      if (spec.startsWith("node:")) {
+        for (const source of importersIn(code, spec)) {
+          offenders.push({ module: `${file} (${source})`, specifier: spec });
+        }
+      } else if (spec.startsWith("./") || spec.startsWith("../")) {
+        queue.push({ file: join(dirname(file), spec), followDynamic: mode });
+      }
+    };
+    for (const spec of specifiers(code, STATIC_IMPORT)) next(spec, followDynamic);
+    for (const spec of specifiers(code, DYNAMIC_IMPORT)) {
+      // from the entry only the hook runners are on the hook path; inside a hook, every import may run
+      const runner = basename(spec).startsWith("run-");
+      if (spec.startsWith("node:")) offenders.push({ module: file, specifier: spec });
+      else if (followDynamic === "all" || runner) {
+        if (runner) runners.add(join(dirname(file), spec));
+        next(spec, "all");
+      }
+    }
+  }
+  return { visited: [...visited].sort(), runners: [...runners].sort(), offenders };
+}
+
+Deno.test("no module reachable from `hook <event>` in the bundle imports node:", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cliffhanger-hook-imports-" });
+  try {
+    const plan = bundlePlan(join(dir, "bundle"));
+    const built = await buildBundle(plan);
+    assert.ok(built.ok, built.stderr);
+    const { visited, runners, offenders } = await hookPathNodeImports(plan.outdir, basename(plan.entry));
+    assert.equal(runners.length, 3, `one runner chunk per hook event (stop, prompt, pretool): ${runners.join(", ")}`);
+    assert.ok(visited.length > runners.length + 1, "the runners' own imports are walked too");
+    const all = [...Deno.readDirSync(plan.outdir)].filter((e) => e.name.endsWith(".js")).map((e) => e.name);
+    assert.ok(visited.length < all.length, "cold commands stay off the hook path");
+    const names = offenders.map((o) => `${o.module} imports "${o.specifier}"`);
+    assert.deepEqual(names, [], `on the hook path:\n${names.join("\n")}`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

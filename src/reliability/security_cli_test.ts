@@ -1,0 +1,33 @@
+/** The binary's scopes refuse the network: a probe run under them (`deno run` with the same flags) cannot connect. */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { computeScopes, denoRunArgs, scopeFlags } from "../permissions.ts";
+
+Deno.test("network: under the binary's scopes a fetch is refused (--deny-net)", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    const scopes = computeScopes({
+      home,
+      claudeDir: join(home, ".claude"),
+      cliffhangerHome: join(home, ".cliffhanger"),
+    });
+    assert.ok(scopeFlags(scopes).includes("--deny-net"));
+    assert.ok(denoRunArgs(scopes).includes("--deny-net"), "main.ts runs (and compiles) with --deny-net");
+    const script = join(home, "probe.ts");
+    await Deno.writeTextFile(
+      script,
+      `try { await fetch("http://127.0.0.1:8080/"); console.log("FETCHED"); } catch (e) { console.log(e.name + ": " + e.message.split("\\n")[0]); }
+try { await Deno.connect({ hostname: "127.0.0.1", port: 8080 }); console.log("CONNECTED"); } catch (e) { console.log(e.name + ": " + e.message.split("\\n")[0]); }`,
+    );
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--quiet", ...scopeFlags(scopes), script],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout).trim().split("\n");
+    assert.equal(text.length, 2, new TextDecoder().decode(out.stderr));
+    for (const line of text) assert.match(line, /NotCapable|Requires net access/, line);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
