@@ -17,7 +17,8 @@ interface Entry {
   load(): Promise<Command>;
 }
 
-const COMMANDS: Record<string, Entry> = {
+/** Every command but `hook`, in `--help` order; docs tests read it. */
+export const COMMANDS: Record<string, Entry> = {
   stats: {
     summary: "early stops caught and stops allowed, by rule and by day",
     load: async () => (await import("./src/cli/stats.ts")).command,

@@ -4,7 +4,7 @@
  * error recovery), so the value and the errors (code, offset, length) are the ones jsonc-parser reports;
  * jsonc_test.ts checks that against jsonc-parser on generated text. jsonc-parser itself is still what edits
  * settings files (install, uninstall): it is a CommonJS package, and loading it (with fastest-levenshtein, the
- * other one) made up about 50 ms of CPU at every hook start under `deno run` (README, Performance).
+ * other one) made up about 50 ms of CPU at every hook start under `deno run` (docs/performance.md).
  *
  * The value of an error-free text is `JSON.parse` of its tokens (comments, whitespace and trailing commas
  * left out), so strings, numbers and keys read exactly as JSON. With errors, the value is not used by any

@@ -1,5 +1,5 @@
 /**
- * The benchmark's one table (Markdown, so README can show it as printed): every scenario with its median, min,
+ * The benchmark's one table (Markdown, so docs/performance.md can show it as printed): every scenario with its median, min,
  * max and peak RSS, and every target that applies to it marked met or missed, by how much.
  */
 import { type Summaries, type TargetResult, verdictText } from "./stats.ts";

@@ -36,7 +36,7 @@ export interface FailOpenOptions {
 
 export async function failOpen(body: () => Promise<HookOutcome>, options: FailOpenOptions): Promise<HookOutcome> {
   // The budget's timer is AbortSignal.timeout, not setTimeout: in Deno 2.9 the first setTimeout of a process loads
-  // the Node compatibility layer's timers (about 15 ms per hook process; README, Performance). It fires at the
+  // the Node compatibility layer's timers (about 15 ms per hook process; docs/performance.md). It fires at the
   // deadline even when the body waits on nothing at all, and never keeps a finished process alive.
   const deadline = AbortSignal.timeout(options.budgetMs);
   let onDeadline: (() => void) | undefined;

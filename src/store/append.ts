@@ -1,8 +1,8 @@
 /**
  * Appending to a file in one O_APPEND write (a regular file takes the whole buffer at once, so lines from
  * processes appending at the same time never interleave). Deno.open and write rather than Deno.writeFile, which
- * loads Deno's web streams on first use: several milliseconds of start-up in every hook process (README,
- * Performance).
+ * loads Deno's web streams on first use: several milliseconds of start-up in every hook process
+ * (docs/performance.md).
  */
 const encoder = new TextEncoder();
 

@@ -87,7 +87,7 @@ export function contentBlocks(content: string | unknown[] | null | undefined): B
 /*
  * The same schemas, written out by hand for the hot loop: a cold read of a long transcript validates tens of
  * thousands of lines, and zod's generic parse was most of that time (a 200 MB transcript: 1.5 s of CPU with
- * zod, see the README's Performance section). Each function returns exactly what `safeParse(...).data` gives
+ * zod, see docs/performance.md). Each function returns exactly what `safeParse(...).data` gives
  * (null where it fails); line_schema_test.ts checks that against the zod schemas above on generated values.
  */
 
