@@ -1,0 +1,52 @@
+/**
+ * Super-linear growth without a wall-clock bound: the work on one input of size n against the same work on
+ * `factor` inputs of size n / factor, timed interleaved (best of `repeats`). Linear work gives a ratio near 1
+ * whatever the machine's speed or load; quadratic work gives about `factor`. Only the ratio decides, and a run
+ * too quick to time (under `floorMs` for the whole input) is linear by definition.
+ */
+export interface GrowthOptions {
+  /** Inputs of size n / factor (default 8). */
+  factor?: number;
+  /** Best of this many interleaved timings of each side (default 3). */
+  repeats?: number;
+  /** Below this many ms for the whole input the work counts as linear (default 5). */
+  floorMs?: number;
+  /** The ratio at or above which the work counts as super-linear (default factor / 2). */
+  limit?: number;
+}
+
+export interface Growth {
+  /** Best time of the work on the whole input. */
+  wholeMs: number;
+  /** Best time of the work on `factor` parts, one after the other. */
+  partsMs: number;
+  ratio: number;
+  superLinear: boolean;
+}
+
+/** `run(size)` does the work on an input of `size` units; `size` is the whole input's size. */
+export function growth(run: (size: number) => void, size: number, options: GrowthOptions = {}): Growth {
+  const factor = options.factor ?? 8;
+  const repeats = options.repeats ?? 3;
+  const floorMs = options.floorMs ?? 5;
+  const limit = options.limit ?? factor / 2;
+  const part = Math.max(1, Math.floor(size / factor));
+  let wholeMs = Infinity;
+  let partsMs = Infinity;
+  for (let r = 0; r < repeats; r++) {
+    let started = performance.now();
+    run(size);
+    wholeMs = Math.min(wholeMs, performance.now() - started);
+    started = performance.now();
+    for (let i = 0; i < factor; i++) run(part);
+    partsMs = Math.min(partsMs, performance.now() - started);
+  }
+  const ratio = wholeMs / Math.max(partsMs, 0.001);
+  return { wholeMs, partsMs, ratio, superLinear: wholeMs >= floorMs && ratio >= limit };
+}
+
+export function describeGrowth(g: Growth): string {
+  return `${g.wholeMs.toFixed(1)} ms on the whole input, ${g.partsMs.toFixed(1)} ms on its parts (ratio ${
+    g.ratio.toFixed(1)
+  })`;
+}
