@@ -2,26 +2,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { rotatedPath } from "./rotate.ts";
-
-async function withDir(body: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "cliffhanger-rotate-" });
-  try {
-    await body(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
-
-async function readLines(path: string): Promise<string[]> {
-  try {
-    const text = await Deno.readTextFile(path);
-    assert.ok(text === "" || text.endsWith("\n"), `${path} ends with a whole line`);
-    return text.split("\n").filter((l) => l !== "");
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return [];
-    throw e;
-  }
-}
+import { readLines, withDir } from "./rotate_support.ts";
 
 Deno.test("appendRotating(): 6 processes appending 150 lines each over a cap passed once lose no line", () =>
   withDir(async (dir) => {

@@ -1,26 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { appendRotating, generations, rotatedPath, rotateIfOver, shouldRotate } from "./rotate.ts";
-
-async function withDir(body: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "cliffhanger-rotate-" });
-  try {
-    await body(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
-
-async function readLines(path: string): Promise<string[]> {
-  try {
-    const text = await Deno.readTextFile(path);
-    assert.ok(text === "" || text.endsWith("\n"), `${path} ends with a whole line`);
-    return text.split("\n").filter((l) => l !== "");
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return [];
-    throw e;
-  }
-}
+import { readLines, withDir } from "./rotate_support.ts";
 
 Deno.test("shouldRotate() rotates only a non-empty file that the write would take past the cap; 0 never", () => {
   const cases: [size: number, incoming: number, max: number, expected: boolean][] = [

@@ -5,9 +5,12 @@
  * each other peer, a sequence and a raw stdin case.
  */
 import assert from "node:assert/strict";
-import { basename, dirname, isAbsolute, join } from "node:path";
-import { type CliRun, readLog, runCli, tempHome } from "../../testing/run_cli.ts";
+import { dirname, join } from "node:path";
+import { readLog, runCli, tempHome } from "../../testing/run_cli.ts";
 import { PEERS } from "../../testing/testdata.ts";
+import { placeTranscripts as placeAll, readCaseById, stopDecisionOf } from "../../testing/peer_support.ts";
+
+const TRANSCRIPT_KEYS = ["transcript_path", "agent_transcript_path"];
 
 interface PeerCase {
   id: string;
@@ -19,36 +22,11 @@ interface PeerCase {
 }
 
 function readCase(file: string, id: string): PeerCase {
-  const lines = Deno.readTextFileSync(join(PEERS, file)).split("\n").filter((l) => l.trim());
-  const found = lines.map((l) => JSON.parse(l) as PeerCase).find((c) => c.id === id);
-  assert.ok(found, `${file}: no case ${id}`);
-  return found;
+  return readCaseById<PeerCase>(join(PEERS, file), id);
 }
 
-/** Copies relative transcript paths into the temp home's Claude folder (inside the read scope). */
-async function placeTranscripts(payload: Record<string, unknown>, caseDir: string, home: string) {
-  const out = { ...payload };
-  const projects = join(home, ".claude", "projects", "-peer");
-  await Deno.mkdir(projects, { recursive: true });
-  for (const key of ["transcript_path", "agent_transcript_path"]) {
-    const value = out[key];
-    if (typeof value !== "string" || isAbsolute(value)) continue;
-    const target = join(projects, basename(value));
-    await Deno.copyFile(join(caseDir, value), target).catch((e) => {
-      if (!(e instanceof Deno.errors.NotFound)) throw e;
-    });
-    out[key] = target;
-  }
-  return out;
-}
-
-function decisionOf(run: CliRun): "block" | "allow" {
-  assert.equal(run.code, 0, `exit code ${run.code}: ${run.stderr}`);
-  if (run.stdout.trim() === "") return "allow";
-  const parsed = JSON.parse(run.stdout);
-  assert.equal(parsed.decision, "block");
-  assert.equal(typeof parsed.reason, "string");
-  return "block";
+function placeTranscripts(payload: Record<string, unknown>, caseDir: string, home: string) {
+  return placeAll(payload, { caseDir, home, project: "-peer", keys: TRANSCRIPT_KEYS, allowMissing: true });
 }
 
 const SINGLE: [file: string, id: string][] = [
@@ -70,7 +48,7 @@ for (const [file, id] of SINGLE) {
         home,
       );
       const run = await runCli(["hook", "stop"], { home, stdin: JSON.stringify(payload) });
-      assert.equal(decisionOf(run), c.expect.decision, `${id}: ${run.stdout}`);
+      assert.equal(stopDecisionOf(run), c.expect.decision, `${id}: ${run.stdout}`);
       // only our own cases label the reason text; the other peers' wording is their own
       for (const part of file.startsWith("cliffhanger/") ? c.expect.reason_contains ?? [] : []) {
         assert.ok(JSON.parse(run.stdout).reason.includes(part), `${id}: reason lacks "${part}": ${run.stdout}`);
@@ -92,7 +70,7 @@ Deno.test("peer sequence cliffhanger/counter_caps_continuations (CLI)", async ()
     const decisions: string[] = [];
     for (const step of s.steps) {
       const run = await runCli(["hook", "stop"], { home, stdin: JSON.stringify(step.payload), env: s.env ?? {} });
-      decisions.push(decisionOf(run));
+      decisions.push(stopDecisionOf(run));
     }
     assert.deepEqual(decisions, s.steps.map((step) => step.expect));
     assert.equal((await readLog(home)).length, s.steps.length);

@@ -7,10 +7,13 @@
 import assert from "node:assert/strict";
 import { buildRuleSet } from "../../rules/load.ts";
 import { actFamily } from "../../testing/act_family.ts";
-import { basename, dirname, isAbsolute, join } from "node:path";
-import { type CliRun, readLog, tempHome } from "../../testing/run_cli.ts";
+import { dirname, join } from "node:path";
+import { readLog, tempHome } from "../../testing/run_cli.ts";
 import { runHookInProcess } from "../../testing/run_hook.ts";
 import { PEERS } from "../../testing/testdata.ts";
+import { placeTranscripts as placeAll, readJsonLines, stopDecisionOf } from "../../testing/peer_support.ts";
+
+const TRANSCRIPT_KEYS = ["transcript_path", "agent_transcript_path"];
 
 interface PeerCase {
   id: string;
@@ -20,35 +23,11 @@ interface PeerCase {
 }
 
 function readCases(file: string): PeerCase[] {
-  return Deno.readTextFileSync(join(PEERS, file)).split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+  return readJsonLines<PeerCase>(join(PEERS, file));
 }
 
-/** Copies relative transcript paths into the temp home's Claude folder (inside the read scope). */
-async function placeTranscripts(payload: Record<string, unknown>, caseDir: string, home: string) {
-  const out = { ...payload };
-  const projects = join(home, ".claude", "projects", "-peer");
-  await Deno.mkdir(projects, { recursive: true });
-  for (const key of ["transcript_path", "agent_transcript_path"]) {
-    const value = out[key];
-    if (typeof value !== "string" || isAbsolute(value)) continue;
-    const target = join(projects, basename(value));
-    try {
-      await Deno.copyFile(join(caseDir, value), target);
-    } catch (e) {
-      if (!(e instanceof Deno.errors.NotFound)) throw e;
-    }
-    out[key] = target;
-  }
-  return out;
-}
-
-function decisionOf(run: CliRun): "block" | "allow" {
-  assert.equal(run.code, 0, `exit code ${run.code}: ${run.stderr}`);
-  if (run.stdout.trim() === "") return "allow";
-  const parsed = JSON.parse(run.stdout);
-  assert.equal(parsed.decision, "block");
-  assert.equal(typeof parsed.reason, "string");
-  return "block";
+function placeTranscripts(payload: Record<string, unknown>, caseDir: string, home: string) {
+  return placeAll(payload, { caseDir, home, project: "-peer", keys: TRANSCRIPT_KEYS, allowMissing: true });
 }
 
 async function runCase(c: PeerCase, caseDir: string) {
@@ -56,7 +35,7 @@ async function runCase(c: PeerCase, caseDir: string) {
   try {
     const payload = await placeTranscripts(c.payload, caseDir, home);
     const run = await runHookInProcess("stop", { home, stdin: JSON.stringify(payload) });
-    return { run, decision: decisionOf(run), log: await readLog(home) };
+    return { run, decision: stopDecisionOf(run), log: await readLog(home) };
   } finally {
     await Deno.remove(home, { recursive: true });
   }
@@ -157,7 +136,7 @@ for (const s of sequences) {
       const decisions: string[] = [];
       for (const step of s.steps) {
         const run = await runHookInProcess("stop", { home, stdin: JSON.stringify(step.payload), env: s.env ?? {} });
-        decisions.push(decisionOf(run));
+        decisions.push(stopDecisionOf(run));
       }
       const log = await readLog(home);
       if (s.id === "duplicate_copy_stays_silent") {

@@ -4,9 +4,10 @@
  * through the CLI: `hook stop` under the binary's scopes, each with a fresh home.
  */
 import assert from "node:assert/strict";
-import { basename, isAbsolute, join } from "node:path";
+import { join } from "node:path";
 import { readStallLog, runCli, tempHome } from "../../../testing/run_cli.ts";
 import { STALL_CASES as DIR } from "../../../testing/testdata.ts";
+import { placeTranscripts, readCaseById } from "../../../testing/peer_support.ts";
 
 interface StallCase {
   id: string;
@@ -17,22 +18,17 @@ interface StallCase {
 }
 
 function readCase(file: string, id: string): StallCase {
-  const lines = Deno.readTextFileSync(join(DIR, file)).split("\n").filter((l) => l.trim());
-  const found = lines.map((l) => JSON.parse(l) as StallCase).find((c) => c.id === id);
-  assert.ok(found, `${file}: no case ${id}`);
-  return found;
+  return readCaseById<StallCase>(join(DIR, file), id);
 }
 
-async function place(payload: Record<string, unknown>, home: string): Promise<Record<string, unknown>> {
-  const out = { ...payload };
-  const path = out["transcript_path"];
-  if (typeof path === "string" && !isAbsolute(path)) {
-    const target = join(home, ".claude", "projects", "-stall", basename(path));
-    await Deno.mkdir(join(home, ".claude", "projects", "-stall"), { recursive: true });
-    await Deno.copyFile(join(DIR, path), target);
-    out["transcript_path"] = target;
-  }
-  return out;
+function place(payload: Record<string, unknown>, home: string): Promise<Record<string, unknown>> {
+  return placeTranscripts(payload, {
+    caseDir: DIR,
+    home,
+    project: "-stall",
+    keys: ["transcript_path"],
+    allowMissing: false,
+  });
 }
 
 async function decide(home: string, payload: Record<string, unknown>, env: Record<string, string> = {}) {

@@ -4,27 +4,24 @@
  * (stall_peer_cases_cli_test.ts). A sequence's `log` is the stall events it must leave in the log, in order.
  */
 import assert from "node:assert/strict";
-import { basename, isAbsolute, join } from "node:path";
+import { join } from "node:path";
 import { readStallLog, tempHome } from "../../../testing/run_cli.ts";
 import { runHookInProcess } from "../../../testing/run_hook.ts";
 import { STALL_CASES as DIR } from "../../../testing/testdata.ts";
+import { placeTranscripts, readJsonLines } from "../../../testing/peer_support.ts";
 
 function lines(file: string): Record<string, unknown>[] {
-  return Deno.readTextFileSync(join(DIR, file)).split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+  return readJsonLines(join(DIR, file));
 }
 
-async function place(payload: Record<string, unknown>, home: string): Promise<Record<string, unknown>> {
-  const out = { ...payload };
-  const path = out["transcript_path"];
-  if (typeof path === "string" && !isAbsolute(path)) {
-    const target = join(home, ".claude", "projects", "-stall", basename(path));
-    await Deno.mkdir(join(home, ".claude", "projects", "-stall"), { recursive: true });
-    await Deno.copyFile(join(DIR, path), target).catch((e) => {
-      if (!(e instanceof Deno.errors.NotFound)) throw e;
-    });
-    out["transcript_path"] = target;
-  }
-  return out;
+function place(payload: Record<string, unknown>, home: string): Promise<Record<string, unknown>> {
+  return placeTranscripts(payload, {
+    caseDir: DIR,
+    home,
+    project: "-stall",
+    keys: ["transcript_path"],
+    allowMissing: true,
+  });
 }
 
 for (
