@@ -99,9 +99,9 @@ export async function fuzzHook(
         const sandbox: Sandbox = box;
         const inside = join(sandbox.claudeProjects, "t.jsonl");
         const text = renderTranscript(c.transcript);
-        await Deno.writeTextFile(inside, text);
-        await Deno.writeTextFile(join(sandbox.outside, "t.jsonl"), text);
-        if (c.mutation === "rewrite-shorter-before") await Deno.writeTextFile(inside, text.slice(0, text.length >> 2));
+        Deno.writeTextFileSync(inside, text);
+        Deno.writeTextFileSync(join(sandbox.outside, "t.jsonl"), text);
+        if (c.mutation === "rewrite-shorter-before") Deno.writeTextFileSync(inside, text.slice(0, text.length >> 2));
 
         const tp = transcriptPath(sandbox, c.where);
         const body: Record<string, unknown> = { ...c.extras, ...c.payload };
