@@ -12,6 +12,7 @@ import { ConfigSchema, ENV_KEYS } from "../src/config.ts";
 import { envFrom } from "../src/env.ts";
 import { homePaths } from "../src/store/paths.ts";
 import { CONFIG_SOURCE, configRows, renderRow } from "./docs/config_table.ts";
+import { type LinkBase, renderStopRow, stopNotes, stopRows } from "./docs/stop_table.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
@@ -208,3 +209,25 @@ Deno.test("docs: every relative link in README.md and docs/ points at a file tha
   }
   assert.deepEqual(broken, [], `broken links: ${broken.join("; ")}`);
 });
+
+for (const [file, base] of [["README.md", "readme"], ["docs/stop.md", "docs"]] as const) {
+  Deno.test(`docs: ${file}'s decision table equals the Stop step's stage list`, async () => {
+    const text = await Deno.readTextFile(new URL(file, ROOT));
+    const start = text.indexOf("<!-- stop-table:");
+    const end = text.indexOf("<!-- /stop-table -->");
+    assert.ok(start >= 0 && end > start, `${file} has no <!-- stop-table: … --> … <!-- /stop-table --> block`);
+    const block = text.slice(start, end);
+    const lines = block.split("\n");
+    const have = lines.filter((l) => l.startsWith("|")).slice(2).map(cells);
+    const want = stopRows(base as LinkBase).map((r) => cells(renderStopRow(r)));
+    const regenerate = `regenerate with: deno run --allow-read scripts/docs/stop_table.ts${
+      base === "docs" ? " --docs" : ""
+    }`;
+    assert.deepEqual(have, want, `${file}'s decision table is out of date; ${regenerate}`);
+    assert.ok(!have.some((row) => row[0] === "—"), `${file}: every row of the table is numbered`);
+    const prose = lines.filter((l) => !l.startsWith("|") && !l.startsWith("<!--")).join(" ").replace(/\s+/g, " ");
+    for (const note of stopNotes(base as LinkBase)) {
+      assert.ok(prose.includes(note.replace(/\s+/g, " ")), `${file}: the note "${note.slice(0, 40)}…"; ${regenerate}`);
+    }
+  });
+}

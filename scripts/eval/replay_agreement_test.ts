@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { DEFAULT_CONFIG } from "../../src/config.ts";
-import { evaluateStop } from "../../src/replay/evaluate.ts";
+import { ReplaySession, stopPayloadAt } from "../../src/replay/evaluate.ts";
 import { scanTranscript } from "../../src/replay/scan_file.ts";
 import { walkTranscripts } from "../../src/replay/walk.ts";
 import { buildRuleSet } from "../../src/rules/load.ts";
@@ -25,24 +25,15 @@ Deno.test({
     let compared = 0;
     const disagree: string[] = [];
     for await (const file of walkTranscripts(CORPUS)) {
+      const session = new ReplaySession({ config: DEFAULT_CONFIG, rules, stallOff: false, now: 0 });
       await scanTranscript(file.path, {
         includeSidechain: file.subagent,
         onStop: (stop) => {
+          if (stop.interrupted) return;
+          // every stop point goes through the session, so its state is the one the hook would have had
+          const replayed = session.stop(stopPayloadAt(stop, file), stop.state, stop.timestamp).decision;
           const final = byKey.get(`${file.shown}:${stop.line}`);
-          if (!final || stop.interrupted) return;
-          const replayed = evaluateStop({
-            payload: {
-              session_id: stop.sessionId ?? "replay",
-              hook_event_name: "Stop",
-              last_assistant_message: stop.lastAssistantMessage,
-              permission_mode: stop.permissionMode,
-            },
-            state: stop.state,
-            config: DEFAULT_CONFIG,
-            rules,
-            stallDisabled: false,
-            now: 0,
-          }).decision;
+          if (!final) return;
           compared++;
           if (TRANSCRIPT_STAGES.test(replayed.rule)) return;
           const evaluated = decideFinal(final, rules);

@@ -3,14 +3,13 @@
  * core as `hook stop`, in observe mode, writing nothing. Reads each transcript once, line by line.
  */
 import { join } from "node:path";
-import { parseStopPayload } from "../hooks/stop/payload.ts";
 import { buildRuleSet, readUserRuleFiles } from "../rules/load.ts";
 import { STAGE_LABELS } from "../stats/render.ts";
 import { pathExists } from "../store/exists.ts";
-import { evaluateStop } from "../replay/evaluate.ts";
+import { replayFile } from "../replay/evaluate.ts";
+import { stallKillSwitch } from "../hooks/stop/stall/switch.ts";
 import { renderReplay } from "../replay/render.ts";
 import { ReplayAccumulator } from "../replay/report.ts";
-import { scanTranscript } from "../replay/scan_file.ts";
 import { type TranscriptFile, walkTranscripts } from "../replay/walk.ts";
 import { type CommandSpec, intFlag, parseCommandArgs, renderHelp } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
@@ -50,8 +49,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const paths = ctx.paths;
   const { config } = await readConfigFile(paths.config, ctx.env);
   const rules = buildRuleSet({ userFiles: await readUserRuleFiles(paths.rules) });
-  const stallDisabled = config.stallDisable ||
-    ((ctx.env("CLIFFHANGER_STALL_DISABLE") ?? "").trim() === "" && await pathExists(paths.stallOff));
+  const stallOff = stallKillSwitch(ctx.env, config, await pathExists(paths.stallOff));
 
   const files = await collect(inputs, { explicit, since, limit });
   const acc = new ReplayAccumulator(inputs, { showText });
@@ -61,45 +59,26 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     progress(i, acc.report.stops);
     let stats;
     try {
-      stats = await scanTranscript(file.path, {
-        includeSidechain: file.subagent,
-        onStop: (stop) => {
-          if (stop.interrupted) {
-            acc.report.interrupted++;
-            return;
-          }
-          if (since !== null && stop.timestamp !== null && Date.parse(stop.timestamp) < since) {
-            acc.report.skippedBeforeSince++;
-            return;
-          }
-          const payload = parseStopPayload({
-            session_id: stop.sessionId ?? file.shown,
-            hook_event_name: file.subagent ? "SubagentStop" : "Stop",
-            transcript_path: file.path,
-            ...(file.subagent ? { agent_transcript_path: file.path, agent_type: "replay" } : {}),
-            ...(stop.permissionMode ? { permission_mode: stop.permissionMode } : {}),
-            stop_hook_active: false,
-            last_assistant_message: stop.lastAssistantMessage,
-          });
-          const { decision, stallKinds } = evaluateStop({
-            payload,
-            state: stop.state,
-            config,
-            rules,
-            stallDisabled,
-            now,
-          });
-          acc.add({
-            file: file.shown,
-            line: stop.line,
-            subagent: file.subagent,
-            timestamp: stop.timestamp,
-            decision,
-            stallKinds,
-            message: stop.lastAssistantMessage,
-            nextPrompt: stop.nextPrompt,
-          });
-        },
+      stats = await replayFile(file, { config, rules, stallOff, now }, ({ stop, replayed }) => {
+        if (replayed === null) {
+          acc.report.interrupted++;
+          return;
+        }
+        // a stop before --since still builds the session's state, as it did in the hook
+        if (since !== null && stop.timestamp !== null && Date.parse(stop.timestamp) < since) {
+          acc.report.skippedBeforeSince++;
+          return;
+        }
+        acc.add({
+          file: file.shown,
+          line: stop.line,
+          subagent: file.subagent,
+          timestamp: stop.timestamp,
+          decision: replayed.decision,
+          stallKinds: replayed.stallKinds,
+          message: stop.lastAssistantMessage,
+          nextPrompt: stop.nextPrompt,
+        });
       });
     } catch (e) {
       acc.report.unreadable++;

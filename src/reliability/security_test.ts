@@ -15,7 +15,7 @@ import { DESCRIPTION_MAX_CHARS } from "../hooks/pretool/canonical.ts";
 import { MAX_PHRASE_CHARS } from "../rules/match.ts";
 import { writeFileAtomic } from "../store/atomic.ts";
 import { sanitizeId } from "../store/sanitize.ts";
-import { sessionKey, statePath } from "../store/session_state.ts";
+import { sessionKey, statePath } from "../hooks/stop/state.ts";
 import { loopKey, loopStatePath } from "../hooks/pretool/history.ts";
 import { promptStatePath } from "../hooks/prompt/state.ts";
 import { syncKey } from "../transcript/final_sync.ts";

@@ -5,7 +5,7 @@ import { parseStopPayload } from "../hooks/stop/payload.ts";
 import { buildRuleSet } from "../rules/load.ts";
 import { initialState } from "../transcript/reducer_state.ts";
 import { reduceLine } from "../transcript/reducer.ts";
-import { evaluateStop } from "./evaluate.ts";
+import { ReplaySession } from "./evaluate.ts";
 import { renderReplay } from "./render.ts";
 import { ReplayAccumulator } from "./report.ts";
 
@@ -24,10 +24,10 @@ function replayTurn(entrypoint: string | null, config = DEFAULT_CONFIG) {
   ];
   const state = lines.reduce((s, l, i) => reduceLine(s, l, { includeSidechain: false }, i + 1), initialState());
   const payload = parseStopPayload({ hook_event_name: "Stop", session_id: "s", last_assistant_message: OFFER });
-  return evaluateStop({ payload, state, config, rules, stallDisabled: false, now: 0 }).decision;
+  return new ReplaySession({ config, rules, stallOff: false, now: 0 }).stop(payload, state, null).decision;
 }
 
-Deno.test("evaluateStop() marks a phrase block attended for a cli turn only, as hook stop does", () => {
+Deno.test("ReplaySession.stop() marks a phrase block attended for a cli turn only, as hook stop does", () => {
   const cli = replayTurn("cli");
   assert.deepEqual([cli.action, cli.rule, cli.attended], ["block", "offers-to-continue", true]);
   for (const other of ["sdk-cli", "sdk-ts", null]) {

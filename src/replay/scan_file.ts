@@ -18,6 +18,8 @@ export interface StopPoint {
   lastAssistantMessage: string | null;
   /** 1-based line of the turn's last assistant line. */
   line: number;
+  /** Lines the state covers: the stop came after line `endLine` (the next prompt is line endLine + 1). */
+  endLine: number;
   /** ISO timestamp of that line, when it has one. */
   timestamp: string | null;
   permissionMode: string | null;
@@ -68,8 +70,8 @@ class StopSink implements LineSink {
   }
 
   /** The end of the file: the last turn's stop, if the agent said or did anything in it. */
-  finish(): void {
-    this.#emit(null);
+  finish(lines: number): void {
+    this.#emit(null, lines);
   }
 
   #apply(event: LineEvent, lineNo: number, value: unknown): void {
@@ -80,12 +82,12 @@ class StopSink implements LineSink {
       this.#sessionId = field("sessionId") as string;
     }
     if (event.kind === "prompt") {
-      this.#emit(promptHead(value));
+      this.#emit(promptHead(value), lineNo - 1);
       if (typeof field("permissionMode") === "string") this.#permissionMode = field("permissionMode") as string;
     } else if (event.kind === "command") {
       this.#commandText = promptHead(value);
     } else if (event.kind === "assistant" && this.state.pendingCommand) {
-      this.#emit(this.#commandText ?? "");
+      this.#emit(this.#commandText ?? "", lineNo - 1);
     }
     this.state = reduceEvent(this.state, event, lineNo);
     if (event.kind === "assistant" && (event.texts.length > 0 || event.toolUses.length > 0)) {
@@ -98,12 +100,13 @@ class StopSink implements LineSink {
     }
   }
 
-  #emit(nextPrompt: string | null): void {
+  #emit(nextPrompt: string | null, endLine: number): void {
     if (this.#turnHasOutput) {
       this.onStop({
         state: this.state,
         lastAssistantMessage: this.#lastHadText ? this.state.messageText ?? null : null,
         line: this.#lastLine,
+        endLine,
         timestamp: this.#timestamp,
         permissionMode: this.#permissionMode,
         sessionId: this.#sessionId,
@@ -133,7 +136,7 @@ export async function scanTranscript(
     scanner.feed(buffer.subarray(0, n), sink);
   }
   if (scanner.pendingBytes > 0) scanner.feed(new Uint8Array([10]), sink);
-  sink.finish();
+  sink.finish(scanner.lines);
   return sink.stats;
 }
 

@@ -11,19 +11,18 @@ import type { RuleSet } from "../../rules/schema.ts";
 import { appendError } from "../../store/errors_log.ts";
 import { withLock } from "../../store/lock.ts";
 import { pruneStateIfDue } from "../../store/prune_state.ts";
-import { appendLog, type StallLogLine } from "../../store/log.ts";
-import { stallStage, type StallStageResult } from "./stall/stage.ts";
+import { appendLog } from "../../store/log.ts";
+import { stallKillSwitch } from "./stall/switch.ts";
 import type { HomePaths } from "../../store/paths.ts";
-import { readSessionState, sessionKey, statePath, writeSessionState } from "../../store/session_state.ts";
+import { readSessionState, sessionKey, statePath, writeSessionState } from "./state.ts";
+import { stopStep } from "./step.ts";
 import { readTurnView } from "../../transcript/read_view.ts";
 import { TranscriptIndexSchema } from "../../transcript/index_schema.ts";
 import type { TurnView } from "../../transcript/types.ts";
 import { ALLOW_SILENTLY, type HookOutcome } from "../fail_open.ts";
-import { decideStop, findEscapeLine } from "./decide.ts";
-import type { StopDecision } from "./decision.ts";
-import { isSubagent, parseStopPayload, runningBackgroundTasks, type StopPayload } from "./payload.ts";
+import { needsTranscript } from "./stages.ts";
+import { isSubagent, parseStopPayload, type StopPayload } from "./payload.ts";
 import { renderStop } from "./render.ts";
-import { enterTurn, findDuplicate, remember, stopFingerprint } from "./turn.ts";
 import type { Config } from "../../config.ts";
 import { relayContinuation } from "../../relay/hook_stage.ts";
 
@@ -74,93 +73,26 @@ export async function runStopHook(deps: HookRunDeps): Promise<HookOutcome> {
         );
       }
     }
-    const fp = stopFingerprint(payload, view?.found && view.finalSynced ? view.stopSummaries : null);
-    const duplicate = findDuplicate(state, fp, startedAt, config.dedupeWindowMs);
-    if (duplicate) {
-      await writeSessionState(file, state);
-      return {
-        decision: duplicate.decision as StopDecision,
-        observe: duplicate.observe,
-        duplicate: true,
-        continuation: state.turn.blocks,
-        entrypoint: view?.entrypoint ?? null,
-        stallEvents: [],
-      };
-    }
-    state = enterTurn(state, payload);
-    let stall: StallStageResult | null = null;
-    if (view && toolStateIsSettled(payload, view)) {
-      stall = stallStage({
-        tools: view.tools,
-        state: state.stall,
-        continuing: payload.stop_hook_active === true,
-        killSwitch,
-        cooldownS: config.stallCooldownS,
-        maxRetries: config.stallMaxRetries,
-        blocksThisTurn: state.turn.blocks,
-        turnMax: config.max,
-        now: deps.now(),
-        observe: config.observe,
-      });
-      state = { ...state, stall: stall.state };
-    }
-    const decision = stall?.decision ?? decideStop({ payload, view, blocksThisTurn: state.turn.blocks, config, rules });
-    // a block in observe mode, or one held for a person at the keyboard, sent nothing: it does not count
-    if (decision.action === "block" && !config.observe && decision.attended !== true) {
-      state = { ...state, turn: { ...state.turn, blocks: state.turn.blocks + 1 } };
-    }
-    state = remember(state, { fp, startedAt, finishedAt: deps.now(), decision, observe: config.observe });
-    await writeSessionState(file, state);
-    return {
-      decision,
-      observe: config.observe,
-      duplicate: false,
-      continuation: state.turn.blocks,
-      entrypoint: view?.entrypoint ?? null,
-      stallEvents: stall?.events ?? [],
-    };
+    const step = stopStep({
+      payload,
+      view,
+      state,
+      config,
+      rules,
+      clock: { now: deps.now(), startedAt },
+      stallOff: killSwitch,
+    });
+    await writeSessionState(file, step.state);
+    return step;
   });
 
-  if (!result.duplicate) {
-    const ts = new Date(deps.now()).toISOString();
-    const stallLines: StallLogLine[] = result.stallEvents.map((e) => ({
-      ts,
-      session: payload.session_id,
-      event: payload.hook_event_name,
-      agent: payload.agent_id ?? null,
-      kind: "stall",
-      name: e.name,
-      stalls: e.stalls,
-      gate: e.gate,
-      maxRetries: config.stallMaxRetries,
-      cooldownS: config.stallCooldownS,
-      cooldownLeftS: e.cooldownLeftS,
-      observe: result.observe,
-      cwd: payload.cwd ?? null,
-    }));
-    await appendLog({ path: paths.log, maxBytes: config.logMaxBytes }, ...stallLines, {
-      ts,
-      session: payload.session_id,
-      event: payload.hook_event_name,
-      agent: payload.agent_id ?? null,
-      action: result.decision.action,
-      observe: result.observe,
-      attended: result.decision.attended === true,
-      rule: result.decision.rule,
-      open: result.decision.open,
-      match: result.decision.match,
-      source: result.decision.source,
-      continuation: result.continuation,
-      entrypoint: result.entrypoint,
-      cwd: payload.cwd ?? null,
-    });
-  }
+  await appendLog({ path: paths.log, maxBytes: config.logMaxBytes }, ...result.log);
   // at most once a day, after the decision is logged: remove the state of sessions idle for stateMaxAgeDays
   const budgetLeftMs = config.budgetMs - (performance.now() - budgetStarted) - PRUNE_MARGIN_MS;
   if (budgetLeftMs >= PRUNE_MIN_MS) await pruneOldState(paths, config, Math.min(500, budgetLeftMs));
   const stdout = renderStop(result.decision, {
     continueVia: config.continueVia,
-    observe: result.observe,
+    observe: config.observe,
     event: payload.hook_event_name,
   });
   // the relay: the last stage, only for an allowed stop, outside the session lock, under its own budget
@@ -184,29 +116,6 @@ async function pruneOldState(paths: HomePaths, config: Config, timeLimitMs: numb
   } catch (e) {
     await appendError(paths.errors, "prune", e);
   }
-}
-
-/**
- * The stall stage trusts the transcript's tool calls only once the final message is in the file (or there is
- * no final message to wait for): a stall seen before the last lines are flushed is not a stall.
- */
-function toolStateIsSettled(payload: StopPayload, view: TurnView): boolean {
-  if (!view.found) return false;
-  const final = payload.last_assistant_message ?? "";
-  return final.trim() === "" || view.finalSynced;
-}
-
-/** The stall kill switch: CLIFFHANGER_STALL_DISABLE when set (it wins), else the stall-off file, else config. */
-function stallKillSwitch(env: HookRunDeps["env"], config: Config, fileExists: boolean): boolean {
-  const raw = env("CLIFFHANGER_STALL_DISABLE");
-  if (raw !== undefined && raw.trim() !== "") return config.stallDisable;
-  return fileExists || config.stallDisable;
-}
-
-/** Escapes, background work and plan mode decide without the transcript, so it is not read for them. */
-function needsTranscript(payload: StopPayload, rules: RuleSet): boolean {
-  if (runningBackgroundTasks(payload) > 0 || payload.permission_mode === "plan") return false;
-  return findEscapeLine(payload.last_assistant_message ?? "", rules) === null;
 }
 
 async function readTranscript(payload: StopPayload, priorIndex: unknown, options: { config: Config; home: string }) {

@@ -3,7 +3,7 @@
  * Pure functions over the session state.
  */
 import { sha256Hex } from "../../store/sha256.ts";
-import type { RecentDecision, SessionState } from "../../store/session_state.ts";
+import type { RecentDecision, SessionState } from "./state.ts";
 import type { StopPayload } from "./payload.ts";
 
 const RECENT_KEPT = 8;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { freshState } from "../../store/session_state.ts";
+import { freshState } from "./state.ts";
 import { parseStopPayload } from "./payload.ts";
 import { enterTurn, findDuplicate, remember, stopFingerprint } from "./turn.ts";
 

@@ -3,12 +3,12 @@
  * recent decisions for duplicate calls, and the transcript index. Validated on read; a corrupt file is
  * reported and replaced by a fresh state, never fatal.
  */
-import { join } from "../path.ts";
-import * as z from "../zod.ts";
-import { writeJsonAtomic } from "./atomic.ts";
-import { type LoadedStateFile, readStateFile } from "./state_file.ts";
-import { sanitizeId } from "./sanitize.ts";
-import { freshStallState, StallStateSchema } from "../hooks/stop/stall/gates.ts";
+import { join } from "../../path.ts";
+import * as z from "../../zod.ts";
+import { writeJsonAtomic } from "../../store/atomic.ts";
+import { type LoadedStateFile, readStateFile } from "../../store/state_file.ts";
+import { sanitizeId } from "../../store/sanitize.ts";
+import { freshStallState, StallStateSchema } from "./stall/gates.ts";
 
 export const RecentDecisionSchema = z.object({
   /** Fingerprint of the stop: session, agent, prompt id, stop_hook_active and the final message. */

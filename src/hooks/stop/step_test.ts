@@ -1,0 +1,246 @@
+/**
+ * The Stop step through multi-stop sequences, in process: each row is one stop with its payload and view, and what
+ * the step must answer; the state is carried from row to row as the hook's state file carries it.
+ */
+import assert from "node:assert/strict";
+import { type Config, DEFAULT_CONFIG } from "../../config.ts";
+import { buildRuleSet } from "../../rules/load.ts";
+import type { TurnView } from "../../transcript/types.ts";
+import { parseStopPayload } from "./payload.ts";
+import { STOP_STAGES } from "./stages.ts";
+import { freshState, type SessionState } from "./state.ts";
+import { stopStep } from "./step.ts";
+
+const rules = buildRuleSet({ userFiles: [] });
+const OFFER = "Two of five call sites migrated. Want me to continue with the rest?";
+const DONE = "All five call sites migrated; the suite passes.";
+
+function view(parts: Partial<TurnView> = {}): TurnView {
+  return {
+    found: true,
+    turnId: "p1",
+    turnSeq: 1,
+    tasks: null,
+    todo: null,
+    markdown: null,
+    finalSynced: true,
+    model: null,
+    entrypoint: null,
+    promptSource: null,
+    turnOrigin: null,
+    stopSummaries: 0,
+    tools: { pending: [], emptyResults: [], trailingResults: null, calls: 0 },
+    stats: { bytesRead: 0, lines: 0, parsed: 0, malformed: 0, oversize: 0, fullScan: true, waitedMs: 0 },
+    ...parts,
+  };
+}
+
+const PENDING = view({
+  tools: { pending: [{ id: "t1", name: "Bash", line: 4 }], emptyResults: [], trailingResults: null, calls: 1 },
+});
+
+interface Row {
+  what: string;
+  message: string;
+  prompt?: string;
+  active?: boolean;
+  view?: TurnView | null;
+  /** ms after the previous row's decision that this call's process started (default: 1000, a later call). */
+  startedAfter?: number;
+  config?: Partial<Config>;
+  expect: { action: "allow" | "block"; rule: string; duplicate?: boolean; blocks: number; logged?: number };
+}
+
+function run(rows: Row[]): void {
+  let state: SessionState = freshState();
+  let now = Date.UTC(2026, 11, 1);
+  for (const [i, row] of rows.entries()) {
+    const startedAt = now + (row.startedAfter ?? 1000);
+    now = startedAt + 5;
+    const payload = parseStopPayload({
+      session_id: "s",
+      hook_event_name: "Stop",
+      last_assistant_message: row.message,
+      ...(row.prompt ? { prompt_id: row.prompt } : {}),
+      stop_hook_active: row.active ?? false,
+    });
+    const step = stopStep({
+      payload,
+      view: row.view === undefined ? view() : row.view,
+      state,
+      config: { ...DEFAULT_CONFIG, ...row.config },
+      rules,
+      clock: { now, startedAt },
+      stallOff: false,
+    });
+    const label = `row ${i + 1} (${row.what})`;
+    assert.deepEqual(
+      {
+        action: step.decision.action,
+        rule: step.decision.rule,
+        duplicate: step.duplicate,
+        blocks: step.state.turn.blocks,
+        logged: step.log.length,
+      },
+      {
+        action: row.expect.action,
+        rule: row.expect.rule,
+        duplicate: row.expect.duplicate ?? false,
+        blocks: row.expect.blocks,
+        // a stop with a transcript view logs the stall stage's healthy_stop line before the decision
+        logged: row.expect.logged ?? (row.expect.duplicate ? 0 : 2),
+      },
+      label,
+    );
+    const decisionLine = step.log.at(-1);
+    if (decisionLine && "continuation" in decisionLine) {
+      assert.equal(decisionLine.continuation, step.state.turn.blocks, `${label}: the log line's continuation`);
+    }
+    state = step.state;
+  }
+}
+
+Deno.test("Stop step: block, block, block, then the cap; a fresh turn starts at 0", () => {
+  run([
+    {
+      what: "first offer",
+      message: OFFER,
+      prompt: "p1",
+      expect: { action: "block", rule: "offers-to-continue", blocks: 1 },
+    },
+    {
+      what: "again",
+      message: OFFER,
+      prompt: "p1",
+      active: true,
+      expect: { action: "block", rule: "offers-to-continue", blocks: 2 },
+    },
+    {
+      what: "third",
+      message: OFFER,
+      prompt: "p1",
+      active: true,
+      expect: { action: "block", rule: "offers-to-continue", blocks: 3 },
+    },
+    { what: "cap", message: OFFER, prompt: "p1", active: true, expect: { action: "allow", rule: "cap", blocks: 3 } },
+    {
+      what: "a clean report after the cap",
+      message: DONE,
+      prompt: "p1",
+      active: true,
+      expect: { action: "allow", rule: "no-pattern", blocks: 3 },
+    },
+    {
+      what: "fresh turn",
+      message: OFFER,
+      prompt: "p2",
+      expect: { action: "block", rule: "offers-to-continue", blocks: 1 },
+    },
+  ]);
+});
+
+Deno.test("Stop step: without prompt_id, stop_hook_active false starts a new turn and true continues it", () => {
+  run([
+    { what: "offer", message: OFFER, expect: { action: "block", rule: "offers-to-continue", blocks: 1 } },
+    {
+      what: "continuing",
+      message: OFFER,
+      active: true,
+      expect: { action: "block", rule: "offers-to-continue", blocks: 2 },
+    },
+    { what: "new turn", message: OFFER, expect: { action: "block", rule: "offers-to-continue", blocks: 1 } },
+  ]);
+});
+
+Deno.test("Stop step: a second copy of the same stop gets the first answer, is not logged and not counted", () => {
+  run([
+    {
+      what: "first copy",
+      message: OFFER,
+      prompt: "p1",
+      expect: { action: "block", rule: "offers-to-continue", blocks: 1 },
+    },
+    {
+      what: "second copy, started before the first finished",
+      message: OFFER,
+      prompt: "p1",
+      startedAfter: -3,
+      expect: { action: "block", rule: "offers-to-continue", duplicate: true, blocks: 1 },
+    },
+    {
+      what: "a later stop with the same text",
+      message: OFFER,
+      prompt: "p1",
+      expect: { action: "block", rule: "offers-to-continue", blocks: 2 },
+    },
+  ]);
+});
+
+Deno.test("Stop step: a stall is nudged until its retry cap, then the guard decides; escapes come before stalls", () => {
+  const stall = { action: "block" as const, rule: "stall-pending-tool-use" };
+  run([
+    {
+      what: "an escape line beats the stall",
+      message: "BLOCKED: the VPN is down.",
+      prompt: "p0",
+      view: PENDING,
+      expect: { action: "allow", rule: "blocker-token", blocks: 0, logged: 1 },
+    },
+    { what: "nudge 1", message: DONE, prompt: "p1", view: PENDING, expect: { ...stall, blocks: 1, logged: 3 } },
+    {
+      what: "stop_hook_active holds the nudge",
+      message: DONE,
+      prompt: "p1",
+      active: true,
+      view: PENDING,
+      expect: { action: "allow", rule: "no-pattern", blocks: 1, logged: 3 },
+    },
+    { what: "nudge 2", message: DONE, prompt: "p2", view: PENDING, expect: { ...stall, blocks: 1, logged: 3 } },
+    { what: "nudge 3", message: DONE, prompt: "p3", view: PENDING, expect: { ...stall, blocks: 1, logged: 3 } },
+    {
+      what: "retry cap: the guard decides",
+      message: DONE,
+      prompt: "p4",
+      view: PENDING,
+      expect: { action: "allow", rule: "no-pattern", blocks: 0, logged: 3 },
+    },
+    {
+      what: "retry cap, an offer: the guard blocks it",
+      message: OFFER,
+      prompt: "p5",
+      view: PENDING,
+      expect: { action: "block", rule: "offers-to-continue", blocks: 1, logged: 3 },
+    },
+  ]);
+});
+
+Deno.test("Stop step: observe mode decides and logs as usual but counts nothing", () => {
+  const observe = { observe: true };
+  run([
+    {
+      what: "offer",
+      message: OFFER,
+      prompt: "p1",
+      config: observe,
+      expect: { action: "block", rule: "offers-to-continue", blocks: 0 },
+    },
+    {
+      what: "again",
+      message: OFFER,
+      prompt: "p1",
+      active: true,
+      config: observe,
+      expect: { action: "block", rule: "offers-to-continue", blocks: 0 },
+    },
+  ]);
+});
+
+Deno.test("Stop stages: every deciding stage has a table row, bookkeeping stages a note, ids unique", () => {
+  const ids = STOP_STAGES.map((s) => s.id);
+  assert.equal(new Set(ids).size, ids.length);
+  for (const stage of STOP_STAGES) {
+    assert.ok((stage.row === undefined) !== (stage.note === undefined), `${stage.id}: a row or a note`);
+    if (stage.row) { for (const cell of Object.values(stage.row)) assert.ok(cell.trim() !== "", `${stage.id}: cells`); }
+  }
+  assert.deepEqual(ids.slice(2, 6), ["escape", "background", "plan-mode", "stall"]);
+});
