@@ -4,7 +4,9 @@
  */
 import type { CliContext, Command } from "./src/cli/context.ts";
 import { suggestion } from "./src/cli/did_you_mean.ts";
-import { HOOK_EVENTS, HOOK_SPEC, type HookName, runHook } from "./src/cli/hook.ts";
+import { HOOK_SPEC } from "./src/cli/hook.ts";
+import { HOOK_EVENTS, type HookName } from "./src/hooks/contract.ts";
+import { runHook } from "./src/hooks/runner.ts";
 import { CommandError, UsageError } from "./src/cli/usage_error.ts";
 import { readEnv } from "./src/env.ts";
 import { appendError } from "./src/store/errors_log.ts";

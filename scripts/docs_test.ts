@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { COMMANDS } from "../main.ts";
-import { HOOK_EVENTS } from "../src/cli/hook.ts";
+import { HOOK_EVENTS } from "../src/hooks/contract.ts";
 import type { CliContext } from "../src/cli/context.ts";
 import { ConfigSchema, ENV_KEYS } from "../src/config.ts";
 import { envFrom } from "../src/env.ts";

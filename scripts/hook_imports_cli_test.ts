@@ -1,7 +1,7 @@
 /**
  * The hot path imports no Node compatibility module: in the bundle (scripts/bundle.ts), nothing reachable from the
  * entry along `hook <event>` imports a `node:` specifier. The path is the entry's static imports, the hook
- * runners it loads lazily (one chunk per event, from src/hooks/<event>/run.ts), and everything those chunks import,
+ * runners it loads lazily (one chunk per event, from src/hooks/<event>/hook.ts), and everything those chunks import,
  * statically or not. Cold commands (stats, install, …) and the flag parser are lazy chunks off this path.
  */
 import assert from "node:assert/strict";
@@ -63,7 +63,7 @@ export async function hookPathNodeImports(dir: string, entry: string): Promise<{
     for (const spec of specifiers(code, STATIC_IMPORT)) next(spec, followDynamic);
     for (const spec of specifiers(code, DYNAMIC_IMPORT)) {
       // from the entry only the hook runners are on the hook path; inside a hook, every import may run
-      const runner = basename(spec).startsWith("run-");
+      const runner = basename(spec).startsWith("hook-");
       if (spec.startsWith("node:")) offenders.push({ module: file, specifier: spec });
       else if (followDynamic === "all" || runner) {
         if (runner) runners.add(join(dirname(file), spec));

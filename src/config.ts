@@ -50,6 +50,8 @@ export const ConfigSchema = z.strictObject({
   stallMaxRetries: z._default(z.int().check(z.minimum(0), z.maximum(100)), 3),
   /** `hook prompt`: no wall-clock block (CLIFFHANGER_NO_CLOCK). */
   noClock: z._default(z.boolean(), false),
+  /** `hook prompt` and `now`: the wall clock's IANA time zone; "" = the system's, else UTC (CLIFFHANGER_TZ). */
+  tz: z._default(z.string().check(z.maxLength(200)), ""),
   /** `hook prompt`: no answer-length nudge (CLIFFHANGER_NO_TERSE). */
   noTerse: z._default(z.boolean(), false),
   /** `hook prompt`: no model quirk notes (CLIFFHANGER_NO_QUIRKS). */
@@ -110,6 +112,7 @@ export const ENV_KEYS = {
   CLIFFHANGER_STALL_COOLDOWN_S: "stallCooldownS",
   CLIFFHANGER_STALL_MAX_RETRIES: "stallMaxRetries",
   CLIFFHANGER_NO_CLOCK: "noClock",
+  CLIFFHANGER_TZ: "tz",
   CLIFFHANGER_NO_TERSE: "noTerse",
   CLIFFHANGER_NO_QUIRKS: "noQuirks",
   CLIFFHANGER_LOOP_MAX_RETRIES: "loopMaxRetries",

@@ -4,24 +4,7 @@
  */
 import { appendError } from "../store/errors_log.ts";
 import { releaseHeldLocks } from "../store/lock.ts";
-
-export interface HookOutcome {
-  /** What to print on stdout: one JSON object and a newline, or "". */
-  stdout: string;
-  exitCode: 0;
-  /**
-   * A second stage to run after this one, under its own budget instead of budgetMs (the relay's wait for the next
-   * instruction). Its outcome replaces this one; it fails open the same way.
-   */
-  continue?: HookContinuation;
-}
-
-export interface HookContinuation {
-  budgetMs: number;
-  run(): Promise<HookOutcome>;
-}
-
-export const ALLOW_SILENTLY: HookOutcome = { stdout: "", exitCode: 0 };
+import { ALLOW_SILENTLY, type HookOutcome } from "./contract.ts";
 
 export class BudgetExceededError extends Error {
   override name = "BudgetExceededError";

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { ALLOW_SILENTLY, failOpen } from "./fail_open.ts";
+import { ALLOW_SILENTLY } from "./contract.ts";
+import { failOpen } from "./fail_open.ts";
 
 async function withErrorsLog(body: (errorsLog: string) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "cliffhanger-failopen-" });

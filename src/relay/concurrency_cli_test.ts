@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli } from "../testing/run_cli.ts";
-import { assertFilesIntact, type Delivery, hookLoop, logMdLines, makeWorld } from "./race_support.ts";
+import { assertFilesIntact, type Delivery, hookLoop, logMdLines, makeWorld } from "../testing/relay_race.ts";
 import { ManagerStateSchema, readStateFile } from "./state.ts";
 
 Deno.test("relay race (processes): 6 `relay send` processes at once while a hook stage polls — 6 distinct turns, the last delivered", async () => {

@@ -15,7 +15,7 @@ import {
   manager,
   relayJsonl,
   send,
-} from "./race_support.ts";
+} from "../testing/relay_race.ts";
 import { HookStateSchema, ManagerStateSchema, readStateFile } from "./state.ts";
 
 Deno.test("relay race: 40 instructions sent one after another while 4 hook stages poll and the manager reads — each delivered exactly once", async () => {

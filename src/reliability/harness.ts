@@ -7,9 +7,10 @@
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
 import * as z from "../zod.ts";
-import { type HookName, runHook } from "../cli/hook.ts";
+import type { HookName } from "../hooks/contract.ts";
+import { runHook } from "../hooks/runner.ts";
 import { envFrom } from "../env.ts";
-import type { HookOutcome } from "../hooks/fail_open.ts";
+import type { HookOutcome } from "../hooks/contract.ts";
 import { type HomePaths, homePaths } from "../store/paths.ts";
 
 /** What `hook stop` may print: a block decision, or Stop/SubagentStop additionalContext. */

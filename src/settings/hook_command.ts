@@ -31,7 +31,7 @@ export interface HookRegistration {
 /**
  * The `hook` subcommands install registers, the one list of them: a handler running `hook <name>` with a name
  * not listed here is not recognised as ours (src/settings/ours.ts). The same names select hooks in `install
- * --events`; the test keeps the list equal to the events `hook` runs (HOOK_EVENTS in src/cli/hook.ts).
+ * --events`; the test keeps the list equal to the events `hook` runs (HOOK_EVENTS in src/hooks/contract.ts).
  */
 export const HOOK_SUBCOMMANDS = ["stop", "prompt", "pretool"] as const;
 export type HookSubcommand = typeof HOOK_SUBCOMMANDS[number];

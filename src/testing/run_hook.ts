@@ -3,7 +3,8 @@
  * injected), answering in the shape of a black-box run: exit code 0 and what the binary would print on stdout.
  * The environment is the one runCli gives the child (childEnv), so a case reads the same config and home either way.
  */
-import { type HookName, runHook as runHookStep } from "../cli/hook.ts";
+import type { HookName } from "../hooks/contract.ts";
+import { runHook as runHookStep } from "../hooks/runner.ts";
 import { envFrom } from "../env.ts";
 import { homePaths } from "../store/paths.ts";
 import { childEnv, type CliRun, type RunCliOptions } from "./run_cli.ts";

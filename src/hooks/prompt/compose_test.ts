@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { DEFAULT_CONFIG } from "../../config.ts";
 import { type ComposeInput, composePromptContext, MAX_CONTEXT_CHARS, sessionLine } from "./compose.ts";
 import { BUILTIN_QUIRKS, quirksFor } from "./quirks.ts";
-import { terseOptions } from "./run.ts";
+import { terseOptions } from "./hook.ts";
 
 const NOW = Date.parse("2026-10-06T18:32:00Z");
 const H = 3_600_000;

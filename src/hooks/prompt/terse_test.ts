@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { DEFAULT_CONFIG, loadConfig } from "../../config.ts";
 import { envFrom } from "../../env.ts";
-import { terseOptions } from "./run.ts";
+import { terseOptions } from "./hook.ts";
 import { classifyPrompt, countWords, fillWords } from "./terse.ts";
 
 const defaults = terseOptions(DEFAULT_CONFIG);

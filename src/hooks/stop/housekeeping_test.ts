@@ -10,7 +10,8 @@ import { envFrom } from "../../env.ts";
 import { homePaths } from "../../store/paths.ts";
 import { agedFile, dirNames } from "../../testing/files.ts";
 import { withTempHome } from "../../testing/run_cli.ts";
-import { runStopHook } from "./run.ts";
+import { STOP_HOOK } from "./hook.ts";
+import { runDefinedHook } from "../runner.ts";
 
 const STOP = JSON.stringify({
   hook_event_name: "Stop",
@@ -35,7 +36,7 @@ async function seed(home: string): Promise<{ state: string; locks: string }> {
 function stop(home: string, budgetStartedAt: number) {
   const env = envFrom({ HOME: home, CLIFFHANGER_HOME: join(home, ".cliffhanger") });
   const now = Date.now();
-  return runStopHook({
+  return runDefinedHook(STOP_HOOK, {
     env,
     paths: homePaths(env),
     config: DEFAULT_CONFIG,

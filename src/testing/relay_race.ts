@@ -8,10 +8,11 @@ import { envFrom } from "../env.ts";
 import { writeFileAtomic } from "../store/atomic.ts";
 import { homePaths } from "../store/paths.ts";
 import { generations } from "../store/rotate.ts";
-import { relayContinuation } from "./hook_stage.ts";
-import { type RelayPaths, relayPaths } from "./paths.ts";
-import { HookStateSchema, ManagerStateSchema, readStateFile } from "./state.ts";
-import { formatMessage } from "./turn_format.ts";
+import { STOP_HOOK } from "../hooks/stop/hook.ts";
+import { runDefinedHook } from "../hooks/runner.ts";
+import { type RelayPaths, relayPaths } from "../relay/paths.ts";
+import { HookStateSchema, ManagerStateSchema, readStateFile } from "../relay/state.ts";
+import { formatMessage } from "../relay/turn_format.ts";
 
 export const LOG_MD_LINE = /^- \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ (hook|manager): \S.*$/;
 
@@ -68,19 +69,24 @@ export interface Delivery {
 
 /**
  * A hook that keeps stopping until `done()`: each stop runs the relay stage exactly as `hook stop` does
- * (relayContinuation → run), and each instruction it is handed is "carried out" by writing a report.
+ * (the runner: the Stop step allows, then the relay stage runs), and each instruction it is handed is "carried out" by writing a report.
  */
 export async function hookLoop(world: World, id: number, done: () => boolean, got: Delivery[]): Promise<void> {
   const payload = { session_id: `s${id}`, hook_event_name: "Stop", cwd: world.project };
   while (!done()) {
-    const next = await relayContinuation(
-      { env: world.env, paths: world.home, config: world.config, now: Date.now },
-      payload,
-    );
-    assert.ok(next, "ACTIVE exists: the stage runs");
-    const outcome = await next.run();
-    if (outcome.stdout === "") continue;
-    const answer = JSON.parse(outcome.stdout) as { decision: string; reason: string };
+    const now = Date.now();
+    const first = await runDefinedHook(STOP_HOOK, {
+      env: world.env,
+      paths: world.home,
+      config: world.config,
+      stdinText: JSON.stringify(payload),
+      now: Date.now,
+      startedAt: now,
+    });
+    assert.ok(first.continue, "ACTIVE exists: the relay stage follows the allowed stop");
+    const { stdout } = await first.continue.run();
+    if (stdout === "") continue;
+    const answer = JSON.parse(stdout) as { decision: string; reason: string };
     assert.equal(answer.decision, "block");
     const m = /--- instruction, turn (\d+) ---\n([\s\S]*)$/.exec(answer.reason);
     assert.ok(m, answer.reason);

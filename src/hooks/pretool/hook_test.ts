@@ -1,12 +1,10 @@
-/** runPretoolHook() in process: real files in a temp home, an injected clock, config from an env record. */
+/** `hook pretool` through the hook runner, in process: real files in a temp home, an injected clock, config from an env record. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { HookRunDeps } from "../../cli/hook.ts";
-import { loadConfig } from "../../config.ts";
 import { envFrom } from "../../env.ts";
 import { homePaths } from "../../store/paths.ts";
 import { LoopLogLineSchema } from "./log_line.ts";
-import { runPretoolHook } from "./run.ts";
+import { runHook } from "../runner.ts";
 
 interface Harness {
   home: string;
@@ -25,7 +23,6 @@ async function harness(env: Record<string, string> = {}): Promise<Harness> {
   const home = await Deno.makeTempDir({ prefix: "pretool-run-" });
   const reader = envFrom({ HOME: home, ...env });
   const paths = homePaths(reader);
-  const { config } = loadConfig(null, reader);
   let clock = T0;
   const stdout: string[] = [];
   const read = async (p: string) => await Deno.readTextFile(p).catch(() => "");
@@ -34,15 +31,14 @@ async function harness(env: Record<string, string> = {}): Promise<Harness> {
     stdout,
     async run(payload, atMs) {
       clock = atMs ?? clock + 1000;
-      const deps: HookRunDeps = {
+      const stdin = JSON.stringify(payload);
+      const out = (await runHook("pretool", {
         env: reader,
         paths,
-        config,
-        stdinText: JSON.stringify(payload),
+        readStdin: () => Promise.resolve(stdin),
         now: () => clock,
         startedAt: clock,
-      };
-      const out = (await runPretoolHook(deps)).stdout;
+      })).stdout;
       stdout.push(out);
       if (out === "") return "allow";
       const hso = JSON.parse(out).hookSpecificOutput;
@@ -246,21 +242,22 @@ Deno.test("hook pretool: a corrupt history is reported in errors.log and reset",
   }
 });
 
-Deno.test("hook pretool: malformed payloads of guarded tools throw (the runner allows and logs); others pass", async () => {
+Deno.test("hook pretool: a malformed payload or another event is allowed and said in errors.log; others pass", async () => {
   const h = await harness();
   try {
-    await assert.rejects(
-      h.run({ tool_name: "Bash", tool_input: { command: "x" } }),
-      /Invalid PreToolUse payload: session_id/,
-    );
-    await assert.rejects(h.run({ session_id: "s", tool_name: "Bash", tool_input: "x" }), /tool_input/);
-    await assert.rejects(h.run({ session_id: "s", tool_input: {} }), /tool_name/);
-    await assert.rejects(
-      h.run({ ...pre("x"), hook_event_name: "PostToolUse" }),
-      /"PostToolUse" payload, not PreToolUse/,
-    );
-    // an unguarded tool's malformed payload fails open the same way
-    await assert.rejects(h.run({ tool_name: "Read" }), /session_id/);
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ tool_name: "Bash", tool_input: { command: "x" } }, /Invalid PreToolUse payload: session_id/],
+      [{ session_id: "s", tool_name: "Bash", tool_input: "x" }, /Invalid PreToolUse payload: tool_input/],
+      [{ session_id: "s", tool_input: {} }, /Invalid PreToolUse payload: tool_name/],
+      [{ ...pre("x"), hook_event_name: "PostToolUse" }, /got a payload for PostToolUse, not PreToolUse; allowed/],
+      // an unguarded tool's malformed payload fails open the same way
+      [{ tool_name: "Read" }, /Invalid PreToolUse payload: session_id/],
+    ];
+    for (const [payload, error] of cases) {
+      const before = (await h.errors()).length;
+      assert.equal(await h.run(payload), "allow", JSON.stringify(payload));
+      assert.match((await h.errors()).slice(before), error);
+    }
     // no hook_event_name (hand-made payloads) counts as PreToolUse
     const bare = { session_id: "s", tool_name: "Agent", tool_input: { prompt: "same" } };
     assert.deepEqual(await runAll(h, [bare, bare, bare, bare]), ["allow", "allow", "warn", "deny"]);

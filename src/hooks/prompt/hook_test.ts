@@ -1,12 +1,10 @@
-/** runPromptHook with injected clock, zone and home: state, log line, errors.log, model lookup. */
+/** `hook prompt` through the hook runner, in process, with an injected clock, zone and home: state, log line, errors.log, model lookup. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { HookRunDeps } from "../../cli/hook.ts";
-import { loadConfig } from "../../config.ts";
 import { envFrom } from "../../env.ts";
 import { homePaths } from "../../store/paths.ts";
 import { PromptLogLineSchema } from "./log_line.ts";
-import { runPromptHook } from "./run.ts";
+import { runHook } from "../runner.ts";
 import { promptStatePath } from "./state.ts";
 
 const T0 = Date.parse("2026-03-29T00:30:00Z"); // 01:30 CET, half an hour before Berlin springs forward
@@ -26,15 +24,19 @@ async function withHarness(body: (h: Harness) => Promise<void>): Promise<void> {
     home,
     async run(payload, options = {}) {
       const env = envFrom({ ...baseEnv, ...options.env });
-      const deps: HookRunDeps = {
+      if (options.config === undefined) await Deno.remove(paths.config).catch(() => {});
+      else {
+        await Deno.mkdir(paths.root, { recursive: true });
+        await Deno.writeTextFile(paths.config, options.config);
+      }
+      const stdin = typeof payload === "string" ? payload : JSON.stringify(payload);
+      return (await runHook("prompt", {
         env,
         paths,
-        config: loadConfig(options.config ?? null, env).config,
-        stdinText: typeof payload === "string" ? payload : JSON.stringify(payload),
+        readStdin: () => Promise.resolve(stdin),
         now: () => options.at ?? T0,
         startedAt: options.at ?? T0,
-      };
-      return (await runPromptHook(deps)).stdout;
+      })).stdout;
     },
     async log() {
       try {
@@ -217,9 +219,12 @@ Deno.test("hook prompt: an empty payload or another event adds nothing and says 
     assert.equal(await h.run(payload({ hook_event_name: "Stop" })), "");
     const errors = await h.errors();
     assert.match(errors, /hook prompt: empty payload on stdin/);
-    assert.match(errors, /called for Stop, not UserPromptSubmit/);
-    await assert.rejects(() => h.run("not json"), /stdin is not valid JSON \(8 characters\)/);
-    await assert.rejects(() => h.run("[1,2]"), /not a JSON object/);
+    assert.match(errors, /got a payload for Stop, not UserPromptSubmit; nothing added/);
+    assert.equal(await h.run("not json"), "");
+    assert.equal(await h.run("[1,2]"), "");
+    const more = await h.errors();
+    assert.match(more, /hook prompt: SyntaxError: stdin is not valid JSON \(8 characters\); nothing added/);
+    assert.match(more, /hook prompt: TypeError: stdin is not a JSON object; nothing added/);
   }));
 
 Deno.test("hook prompt: a tolerant payload (no session, odd types) still gets the clock", () =>

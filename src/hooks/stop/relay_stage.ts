@@ -2,22 +2,22 @@
  * The relay as the last stage of `hook stop`: the I/O around runRelayStage. `relayContinuation` is called after
  * the guard allowed the stop (and logged it); it returns null when the relay cannot apply (a subagent, no project,
  * no ACTIVE), else the wait to run under its own time budget (relayMaxWaitS + RELAY_BUDGET_SLACK_S), outside the
- * session lock. A block is printed like any Stop block and logged as a decision line with rule `relay-turn`.
+ * session lock. The hook runner logs and renders its result as it does the step's: a block is printed like any Stop
+ * block and logged as a decision line with rule `relay-turn`; the mailbox stays in src/relay/.
  */
-import type { Config } from "../config.ts";
-import type { EnvReader } from "../env.ts";
-import type { HookContinuation, HookOutcome } from "../hooks/fail_open.ts";
-import type { StopDecision } from "../hooks/stop/decision.ts";
-import { renderStop } from "../hooks/stop/render.ts";
-import { appendError } from "../store/errors_log.ts";
-import { appendJsonLines, appendLog } from "../store/log.ts";
-import type { HomePaths } from "../store/paths.ts";
-import { checkpoint } from "./checkpoint.ts";
-import { existsStrict } from "./io.ts";
-import { relayLogLines } from "./log_line.ts";
-import { progressPath, projectDir, relayDirFor, type RelayPaths, relayPaths } from "./paths.ts";
-import { isPermissionError, runRelayStage } from "./stage.ts";
-import { sleep as realSleep } from "../sleep.ts";
+import type { Config } from "../../config.ts";
+import type { EnvReader } from "../../env.ts";
+import type { StepContinuation, StepResult } from "../contract.ts";
+import type { StopDecision } from "./decision.ts";
+import type { LogLine } from "../../store/log.ts";
+import type { HomePaths } from "../../store/paths.ts";
+import { checkpoint } from "../../relay/checkpoint.ts";
+import { existsStrict } from "../../relay/io.ts";
+import { relayLogLines } from "../../relay/log_line.ts";
+import { progressPath, projectDir, relayDirFor, type RelayPaths, relayPaths } from "../../relay/paths.ts";
+import { isPermissionError, runRelayStage } from "../../relay/stage.ts";
+import { sleep as realSleep } from "../../sleep.ts";
+import type { StopResult } from "./result.ts";
 
 /** Seconds the relay's budget adds to the wait: checkpoint, last poll, log writes. */
 export const RELAY_BUDGET_SLACK_S = 15;
@@ -28,6 +28,15 @@ export interface RelayHookPayload {
   agent_id?: string | null | undefined;
   cwd?: string | null | undefined;
 }
+
+const ALLOWED: StopDecision = {
+  action: "allow",
+  rule: "relay-allow",
+  reason: null,
+  open: [],
+  match: null,
+  source: null,
+};
 
 export interface RelayHookDeps {
   env: EnvReader;
@@ -46,7 +55,7 @@ export function relayPathsFor(env: EnvReader, config: Config, cwd: string | null
 export async function relayContinuation(
   deps: RelayHookDeps,
   payload: RelayHookPayload,
-): Promise<HookContinuation | null> {
+): Promise<StepContinuation<StopResult> | null> {
   if ((payload.agent_id ?? "") !== "" || payload.hook_event_name === "SubagentStop") return null;
   const paths = relayPathsFor(deps.env, deps.config, payload.cwd);
   if (paths === null) return null;
@@ -68,7 +77,7 @@ async function runRelayForStop(
   payload: RelayHookPayload,
   paths: RelayPaths,
   explicitDir: boolean,
-): Promise<HookOutcome> {
+): Promise<StepResult<StopResult, never>> {
   const { config } = deps;
   const project = projectDir(deps.env("CLAUDE_PROJECT_DIR"), payload.cwd)!;
   const result = await runRelayStage({
@@ -91,7 +100,7 @@ async function runRelayForStop(
       }
       : {}),
   });
-  for (const error of result.errors) await appendError(deps.paths.errors, "hook stop (relay)", error);
+  const errors = result.errors.map((message) => ({ where: "hook stop (relay)", message }));
   const now = new Date(deps.now());
   const context = {
     now,
@@ -100,9 +109,10 @@ async function runRelayForStop(
     dir: paths.dir,
     cwd: payload.cwd ?? null,
   };
-  const log = { path: deps.paths.log, maxBytes: config.logMaxBytes };
-  await appendJsonLines(log, relayLogLines(result.events, context));
-  if (result.decision !== "block") return { stdout: "", exitCode: 0 };
+  const log: object[] = relayLogLines(result.events, context);
+  if (result.decision !== "block") {
+    return { result: { decision: { ...ALLOWED }, observe: false, duplicate: false }, state: null, log, errors };
+  }
   const decision: StopDecision = {
     action: "block",
     rule: "relay-turn",
@@ -111,7 +121,7 @@ async function runRelayForStop(
     match: null,
     source: null,
   };
-  await appendLog(log, {
+  const line: LogLine & { relayTurn: number } = {
     ts: now.toISOString(),
     session: payload.session_id,
     event: payload.hook_event_name,
@@ -126,9 +136,6 @@ async function runRelayForStop(
     continuation: 0,
     cwd: payload.cwd ?? null,
     relayTurn: result.turn,
-  });
-  return {
-    stdout: renderStop(decision, { continueVia: config.continueVia, observe: false, event: payload.hook_event_name }),
-    exitCode: 0,
   };
+  return { result: { decision, observe: false, duplicate: false }, state: null, log: [...log, line], errors };
 }

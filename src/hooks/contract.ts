@@ -1,0 +1,152 @@
+/**
+ * The hook contract: what one hook call gets and answers, and what each event supplies to the one runner
+ * (runner.ts). An event brings its payload parser, what it reads before its lock, its state file, its pure step and
+ * its renderer; the runner does every piece of I/O around them, in one order, for every event.
+ */
+import type { Config } from "../config.ts";
+import type { EnvReader } from "../env.ts";
+import type { LoadedStateFile } from "../store/state_file.ts";
+import type { HomePaths } from "../store/paths.ts";
+
+/** Largest payload read from stdin; past it the hook allows without deciding. */
+export const MAX_STDIN_BYTES = 64 * 1024 * 1024;
+
+export interface HookOutcome {
+  /** What to print on stdout: one JSON object and a newline, or "". */
+  stdout: string;
+  exitCode: 0;
+  /**
+   * A second stage to run after this one, under its own budget instead of budgetMs (the relay's wait for the next
+   * instruction). Its outcome replaces this one; it fails open the same way.
+   */
+  continue?: HookContinuation;
+}
+
+export interface HookContinuation {
+  budgetMs: number;
+  run(): Promise<HookOutcome>;
+}
+
+export const ALLOW_SILENTLY: HookOutcome = { stdout: "", exitCode: 0 };
+
+/** What the process gives a hook call (main.ts, or a test in process). */
+export interface HookDeps {
+  env: EnvReader;
+  paths: HomePaths;
+  readStdin(limit: number): Promise<string>;
+  /** Milliseconds since the epoch; injected for tests. */
+  now(): number;
+  /** When this process started (ms since the epoch): tells a parallel copy of a call from a later call. */
+  startedAt: number;
+}
+
+/** One call once config and stdin are read: what the runner hands an event's definition. */
+export interface HookRunDeps {
+  env: EnvReader;
+  paths: HomePaths;
+  config: Config;
+  stdinText: string;
+  now: () => number;
+  startedAt: number;
+  /** performance.now() when the time budget started (default: when the runner started). */
+  budgetStartedAt?: number;
+}
+
+/** The I/O an event's own reads may use: the environment, the home, the clock, and errors.log. */
+export interface HookIo {
+  env: EnvReader;
+  paths: HomePaths;
+  config: Config;
+  now: () => number;
+  budgetStartedAt: number;
+  /** Appends a line to errors.log under this hook's name (or `where`). */
+  error(message: unknown, where?: string): Promise<void>;
+}
+
+/** An event's state file: where its lock and file are, and how to read and write it. */
+export interface StateSpec<S> {
+  lock: string;
+  read(): Promise<LoadedStateFile<S>>;
+  write(state: S): Promise<void>;
+  /**
+   * Without it, a lock held too long fails the call open. With it, the step runs without state and errors.log
+   * gets the lock's message plus this note (the prompt hook: the timing is left out, the answer is not).
+   */
+  onLockTimeout?: string;
+}
+
+export interface StepClock {
+  /** Milliseconds since the epoch, when the step runs. */
+  now: number;
+  startedAt: number;
+}
+
+/** What a pure step returns: its result, the state to write (null: none), the log lines and errors.log lines. */
+export interface StepResult<R, S> {
+  result: R;
+  state: S | null;
+  log: readonly object[];
+  /** Lines for errors.log, under the hook's name or the `where` given. */
+  errors?: readonly (string | { where: string; message: string })[];
+}
+
+/** A later stage after the answer, under its own budget (the relay); its result is logged and rendered the same way. */
+export interface StepContinuation<R> {
+  budgetMs: number;
+  run(): Promise<StepResult<R, never>>;
+}
+
+export interface HookDefinition<P, X, S, R> {
+  /** The name in errors.log: "hook stop". */
+  where: string;
+  /** The `hook_event_name` values this hook answers; a payload without one is taken as the first. */
+  events: readonly string[];
+  /** How an answer-less call ends, for errors.log: "allowed", "nothing added". */
+  fallback: string;
+  /** Validates the payload object; throws (naming the field, never its value) when it cannot be used. */
+  parse(raw: Record<string, unknown>): P;
+  /** A payload this hook has nothing to do with (a client's side agent): allowed, nothing logged. */
+  skip?(payload: P): boolean;
+  /** Reads what the step needs before the lock: rule files, quirk files, switches. */
+  prepare(payload: P, io: HookIo): Promise<X>;
+  /** The state file for this payload, or null when it has none. */
+  state(payload: P, prepared: X, io: HookIo): StateSpec<S> | null;
+  /** Reads that need the state, under the lock (the transcript, whose index is in the state). */
+  load?(payload: P, state: S, prepared: X, io: HookIo): Promise<{ state: S; prepared: X }>;
+  /** The event's pure step. `state` is null when the payload has none (or its lock timed out, see onLockTimeout). */
+  step(input: { payload: P; state: S | null; prepared: X; config: Config; clock: StepClock }): StepResult<R, S>;
+  render(result: R, payload: P, config: Config): string;
+  /** After the answer is logged: housekeeping, and a later stage to run under its own budget. */
+  after?(result: R, payload: P, io: HookIo): Promise<StepContinuation<R> | null>;
+}
+
+// deno-lint-ignore no-explicit-any
+export type AnyHookDefinition = HookDefinition<any, any, any, any>;
+
+/**
+ * The events `hook` runs. Each loads only its own hook's modules (a process runs one event), so a PreToolUse
+ * call does not compile and evaluate the Stop guard's transcript reader; the specifiers are literals, so
+ * `deno compile` and `deno bundle` still include them. `disabledBy` is a config switch that turns the event off
+ * (like the off switch: nothing read, nothing logged).
+ */
+export const HOOK_EVENTS = {
+  stop: {
+    summary: "Stop / SubagentStop guard: block an early stop, allow a finished or blocked one",
+    load: async (): Promise<AnyHookDefinition> => (await import("./stop/hook.ts")).STOP_HOOK,
+    disabledBy: null,
+  },
+  prompt: {
+    summary: "UserPromptSubmit: wall clock, terse nudge and model quirks as additionalContext; never blocks",
+    load: async (): Promise<AnyHookDefinition> => (await import("./prompt/hook.ts")).PROMPT_HOOK,
+    disabledBy: null,
+  },
+  pretool: {
+    summary: "PreToolUse anti-loop guard: warns, then denies a retry burst or a short cycle of identical calls",
+    load: async (): Promise<AnyHookDefinition> => (await import("./pretool/hook.ts")).PRETOOL_HOOK,
+    disabledBy: (config: Config) => config.loopBypass,
+  },
+} as const satisfies Record<
+  string,
+  { summary: string; load: () => Promise<AnyHookDefinition>; disabledBy: ((config: Config) => boolean) | null }
+>;
+export type HookName = keyof typeof HOOK_EVENTS;

@@ -1,0 +1,23 @@
+/** Event names in errors.log: a known one as it is, anything else (payload text) only by its length. */
+
+/** Claude Code's hook events: names that may be written to errors.log as they are. */
+const KNOWN_EVENTS = new Set([
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "PermissionRequest",
+  "Notification",
+  "UserPromptSubmit",
+  "SessionStart",
+  "SessionEnd",
+  "Stop",
+  "SubagentStart",
+  "SubagentStop",
+  "PreCompact",
+]);
+
+/** An event name safe to write to errors.log: a known event as it is, anything else (payload text) by its length. */
+export function eventLabel(name: unknown): string {
+  if (typeof name === "string" && KNOWN_EVENTS.has(name)) return name;
+  return `an unknown event (a ${typeof name === "string" ? `${name.length}-character` : typeof name} name)`;
+}

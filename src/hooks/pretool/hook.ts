@@ -1,0 +1,81 @@
+/**
+ * `hook pretool`'s definition for the hook runner (../runner.ts): the payload (a tool name first, then the rest),
+ * the session's loop history under its lock, and the pure step: decideLoop for a guarded tool, or only recording
+ * an unguarded call (an Edit between two identical test runs means the agent is working, so it breaks a streak).
+ * A warning or a denial is logged; observe mode prints nothing.
+ */
+import type { HookDefinition } from "../contract.ts";
+import { callSignature, describeCall } from "./canonical.ts";
+import { decideLoop, type LoopDecision, type LoopInput, recordCall } from "./decide.ts";
+import { loopKey, loopLockPath, type LoopState, loopStatePath, readLoopState, writeLoopState } from "./history.ts";
+import type { LoopLogLine } from "./log_line.ts";
+import { parsePretoolHead, parsePretoolPayload, type PretoolPayload } from "./payload.ts";
+import { renderPretool } from "./render.ts";
+import { guardedTools, isGuarded, loopSettings } from "./settings.ts";
+
+interface Result {
+  decision: LoopDecision;
+  observe: boolean;
+}
+
+export const PRETOOL_HOOK: HookDefinition<PretoolPayload, null, LoopState, Result> = {
+  where: "hook pretool",
+  events: ["PreToolUse"],
+  fallback: "allowed",
+  parse(raw) {
+    parsePretoolHead(raw);
+    return parsePretoolPayload(raw);
+  },
+  prepare: () => Promise.resolve(null),
+  state(payload, _prepared, io) {
+    const key = loopKey(payload.session_id, payload.agent_id);
+    const file = loopStatePath(io.paths.state, key);
+    return {
+      lock: loopLockPath(io.paths.locks, key),
+      read: () => readLoopState(file),
+      write: (state) => writeLoopState(file, state),
+    };
+  },
+  step({ payload, state, config, clock }) {
+    const guarded = isGuarded(guardedTools(config.loopTools), payload.tool_name);
+    const input: LoopInput = {
+      history: state!.history,
+      call: {
+        tool: payload.tool_name,
+        sig: callSignature(payload.tool_name, payload.tool_input),
+        desc: guarded ? describeCall(payload.tool_name, payload.tool_input) : "",
+      },
+      settings: loopSettings(config),
+      now: clock.now,
+    };
+    // never warned or denied, but recorded
+    const decision: LoopDecision = guarded ? decideLoop(input) : { action: "allow", finding: null };
+    const denied = decision.action === "deny" && !config.observe;
+    const next: LoopState = { v: 1, history: recordCall(input, denied) };
+    const log = decision.action === "allow" ? [] : [logLine(payload, decision, config.observe, clock.now)];
+    return { result: { decision, observe: config.observe }, state: next, log };
+  },
+  render: (result) => (result.observe ? "" : renderPretool(result.decision)),
+};
+
+function logLine(
+  payload: PretoolPayload,
+  decision: Exclude<LoopDecision, { action: "allow" }>,
+  observe: boolean,
+  now: number,
+): LoopLogLine {
+  return {
+    ts: new Date(now).toISOString(),
+    session: payload.session_id,
+    event: "PreToolUse",
+    agent: payload.agent_id ?? null,
+    kind: "loop",
+    action: decision.action,
+    pattern: decision.finding.pattern,
+    period: decision.finding.period,
+    repeats: decision.finding.repeats,
+    tool: payload.tool_name,
+    observe,
+    cwd: payload.cwd ?? null,
+  };
+}

@@ -1,0 +1,147 @@
+/**
+ * `hook prompt`'s definition for the hook runner (../runner.ts): before the lock, the time zone, the model (the
+ * payload's, else the transcript's tail) and the quirk files; under the session's prompt lock, the prompt state; the
+ * pure step composes the context (compose.ts) and the log line. A lock held too long costs the timing, not the answer.
+ * Never blocks a prompt.
+ */
+import type { Config } from "../../config.ts";
+import { join } from "../../path.ts";
+import type { HookDefinition, HookIo } from "../contract.ts";
+import { composePromptContext } from "./compose.ts";
+import type { PromptLogLine } from "./log_line.ts";
+import { parsePromptPayload, payloadModel, type PromptPayload } from "./payload.ts";
+import { buildQuirkSet, type Quirk, quirksFor } from "./quirks.ts";
+import { readUserQuirkFiles } from "./quirks_files.ts";
+import {
+  advancePromptState,
+  type PromptState,
+  promptStateKey,
+  promptStatePath,
+  readPromptState,
+  writePromptState,
+} from "./state.ts";
+import { readModelFromTail } from "./tail.ts";
+import type { TerseOptions } from "./terse.ts";
+import { resolveTimeZone, systemTimeZone } from "./zone.ts";
+
+type ModelSource = PromptLogLine["modelSource"];
+
+interface Prepared {
+  zone: string;
+  model: string | null;
+  modelSource: ModelSource;
+  quirks: Quirk[];
+}
+
+/** The session's prompt state as the runner holds it: `prior` is null before the session's first prompt. */
+interface Held {
+  prior: PromptState | null;
+}
+
+export const PROMPT_HOOK: HookDefinition<PromptPayload, Prepared, Held, string | null> = {
+  where: "hook prompt",
+  events: ["UserPromptSubmit"],
+  fallback: "nothing added",
+  parse: parsePromptPayload,
+  async prepare(payload, io) {
+    const zone = resolveTimeZone({ configured: io.config.tz, system: systemTimeZone() });
+    if (zone.problem) await io.error(zone.problem);
+    const { model, source } = io.config.noQuirks
+      ? { model: null, source: "none" as const }
+      : await findModel(payload, io);
+    const quirks = io.config.noQuirks || model === null ? [] : quirksFor(model, await loadQuirks(io));
+    return { zone: zone.zone, model, modelSource: source, quirks };
+  },
+  state(payload, _prepared, io) {
+    if (!payload.session_id) return null;
+    const file = promptStatePath(io.paths.state, payload.session_id);
+    return {
+      lock: join(io.paths.locks, `${promptStateKey(payload.session_id)}.lock`),
+      read: async () => {
+        const loaded = await readPromptState(file);
+        return { state: { prior: loaded.state }, problem: loaded.problem };
+      },
+      write: (held) => writePromptState(file, held.prior!),
+      onLockTimeout: "session timing left out",
+    };
+  },
+  step({ payload, state, prepared, config, clock }) {
+    const advanced = state === null
+      ? null
+      : advancePromptState(state.prior, { now: clock.now, promptId: payload.prompt_id ?? null });
+    const timing = advanced?.timing ?? null;
+    const composed = composePromptContext({
+      now: clock.now,
+      timeZone: prepared.zone,
+      clock: !config.noClock,
+      timing,
+      prompt: payload.prompt,
+      terse: terseOptions(config),
+      quirks: prepared.quirks,
+      model: prepared.model,
+    });
+    // the same prompt seen again (a second registration): not logged again, state not advanced
+    if (timing?.duplicate) return { result: composed.context, state: null, log: [] };
+    const line: PromptLogLine = {
+      ts: new Date(clock.now).toISOString(),
+      session: payload.session_id ?? "",
+      event: "UserPromptSubmit",
+      kind: "prompt",
+      band: composed.terse.band,
+      reason: composed.terse.reason,
+      words: composed.terse.words,
+      nudged: composed.terse.text !== null,
+      quirks: composed.quirkIds,
+      model: prepared.model,
+      modelSource: prepared.modelSource,
+      firstTurn: timing?.firstTurn ?? false,
+      clock: !config.noClock,
+      zone: prepared.zone,
+      cwd: payload.cwd ?? null,
+    };
+    return { result: composed.context, state: advanced ? { prior: advanced.state } : null, log: [line] };
+  },
+  render: (context) => (context === null ? "" : renderPromptOutput(context)),
+};
+
+/** The one JSON object Claude Code reads: additionalContext for UserPromptSubmit. */
+export function renderPromptOutput(context: string): string {
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: context } }) +
+    "\n";
+}
+
+export function terseOptions(config: Config): TerseOptions {
+  return {
+    disabled: config.noTerse,
+    shortMaxWords: config.terseShortMaxWords,
+    mediumMaxWords: config.terseMediumMaxWords,
+    shortText: config.terseShortText,
+    mediumText: config.terseMediumText,
+  };
+}
+
+/** The payload's model, else the newest assistant line of the transcript (its tail only). Never throws. */
+async function findModel(payload: PromptPayload, io: HookIo): Promise<{ model: string | null; source: ModelSource }> {
+  const fromPayload = payloadModel(payload);
+  if (fromPayload) return { model: fromPayload, source: "payload" };
+  if (!payload.transcript_path) return { model: null, source: "none" };
+  try {
+    const { model } = await readModelFromTail(expandHome(payload.transcript_path, io.paths.home));
+    return model ? { model, source: "transcript" } : { model: null, source: "none" };
+  } catch (e) {
+    const detail = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    await io.error(`cannot read the transcript's tail for the model (${detail}); no quirks`);
+    return { model: null, source: "none" };
+  }
+}
+
+async function loadQuirks(io: HookIo): Promise<Quirk[]> {
+  const files = await readUserQuirkFiles(io.paths.root);
+  const set = buildQuirkSet(files.sources);
+  for (const problem of [...files.problems, ...set.problems]) await io.error(problem, "quirks");
+  return set.quirks;
+}
+
+function expandHome(path: string, home: string): string {
+  return path.startsWith("~/") ? join(home, path.slice(2)) : path;
+}

@@ -1,0 +1,163 @@
+/**
+ * The one hook runner: every event's I/O, in one order (docs/architecture.md, "One hook call"):
+ *
+ *   1. CLIFFHANGER_DISABLE, config `disable` (and the event's own switch), the off switch: answer nothing, log nothing
+ *   2. the time budget starts (fail_open.ts): anything that throws or runs past it allows, and goes to errors.log
+ *   3. config problems to errors.log; the event's modules load and stdin is read
+ *   4. the payload: empty, not JSON, not an object, another event → allowed, said in errors.log; then validated
+ *   5. the event's reads before its lock (prepare), then its state under the session lock: read, the reads that need
+ *      it (load), the pure step, the state write
+ *   6. the log lines, then what runs after the answer (housekeeping, a later stage), then the rendered answer
+ *   7. a later stage (the relay's wait) runs under its own budget, and is logged and rendered the same way
+ *
+ * Each event supplies only its definition (contract.ts): payload parser, reads, state file, step and renderer.
+ */
+import { readConfigFile } from "../config_file.ts";
+import type { Config } from "../config.ts";
+import { appendError } from "../store/errors_log.ts";
+import { pathExists } from "../store/exists.ts";
+import { LockTimeoutError, withLock } from "../store/lock.ts";
+import { appendJsonLines } from "../store/log.ts";
+import {
+  ALLOW_SILENTLY,
+  type AnyHookDefinition,
+  HOOK_EVENTS,
+  type HookContinuation,
+  type HookDeps,
+  type HookIo,
+  type HookName,
+  type HookOutcome,
+  type HookRunDeps,
+  MAX_STDIN_BYTES,
+  type StepContinuation,
+  type StepResult,
+} from "./contract.ts";
+import { eventLabel } from "./event_label.ts";
+import { failOpen } from "./fail_open.ts";
+
+/** `hook <event>`: steps 1-7 for one call. Never throws; always exits 0. */
+export async function runHook(name: HookName, deps: HookDeps): Promise<HookOutcome> {
+  if (isOn(deps.env("CLIFFHANGER_DISABLE"))) return ALLOW_SILENTLY;
+  const { config, problems, readProblem } = await readConfigFile(deps.paths.config, deps.env);
+  const event = HOOK_EVENTS[name];
+  if (config.disable || event.disabledBy?.(config) === true || await pathExists(deps.paths.off)) return ALLOW_SILENTLY;
+  const budgetStartedAt = performance.now();
+  const where = `hook ${name}`;
+  const outcome = await failOpen(async () => {
+    for (const problem of readProblem === null ? problems : [readProblem, ...problems]) {
+      await appendError(deps.paths.errors, "config", problem);
+    }
+    // loading the hook's modules is inside the budget: a module that fails to load allows, like any error
+    const [definition, stdinText] = await Promise.all([event.load(), deps.readStdin(MAX_STDIN_BYTES)]);
+    return await runDefinedHook(definition, {
+      env: deps.env,
+      paths: deps.paths,
+      config,
+      stdinText,
+      now: deps.now,
+      startedAt: deps.startedAt,
+      budgetStartedAt,
+    });
+  }, { name: where, budgetMs: config.budgetMs, errorsLog: deps.paths.errors });
+  // a later stage with its own budget (the relay's wait): run it under the same fail-open policy
+  const next = outcome.continue;
+  if (!next) return outcome;
+  return await failOpen(next.run, { name: where, budgetMs: next.budgetMs, errorsLog: deps.paths.errors });
+}
+
+/** Steps 4-6 for one event's definition, with config and stdin already read. Throws; runHook fails it open. */
+export async function runDefinedHook(def: AnyHookDefinition, deps: HookRunDeps): Promise<HookOutcome> {
+  const { paths, config } = deps;
+  const io: HookIo = {
+    env: deps.env,
+    paths,
+    config,
+    now: deps.now,
+    budgetStartedAt: deps.budgetStartedAt ?? performance.now(),
+    error: (message, where = def.where) => appendError(paths.errors, where, message),
+  };
+  if (deps.stdinText.trim() === "") {
+    await io.error(`empty payload on stdin; ${def.fallback}`);
+    return ALLOW_SILENTLY;
+  }
+  const raw = parseJson(deps.stdinText, def.fallback);
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw new TypeError(`stdin is not a JSON object; ${def.fallback}`);
+  }
+  const named = (raw as Record<string, unknown>)["hook_event_name"];
+  if (typeof named === "string" && !def.events.includes(named)) {
+    // registered for another event: answering it could deny a tool call. The name is payload text, so only a known
+    // event name is written as it is.
+    await io.error(`got a payload for ${eventLabel(named)}, not ${def.events.join(" or ")}; ${def.fallback}`);
+    return ALLOW_SILENTLY;
+  }
+  const payload = def.parse(raw as Record<string, unknown>);
+  if (def.skip?.(payload) === true) return ALLOW_SILENTLY;
+
+  let prepared = await def.prepare(payload, io);
+  const spec = def.state(payload, prepared, io);
+  const decide = (state: unknown): StepResult<unknown, unknown> =>
+    def.step({ payload, state, prepared, config, clock: { now: deps.now(), startedAt: deps.startedAt } });
+  let step: StepResult<unknown, unknown>;
+  if (spec === null) step = decide(null);
+  else {
+    try {
+      step = await withLock(spec.lock, async () => {
+        const loaded = await spec.read();
+        if (loaded.problem) await io.error(loaded.problem);
+        let state = loaded.state;
+        if (def.load) ({ state, prepared } = await def.load(payload, state, prepared, io));
+        const result = decide(state);
+        if (result.state !== null) await spec.write(result.state);
+        return result;
+      });
+    } catch (e) {
+      if (!(e instanceof LockTimeoutError) || spec.onLockTimeout === undefined) throw e;
+      await io.error(`${e.message}; ${spec.onLockTimeout}`);
+      step = decide(null);
+    }
+  }
+  await record(step, io);
+  const later = def.after ? await def.after(step.result, payload, io) : null;
+  const stdout = def.render(step.result, payload, config);
+  if (later) return { stdout, exitCode: 0, continue: continuation(def, later, payload, io, config) };
+  return { stdout, exitCode: 0 };
+}
+
+/** A later stage's result goes through the same log and render as the step's. */
+function continuation(
+  def: AnyHookDefinition,
+  later: StepContinuation<unknown>,
+  payload: unknown,
+  io: HookIo,
+  config: Config,
+): HookContinuation {
+  return {
+    budgetMs: later.budgetMs,
+    run: async () => {
+      const step = await later.run();
+      await record(step, io);
+      return { stdout: def.render(step.result, payload, config), exitCode: 0 };
+    },
+  };
+}
+
+async function record(step: StepResult<unknown, unknown>, io: HookIo): Promise<void> {
+  for (const error of step.errors ?? []) {
+    await (typeof error === "string" ? io.error(error) : io.error(error.message, error.where));
+  }
+  await appendJsonLines({ path: io.paths.log, maxBytes: io.config.logMaxBytes }, step.log);
+}
+
+/** The payload as JSON; the error never quotes stdin (it may hold message text). */
+function parseJson(text: string, fallback: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new SyntaxError(`stdin is not valid JSON (${text.length} characters); ${fallback}`);
+  }
+}
+
+function isOn(value: string | undefined): boolean {
+  return value !== undefined && ["1", "true", "yes", "on"].includes(value.trim().toLowerCase());
+}

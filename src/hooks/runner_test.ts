@@ -1,0 +1,77 @@
+/**
+ * The one hook runner: every event goes through the same order. The off switch and `disable` come first and leave
+ * no trace; an empty payload, bad JSON, a non-object and another event's payload are allowed and said in errors.log
+ * the same way for each event.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { envFrom } from "../env.ts";
+import { homePaths } from "../store/paths.ts";
+import { HOOK_EVENTS, type HookName } from "./contract.ts";
+import { runHook } from "./runner.ts";
+
+const EVENTS = Object.keys(HOOK_EVENTS) as HookName[];
+
+async function withHome(body: (home: string) => Promise<void>): Promise<void> {
+  const home = await Deno.makeTempDir({ prefix: "runner-" });
+  try {
+    await body(home);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+}
+
+function call(home: string, name: HookName, stdin: string, env: Record<string, string> = {}) {
+  const reader = envFrom({ HOME: home, CLIFFHANGER_HOME: join(home, ".cliffhanger"), ...env });
+  return runHook(name, {
+    env: reader,
+    paths: homePaths(reader),
+    readStdin: () => Promise.resolve(stdin),
+    now: () => Date.UTC(2026, 11, 1),
+    startedAt: Date.UTC(2026, 11, 1),
+  });
+}
+
+async function files(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  try {
+    for await (const e of Deno.readDir(dir)) out.push(e.name);
+  } catch {
+    // no folder: nothing written
+  }
+  return out.sort();
+}
+
+for (const name of EVENTS) {
+  Deno.test(`runner, hook ${name}: the off switch, CLIFFHANGER_DISABLE and config disable answer nothing and write nothing`, () =>
+    withHome(async (home) => {
+      const root = join(home, ".cliffhanger");
+      await Deno.mkdir(root, { recursive: true });
+      await Deno.writeTextFile(join(root, "off"), "");
+      for (const stdin of ["", "not json", "{}"]) assert.equal((await call(home, name, stdin)).stdout, "");
+      assert.deepEqual(await files(root), ["off"], "nothing but the off switch");
+      await Deno.remove(join(root, "off"));
+      assert.equal((await call(home, name, "", { CLIFFHANGER_DISABLE: "1" })).stdout, "");
+      await Deno.writeTextFile(join(root, "config.jsonc"), '{ "disable": true, "nope": 1 }');
+      assert.equal((await call(home, name, "not json")).stdout, "");
+      assert.deepEqual(await files(root), ["config.jsonc"], "not even the config problem is logged");
+    }));
+
+  Deno.test(`runner, hook ${name}: empty, bad JSON, not an object, another event → allowed, one line each in errors.log`, () =>
+    withHome(async (home) => {
+      const other = name === "stop" ? "PreToolUse" : "Stop";
+      for (const stdin of [" \n", "{not json", "[1]", JSON.stringify({ hook_event_name: other, session_id: "s" })]) {
+        const outcome = await call(home, name, stdin);
+        assert.deepEqual([outcome.exitCode, outcome.stdout], [0, ""], stdin);
+      }
+      const lines = (await Deno.readTextFile(join(home, ".cliffhanger", "errors.log"))).trim().split("\n");
+      assert.equal(lines.length, 4, lines.join("\n"));
+      const where = `hook ${name}: `;
+      assert.ok(lines.every((l) => l.includes(where)), lines.join("\n"));
+      assert.match(lines[0]!, /empty payload on stdin; /);
+      assert.match(lines[1]!, /stdin is not valid JSON \(9 characters\); /);
+      assert.match(lines[2]!, /stdin is not a JSON object; /);
+      assert.match(lines[3]!, new RegExp(`got a payload for ${other}, not `));
+      assert.deepEqual(await files(join(home, ".cliffhanger", "state")), [], "no state for a payload not taken");
+    }));
+}

@@ -1,0 +1,133 @@
+/**
+ * `hook stop`'s definition for the hook runner (../runner.ts): the payload, the reads before the lock (rule files,
+ * the stall switch), the session state under the lock with the transcript read (its index lives in the state), the
+ * pure Stop step (step.ts), the renderer, and after the answer: pruning old sessions' state, then the relay.
+ */
+import type { Config } from "../../config.ts";
+import { join } from "../../path.ts";
+import { buildRuleSet, readUserRuleFiles } from "../../rules/load.ts";
+import type { RuleSet } from "../../rules/schema.ts";
+import { pathExists } from "../../store/exists.ts";
+import { pruneStateIfDue } from "../../store/prune_state.ts";
+import { TranscriptIndexSchema } from "../../transcript/index_schema.ts";
+import { readTurnView } from "../../transcript/read_view.ts";
+import type { TurnView } from "../../transcript/types.ts";
+import type { HookDefinition, HookIo } from "../contract.ts";
+import { isSubagent, parseStopPayload, type StopPayload } from "./payload.ts";
+import { relayContinuation } from "./relay_stage.ts";
+import { renderStop } from "./render.ts";
+import type { StopResult } from "./result.ts";
+import { needsTranscript } from "./stages.ts";
+import { readSessionState, sessionKey, type SessionState, statePath, writeSessionState } from "./state.ts";
+import { stallKillSwitch } from "./stall/switch.ts";
+import { stopStep } from "./step.ts";
+
+/**
+ * Budget kept back from pruning: its minimum batch may overrun its time limit a little (prune_state.ts), and the
+ * answer still has to be rendered and printed.
+ */
+const PRUNE_MARGIN_MS = 300;
+/** Below this much budget left, pruning waits for a later stop (the day is not claimed). */
+const PRUNE_MIN_MS = 50;
+
+interface Prepared {
+  rules: RuleSet;
+  stallOff: boolean;
+  view: TurnView | null;
+}
+
+export const STOP_HOOK: HookDefinition<StopPayload, Prepared, SessionState, StopResult> = {
+  where: "hook stop",
+  events: ["Stop", "SubagentStop"],
+  fallback: "allowed",
+  parse: parseStopPayload,
+  // Side agents (prompt suggestions and the like) stop with an empty agent_type: not the user's work.
+  skip: (payload) => payload.hook_event_name === "SubagentStop" && payload.agent_type === "",
+  async prepare(_payload, io) {
+    const rules = buildRuleSet({ userFiles: await readUserRuleFiles(io.paths.rules) });
+    for (const file of rules.files) if (file.error) await io.error(`${file.origin}: ${file.error}`, "rules");
+    return { rules, stallOff: stallKillSwitch(io.env, io.config, await pathExists(io.paths.stallOff)), view: null };
+  },
+  state(payload, _prepared, io) {
+    const key = sessionKey(payload.session_id, { subagent: isSubagent(payload), agentId: payload.agent_id });
+    const file = statePath(io.paths.state, key);
+    return {
+      lock: join(io.paths.locks, `${key}.lock`),
+      read: () => readSessionState(file),
+      write: (state) => writeSessionState(file, state),
+    };
+  },
+  async load(payload, state, prepared, io) {
+    if (!needsTranscript(payload, prepared.rules)) return { state, prepared };
+    const read = await readTranscript(payload, state.index, { config: io.config, home: io.paths.home });
+    if (read.view && read.view.stats.malformed > 0) {
+      await io.error(
+        `${read.view.stats.malformed} malformed line(s) skipped in "${payload.transcript_path ?? ""}"`,
+        "transcript",
+      );
+    }
+    return { state: { ...state, index: read.index }, prepared: { ...prepared, view: read.view } };
+  },
+  step({ payload, state, prepared, config, clock }) {
+    const step = stopStep({
+      payload,
+      view: prepared.view,
+      // the Stop state has no lock timeout note: without its state the call fails open before the step
+      state: state!,
+      config,
+      rules: prepared.rules,
+      clock,
+      stallOff: prepared.stallOff,
+    });
+    return {
+      result: { decision: step.decision, observe: config.observe, duplicate: step.duplicate },
+      state: step.state,
+      log: step.log,
+    };
+  },
+  render: (result, payload, config) =>
+    renderStop(result.decision, {
+      continueVia: config.continueVia,
+      observe: result.observe,
+      event: payload.hook_event_name,
+    }),
+  async after(result, payload, io) {
+    // at most once a day, after the decision is logged: remove the state of sessions idle for stateMaxAgeDays
+    const budgetLeftMs = io.config.budgetMs - (performance.now() - io.budgetStartedAt) - PRUNE_MARGIN_MS;
+    if (budgetLeftMs >= PRUNE_MIN_MS) await pruneOldState(io, Math.min(500, budgetLeftMs));
+    // the relay: the last stage, only for an allowed stop, outside the session lock, under its own budget
+    if (result.decision.action !== "allow" || result.duplicate) return null;
+    return await relayContinuation({ env: io.env, paths: io.paths, config: io.config, now: io.now }, payload);
+  },
+};
+
+/** Prunes old sessions' state when due; fails open (problems go to errors.log, the stop is answered anyway). */
+async function pruneOldState(io: HookIo, timeLimitMs: number): Promise<void> {
+  try {
+    const report = await pruneStateIfDue({
+      stateDir: io.paths.state,
+      locksDir: io.paths.locks,
+      maxAgeDays: io.config.stateMaxAgeDays,
+      timeLimitMs,
+    });
+    for (const error of report?.errors ?? []) await io.error(error, "prune");
+  } catch (e) {
+    await io.error(e, "prune");
+  }
+}
+
+async function readTranscript(payload: StopPayload, priorIndex: unknown, options: { config: Config; home: string }) {
+  const subagent = isSubagent(payload);
+  const path = subagent ? payload.agent_transcript_path : payload.transcript_path;
+  if (!path) return { view: null, index: null };
+  const prior = TranscriptIndexSchema.safeParse(priorIndex);
+  return await readTurnView(expandHome(path, options.home), prior.success ? prior.data : null, {
+    includeSidechain: subagent,
+    lastAssistantMessage: payload.last_assistant_message ?? null,
+    syncMs: options.config.syncMs,
+  });
+}
+
+function expandHome(path: string, home: string): string {
+  return path.startsWith("~/") ? join(home, path.slice(2)) : path;
+}
