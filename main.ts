@@ -5,9 +5,9 @@
 import type { CliContext, Command } from "./src/cli/context.ts";
 import { suggestion } from "./src/cli/did_you_mean.ts";
 import { HOOK_SPEC } from "./src/cli/hook.ts";
-import { HOOK_EVENTS, type HookName } from "./src/hooks/contract.ts";
+import { HOOK_EVENTS, type HookName } from "./src/hooks/events.ts";
 import { runHook } from "./src/hooks/runner.ts";
-import { CommandError, UsageError } from "./src/cli/usage_error.ts";
+import { CommandError, UsageError } from "./src/errors.ts";
 import { readEnv } from "./src/env.ts";
 import { appendError } from "./src/store/errors_log.ts";
 import { writeStderr, writeStdout } from "./src/output.ts";
@@ -105,7 +105,11 @@ export async function main(argv: string[]): Promise<number> {
         }; see "cliffhanger-bin --help"`,
       );
     }
-    const command = await entry.load();
+    const [command, help] = await Promise.all([entry.load(), import("./src/cli/help.ts")]);
+    if (help.wantsHelp(rest)) {
+      writeStdout(help.commandHelp(command, rest));
+      return 0;
+    }
     return await command.run(cliContext(), rest);
   } catch (e) {
     if (e instanceof UsageError || e instanceof CommandError) {
@@ -198,6 +202,13 @@ function cliContext(): CliContext {
     err: writeStderr,
     isTTY: Deno.stdout.isTerminal(),
     now: () => new Date(),
+    cwd: () => {
+      try {
+        return Deno.cwd();
+      } catch {
+        return null; // outside the read scope
+      }
+    },
   };
 }
 

@@ -6,11 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { COMMANDS } from "../main.ts";
-import { HOOK_EVENTS } from "../src/hooks/contract.ts";
-import type { CliContext } from "../src/cli/context.ts";
+import { commandHelp } from "../src/cli/help.ts";
+import { HOOK_EVENTS } from "../src/hooks/events.ts";
 import { ConfigSchema, ENV_KEYS } from "../src/config.ts";
-import { envFrom } from "../src/env.ts";
-import { homePaths } from "../src/store/paths.ts";
 import { CONFIG_SOURCE, configRows, renderRow } from "./docs/config_table.ts";
 import { type LinkBase, renderStopRow, stopNotes, stopRows } from "./docs/stop_table.ts";
 
@@ -28,23 +26,6 @@ async function readDocs(): Promise<Doc[]> {
     docs.push({ name: `docs/${entry.name}`, text: await Deno.readTextFile(new URL(`docs/${entry.name}`, ROOT)) });
   }
   return docs.sort((a, b) => a.name.localeCompare(b.name));
-}
-
-/** The help text a command prints for `argv` (e.g. ["--help"], or ["send", "--help"] for relay). */
-async function helpOf(run: (ctx: CliContext, argv: string[]) => Promise<number>, argv: string[]): Promise<string> {
-  const env = envFrom({ HOME: "/nonexistent-home" });
-  let out = "";
-  const ctx: CliContext = {
-    env,
-    paths: homePaths(env),
-    out: (t) => (out += t),
-    err: () => {},
-    isTTY: false,
-    now: () => new Date(0),
-  };
-  const code = await run(ctx, argv);
-  assert.equal(code, 0, `${argv.join(" ")} exited ${code}`);
-  return out;
 }
 
 /** The long flags listed under "options:" in a --help text, without --help itself. */
@@ -69,10 +50,10 @@ async function commandFlags(): Promise<CommandFlags[]> {
   const list: CommandFlags[] = Object.keys(HOOK_EVENTS).map((event) => ({ command: `hook ${event}`, flags: [] }));
   for (const [name, entry] of Object.entries(COMMANDS)) {
     const command = await entry.load();
-    const help = await helpOf(command.run, ["--help"]);
+    const help = commandHelp(command, ["--help"]);
     list.push({ command: name, flags: flagsOf(help) });
     for (const sub of subcommandsOf(help)) {
-      list.push({ command: `${name} ${sub}`, flags: flagsOf(await helpOf(command.run, [sub, "--help"])) });
+      list.push({ command: `${name} ${sub}`, flags: flagsOf(commandHelp(command, [sub, "--help"])) });
     }
   }
   return list;

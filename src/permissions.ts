@@ -6,6 +6,7 @@
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EnvReader } from "./env.ts";
+import { homePaths } from "./store/paths.ts";
 
 /** Every environment variable the binary reads. `CLIFFHANGER_*` is a prefix wildcard. */
 export const ENV_ALLOW = ["HOME", "CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR", "NO_COLOR", "CLIFFHANGER_*"] as const;
@@ -144,11 +145,12 @@ export function scopeInputFromEnv(
   if (!home) throw new Error("Cannot compute permission scopes: HOME is not set");
   // an absolute CLIFFHANGER_RELAY_DIR is in scope for every run (so `deno task cli install` registers it too)
   const relayDir = env("CLIFFHANGER_RELAY_DIR");
+  const paths = homePaths(env);
   return {
     home,
     ...(relayDir && isAbsolute(relayDir) ? { relayDirs: [relayDir] } : {}),
-    claudeDir: env("CLAUDE_CONFIG_DIR") || join(home, ".claude"),
-    cliffhangerHome: env("CLIFFHANGER_HOME") || join(home, ".cliffhanger"),
+    claudeDir: paths.claudeDir,
+    cliffhangerHome: paths.root,
     extraSettingsFiles,
     ...(runCommands.length > 0 ? { runCommands } : {}),
   };

@@ -4,7 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { suggestion } from "./did_you_mean.ts";
-import { UsageError } from "./usage_error.ts";
+import { UsageError } from "../errors.ts";
 
 export interface FlagSpec {
   type: "boolean" | "string";

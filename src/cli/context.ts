@@ -12,10 +12,15 @@ export interface CliContext {
   /** stdout is a terminal (for colour and progress). */
   isTTY: boolean;
   now(): Date;
+  /** The working directory (relative paths resolve against it), or null when the read scope does not cover it. */
+  cwd(): string | null;
 }
 
 /** A subcommand module: its flag spec and its runner, which returns the exit code. */
 export interface Command {
+  /** main.ts prints its help for `--help` or `-h` (before any `--`), so no command handles them itself. */
   spec: import("./args.ts").CommandSpec;
+  /** Subcommands with their own help (`relay send --help`), by name. */
+  subcommands?: Record<string, import("./args.ts").CommandSpec>;
   run(ctx: CliContext, argv: string[]): Promise<number>;
 }

@@ -18,7 +18,7 @@ import { resolveRunCommand } from "../permissions.ts";
 import { buildRuleSet, readUserRuleFiles } from "../rules/load.ts";
 import { candidateSettingsFiles, inspectSettings } from "../settings/inspect.ts";
 import { generations } from "../store/rotate.ts";
-import { type CommandSpec, parseCommandArgs, renderHelp } from "./args.ts";
+import { type CommandSpec, parseCommandArgs } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
 import { readTailText } from "../store/read_at.ts";
 import { readConfigFile } from "../config_file.ts";
@@ -39,12 +39,8 @@ const LOG_TAIL_BYTES = 256 * 1024;
 
 async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(spec, argv);
-  if (parsed.help) {
-    ctx.out(renderHelp(spec));
-    return 0;
-  }
   const paths = ctx.paths;
-  const cwd = safeCwd();
+  const cwd = ctx.cwd();
   const extra = ((parsed.values["settings"] as string[] | undefined) ?? []).map((p) => resolve(p));
   const files = await inspectSettings([
     ...new Set([...(cwd ? candidateSettingsFiles(paths, cwd) : [paths.userSettings]), ...extra]),
@@ -189,14 +185,6 @@ function exists(path: string): boolean | null {
     return true;
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return false;
-    return null;
-  }
-}
-
-function safeCwd(): string | null {
-  try {
-    return Deno.cwd();
-  } catch {
     return null;
   }
 }

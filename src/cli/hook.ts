@@ -1,5 +1,5 @@
 /** The `hook` command's help. The runner itself is src/hooks/runner.ts; main.ts calls it for `hook <event>`. */
-import { HOOK_EVENTS } from "../hooks/contract.ts";
+import { HOOK_EVENTS } from "../hooks/events.ts";
 import type { CommandSpec } from "./args.ts";
 
 export const HOOK_SPEC: CommandSpec = {

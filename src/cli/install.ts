@@ -1,7 +1,7 @@
 /** `install`: register this binary's hooks in a Claude Code settings file. */
 import type { CommandSpec } from "./args.ts";
 import type { CliContext } from "./context.ts";
-import { CommandError } from "./usage_error.ts";
+import { CommandError } from "../errors.ts";
 import { installHooks } from "../settings/edit.ts";
 import {
   currentHookCommand,
@@ -10,7 +10,7 @@ import {
   hookCommandWarning,
   selectRegistrations,
 } from "../settings/hook_command.ts";
-import { eventsFlag, EXIT_CODES_HELP, runSettingsCommand, TARGET_FLAGS } from "../settings/settings_command.ts";
+import { eventsFlag, EXIT_CODES_HELP, runSettingsCommand, TARGET_FLAGS } from "./settings_command.ts";
 
 export const spec: CommandSpec = {
   name: "install",

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
+import { commandHelp } from "./help.ts";
 import { join } from "node:path";
 import { MAIN_PATH } from "../permissions.ts";
 import { inspectSettingsText } from "../settings/inspect.ts";
-import { BINARY, exitCodeOf, type FakeContext, fakeContext, listDir, tempHome } from "../settings/test_support.ts";
+import { BINARY, exitCodeOf, type FakeContext, fakeContext, listDir, tempHome } from "../testing/settings_support.ts";
 import { type InstallDeps, run, runInstall, spec } from "./install.ts";
 import { command as statusCommand } from "./status.ts";
 
@@ -18,7 +19,7 @@ function installCode(ctx: FakeContext, argv: string[], deps: InstallDeps): Promi
 Deno.test("install --help prints usage and exits 0", async () => {
   await using home = await tempHome();
   const ctx = fakeContext(home.dir);
-  assert.equal(await code(ctx, ["--help"]), 0);
+  ctx.out(commandHelp({ spec }, ["--help"]));
   assert.ok(ctx.stdout().startsWith(`usage: cliffhanger-bin ${spec.usage}\n`));
   for (const flag of ["--settings PATH", "--project DIR", "--no-subagent", "--dry-run", "--json", "exit codes"]) {
     assert.ok(ctx.stdout().includes(flag), flag);
@@ -168,7 +169,7 @@ Deno.test("install through a symlink names the target it edited", async () => {
 Deno.test("install --help lists --events and what each hook name registers", async () => {
   await using home = await tempHome();
   const ctx = fakeContext(home.dir);
-  assert.equal(await code(ctx, ["--help"]), 0);
+  ctx.out(commandHelp({ spec }, ["--help"]));
   const out = ctx.stdout();
   assert.ok(out.includes("--events LIST"));
   assert.ok(out.includes("stop, prompt, pretool (default: stop)"));

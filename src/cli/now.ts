@@ -1,8 +1,9 @@
 /** `now [--json]`: the wall-clock line on its own, in the zone `hook prompt` uses (no session information). */
 import { clockParts, renderClockLine } from "../hooks/prompt/clock.ts";
 import { resolveTimeZone, systemTimeZone } from "../hooks/prompt/zone.ts";
-import { type CommandSpec, parseCommandArgs, renderHelp } from "./args.ts";
+import { type CommandSpec, parseCommandArgs } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
+import { readConfigFile } from "../config_file.ts";
 
 const spec: CommandSpec = {
   name: "now",
@@ -12,7 +13,7 @@ const spec: CommandSpec = {
     json: { type: "boolean", help: "print the parts as one JSON object" },
   },
   details: [
-    "The zone is CLIFFHANGER_TZ (an IANA name such as Europe/Berlin), else the system's, else UTC.",
+    "The zone is config tz or CLIFFHANGER_TZ (an IANA name such as Europe/Berlin), else the system's, else UTC.",
     "An invalid CLIFFHANGER_TZ prints a warning on stderr and falls back.",
     "--json prints {iso, weekday, date, time, zone, timeZone, offset, partOfDay, epochMs}.",
   ].join("\n"),
@@ -20,17 +21,14 @@ const spec: CommandSpec = {
 
 async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(spec, argv);
-  if (parsed.help) {
-    ctx.out(renderHelp(spec));
-    return 0;
-  }
-  const zone = resolveTimeZone({ configured: ctx.env("CLIFFHANGER_TZ"), system: systemTimeZone() });
+  const { config } = await readConfigFile(ctx.paths.config, ctx.env);
+  const zone = resolveTimeZone({ configured: config.tz, system: systemTimeZone() });
   if (zone.problem) ctx.err(`cliffhanger-bin: warning: ${zone.problem}\n`);
   const epochMs = ctx.now().getTime();
   const parts = clockParts(epochMs, zone.zone);
   if (parsed.values["json"]) ctx.out(JSON.stringify({ ...parts, epochMs }) + "\n");
   else ctx.out(renderClockLine(parts) + "\n");
-  return await Promise.resolve(0);
+  return 0;
 }
 
 export const command: Command = { spec, run };

@@ -13,6 +13,7 @@ function fakeContext(env: Record<string, string>, at: string) {
     out: (t) => out.push(t),
     err: (t) => err.push(t),
     isTTY: false,
+    cwd: () => null,
     now: () => new Date(at),
   };
   return { ctx, out, err };

@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import { type CommandSpec, intFlag, parseCommandArgs, renderHelp } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
 import { suggestion } from "./did_you_mean.ts";
-import { CommandError, UsageError } from "./usage_error.ts";
+import { CommandError, UsageError } from "../errors.ts";
 import { writeFileAtomic } from "../store/atomic.ts";
 import { withLock } from "../store/lock.ts";
 import { appendLogMd, logMdLine, tailLogMd } from "../relay/log_md.ts";
@@ -95,9 +95,9 @@ export const timing = {
 
 async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
-  if (first === undefined || first === "--help" || first === "-h") {
+  if (first === undefined) {
     ctx.out(renderHelp(spec));
-    return first === undefined ? 2 : 0;
+    return 2;
   }
   if (!(first in SUBS)) {
     throw new UsageError(`relay: unknown subcommand "${first}"${suggestion(first, Object.keys(SUBS))}`);
@@ -105,11 +105,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const sub = first as Sub;
   const s = SUBS[sub];
   const parsed = parseCommandArgs(s, rest);
-  if (parsed.help) {
-    ctx.out(renderHelp(s));
-    return 0;
-  }
-  const paths = relayPaths(relayDirFromFlag(parsed.values["dir"], ctx.env));
+  const paths = relayPaths(relayDirFromFlag(parsed.values["dir"], ctx.env, ctx.cwd() ?? "/"));
   try {
     switch (sub) {
       case "on":
@@ -146,7 +142,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
 }
 
 /** --dir, else CLIFFHANGER_RELAY_DIR, else ./relay; relative to the current folder. */
-export function relayDirFromFlag(flag: unknown, env: CliContext["env"], cwd = Deno.cwd()): string {
+export function relayDirFromFlag(flag: unknown, env: CliContext["env"], cwd: string): string {
   const chosen = typeof flag === "string" && flag !== "" ? flag : env("CLIFFHANGER_RELAY_DIR") || DEFAULT_RELAY_FOLDER;
   return resolve(cwd, chosen);
 }
@@ -306,4 +302,4 @@ function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-export const command: Command = { spec, run };
+export const command: Command = { spec, run, subcommands: SUBS };

@@ -11,9 +11,9 @@ import { stallKillSwitch } from "../hooks/stop/stall/switch.ts";
 import { renderReplay } from "../replay/render.ts";
 import { ReplayAccumulator } from "../replay/report.ts";
 import { type TranscriptFile, walkTranscripts } from "../replay/walk.ts";
-import { type CommandSpec, intFlag, parseCommandArgs, renderHelp } from "./args.ts";
+import { type CommandSpec, intFlag, parseCommandArgs } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
-import { CommandError, UsageError } from "./usage_error.ts";
+import { CommandError, UsageError } from "../errors.ts";
 import { readConfigFile } from "../config_file.ts";
 
 const spec: CommandSpec = {
@@ -36,10 +36,6 @@ const spec: CommandSpec = {
 
 async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(spec, argv);
-  if (parsed.help) {
-    ctx.out(renderHelp(spec));
-    return 0;
-  }
   const since = parseSince(parsed.values["since"]);
   const limit = parsed.values["limit"] === undefined ? null : intFlag(spec, "limit", parsed.values["limit"], 1);
   const showText = parsed.values["show-text"] === true;

@@ -22,6 +22,7 @@ async function replay(args: string[]): Promise<{ code: number; out: string; err:
     out: (t) => (out += t),
     err: (t) => (err += t),
     isTTY: false,
+    cwd: () => null,
     now: () => new Date("2026-12-01T00:00:00Z"),
   };
   const code = await command.run(ctx, args);

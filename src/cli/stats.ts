@@ -5,9 +5,9 @@ import { buildRuleSet, readUserRuleFiles } from "../rules/load.ts";
 import { StatsAccumulator } from "../stats/compute.ts";
 import { generations } from "../store/rotate.ts";
 import { renderStats, STAGE_LABELS } from "../stats/render.ts";
-import { type CommandSpec, intFlag, parseCommandArgs, renderHelp } from "./args.ts";
+import { type CommandSpec, intFlag, parseCommandArgs } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
-import { CommandError, UsageError } from "./usage_error.ts";
+import { CommandError, UsageError } from "../errors.ts";
 
 const MAX_DAYS = 3650;
 
@@ -30,10 +30,6 @@ const spec: CommandSpec = {
 
 async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(spec, argv);
-  if (parsed.help) {
-    ctx.out(renderHelp(spec));
-    return 0;
-  }
   const days = intFlag(spec, "days", parsed.values["days"], 7);
   if (days > MAX_DAYS) throw new UsageError(`stats: --days must be at most ${MAX_DAYS}, got ${days}`);
   const acc = new StatsAccumulator({ now: ctx.now(), days });

@@ -4,7 +4,7 @@ import { relayTimeoutWarning } from "../relay/timeout.ts";
 import { buildRuleSet, readUserRuleFiles } from "../rules/load.ts";
 import { candidateSettingsFiles, inspectSettings } from "../settings/inspect.ts";
 import { VERSION } from "../version.ts";
-import { type CommandSpec, parseCommandArgs, renderHelp } from "./args.ts";
+import { type CommandSpec, parseCommandArgs } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
 import { resolve } from "node:path";
 import { KILL_HELPER_CANDIDATES } from "../permissions.ts";
@@ -37,17 +37,13 @@ function query(descriptor: Deno.PermissionDescriptor): PermissionState {
 
 async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(spec, argv);
-  if (parsed.help) {
-    ctx.out(renderHelp(spec));
-    return 0;
-  }
   const paths = ctx.paths;
   const offFile = await pathExists(paths.off);
   const { config, problems, exists: configExists } = await readConfigFile(paths.config, ctx.env);
   const disabledByEnv = config.disable;
   const rules = buildRuleSet({ userFiles: await readUserRuleFiles(paths.rules) });
   const extra = ((parsed.values["settings"] as string[] | undefined) ?? []).map((p) => resolve(p));
-  const cwd = safeCwd();
+  const cwd = ctx.cwd();
   const settingsFiles = [...new Set([...(cwd ? candidateSettingsFiles(paths, cwd) : [paths.userSettings]), ...extra])];
   const settings = await inspectSettings(settingsFiles);
   const wrapHealth = await listHealth(paths.root);
@@ -232,15 +228,6 @@ function describeSettings(s: Awaited<ReturnType<typeof inspectSettings>>[number]
   return `${s.path}: ${events.length > 0 ? `registered for ${[...new Set(events)].join(", ")}` : "not registered"}`;
 }
 
-/** The working directory, or null when the read scope does not cover it. */
-function safeCwd(): string | null {
-  try {
-    return Deno.cwd();
-  } catch {
-    return null;
-  }
-}
-
 export const command: Command = { spec, run };
 
 /**
@@ -252,7 +239,7 @@ async function relayReport(
   config: { relayMaxWaitS: number; relayDir?: string | null | undefined },
   settings: Awaited<ReturnType<typeof inspectSettings>>,
 ): Promise<{ inUse: boolean; stopTimeoutS: number | null; warning: string | null }> {
-  const project = ctx.env("CLAUDE_PROJECT_DIR") || safeCwd();
+  const project = ctx.env("CLAUDE_PROJECT_DIR") || ctx.cwd();
   const inUse = Boolean(config.relayDir) || (project !== null && await pathExists(`${project}/relay`));
   const timeouts = settings.flatMap((s) => s.handlers.filter((h) => h.event === "Stop").map((h) => h.timeout));
   const stopTimeoutS = timeouts.length === 0 ? null : Math.min(...timeouts.map((t) => t ?? 600));

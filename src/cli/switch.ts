@@ -1,8 +1,8 @@
 /** `on` / `off`: the off switch file in the cliffhanger home. While it exists every hook allows and logs nothing. */
 import { dirname } from "node:path";
-import { type CommandSpec, parseCommandArgs, renderHelp } from "./args.ts";
+import { type CommandSpec, parseCommandArgs } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
-import { CommandError } from "./usage_error.ts";
+import { CommandError } from "../errors.ts";
 
 function spec(name: "on" | "off"): CommandSpec {
   return {
@@ -18,10 +18,6 @@ function spec(name: "on" | "off"): CommandSpec {
 async function run(name: "on" | "off", ctx: CliContext, argv: string[]): Promise<number> {
   const s = spec(name);
   const parsed = parseCommandArgs(s, argv);
-  if (parsed.help) {
-    ctx.out(renderHelp(s));
-    return 0;
-  }
   const path = ctx.paths.off;
   let changed = false;
   try {

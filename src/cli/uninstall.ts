@@ -3,7 +3,7 @@ import type { CommandSpec } from "./args.ts";
 import type { CliContext } from "./context.ts";
 import { uninstallHooks } from "../settings/edit.ts";
 import { subagentEvents } from "../settings/hook_command.ts";
-import { eventsFlag, EXIT_CODES_HELP, runSettingsCommand, TARGET_FLAGS } from "../settings/settings_command.ts";
+import { eventsFlag, EXIT_CODES_HELP, runSettingsCommand, TARGET_FLAGS } from "./settings_command.ts";
 
 export const spec: CommandSpec = {
   name: "uninstall",

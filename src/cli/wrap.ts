@@ -9,9 +9,9 @@
 import { appendError } from "../store/errors_log.ts";
 import { buildWrapRequest, DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, type WrapRequest } from "../wrap/options.ts";
 import { wrap } from "../wrap/wrap.ts";
-import { type CommandSpec, parseCommandArgs, renderHelp } from "./args.ts";
+import { type CommandSpec, parseCommandArgs } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
-import { UsageError } from "./usage_error.ts";
+import { UsageError } from "../errors.ts";
 
 const spec: CommandSpec = {
   name: "wrap",
@@ -45,10 +45,6 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   let request: WrapRequest;
   try {
     const parsed = parseCommandArgs({ ...spec, maxPositionals: Number.MAX_SAFE_INTEGER }, own);
-    if (parsed.help) {
-      ctx.out(renderHelp(spec));
-      return 0;
-    }
     const stray = parsed.positionals[0];
     if (stray !== undefined && separator !== -1) {
       throw new UsageError(`wrap: unexpected argument "${stray}" before "--"; see "cliffhanger-bin wrap --help"`);

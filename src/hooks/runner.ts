@@ -21,17 +21,16 @@ import { appendJsonLines } from "../store/log.ts";
 import {
   ALLOW_SILENTLY,
   type AnyHookDefinition,
-  HOOK_EVENTS,
   type HookContinuation,
   type HookDeps,
   type HookIo,
-  type HookName,
   type HookOutcome,
   type HookRunDeps,
   MAX_STDIN_BYTES,
   type StepContinuation,
   type StepResult,
 } from "./contract.ts";
+import { HOOK_EVENTS, type HookName } from "./events.ts";
 import { eventLabel } from "./event_label.ts";
 import { failOpen } from "./fail_open.ts";
 

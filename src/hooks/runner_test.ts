@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { envFrom } from "../env.ts";
 import { homePaths } from "../store/paths.ts";
-import { HOOK_EVENTS, type HookName } from "./contract.ts";
+import { HOOK_EVENTS, type HookName } from "./events.ts";
 import { runHook } from "./runner.ts";
 
 const EVENTS = Object.keys(HOOK_EVENTS) as HookName[];

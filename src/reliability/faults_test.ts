@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { envFrom } from "../env.ts";
-import type { HookName } from "../hooks/contract.ts";
+import type { HookName } from "../hooks/events.ts";
 import { homePaths } from "../store/paths.ts";
 import { callHook, checkContract, makeSandbox, readText, removeSandbox, type Sandbox } from "./harness.ts";
 

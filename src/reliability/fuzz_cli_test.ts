@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import fc from "fast-check";
-import type { HookName } from "../hooks/contract.ts";
+import type { HookName } from "../hooks/events.ts";
 import { runCli } from "../testing/run_cli.ts";
 import {
   envVariant,

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
 import * as z from "../zod.ts";
-import type { HookName } from "../hooks/contract.ts";
+import type { HookName } from "../hooks/events.ts";
 import { runHook } from "../hooks/runner.ts";
 import { envFrom } from "../env.ts";
 import type { HookOutcome } from "../hooks/contract.ts";

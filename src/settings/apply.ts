@@ -3,7 +3,7 @@
  * the target. A file that does not parse is reported and left untouched; a dry run writes nothing at all.
  */
 import { dirname } from "node:path";
-import { CommandError } from "../cli/usage_error.ts";
+import { CommandError } from "../errors.ts";
 import { settingsTempPath } from "../permissions.ts";
 import { writeFileAtomic } from "../store/atomic.ts";
 import { LockTimeoutError, withLock } from "../store/lock.ts";

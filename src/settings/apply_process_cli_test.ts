@@ -2,14 +2,14 @@ import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { CONFIG_PATH, settingsTempPath } from "../permissions.ts";
 import { inspectSettingsText } from "./inspect.ts";
-import { assertOneSet, listDir, tempHome } from "./test_support.ts";
+import { assertOneSet, listDir, tempHome } from "../testing/settings_support.ts";
 
 /** Runs `install` once through the command module, starting at a shared moment so the processes collide. */
 function installScript(): string {
   const url = (path: string) => JSON.stringify(new URL(path, import.meta.url).href);
   return `
 import { runInstall } from ${url("../cli/install.ts")};
-import { exitCodeOf, fakeContext } from ${url("./test_support.ts")};
+import { exitCodeOf, fakeContext } from ${url("../testing/settings_support.ts")};
 const [home, command, startAt, ...argv] = Deno.args;
 await new Promise((r) => setTimeout(r, Math.max(0, Number(startAt) - Date.now())));
 const ctx = fakeContext(home);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { CommandError } from "../cli/usage_error.ts";
+import { CommandError } from "../errors.ts";
 import { envFrom } from "../env.ts";
 import { settingsTempPath } from "../permissions.ts";
 import { homePaths } from "../store/paths.ts";
@@ -8,7 +8,7 @@ import { type ApplyOptions, applySettingsEdit } from "./apply.ts";
 import { installHooks, uninstallHooks } from "./edit.ts";
 import { type HookCommand, selectRegistrations } from "./hook_command.ts";
 import { inspectSettingsText } from "./inspect.ts";
-import { assertOneSet, BINARY, listDir, tempHome } from "./test_support.ts";
+import { assertOneSet, BINARY, listDir, tempHome } from "../testing/settings_support.ts";
 
 const NOW = new Date("2026-08-22T10:15:30.123Z");
 const FOREIGN = `{

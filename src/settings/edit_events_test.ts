@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { installHooks, uninstallHooks } from "./edit.ts";
 import { type HookCommand, type HookSubcommand, selectRegistrations } from "./hook_command.ts";
 import { inspectSettingsText } from "./inspect.ts";
-import { BINARY } from "./test_support.ts";
+import { BINARY } from "../testing/settings_support.ts";
 
 function install(text: string, hooks: HookSubcommand[], command: HookCommand = BINARY, subagent = true) {
   return installHooks(text, { command, registrations: selectRegistrations({ hooks, subagent }) });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { installHooks, uninstallHooks } from "./edit.ts";
 import { type HookCommand, selectRegistrations } from "./hook_command.ts";
 import { SettingsParseError } from "./settings_doc.ts";
-import { BINARY } from "./test_support.ts";
+import { BINARY } from "../testing/settings_support.ts";
 
 function install(text: string, command: HookCommand = BINARY, subagent = true) {
   return installHooks(text, { command, registrations: selectRegistrations({ subagent }) });

@@ -5,7 +5,7 @@ import { envFrom } from "../env.ts";
 import { installHooks } from "./edit.ts";
 import { selectRegistrations } from "./hook_command.ts";
 import { candidateSettingsFiles, inspectSettings, inspectSettingsText } from "./inspect.ts";
-import { BINARY, tempHome } from "./test_support.ts";
+import { BINARY, tempHome } from "../testing/settings_support.ts";
 
 Deno.test("candidateSettingsFiles() lists user, project and local settings", () => {
   const paths = homePaths(envFrom({ HOME: "/home/a" }));

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { HOOK_EVENTS } from "../hooks/contract.ts";
+import { HOOK_EVENTS } from "../hooks/events.ts";
 import { HOOK_REGISTRATIONS, HOOK_SUBCOMMANDS } from "./hook_command.ts";
 import { isOurHandler, ourHook } from "./ours.ts";
 

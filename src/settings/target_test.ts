@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { backupPath, resolveSymlinks, settingsLockPath, writeBackup } from "./target.ts";
-import { listDir, tempHome } from "./test_support.ts";
+import { listDir, tempHome } from "../testing/settings_support.ts";
 
 Deno.test("resolveSymlinks() follows a chain of links, relative ones included", async () => {
   await using home = await tempHome();

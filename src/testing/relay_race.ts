@@ -47,6 +47,7 @@ export async function manager(world: World, args: string[]): Promise<{ code: num
     out: (t) => void (out += t),
     err: (t) => void (err += t),
     isTTY: false,
+    cwd: () => null,
     now: () => new Date(),
   };
   const code = await relayCommand.run(ctx, [...args, "--dir", world.relay.dir]);

@@ -3,7 +3,7 @@
  * injected), answering in the shape of a black-box run: exit code 0 and what the binary would print on stdout.
  * The environment is the one runCli gives the child (childEnv), so a case reads the same config and home either way.
  */
-import type { HookName } from "../hooks/contract.ts";
+import type { HookName } from "../hooks/events.ts";
 import { runHook as runHookStep } from "../hooks/runner.ts";
 import { envFrom } from "../env.ts";
 import { homePaths } from "../store/paths.ts";

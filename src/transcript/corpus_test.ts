@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { readTurnView } from "./read_view.ts";
-import { CORPUS } from "./test_util.ts";
+import { CORPUS } from "../testing/transcript_lines.ts";
 
 const FOLDERS = [`${CORPUS}transcripts`, `${CORPUS}synthetic`];
 

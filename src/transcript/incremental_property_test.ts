@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { readTurnView, type ReadTurnViewResult } from "./read_view.ts";
 import { fileURLToPath } from "node:url";
-import { append, CLIENT, CORPUS, fixture, peer, STALL_CASES, withTempFile } from "./test_util.ts";
+import { append, CLIENT, CORPUS, fixture, peer, STALL_CASES, withTempFile } from "../testing/transcript_lines.ts";
 
 function observed(name: string): string {
   return fileURLToPath(new URL(`../../testdata/e2e/observed/${name}`, import.meta.url));

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { readTurnView, type ReadTurnViewOptions, type ReadTurnViewResult } from "./read_view.ts";
-import { append, jsonl, line, withTempFile } from "./test_util.ts";
+import { append, jsonl, line, withTempFile } from "../testing/transcript_lines.ts";
 
 const SECRET = "SECRET4b1d";
 const PROMPT = jsonl(line.prompt("go on", "p1"));

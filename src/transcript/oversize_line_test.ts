@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { readTurnView } from "./read_view.ts";
-import { append, jsonl, line, withTempFile } from "./test_util.ts";
+import { append, jsonl, line, withTempFile } from "../testing/transcript_lines.ts";
 
 const IMAGE = { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBOR".repeat(400_000) } };
 const TURN_1 = jsonl(line.prompt("port the parser", "p1"), line.text("m1", "- [ ] lexer\n- [ ] parser"));

@@ -4,7 +4,7 @@ import { INDEX_VERSION, TranscriptIndexSchema } from "./index_schema.ts";
 import { MAX_MARK_CHARS } from "./prompt_mark.ts";
 import { readTurnView, type ReadTurnViewOptions } from "./read_view.ts";
 import { fileURLToPath } from "node:url";
-import { append, CORPUS, jsonl, line, readOnce, withTempFile } from "./test_util.ts";
+import { append, CORPUS, jsonl, line, readOnce, withTempFile } from "../testing/transcript_lines.ts";
 
 /** Real transcripts of Claude Code 2.1.328 (e2e/capture_observed.ts). */
 const OBSERVED = fileURLToPath(new URL("../../testdata/e2e/observed/", import.meta.url));

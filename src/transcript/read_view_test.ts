@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { TranscriptIndexSchema } from "./index_schema.ts";
 import { readTurnView } from "./read_view.ts";
-import { append, CLIENT, jsonl, line, readOnce, withTempFile } from "./test_util.ts";
+import { append, CLIENT, jsonl, line, readOnce, withTempFile } from "../testing/transcript_lines.ts";
 
 const OPTS = { includeSidechain: false, lastAssistantMessage: null, syncMs: 0 } as const;
 const enc = new TextEncoder();

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { MAX_LIST_ITEMS } from "./item_text.ts";
 import { reduceLine } from "./reducer.ts";
 import { initialState, MAX_PENDING_CREATES, turnChecklists } from "./reducer_state.ts";
-import { fixture, line, peer, readOnce } from "./test_util.ts";
+import { fixture, line, peer, readOnce } from "../testing/transcript_lines.ts";
 
 const open = (text: string) => ({ text, done: false });
 const done = (text: string) => ({ text, done: true });

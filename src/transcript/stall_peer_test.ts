@@ -8,7 +8,7 @@
  * two tests at the end show where the current-turn rule and the empty-output rule differ.
  */
 import assert from "node:assert/strict";
-import { fixture, readOnce, STALL_CASES } from "./test_util.ts";
+import { fixture, readOnce, STALL_CASES } from "../testing/transcript_lines.ts";
 import type { TurnTools } from "./types.ts";
 
 const PEER = STALL_CASES;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { readTurnView } from "./read_view.ts";
-import { append, jsonl, line, withTempFile } from "./test_util.ts";
+import { append, jsonl, line, withTempFile } from "../testing/transcript_lines.ts";
 
 const enc = new TextEncoder();
 const BASE = jsonl(

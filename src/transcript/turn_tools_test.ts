@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { readTurnView } from "./read_view.ts";
 import type { ToolCallRef, TurnTools } from "./types.ts";
-import { append, CLIENT, CORPUS, fixture, readOnce, withTempFile } from "./test_util.ts";
+import { append, CLIENT, CORPUS, fixture, readOnce, withTempFile } from "../testing/transcript_lines.ts";
 
 const ref = (id: string, name: string, line: number): ToolCallRef => ({ id, name, line });
 

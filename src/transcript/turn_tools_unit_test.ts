@@ -4,7 +4,7 @@ import { reduceLine } from "./reducer.ts";
 import { initialState, type ReducerState } from "./reducer_state.ts";
 import { readTurnView } from "./read_view.ts";
 import { MAX_ANSWERED, MAX_TOOL_REFS, turnToolsView } from "./turn_tools.ts";
-import { append, jsonl, line, withTempFile } from "./test_util.ts";
+import { append, jsonl, line, withTempFile } from "../testing/transcript_lines.ts";
 
 const MAIN = { includeSidechain: false };
 

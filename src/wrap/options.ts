@@ -4,7 +4,7 @@
  */
 import { basename } from "node:path";
 import { sanitizeId } from "../store/sanitize.ts";
-import { UsageError } from "../cli/usage_error.ts";
+import { UsageError } from "../errors.ts";
 
 export type Policy = "advisory" | "hard";
 export const POLICIES: readonly Policy[] = ["advisory", "hard"];

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { UsageError } from "../cli/usage_error.ts";
+import { UsageError } from "../errors.ts";
 import { buildWrapRequest, DEFAULT_TIMEOUT_S, healthName, parseTimeout } from "./options.ts";
 
 Deno.test("buildWrapRequest() defaults: advisory, the default time limit, the name from CMD", () => {

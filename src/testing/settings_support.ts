@@ -2,11 +2,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { CliContext } from "../cli/context.ts";
-import { CommandError, UsageError } from "../cli/usage_error.ts";
+import { CommandError, UsageError } from "../errors.ts";
 import { envFrom } from "../env.ts";
 import { homePaths } from "../store/paths.ts";
-import type { HookCommand } from "./hook_command.ts";
-import { inspectSettingsText } from "./inspect.ts";
+import type { HookCommand } from "../settings/hook_command.ts";
+import { inspectSettingsText } from "../settings/inspect.ts";
 
 /** The compiled-binary form used across tests. */
 export const BINARY: HookCommand = { command: "/opt/bin/cliffhanger-bin", prefixArgs: [] };
@@ -27,6 +27,7 @@ export function fakeContext(home: string, now = new Date("2026-08-22T10:15:30.12
     out: (text) => void (out += text),
     err: (text) => void (err += text),
     isTTY: false,
+    cwd: () => Deno.cwd(),
     now: () => now,
     stdout: () => out,
     stderr: () => err,

@@ -1,9 +1,9 @@
 /** Shared helpers for the transcript tests (fixture paths, temp files, one-shot reads). Not used by src. */
 import { fileURLToPath } from "node:url";
-import { readTurnView, type ReadTurnViewOptions, type ReadTurnViewResult } from "./read_view.ts";
-import { PEERS as PEER_FOLDERS } from "../testing/testdata.ts";
+import { readTurnView, type ReadTurnViewOptions, type ReadTurnViewResult } from "../transcript/read_view.ts";
+import { PEERS as PEER_FOLDERS } from "./testdata.ts";
 
-export { CLIENT, CORPUS, STALL_CASES } from "../testing/testdata.ts";
+export { CLIENT, CORPUS, STALL_CASES } from "./testdata.ts";
 
 /** testdata/transcripts/ of this repository. */
 export const FIXTURES = fileURLToPath(new URL("../../testdata/transcripts/", import.meta.url));

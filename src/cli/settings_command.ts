@@ -3,13 +3,13 @@
  * printing the outcome (human lines, a diff, or one JSON object).
  */
 import { isAbsolute, join, resolve } from "node:path";
-import { type CommandSpec, type FlagSpec, parseCommandArgs, type Parsed, renderHelp } from "../cli/args.ts";
-import type { CliContext } from "../cli/context.ts";
-import { suggestion } from "../cli/did_you_mean.ts";
-import { UsageError } from "../cli/usage_error.ts";
-import { type ApplyResult, applySettingsEdit } from "./apply.ts";
-import type { EditResult } from "./edit.ts";
-import { HOOK_SUBCOMMANDS, hookForEventName, type HookSubcommand, parseHookList } from "./hook_command.ts";
+import { type CommandSpec, type FlagSpec, parseCommandArgs, type Parsed } from "./args.ts";
+import type { CliContext } from "./context.ts";
+import { suggestion } from "./did_you_mean.ts";
+import { UsageError } from "../errors.ts";
+import { type ApplyResult, applySettingsEdit } from "../settings/apply.ts";
+import type { EditResult } from "../settings/edit.ts";
+import { HOOK_SUBCOMMANDS, hookForEventName, type HookSubcommand, parseHookList } from "../settings/hook_command.ts";
 
 export type SettingsAction = "install" | "uninstall";
 
@@ -95,11 +95,7 @@ export async function runSettingsCommand(
 ): Promise<number> {
   const { spec } = options;
   const parsed = parseCommandArgs(spec, argv);
-  if (parsed.help) {
-    ctx.out(renderHelp(spec));
-    return 0;
-  }
-  const settingsPath = settingsTarget(spec, parsed, ctx.paths.userSettings, () => options.cwd ?? Deno.cwd());
+  const settingsPath = settingsTarget(spec, parsed, ctx.paths.userSettings, () => options.cwd ?? ctx.cwd() ?? "/");
   const dryRun = parsed.values["dry-run"] === true;
   const hooks = parseEventsFlag(spec, parsed);
   checkNoSubagent(spec, parsed, hooks);

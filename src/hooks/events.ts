@@ -1,0 +1,35 @@
+/**
+ * The registry of hook events: each event's summary, how to load its definition, and its own off switch in config.
+ * Kept apart from the contract (contract.ts) so that the definitions, which import the contract, are not in an
+ * import cycle with the table that loads them.
+ */
+import type { Config } from "../config.ts";
+import type { AnyHookDefinition } from "./contract.ts";
+
+/**
+ * The events `hook` runs. Each loads only its own hook's modules (a process runs one event), so a PreToolUse
+ * call does not compile and evaluate the Stop guard's transcript reader; the specifiers are literals, so
+ * `deno compile` and `deno bundle` still include them. `disabledBy` is a config switch that turns the event off
+ * (like the off switch: nothing read, nothing logged).
+ */
+export const HOOK_EVENTS = {
+  stop: {
+    summary: "Stop / SubagentStop guard: block an early stop, allow a finished or blocked one",
+    load: async (): Promise<AnyHookDefinition> => (await import("./stop/hook.ts")).STOP_HOOK,
+    disabledBy: null,
+  },
+  prompt: {
+    summary: "UserPromptSubmit: wall clock, terse nudge and model quirks as additionalContext; never blocks",
+    load: async (): Promise<AnyHookDefinition> => (await import("./prompt/hook.ts")).PROMPT_HOOK,
+    disabledBy: null,
+  },
+  pretool: {
+    summary: "PreToolUse anti-loop guard: warns, then denies a retry burst or a short cycle of identical calls",
+    load: async (): Promise<AnyHookDefinition> => (await import("./pretool/hook.ts")).PRETOOL_HOOK,
+    disabledBy: (config: Config) => config.loopBypass,
+  },
+} as const satisfies Record<
+  string,
+  { summary: string; load: () => Promise<AnyHookDefinition>; disabledBy: ((config: Config) => boolean) | null }
+>;
+export type HookName = keyof typeof HOOK_EVENTS;
