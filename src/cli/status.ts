@@ -1,4 +1,5 @@
 /** `status [--settings PATH] [--json]`: is it on, where is it registered, how is it configured, what may it touch. */
+import { stallKillSwitch } from "../hooks/stop/stall/switch.ts";
 import { pathExists } from "../store/exists.ts";
 import { relayTimeoutWarning } from "../relay/timeout.ts";
 import { buildRuleSet, readUserRuleFiles } from "../rules/load.ts";
@@ -75,8 +76,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     syncMs: config.syncMs,
     budgetMs: config.budgetMs,
     stall: {
-      on: !(config.stallDisable ||
-        (ctx.env("CLIFFHANGER_STALL_DISABLE") ?? "").trim() === "" && await pathExists(paths.stallOff)),
+      on: !stallKillSwitch(ctx.env, config, await pathExists(paths.stallOff)),
       killSwitchFile: paths.stallOff,
       killSwitchFileExists: await pathExists(paths.stallOff),
       cooldownS: config.stallCooldownS,
