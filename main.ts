@@ -164,6 +164,8 @@ async function hookCommand(argv: string[]): Promise<number> {
     now: () => Date.now(),
     // the process's own start, before module loading: parallel copies of one call all start before either ends
     startedAt: performance.timeOrigin,
+    // the time budget counts from the process's start too (performance.now() is 0 there)
+    budgetStartedAt: 0,
   });
   try {
     if (outcome.stdout) writeStdout(outcome.stdout);

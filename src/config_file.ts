@@ -1,6 +1,11 @@
 /** Reading `config.jsonc`: the file (missing means defaults), then loadConfig over it and the environment. */
+import { readRegularText, UnsafeFileError } from "./store/safe_file.ts";
+import { dirname } from "./path.ts";
 import type { EnvReader } from "./env.ts";
 import { loadConfig, type LoadedConfig } from "./config.ts";
+
+/** Largest config.jsonc read (a config is a few hundred bytes). */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 export interface ConfigFile extends LoadedConfig {
   /** The file was read (false: missing or unreadable, so the defaults and the environment apply). */
@@ -14,11 +19,11 @@ export async function readConfigFile(path: string, env: EnvReader): Promise<Conf
   let text: string | null = null;
   let readProblem: string | null = null;
   try {
-    text = await Deno.readTextFile(path);
+    // a FIFO, a device, a folder, a link out of the home or a huge file is refused before it is read
+    text = await readRegularText(path, { maxBytes: MAX_CONFIG_BYTES, within: dirname(path), label: "config file" });
   } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) {
-      readProblem = `Cannot read "${path}": ${e instanceof Error ? e.message : e}`;
-    }
+    const detail = e instanceof Error ? e.message : String(e);
+    readProblem = `Cannot read "${path}": ${detail}${e instanceof UnsafeFileError ? "; using the defaults" : ""}`;
   }
   return { ...loadConfig(text, env, path), exists: text !== null, readProblem };
 }

@@ -28,6 +28,9 @@ export const SAME_LAYER: Record<string, string> = {
   "settings → store": "settings edits are written atomically, with backups",
   "permissions → store": "the scopes are computed from the home paths",
   "config_file → config": "the config file is read into the config schema",
+  "config_file → store": "config.jsonc is read with the bounded, regular-file-only reader",
+  "rules → store": "user rule files are read with the bounded, regular-file-only reader",
+  "transcript → store": "transcripts are opened only when they are regular files",
 };
 
 /** Test support: may import anything; only tests may import it. */

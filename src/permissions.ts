@@ -92,9 +92,17 @@ export function settingsTempPath(settingsFile: string): string {
   return `${settingsFile}.cliffhanger-tmp`;
 }
 
+/**
+ * The lock file beside a settings file: installs to one settings file are serialised by it, whichever home each
+ * install runs with (a lock in the home would let two homes edit one file at once and lose an update).
+ */
+export function settingsLockFile(settingsFile: string): string {
+  return `${settingsFile}.cliffhanger-lock`;
+}
+
 export function computeScopes(input: ScopeInput): Scopes {
   const settings = [join(input.claudeDir, "settings.json"), ...(input.extraSettingsFiles ?? [])].map((p) => resolve(p));
-  const settingsWrites = unique(settings.flatMap((p) => [p, settingsTempPath(p)]));
+  const settingsWrites = unique(settings.flatMap((p) => [p, settingsTempPath(p), settingsLockFile(p)]));
   const relay = (input.relayDirs ?? []).flatMap((d) => [resolve(d), join(dirname(resolve(d)), "PROGRESS.md")]);
   const extraRead = (input.extraRead ?? []).map((p) => resolve(p));
   return {

@@ -82,7 +82,7 @@ Deno.test("doctor: a broken setup exits 1 and names each problem with a fix", as
   assert.match(c["settings-parse"]!.detail, /broken\.json/);
   assert.equal(c["timeouts"]?.status, "fail");
   assert.match(c["timeouts"]!.detail, /UserPromptSubmit timeout 120 s is over 30 s/);
-  assert.match(c["timeouts"]!.detail, /Stop timeout 5 s is under the hook's budget of 10 s/);
+  assert.match(c["timeouts"]!.detail, /Stop timeout 5 s leaves less than 5 s over the hook's budget of 10 s/);
   assert.equal(c["rules"]?.status, "fail");
   assert.equal(c["duplicates"]?.status, "fail");
   assert.match(c["duplicates"]!.detail, /UserPromptSubmit ×2/);
@@ -115,6 +115,7 @@ Deno.test("doctor: just after log.jsonl was rotated, the last decision is found 
     const install = await runCli(["install", "--events", "stop"], { home });
     assert.equal(install.code, 0, install.stderr);
     const log = join(home, ".cliffhanger", "log.jsonl");
+    await Deno.mkdir(join(home, ".cliffhanger"), { recursive: true });
     const ts = new Date().toISOString();
     const decision = { ts, session: "s", event: "Stop", action: "allow", rule: "no-pattern" };
     await Deno.writeTextFile(`${log}.1`, JSON.stringify(decision) + "\n");

@@ -173,8 +173,8 @@ Deno.test("install --help lists --events and what each hook name registers", asy
   const out = ctx.stdout();
   assert.ok(out.includes("--events LIST"));
   assert.ok(out.includes("stop, prompt, pretool (default: stop)"));
-  assert.ok(out.includes("  prompt   UserPromptSubmit, timeout 10 s\n"), out);
-  assert.ok(out.includes("  pretool  PreToolUse, timeout 10 s\n"), out);
+  assert.ok(out.includes("  prompt   UserPromptSubmit, timeout 15 s\n"), out);
+  assert.ok(out.includes("  pretool  PreToolUse, timeout 15 s\n"), out);
 });
 
 Deno.test("install --events rejects unknown and empty lists with exit 2 and a did-you-mean", async () => {
@@ -308,8 +308,8 @@ Deno.test("status lists the UserPromptSubmit and PreToolUse registrations instal
   const entry = JSON.parse(json.stdout()).settings.find((s: { path: string }) => s.path === path);
   assert.deepEqual(entry.events, ["UserPromptSubmit", "PreToolUse"]);
   assert.deepEqual(entry.handlers.map((h: { hook: string; timeout: number }) => [h.hook, h.timeout]), [
-    ["prompt", 10],
-    ["pretool", 10],
+    ["prompt", 15],
+    ["pretool", 15],
   ]);
   const text = fakeContext(home.dir);
   assert.equal(await exitCodeOf(text, () => statusCommand.run(text, ["--settings", path])), 0);

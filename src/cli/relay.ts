@@ -202,7 +202,11 @@ async function send(ctx: CliContext, paths: RelayPaths, text: string | undefined
       throw new CommandError(`relay send: ${before.problems.join("; ")}; fix or delete it first`);
     }
     const turn = nextInstructionTurn(before);
-    await writeFileAtomic(paths.toCode, formatMessage(turn, body), { mode: 0o644 });
+    await writeFileAtomic(paths.toCode, formatMessage(turn, body), {
+      mode: 0o644,
+      label: "relay mailbox",
+      folderMayBeLink: true,
+    });
     const recorded = await recordManager(paths.managerState, paths.managerStateLock, { sentTurn: turn }, ctx.now());
     if (!recorded.ok) ctx.err(`relay send: warning: ${recorded.problem}\n`);
     return { before, turn };

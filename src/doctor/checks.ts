@@ -2,6 +2,7 @@
  * `doctor`'s judgements, pure: each takes what the command gathered and returns checks with a fix. The command
  * (src/cli/doctor.ts) does the I/O.
  */
+import { HOOK_TIMEOUT_MARGIN_S } from "../settings/hook_command.ts";
 import type { SettingsFileReport } from "../settings/inspect.ts";
 
 export type CheckStatus = "ok" | "warn" | "fail";
@@ -50,15 +51,19 @@ export function checkRegistered(files: readonly SettingsFileReport[]): Check {
 
 export function checkTimeouts(files: readonly SettingsFileReport[], budgetMs: number): Check {
   const problems: string[] = [];
-  const budgetS = Math.ceil(budgetMs / 1000);
+  // every event's timeout must leave a margin over the budget: a run that ends at its budget still answers
+  const needS = Math.ceil(budgetMs / 1000) + HOOK_TIMEOUT_MARGIN_S;
   for (const f of files) {
     for (const h of f.handlers) {
       const timeout = h.timeout ?? DEFAULT_HANDLER_TIMEOUT_S;
       if (h.event === "UserPromptSubmit" && timeout > PROMPT_TIMEOUT_MAX_S) {
         problems.push(`${f.path}: UserPromptSubmit timeout ${timeout} s is over ${PROMPT_TIMEOUT_MAX_S} s`);
       }
-      if ((h.event === "Stop" || h.event === "SubagentStop") && timeout < budgetS) {
-        problems.push(`${f.path}: ${h.event} timeout ${timeout} s is under the hook's budget of ${budgetS} s`);
+      if (timeout < needS) {
+        problems.push(
+          `${f.path}: ${h.event} timeout ${timeout} s leaves less than ${HOOK_TIMEOUT_MARGIN_S} s over the hook's ` +
+            `budget of ${budgetMs / 1000} s`,
+        );
       }
     }
   }
@@ -68,11 +73,14 @@ export function checkTimeouts(files: readonly SettingsFileReport[], budgetMs: nu
       status: "fail",
       detail: problems.join("; "),
       fix:
-        `run \`cliffhanger-bin install\` again: it rewrites our handlers with fitting timeouts (prompt ≤ ${PROMPT_TIMEOUT_MAX_S} s, ` +
-        `stop ≥ CLIFFHANGER_BUDGET_MS)`,
+        `run \`cliffhanger-bin install\` again (it writes timeouts of budget + ${HOOK_TIMEOUT_MARGIN_S} s or more), ` +
+        `or lower budgetMs (CLIFFHANGER_BUDGET_MS); UserPromptSubmit stays ≤ ${PROMPT_TIMEOUT_MAX_S} s`,
     };
   }
-  return ok("timeouts", `timeouts fit (prompt ≤ ${PROMPT_TIMEOUT_MAX_S} s, stop ≥ budget ${budgetS} s)`);
+  return ok(
+    "timeouts",
+    `timeouts fit (every event ≥ budget + ${HOOK_TIMEOUT_MARGIN_S} s = ${needS} s, prompt ≤ ${PROMPT_TIMEOUT_MAX_S} s)`,
+  );
 }
 
 /** The same event registered more than once: the Stop guard answers duplicates once; other hooks would run twice. */

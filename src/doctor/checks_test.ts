@@ -14,13 +14,21 @@ const file = (
   handlers: handlers.map(([event, hook, timeout]) => ({ event, hook, command, args: ["hook", hook], timeout })),
 });
 
-Deno.test("timeouts: prompt over 30 s (or unset: 600 s) and stop under the budget fail", () => {
-  assert.equal(
-    checkTimeouts([file("a", [["Stop", "stop", 60], ["UserPromptSubmit", "prompt", 10]])], 10_000).status,
-    "ok",
-  );
+Deno.test("timeouts: every event needs budget + 5 s; prompt over 30 s (or unset: 600 s) fails", () => {
+  const fits = [["Stop", "stop", 60], ["UserPromptSubmit", "prompt", 15], ["PreToolUse", "pretool", 15]] as Array<
+    [string, string, number]
+  >;
+  assert.equal(checkTimeouts([file("a", fits)], 10_000).status, "ok");
   assert.equal(checkTimeouts([file("a", [["UserPromptSubmit", "prompt", null]])], 10_000).status, "fail");
   assert.equal(checkTimeouts([file("a", [["SubagentStop", "stop", 9]])], 10_000).status, "fail");
+  // a timeout equal to the budget is killed at the budget: no margin
+  for (const [event, hook] of [["PreToolUse", "pretool"], ["UserPromptSubmit", "prompt"], ["Stop", "stop"]]) {
+    const check = checkTimeouts([file("a", [[event!, hook!, 10]])], 10_000);
+    assert.equal(check.status, "fail", event);
+    assert.match(check.detail, new RegExp(`${event} timeout 10 s leaves less than 5 s`));
+  }
+  // a bigger configured budget needs bigger timeouts
+  assert.equal(checkTimeouts([file("a", [["PreToolUse", "pretool", 15]])], 20_000).status, "fail");
 });
 
 Deno.test("duplicates: a doubled Stop is deduplicated (warn); a doubled prompt hook is broken", () => {

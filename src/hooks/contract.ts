@@ -38,6 +38,8 @@ export interface HookDeps {
   now(): number;
   /** When this process started (ms since the epoch): tells a parallel copy of a call from a later call. */
   startedAt: number;
+  /** performance.now() when the budget started: the process's start for a hook process (main.ts passes 0). */
+  budgetStartedAt?: number;
 }
 
 /** One call once config and stdin are read: what the runner hands an event's definition. */

@@ -1,9 +1,11 @@
 /**
  * The one hook runner: every event's I/O, in one order (docs/architecture.md, "One hook call"):
  *
- *   1. CLIFFHANGER_DISABLE, config `disable` (and the event's own switch), the off switch: answer nothing, log nothing
- *   2. the time budget starts (fail_open.ts): anything that throws or runs past it allows, and goes to errors.log
- *   3. config problems to errors.log; the event's modules load and stdin is read
+ *   1. the time budget, from the process's start (fail_open.ts): anything that throws or runs past it allows, and
+ *      goes to errors.log (CLIFFHANGER_DISABLE is looked at before it: nothing at all happens)
+ *   2. config.jsonc (a bounded read of a regular file) and the environment; the budget becomes the configured one
+ *   3. config `disable` (and the event's own switch), the off switch: answer nothing, log nothing; else config
+ *      problems to errors.log, the event's modules load and stdin is read
  *   4. the payload: empty, not JSON, not an object, another event → allowed, said in errors.log; then validated
  *   5. the event's reads before its lock (prepare), then its state under the session lock: read, the reads that need
  *      it (load), the pure step, the state write
@@ -13,7 +15,7 @@
  * Each event supplies only its definition (contract.ts): payload parser, reads, state file, step and renderer.
  */
 import { readConfigFile } from "../config_file.ts";
-import type { Config } from "../config.ts";
+import { type Config, ConfigSchema, DEFAULT_CONFIG } from "../config.ts";
 import { appendError } from "../store/errors_log.ts";
 import { pathExists } from "../store/exists.ts";
 import { LockTimeoutError, withLock } from "../store/lock.ts";
@@ -37,12 +39,17 @@ import { failOpen } from "./fail_open.ts";
 /** `hook <event>`: steps 1-7 for one call. Never throws; always exits 0. */
 export async function runHook(name: HookName, deps: HookDeps): Promise<HookOutcome> {
   if (isOn(deps.env("CLIFFHANGER_DISABLE"))) return ALLOW_SILENTLY;
-  const { config, problems, readProblem } = await readConfigFile(deps.paths.config, deps.env);
   const event = HOOK_EVENTS[name];
-  if (config.disable || event.disabledBy?.(config) === true || await pathExists(deps.paths.off)) return ALLOW_SILENTLY;
-  const budgetStartedAt = performance.now();
   const where = `hook ${name}`;
-  const outcome = await failOpen(async () => {
+  // the budget counts from the process's start: reading config and loading modules are inside it. Until the config
+  // is read it is CLIFFHANGER_BUDGET_MS (or the default); then the configured one, from the same start.
+  const budgetStartedAt = deps.budgetStartedAt ?? performance.now();
+  const outcome = await failOpen(async (budget) => {
+    const { config, problems, readProblem } = await readConfigFile(deps.paths.config, deps.env);
+    budget.setBudget(config.budgetMs);
+    if (config.disable || event.disabledBy?.(config) === true || await pathExists(deps.paths.off)) {
+      return ALLOW_SILENTLY;
+    }
     for (const problem of readProblem === null ? problems : [readProblem, ...problems]) {
       await appendError(deps.paths.errors, "config", problem);
     }
@@ -57,11 +64,18 @@ export async function runHook(name: HookName, deps: HookDeps): Promise<HookOutco
       startedAt: deps.startedAt,
       budgetStartedAt,
     });
-  }, { name: where, budgetMs: config.budgetMs, errorsLog: deps.paths.errors });
+  }, { name: where, budgetMs: envBudgetMs(deps.env), errorsLog: deps.paths.errors, startedAt: budgetStartedAt });
   // a later stage with its own budget (the relay's wait): run it under the same fail-open policy
   const next = outcome.continue;
   if (!next) return outcome;
-  return await failOpen(next.run, { name: where, budgetMs: next.budgetMs, errorsLog: deps.paths.errors });
+  return await failOpen(() => next.run(), { name: where, budgetMs: next.budgetMs, errorsLog: deps.paths.errors });
+}
+
+/** The budget before the config file is read: CLIFFHANGER_BUDGET_MS when it is a valid value, else the default. */
+function envBudgetMs(env: HookDeps["env"]): number {
+  const raw = env("CLIFFHANGER_BUDGET_MS");
+  const parsed = ConfigSchema.shape.budgetMs.safeParse(raw === undefined ? undefined : Number(raw));
+  return parsed.success ? parsed.data : DEFAULT_CONFIG.budgetMs;
 }
 
 /** Steps 4-6 for one event's definition, with config and stdin already read. Throws; runHook fails it open. */

@@ -70,7 +70,7 @@ export async function mergeStateFile<T>(options: MergeOptions<T>): Promise<Merge
     if (!read.ok) return read;
     const next = options.update(read.value);
     if (next === null) return { ok: true, before: read.value, after: read.value, written: false };
-    await writeJsonAtomic(options.path, next, { mode: 0o644 });
+    await writeJsonAtomic(options.path, next, { mode: 0o644, label: "relay state file", folderMayBeLink: true });
     return { ok: true, before: read.value, after: next, written: true };
   }, { waitMs: 5000, staleMs: 10000 });
 }

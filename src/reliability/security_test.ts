@@ -8,6 +8,7 @@
  * failing open is tested in src/cli/main_cli_test.ts ("a transcript outside the read scope fails open with a
  * permission error in errors.log").
  */
+import { UnsafeFileError } from "../store/safe_file.ts";
 import assert from "node:assert/strict";
 import { dirname, join, resolve } from "node:path";
 import fc from "fast-check";
@@ -119,17 +120,27 @@ Deno.test("ids: hooks called with traversal ids write only inside $CLIFFHANGER_H
   }
 });
 
-Deno.test("symlinks: an atomic write replaces a symlink at the target, never writes through it", async () => {
+Deno.test("symlinks: an atomic write refuses a symlink at the target or a linked folder, never writes through", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const target = join(dir, "elsewhere.txt");
     await Deno.writeTextFile(target, "precious\n");
     const link = join(dir, "state.json");
     await Deno.symlink(target, link);
-    await writeFileAtomic(link, "{}\n", { fsync: false });
+    await assert.rejects(
+      writeFileAtomic(link, "{}\n", { fsync: false }),
+      (e) => e instanceof UnsafeFileError && /is a link; not written/.test(e.message),
+    );
     assert.equal(await Deno.readTextFile(target), "precious\n", "the link's target is untouched");
-    assert.ok((await Deno.lstat(link)).isFile, "the link itself was replaced by a regular file");
-    assert.equal(await Deno.readTextFile(link), "{}\n");
+    // a folder planted as a link: nothing is written where it points
+    const outside = join(dir, "outside");
+    await Deno.mkdir(outside);
+    await Deno.symlink(outside, join(dir, "state"));
+    await assert.rejects(
+      writeFileAtomic(join(dir, "state", "s.json"), "{}\n"),
+      (e) => e instanceof UnsafeFileError && /folder .* is a link/.test(e.message),
+    );
+    assert.deepEqual([...Deno.readDirSync(outside)], []);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

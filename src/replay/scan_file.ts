@@ -4,6 +4,7 @@
  * real user prompt, and the end of the file. Only the reducer state is held, never the file. Unlike the live
  * hook, a final line without "\n" is read as complete: a stored file is not being written any more.
  */
+import { openRegular } from "../store/safe_file.ts";
 import { includesAny, needles } from "../transcript/bytes.ts";
 import { classifyLine, type LineEvent } from "../transcript/line_event.ts";
 import { LineScanner, type LineSink, type OversizeLine } from "../transcript/line_scanner.ts";
@@ -129,7 +130,9 @@ export async function scanTranscript(
   const sink = new StopSink(options.includeSidechain, options.onStop);
   const scanner = new LineScanner({ start: 0 });
   const buffer = new Uint8Array(READ_BUFFER_BYTES);
-  using file = await Deno.open(path, { read: true });
+  const opened = await openRegular(path, "transcript");
+  if (opened === null) throw new Deno.errors.NotFound(`"${path}" is gone`);
+  using file = opened;
   for (;;) {
     const n = await file.read(buffer);
     if (n === null) break;

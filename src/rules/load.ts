@@ -5,6 +5,7 @@
  * A user file loads whole or not at all: a JSONC syntax error, a schema error, a bad regex or an id
  * clash makes it an error entry in `RuleSet.files` and none of its rules apply. Built-ins always do.
  */
+import { readRegularText } from "../store/safe_file.ts";
 import { join } from "../path.ts";
 import { parse, type ParseError, printParseErrorCode } from "../jsonc.ts";
 import { BUILTIN_RULE_FILES, type BuiltinRuleFile } from "./builtin.ts";
@@ -256,12 +257,11 @@ export async function readUserRuleFiles(dir: string): Promise<UserRuleSource[]> 
   for (const name of names) {
     const origin = join(dir, name);
     try {
-      const info = await Deno.stat(origin);
-      if (info.size > MAX_RULE_FILE_BYTES) {
-        sources.push({ origin, error: `file is larger than ${MAX_RULE_FILE_BYTES} bytes` });
-        continue;
-      }
-      sources.push({ origin, text: await Deno.readTextFile(origin) });
+      const text = await readRegularText(origin, { maxBytes: MAX_RULE_FILE_BYTES, within: dir, label: "rule file" });
+      // listed, yet nothing to read: a link to nothing
+      sources.push(
+        text === null ? { origin, error: "cannot read the file: it is a link to nothing" } : { origin, text },
+      );
     } catch (error) {
       sources.push({ origin, error: `cannot read the file: ${describe(error)}` });
     }

@@ -2,16 +2,17 @@
  * The file layer around the pure edit: follow symlinks, lock, read, edit, back up, write atomically beside
  * the target. A file that does not parse is reported and left untouched; a dry run writes nothing at all.
  */
+import { readRegularBytes } from "../store/safe_file.ts";
 import { dirname } from "node:path";
 import { CommandError } from "../errors.ts";
-import { settingsTempPath } from "../permissions.ts";
+import { settingsLockFile, settingsTempPath } from "../permissions.ts";
 import { writeFileAtomic } from "../store/atomic.ts";
 import { LockTimeoutError, withLock } from "../store/lock.ts";
 import type { HomePaths } from "../store/paths.ts";
 import { unifiedDiff } from "./diff.ts";
 import type { EditResult } from "./edit.ts";
 import { SettingsParseError } from "./settings_doc.ts";
-import { resolveSymlinks, settingsLockPath, writeBackup } from "./target.ts";
+import { resolveSymlinks, writeBackup } from "./target.ts";
 
 export interface ApplyOptions {
   /** The settings file as named by the user (absolute). */
@@ -49,9 +50,18 @@ export async function applySettingsEdit(options: ApplyOptions): Promise<ApplyRes
   // A file that needs no change is left alone without taking the lock (nothing is written anywhere).
   const unlocked = await editOnce(options, target, "check");
   if (!unlocked.changed) return unlocked;
-  const lockPath = settingsLockPath(options.paths.locks, target);
+  const lockPath = settingsLockFile(target);
+  const locked = () =>
+    withLock(lockPath, () => editOnce(options, target, "write"), { waitMs: options.lockWaitMs ?? 10_000 });
   try {
-    return await withLock(lockPath, () => editOnce(options, target, "write"), { waitMs: options.lockWaitMs ?? 10_000 });
+    try {
+      return await locked();
+    } catch (e) {
+      // the lock sits beside the file: a missing folder is created where the scope allows, else said how
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+      await createFolder(target);
+      return await locked();
+    }
   } catch (e) {
     if (e instanceof LockTimeoutError) {
       throw new CommandError(`Cannot edit "${target}": another install holds ${lockPath}`);
@@ -107,7 +117,13 @@ async function editOnce(options: ApplyOptions, target: string, mode: Mode): Prom
  * that holds them, so there a missing folder stops the write with a `mkdir -p` for the user to run.
  */
 async function writeSettings(target: string, text: string, mode = 0o600): Promise<void> {
-  const options = { tempPath: settingsTempPath(target), mode, mkdirs: false };
+  const options = {
+    tempPath: settingsTempPath(target),
+    mode,
+    mkdirs: false,
+    label: "settings file",
+    folderMayBeLink: true,
+  };
   try {
     await writeFileAtomic(target, text, options);
   } catch (e) {
@@ -130,6 +146,9 @@ async function createFolder(target: string): Promise<void> {
   }
 }
 
+/** Largest settings file read (Claude Code's are a few kilobytes). */
+export const MAX_SETTINGS_BYTES = 4 * 1024 * 1024;
+
 interface CurrentFile {
   bytes: Uint8Array;
   text: string;
@@ -140,9 +159,11 @@ interface CurrentFile {
 async function readSettings(target: string): Promise<CurrentFile | null> {
   let bytes: Uint8Array;
   try {
-    bytes = await Deno.readFile(target);
+    // a FIFO, a device or a folder is refused before it is opened (an open would hang on a FIFO)
+    const read = await readRegularBytes(target, { maxBytes: MAX_SETTINGS_BYTES, label: "settings file" });
+    if (read === null) return null;
+    bytes = read;
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return null;
     throw new CommandError(`Cannot read "${target}": ${message(e)}`);
   }
   let text: string;
@@ -152,7 +173,14 @@ async function readSettings(target: string): Promise<CurrentFile | null> {
     throw new CommandError(`Invalid settings file ${target}: not UTF-8 text; nothing was written`);
   }
   const info = await io(`Cannot read "${target}"`, () => Deno.stat(target));
-  return { bytes, text, mode: (info.mode ?? 0o600) & 0o777 };
+  const mode = (info.mode ?? 0o600) & 0o777;
+  // a settings file made read-only on purpose is not replaced behind the user's back
+  if ((mode & 0o200) === 0) {
+    throw new CommandError(
+      `"${target}" is read-only (mode ${mode.toString(8)}); nothing was written. Make it writable first`,
+    );
+  }
+  return { bytes, text, mode };
 }
 
 /** Run a file operation, turning its failure into a one-line CommandError. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { CONFIG_PATH, settingsTempPath } from "../permissions.ts";
+import { CONFIG_PATH, settingsLockFile, settingsTempPath } from "../permissions.ts";
 import { inspectSettingsText } from "./inspect.ts";
 import { assertOneSet, listDir, tempHome } from "../testing/settings_support.ts";
 
@@ -57,7 +57,7 @@ Deno.test("install in several processes at once leaves valid settings with one s
   assert.deepEqual(await listDir(join(home.dir, ".cliffhanger", "locks")), []);
 });
 
-Deno.test("installs of different --events in several processes at once all land, one handler each", async () => {
+Deno.test("installs of different --events in several processes, each with its own home, all land, one handler each", async () => {
   await using home = await tempHome();
   await Deno.mkdir(dirname(home.settings), { recursive: true });
   await Deno.writeTextFile(home.settings, '{\n  // keep me\n  "model": "opus"\n}\n');
@@ -133,12 +133,12 @@ async function installScoped(home: string, files: string[], command: string, arg
   };
 }
 
-Deno.test("install under scoped permissions touches only the settings file, its temp file and the home", async () => {
+Deno.test("install under scoped permissions touches only the settings file, its temp and lock files and the home", async () => {
   await using home = await tempHome();
   const settings = join(home.dir, "project", "settings.json");
   await Deno.mkdir(dirname(settings), { recursive: true });
   await Deno.writeTextFile(settings, '{\n  // keep me\n  "model": "opus"\n}\n');
-  const files = [settings, settingsTempPath(settings)];
+  const files = [settings, settingsTempPath(settings), settingsLockFile(settings)];
   const run = async (command: string) => {
     const output = await installScoped(home.dir, files, command, ["--settings", settings]);
     assert.equal(output.code, 0, output.stdout + output.stderr);
@@ -162,7 +162,8 @@ Deno.test("install under scoped permissions into a missing folder says to create
     [["--settings", nested], nested],
   ];
   for (const [argv, settings] of cases) {
-    const output = await installScoped(home.dir, [settings, settingsTempPath(settings)], "/a/cliffhanger-bin", argv);
+    const scoped = [settings, settingsTempPath(settings), settingsLockFile(settings)];
+    const output = await installScoped(home.dir, scoped, "/a/cliffhanger-bin", argv);
     const dir = dirname(settings);
     assert.equal(output.code, 1, output.stdout + output.stderr);
     assert.equal(
@@ -173,6 +174,5 @@ Deno.test("install under scoped permissions into a missing folder says to create
     assert.equal(output.stdout, "");
   }
   assert.deepEqual(await listDir(project), []);
-  assert.deepEqual(await listDir(home.dir), [".cliffhanger", "install_once.ts", "project"]);
-  assert.deepEqual(await listDir(join(home.dir, ".cliffhanger", "locks")), [], "lock released");
+  assert.deepEqual(await listDir(home.dir), ["install_once.ts", "project"], "nothing in the home, no lock left");
 });

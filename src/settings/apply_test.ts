@@ -166,3 +166,47 @@ async function exists(path: string): Promise<boolean> {
     return false;
   }
 }
+
+Deno.test("applySettingsEdit(): a link planted at the fixed temp name is removed, never written through", async () => {
+  await using home = await tempHome();
+  await Deno.mkdir(dirname(home.settings), { recursive: true });
+  await Deno.writeTextFile(home.settings, FOREIGN);
+  const victim = join(home.dir, "bashrc");
+  await Deno.writeTextFile(victim, "# my shell\n");
+  await Deno.symlink(victim, settingsTempPath(home.settings));
+  const result = await applySettingsEdit(options(home.dir, home.settings));
+  assert.equal(result.changed, true);
+  assert.equal(await Deno.readTextFile(victim), "# my shell\n", "the link's target is untouched");
+  assert.ok((await Deno.lstat(home.settings)).isFile, "settings.json is a file, not the planted link");
+  await assertOneSet(home.settings, '"command": "say hi"');
+  assert.deepEqual(await listDir(dirname(home.settings)), ["settings.json"]);
+});
+
+Deno.test("applySettingsEdit(): a read-only settings file is refused, unchanged", async () => {
+  await using home = await tempHome();
+  await Deno.mkdir(dirname(home.settings), { recursive: true });
+  await Deno.writeTextFile(home.settings, FOREIGN, { mode: 0o444 });
+  await Deno.chmod(home.settings, 0o444);
+  await assert.rejects(applySettingsEdit(options(home.dir, home.settings)), isError(CommandError, /is read-only/));
+  assert.equal(await Deno.readTextFile(home.settings), FOREIGN);
+  assert.equal((await Deno.stat(home.settings)).mode! & 0o777, 0o444);
+});
+
+Deno.test("applySettingsEdit(): a FIFO, a folder or /dev/zero as the settings file is refused at once", async () => {
+  for (const kind of ["fifo", "folder", "dev-zero"] as const) {
+    await using home = await tempHome();
+    await Deno.mkdir(dirname(home.settings), { recursive: true });
+    if (kind === "fifo") {
+      assert.ok((await new Deno.Command("mkfifo", { args: [home.settings] }).output()).success);
+    } else if (kind === "folder") await Deno.mkdir(home.settings);
+    else await Deno.symlink("/dev/zero", home.settings);
+    await assert.rejects(
+      applySettingsEdit(options(home.dir, home.settings)),
+      isError(CommandError, /not a regular file/),
+    );
+  }
+});
+
+function isError(type: new (...args: never[]) => Error, message: RegExp): (e: unknown) => boolean {
+  return (e) => e instanceof type && message.test(e.message);
+}

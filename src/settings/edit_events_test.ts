@@ -22,9 +22,9 @@ Deno.test("installHooks() registers prompt and pretool without a matcher", () =>
     hooks: {
       Stop: [{ hooks: [handler("stop", 60)] }],
       SubagentStop: [{ hooks: [handler("stop", 60)] }],
-      UserPromptSubmit: [{ hooks: [handler("prompt", 10)] }],
+      UserPromptSubmit: [{ hooks: [handler("prompt", 15)] }],
       // Every tool: the guard records unguarded calls too (an Edit between two test runs breaks a streak).
-      PreToolUse: [{ hooks: [handler("pretool", 10)] }],
+      PreToolUse: [{ hooks: [handler("pretool", 15)] }],
     },
   });
   const twice = install(result.newText, ALL);
@@ -97,7 +97,7 @@ Deno.test("installHooks() adds our PreToolUse group beside the user's own, with 
   const groups = JSON.parse(result.newText.replace(" // mine", "")).hooks.PreToolUse;
   assert.deepEqual(groups, [
     { matcher: "Bash", hooks: [{ type: "command", command: "guard.sh" }] },
-    { hooks: [handler("pretool", 10)] },
+    { hooks: [handler("pretool", 15)] },
   ]);
   assert.equal(uninstallHooks(result.newText).newText, before);
 });
@@ -109,7 +109,7 @@ Deno.test("installHooks() keeps CRLF and a one-line file's shape with every hook
   assert.equal(
     oneLine,
     '{"model": "opus", "hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", ' +
-      '"command": "/opt/bin/cliffhanger-bin", "args": ["hook", "prompt"], "timeout": 10}]}]}}',
+      '"command": "/opt/bin/cliffhanger-bin", "args": ["hook", "prompt"], "timeout": 15}]}]}}',
   );
 });
 
@@ -126,7 +126,7 @@ Deno.test("installHooks() for one hook does not count another hook's handler in 
 });
 
 Deno.test("installHooks() leaves one pretool handler when several are present", () => {
-  const ours = '{"type": "command", "command": "/opt/bin/cliffhanger-bin", "args": ["hook", "pretool"], "timeout": 10}';
+  const ours = '{"type": "command", "command": "/opt/bin/cliffhanger-bin", "args": ["hook", "pretool"], "timeout": 15}';
   const before = `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [${ours}]}, {"hooks": [${ours}]}]}}`;
   const groups = JSON.parse(install(before, ["pretool"]).newText).hooks.PreToolUse;
   assert.deepEqual(groups, [{ matcher: "Bash", hooks: [JSON.parse(ours)] }]);

@@ -40,19 +40,24 @@ export type HookSubcommand = typeof HOOK_SUBCOMMANDS[number];
 export const DEFAULT_HOOKS: readonly HookSubcommand[] = ["stop"];
 
 /**
- * Every handler install knows, in the order they are written. Timeouts: the Stop guard may wait for the
- * transcript to catch up; UserPromptSubmit hooks must answer well inside Claude Code's 30 s limit.
+ * Every handler install knows, in the order they are written. Timeouts: each leaves HOOK_TIMEOUT_MARGIN_S over the
+ * default 10 s budget, so a run that ends at its budget still answers (a quiet allow) before Claude Code kills it;
+ * the Stop guard may wait for the transcript to catch up; UserPromptSubmit hooks must answer well inside Claude
+ * Code's 30 s limit.
  *
  * PreToolUse has no matcher on purpose: the anti-loop guard warns and denies only the tools in
  * CLIFFHANGER_LOOP_TOOLS, but it records every other call too, because an Edit between two identical test runs
  * breaks the streak. A matcher listing only the guarded tools would hide those calls and turn every
  * edit-then-test loop into a burst.
  */
+/** Seconds every registered timeout leaves over the hook's budget (doctor checks it against the configured one). */
+export const HOOK_TIMEOUT_MARGIN_S = 5;
+
 export const HOOK_REGISTRATIONS: readonly HookRegistration[] = [
   { hook: "stop", event: "Stop", args: ["hook", "stop"], timeout: 60 },
   { hook: "stop", event: "SubagentStop", args: ["hook", "stop"], timeout: 60, optional: "subagent" },
-  { hook: "prompt", event: "UserPromptSubmit", args: ["hook", "prompt"], timeout: 10 },
-  { hook: "pretool", event: "PreToolUse", args: ["hook", "pretool"], timeout: 10 },
+  { hook: "prompt", event: "UserPromptSubmit", args: ["hook", "prompt"], timeout: 15 },
+  { hook: "pretool", event: "PreToolUse", args: ["hook", "pretool"], timeout: 15 },
 ];
 
 export interface RegistrationChoice {
@@ -80,7 +85,7 @@ export function selectRegistrations(choice: RegistrationChoice = {}): HookRegist
   ).map((r) => choice.relay && r.event === "Stop" ? { ...r, timeout: RELAY_STOP_TIMEOUT_S } : r);
 }
 
-/** One line per hook name for --help: `prompt   UserPromptSubmit, timeout 10 s`. */
+/** One line per hook name for --help: `prompt   UserPromptSubmit, timeout 15 s`. */
 export function describeHooks(): string[] {
   const width = Math.max(...HOOK_SUBCOMMANDS.map((h) => h.length));
   return HOOK_SUBCOMMANDS.map((hook) => {

@@ -65,13 +65,13 @@ Deno.test("HOOK_REGISTRATIONS: prompt and pretool, no matcher, well inside the 3
     hook: "prompt",
     event: "UserPromptSubmit",
     args: ["hook", "prompt"],
-    timeout: 10,
+    timeout: 15,
   });
   assert.deepEqual(by("PreToolUse"), {
     hook: "pretool",
     event: "PreToolUse",
     args: ["hook", "pretool"],
-    timeout: 10,
+    timeout: 15,
   });
   for (const r of HOOK_REGISTRATIONS) {
     assert.equal(r.args[1], r.hook, r.event);
@@ -102,8 +102,8 @@ Deno.test("hookForEventName() maps a Claude Code event name to the hook register
 Deno.test("describeHooks() has one line per hook with its events, matcher and timeout", () => {
   assert.deepEqual(describeHooks(), [
     "stop     Stop, timeout 60 s; SubagentStop, timeout 60 s",
-    "prompt   UserPromptSubmit, timeout 10 s",
-    "pretool  PreToolUse, timeout 10 s",
+    "prompt   UserPromptSubmit, timeout 15 s",
+    "pretool  PreToolUse, timeout 15 s",
   ]);
 });
 
@@ -115,12 +115,12 @@ Deno.test("hookGroup() puts the handler in a group with a matcher only when one 
     hook: "pretool",
     event: "PreToolUse",
     args: ["hook", "pretool"],
-    timeout: 10,
+    timeout: 15,
     matcher: "Bash",
   };
   assert.deepEqual(hookGroup(pretool, command), {
     matcher: "Bash",
-    hooks: [{ type: "command", command: "/b/cliffhanger-bin", args: ["hook", "pretool"], timeout: 10 }],
+    hooks: [{ type: "command", command: "/b/cliffhanger-bin", args: ["hook", "pretool"], timeout: 15 }],
   });
 });
 

@@ -1,4 +1,6 @@
 /** A read-only look at settings files for `status` and `doctor`: which of them run our hooks, and how. */
+import { readRegularText } from "../store/safe_file.ts";
+import { MAX_SETTINGS_BYTES } from "./apply.ts";
 import { join } from "node:path";
 import type { HomePaths } from "../store/paths.ts";
 import { findOurHandlers, parseSettings, SettingsParseError } from "./settings_doc.ts";
@@ -49,9 +51,10 @@ export async function inspectSettings(paths: readonly string[]): Promise<Setting
 async function inspectFile(path: string): Promise<SettingsFileReport> {
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    const read = await readRegularText(path, { maxBytes: MAX_SETTINGS_BYTES, label: "settings file" });
+    if (read === null) return { path, exists: false, error: null, events: [], handlers: [] };
+    text = read;
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return { path, exists: false, error: null, events: [], handlers: [] };
     const why = (e instanceof Error ? e.message : String(e)).split("\n")[0] ?? "";
     return { path, exists: true, error: `cannot read: ${why}`, events: [], handlers: [] };
   }

@@ -49,8 +49,8 @@ Deno.test("inspectSettingsText() lists the prompt and pretool events and which h
   assert.deepEqual(report.handlers.map((h) => [h.event, h.hook, h.timeout]), [
     ["Stop", "stop", 60],
     ["SubagentStop", "stop", 60],
-    ["UserPromptSubmit", "prompt", 10],
-    ["PreToolUse", "pretool", 10],
+    ["UserPromptSubmit", "prompt", 15],
+    ["PreToolUse", "pretool", 15],
   ]);
 });
 

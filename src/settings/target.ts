@@ -24,12 +24,6 @@ export async function resolveSymlinks(path: string): Promise<string> {
   throw new Error(`Cannot resolve "${path}": more than ${MAX_LINKS} symlinks`);
 }
 
-/** The lock file guarding read-modify-write of one settings file, named after its sanitised path. */
-export function settingsLockPath(locksDir: string, target: string): string {
-  const safe = target.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^_+/, "");
-  return join(locksDir, `settings-${safe.slice(-180)}.lock`);
-}
-
 /** `<backups>/<basename>.<timestamp>.bak`, with `-2`, `-3`… appended when taken (see writeBackup). */
 export function backupPath(backupsDir: string, target: string, now: Date, attempt = 1): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace(".", "");

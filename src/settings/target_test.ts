@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { backupPath, resolveSymlinks, settingsLockPath, writeBackup } from "./target.ts";
+import { backupPath, resolveSymlinks, writeBackup } from "./target.ts";
 import { listDir, tempHome } from "../testing/settings_support.ts";
 
 Deno.test("resolveSymlinks() follows a chain of links, relative ones included", async () => {
@@ -14,16 +14,6 @@ Deno.test("resolveSymlinks() follows a chain of links, relative ones included", 
   await Deno.symlink("later.json", join(home.dir, "dangling.json"));
   assert.equal(await resolveSymlinks(join(home.dir, "dangling.json")), join(home.dir, "later.json"));
   assert.equal(await resolveSymlinks(join(home.dir, "none.json")), join(home.dir, "none.json"));
-});
-
-Deno.test("settingsLockPath() is one safe file name per settings file", () => {
-  assert.equal(
-    settingsLockPath("/l", "/home/a/.claude/settings.json"),
-    "/l/settings-home_a_.claude_settings.json.lock",
-  );
-  assert.notEqual(settingsLockPath("/l", "/a/settings.json"), settingsLockPath("/l", "/b/settings.json"));
-  const long = settingsLockPath("/l", "/" + "x".repeat(500) + "/settings.json");
-  assert.ok(long.length < 220);
 });
 
 Deno.test("backupPath() and writeBackup() never overwrite an older backup", async () => {

@@ -1,5 +1,6 @@
 /** Whole-file writes that never leave a torn file: write a temp file beside the target, then rename over it. */
 import { dirname } from "../path.ts";
+import { checkWritable } from "./safe_file.ts";
 
 export interface AtomicWriteOptions {
   /** The temp file to write first (default: `<path>.tmp-<pid>-<random>`). Must be in the same directory. */
@@ -10,13 +11,26 @@ export interface AtomicWriteOptions {
   mkdirs?: boolean;
   /** Flush the temp file to disk before the rename, so a crash never leaves an empty file (default true). */
   fsync?: boolean;
+  /** For messages: what the file is (default "file"). */
+  label?: string;
+  /** The target's folder may be a link (a folder the user chose, such as a relay folder); default: refused. */
+  folderMayBeLink?: boolean;
 }
 
 export async function writeFileAtomic(path: string, text: string, options: AtomicWriteOptions = {}): Promise<void> {
   if (options.mkdirs ?? true) await Deno.mkdir(dirname(path), { recursive: true });
+  // the target must not be a link (the rename would replace the link, but a reader could follow it first) or a
+  // FIFO, and its folder must not be a planted link
+  await checkWritable(path, { label: options.label ?? "file", folderMayBeLink: options.folderMayBeLink ?? false });
   const temp = options.tempPath ?? `${path}.tmp-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
+  if (options.tempPath !== undefined) {
+    // a fixed temp name (one the permission scope names) may be left over, or planted as a link: remove the entry
+    // itself (a link is removed, never followed); the exclusive create below refuses anything put back in between
+    await Deno.remove(temp).catch(() => {});
+  }
   try {
-    const file = await Deno.open(temp, { write: true, create: true, truncate: true, mode: options.mode ?? 0o600 });
+    // createNew is O_CREAT|O_EXCL: it never follows a link and never reuses a file someone else made
+    const file = await Deno.open(temp, { write: true, createNew: true, mode: options.mode ?? 0o600 });
     try {
       const bytes = new TextEncoder().encode(text);
       let written = 0;
@@ -27,7 +41,8 @@ export async function writeFileAtomic(path: string, text: string, options: Atomi
     }
     await Deno.rename(temp, path);
   } catch (e) {
-    await Deno.remove(temp).catch(() => {});
+    // only our own temp file: an AlreadyExists means someone else's entry is at that name
+    if (!(e instanceof Deno.errors.AlreadyExists)) await Deno.remove(temp).catch(() => {});
     throw e;
   }
 }

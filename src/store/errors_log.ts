@@ -1,5 +1,6 @@
 /**
- * errors.log: every error a hook swallowed while failing open, one line each. Never throws. Lines are cut to
+ * errors.log: every error a hook swallowed while failing open, one line each, control characters escaped. Never
+ * throws. Lines are cut to
  * MAX_LINE_CHARS, and an append that would pass MAX_BYTES first moves the file to errors.log.1 (one old generation
  * is kept; see rotate.ts).
  */
@@ -10,11 +11,23 @@ export const MAX_BYTES = 1024 * 1024;
 
 export async function appendError(path: string, where: string, error: unknown, now = new Date()): Promise<void> {
   const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  let line = `${now.toISOString()} ${where}: ${detail.replaceAll(/[\r\n]+/g, " | ")}`;
+  let line = `${now.toISOString()} ${where}: ${escapeControls(detail.replaceAll(/[\r\n]+/g, " | "))}`;
   if (line.length > MAX_LINE_CHARS) line = `${line.slice(0, MAX_LINE_CHARS - 1)}…`;
   try {
     await appendRotating(path, line + "\n", { maxBytes: MAX_BYTES });
   } catch {
     // the home directory itself is broken: nowhere left to record it, and the hook must still answer
   }
+}
+
+/**
+ * Control characters (C0, DEL, C1, the Unicode line and paragraph separators) as `\uXXXX`: a line may quote payload
+ * or transcript text (a path, an event name), which must not carry terminal escapes or break the one-line format.
+ */
+export function escapeControls(text: string): string {
+  // deno-lint-ignore no-control-regex
+  return text.replace(
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }

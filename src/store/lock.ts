@@ -2,6 +2,7 @@
  * Cross-process locks as exclusively created files. A lock older than `staleMs` was left by a killed process
  * and is taken over. Waiting is bounded: past `waitMs` the caller gets an error and fails open.
  */
+import { UnsafeFileError } from "./safe_file.ts";
 import { dirname } from "../path.ts";
 import { sleep } from "../sleep.ts";
 
@@ -54,7 +55,17 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
   const pollMs = options.pollMs ?? 15;
   const token = `${Deno.pid}-${crypto.randomUUID()}`;
   const deadline = Date.now() + waitMs;
-  await Deno.mkdir(dirname(lockPath), { recursive: true });
+  try {
+    await Deno.mkdir(dirname(lockPath), { recursive: true });
+  } catch (e) {
+    // a scope that grants the lock file but not its folder (the lock beside a settings file): the folder exists
+    if (!(e instanceof Deno.errors.NotCapable)) throw e;
+  }
+  // a lock folder planted as a link would put our lock files where it points (a scope that grants only the lock
+  // file cannot look: there the scope itself keeps the write to that one path)
+  if (await isLink(dirname(lockPath))) {
+    throw new UnsafeFileError(`the lock folder "${dirname(lockPath)}" is a link; not used`);
+  }
   for (;;) {
     try {
       const file = await Deno.open(lockPath, { write: true, createNew: true, mode: 0o600 });
@@ -88,6 +99,12 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
  */
 async function removeIfStale(lockPath: string, staleMs: number): Promise<void> {
   try {
+    // not a lock file at all (a folder, a link, a FIFO): no process holds it, and waiting would cost every call the
+    // whole wait, forever. The entry itself is removed (a link is never followed).
+    if (!(await Deno.lstat(lockPath)).isFile) {
+      await Deno.remove(lockPath, { recursive: true });
+      return;
+    }
     const token = await Deno.readTextFile(lockPath);
     const info = await Deno.stat(lockPath);
     const age = Date.now() - (info.mtime?.getTime() ?? Date.now());
@@ -95,5 +112,14 @@ async function removeIfStale(lockPath: string, staleMs: number): Promise<void> {
     if ((await Deno.readTextFile(lockPath)) === token) await Deno.remove(lockPath);
   } catch {
     // vanished between checks, or unreadable: the next attempt decides
+  }
+}
+
+async function isLink(path: string): Promise<boolean> {
+  try {
+    return (await Deno.lstat(path)).isSymlink;
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotCapable) return false;
+    throw e;
   }
 }

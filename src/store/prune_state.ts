@@ -52,16 +52,24 @@ export async function pruneStateIfDue(options: PruneOptions): Promise<PruneRepor
   const now = options.now ?? Date.now();
   const marker = join(options.stateDir, PRUNE_MARKER);
   let markerMtime: number | null;
+  let markerIsLink = false;
   try {
-    markerMtime = (await Deno.lstat(marker)).mtime?.getTime() ?? null;
+    const info = await Deno.lstat(marker);
+    markerMtime = info.mtime?.getTime() ?? null;
+    markerIsLink = !info.isFile;
   } catch (e) {
     if (!(e instanceof Deno.errors.NotFound)) return failed(`cannot read "${marker}": ${errorText(e)}`);
     markerMtime = null;
   }
   if (!pruneDue(markerMtime, now)) return null;
   try {
-    // claimed before the work, so parallel stops do not all prune; the rename replaces a symlink, never follows it
-    await writeFileAtomic(marker, JSON.stringify({ prunedAt: new Date(now).toISOString() }) + "\n", { fsync: false });
+    // claimed before the work, so parallel stops do not all prune. A link (or anything but a file) at the marker's
+    // name is removed, never followed: the write refuses links
+    if (markerIsLink) await Deno.remove(marker, { recursive: true });
+    await writeFileAtomic(marker, JSON.stringify({ prunedAt: new Date(now).toISOString() }) + "\n", {
+      fsync: false,
+      label: "prune marker",
+    });
     await Deno.utime(marker, now / 1000, now / 1000);
   } catch (e) {
     return failed(`cannot write "${marker}": ${errorText(e)}`);

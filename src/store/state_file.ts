@@ -3,7 +3,12 @@
  * file is fresh state; a corrupt or unreadable one is reported, moved out of the way and replaced by fresh state;
  * a sandbox refusal (NotCapable) is thrown, so the hook fails open instead of resetting what it may not read.
  */
+import { readRegularText } from "./safe_file.ts";
+import { dirname } from "../path.ts";
 import type * as z from "../zod.ts";
+
+/** Largest state file read: the transcript index is bounded well below this. */
+export const MAX_STATE_BYTES = 8 * 1024 * 1024;
 
 export interface StateFileSpec<S, F> {
   schema: z.ZodMiniType<S>;
@@ -22,9 +27,11 @@ export interface LoadedStateFile<T> {
 export async function readStateFile<S, F>(path: string, spec: StateFileSpec<S, F>): Promise<LoadedStateFile<S | F>> {
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    // a link (planted or left), a FIFO or a folder is never read or followed; it is moved out of the way below
+    const read = await readRegularText(path, { maxBytes: MAX_STATE_BYTES, within: dirname(path), label: spec.label });
+    if (read === null) return { state: spec.fresh(), problem: null };
+    text = read;
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return { state: spec.fresh(), problem: null };
     if (e instanceof Deno.errors.NotCapable) throw e;
     // a folder, a file we may not read (made by another user): report it, move it out of the way, start fresh
     await Deno.remove(path, { recursive: true }).catch(() => {});

@@ -94,7 +94,10 @@ export async function hookLoop(world: World, id: number, done: () => boolean, go
     got.push({ turn: Number(m[1]), body: m[2]!, hook: id });
     const report = /starting with the line "turn: (\d+)"/.exec(answer.reason);
     assert.ok(report);
-    await writeFileAtomic(world.relay.toAgent, formatMessage(Number(report[1]), `done: ${m[2]}`), { mode: 0o644 });
+    await writeFileAtomic(world.relay.toAgent, formatMessage(Number(report[1]), `done: ${m[2]}`), {
+      mode: 0o644,
+      folderMayBeLink: true,
+    });
   }
 }
 

@@ -3,6 +3,7 @@
  * prior index only the appended bytes are read; when the final assistant message is not in the file yet,
  * it polls the appended bytes for up to `syncMs`. It never writes: the caller stores the returned index.
  */
+import { openRegular } from "../store/safe_file.ts";
 import { isFinalSynced, syncTarget } from "./final_sync.ts";
 import { initialState, type ReducerState, storedState, turnChecklists } from "./reducer_state.ts";
 import { TranscriptReader } from "./transcript_reader.ts";
@@ -50,13 +51,8 @@ export async function readTurnView(
   prior: TranscriptIndex | null,
   options: ReadTurnViewOptions,
 ): Promise<ReadTurnViewResult> {
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(path, { read: true });
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return { view: notFoundView(), index: null };
-    throw e;
-  }
+  const file = await openRegular(path, "transcript");
+  if (file === null) return { view: notFoundView(), index: null };
   try {
     const info = await file.stat();
     const head = await readHead(file, Math.min(HEAD_BYTES, info.size));

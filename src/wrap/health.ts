@@ -145,7 +145,7 @@ export async function recordRun(
   const file = healthFile(paths.root, name);
   return await withLock(healthLock(paths.locks, name), async () => {
     const next = nextRecord(await readRecord(file), name, run);
-    await writeJsonAtomic(file, next);
+    await writeJsonAtomic(file, next, { label: "wrap health file" });
     return next;
   }, { waitMs: 2000 });
 }

@@ -58,5 +58,5 @@ export function parseLoopState(text: string, path: string): LoadedLoopState {
 
 export async function writeLoopState(path: string, state: LoopState): Promise<void> {
   // a lost entry on power loss costs one step of a count; an fsync on every tool call is not free
-  await writeJsonAtomic(path, state, { fsync: false });
+  await writeJsonAtomic(path, state, { fsync: false, label: "loop state file" });
 }

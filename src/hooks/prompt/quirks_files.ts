@@ -1,4 +1,5 @@
 /** The user's quirk files, `$CLIFFHANGER_HOME/quirks.json` then `quirks.jsonc`: the only disk access for quirks. */
+import { readRegularText } from "../../store/safe_file.ts";
 import { join } from "../../path.ts";
 import type { UserQuirkSource } from "./quirks.ts";
 
@@ -19,10 +20,8 @@ export async function readUserQuirkFiles(root: string): Promise<ReadQuirkFiles> 
   for (const name of USER_QUIRK_FILES) {
     const path = join(root, name);
     try {
-      const info = await Deno.stat(path);
-      if (!info.isFile) throw new Error("not a file");
-      if (info.size > MAX_QUIRK_FILE_BYTES) throw new Error(`larger than ${MAX_QUIRK_FILE_BYTES} bytes`);
-      sources.push({ origin: path, text: await Deno.readTextFile(path) });
+      const text = await readRegularText(path, { maxBytes: MAX_QUIRK_FILE_BYTES, within: root, label: "quirk file" });
+      if (text !== null) sources.push({ origin: path, text });
     } catch (e) {
       if (e instanceof Deno.errors.NotFound) continue;
       problems.push(`${path}: cannot read: ${e instanceof Error ? e.message : e}; file ignored`);

@@ -93,5 +93,5 @@ export function parsePromptState(text: string, path: string): LoadedPromptState 
 }
 
 export async function writePromptState(path: string, state: PromptState): Promise<void> {
-  await writeJsonAtomic(path, state, { fsync: false });
+  await writeJsonAtomic(path, state, { fsync: false, label: "prompt state file" });
 }

@@ -3,6 +3,7 @@
  * end backwards, at most `maxBytes` in all, never the whole file. A torn last line, a line longer than the window
  * and malformed lines are skipped; a missing file is no model.
  */
+import { openRegular } from "../../store/safe_file.ts";
 import { readAt } from "../../store/read_at.ts";
 
 export interface TailOptions {
@@ -25,13 +26,8 @@ const NEWLINE = 0x0a;
 export async function readModelFromTail(path: string, options: TailOptions = {}): Promise<TailModel> {
   const maxBytes = options.maxBytes ?? DEFAULT_TAIL_BYTES;
   const chunkBytes = Math.min(options.chunkBytes ?? DEFAULT_CHUNK_BYTES, maxBytes);
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(path, { read: true });
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return { model: null, bytesRead: 0 };
-    throw e;
-  }
+  const file = await openRegular(path, "transcript");
+  if (file === null) return { model: null, bytesRead: 0 };
   try {
     const size = (await file.stat()).size;
     const floor = Math.max(0, size - maxBytes);

@@ -62,7 +62,7 @@ export const STOP_HOOK: HookDefinition<StopPayload, Prepared, SessionState, Stop
     const read = await readTranscript(payload, state.index, { config: io.config, home: io.paths.home });
     if (read.view && read.view.stats.malformed > 0) {
       await io.error(
-        `${read.view.stats.malformed} malformed line(s) skipped in "${payload.transcript_path ?? ""}"`,
+        `${read.view.stats.malformed} malformed line(s) skipped in ${JSON.stringify(payload.transcript_path ?? "")}`,
         "transcript",
       );
     }

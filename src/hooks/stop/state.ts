@@ -76,5 +76,5 @@ export function readSessionState(path: string): Promise<LoadedState> {
 
 export async function writeSessionState(path: string, state: SessionState): Promise<void> {
   // losing the last update of a counter on power loss is harmless; an fsync on every stop is not free
-  await writeJsonAtomic(path, state, { fsync: false });
+  await writeJsonAtomic(path, state, { fsync: false, label: "state file" });
 }

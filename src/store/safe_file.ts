@@ -1,0 +1,145 @@
+/**
+ * Files we read and write, handled so that a planted link or a special file cannot redirect, hang or flood us:
+ *
+ * - a read looks before it opens: only a regular file (after following links) within a size cap is read, and the
+ *   read itself stops at the cap, so a FIFO, a device such as /dev/zero or a folder is refused instead of hanging
+ *   or growing memory;
+ * - `within`: a file of ours (in the cliffhanger home) must not be a link that leads out of that folder;
+ * - a write never goes through a link: `checkWritable` refuses a target that is a link, a FIFO or a folder, or whose
+ *   folder is a link, and the temp file of an atomic write is created exclusively (atomic.ts).
+ */
+import { dirname } from "../path.ts";
+
+/** A file we refuse to read or write, with why. The message names the path, never the contents. */
+export class UnsafeFileError extends Error {
+  override name = "UnsafeFileError";
+}
+
+export interface SafeReadOptions {
+  /** Largest file read, in bytes. */
+  maxBytes: number;
+  /** A folder the file must stay in after following links (our home); absent: links are followed anywhere. */
+  within?: string;
+  /** What the file is, for messages: "config file". */
+  label: string;
+}
+
+/** The text of a regular file, or null when nothing is there. Throws UnsafeFileError for anything else. */
+export async function readRegularText(path: string, options: SafeReadOptions): Promise<string | null> {
+  const bytes = await readRegularBytes(path, options);
+  return bytes === null ? null : new TextDecoder().decode(bytes);
+}
+
+export async function readRegularBytes(path: string, options: SafeReadOptions): Promise<Uint8Array | null> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return null;
+    throw e;
+  }
+  if (info.isSymlink) {
+    if (options.within !== undefined) await assertInside(path, options.within, options.label);
+    try {
+      info = await Deno.stat(path);
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) return null; // a dangling link: nothing there
+      throw e;
+    }
+  }
+  if (!info.isFile) throw new UnsafeFileError(`${options.label} "${path}" is not a regular file; not read`);
+  if (info.size > options.maxBytes) {
+    throw new UnsafeFileError(
+      `${options.label} "${path}" is ${info.size} bytes, over the ${options.maxBytes}-byte limit; not read`,
+    );
+  }
+  using file = await Deno.open(path, { read: true });
+  // the file may have grown or been swapped since the look: the read stops one chunk past the cap
+  const chunk = new Uint8Array(Math.min(Math.max(info.size + 1, 4096), 1 << 20));
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const n = await file.read(chunk);
+    if (n === null) break;
+    total += n;
+    if (total > options.maxBytes) {
+      throw new UnsafeFileError(`${options.label} "${path}" grew over the ${options.maxBytes}-byte limit; not read`);
+    }
+    parts.push(chunk.slice(0, n));
+  }
+  if (parts.length === 1) return parts[0]!;
+  const all = new Uint8Array(total);
+  let at = 0;
+  for (const part of parts) {
+    all.set(part, at);
+    at += part.length;
+  }
+  return all;
+}
+
+/** Throws unless `path`, links followed, is inside `root` (links followed too). */
+export async function assertInside(path: string, root: string, label: string): Promise<void> {
+  let real: string;
+  let realRoot: string;
+  try {
+    [real, realRoot] = await Promise.all([Deno.realPath(path), Deno.realPath(root)]);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return; // nothing there yet, or a dangling link: nothing to follow
+    throw e;
+  }
+  if (real !== realRoot && !real.startsWith(realRoot.endsWith("/") ? realRoot : `${realRoot}/`)) {
+    throw new UnsafeFileError(`${label} "${path}" leads out of "${root}"; refused`);
+  }
+}
+
+export interface WritableOptions {
+  /** What the file is, for messages: "state file". */
+  label: string;
+  /** The folder may be a link (the home itself, which the user may point anywhere); default: refused. */
+  folderMayBeLink?: boolean;
+}
+
+/**
+ * Before writing or appending to `path`: it must be missing or a regular file (not a link, a FIFO or a folder), and
+ * its folder must not be a link (a planted `state/` pointing elsewhere), unless the caller says it may be.
+ */
+export async function checkWritable(path: string, options: WritableOptions): Promise<void> {
+  const info = await lstatOrNull(path);
+  if (info !== null && !info.isFile) {
+    const what = info.isSymlink ? "a link" : info.isDirectory ? "a folder" : "not a regular file";
+    throw new UnsafeFileError(`${options.label} "${path}" is ${what}; not written`);
+  }
+  if (options.folderMayBeLink) return;
+  const folder = await lstatOrNull(dirname(path));
+  if (folder?.isSymlink) throw new UnsafeFileError(`the folder of ${options.label} "${path}" is a link; not written`);
+}
+
+async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
+  try {
+    return await Deno.lstat(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return null;
+    throw e;
+  }
+}
+
+/**
+ * Opens a regular file for reading (a transcript: large, read in parts), or returns null when nothing is there. A
+ * FIFO, a device or a folder is refused before the open, which would block on a FIFO.
+ */
+export async function openRegular(path: string, label: string): Promise<Deno.FsFile | null> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return null;
+    throw e;
+  }
+  if (!info.isFile) throw new UnsafeFileError(`${label} "${path}" is not a regular file; not read`);
+  try {
+    return await Deno.open(path, { read: true });
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return null;
+    throw e;
+  }
+}
