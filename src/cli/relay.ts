@@ -2,6 +2,8 @@
  * `relay on|off|send|read|status|log [--dir DIR]`: the manager side of the relay mailbox (see src/relay/). The
  * manager writes to-code.md, ACTIVE, STOP and manager-state.json; it never writes state.json (the hook's file).
  */
+import { clearConsumed, MAX_INSTRUCTION_BYTES, queueDir, queuedPath } from "../relay/queue.ts";
+import { readRegularText } from "../store/safe_file.ts";
 import { resolve } from "node:path";
 import { type CommandSpec, intFlag, parseCommandArgs, renderHelp } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
@@ -181,7 +183,9 @@ async function send(ctx: CliContext, paths: RelayPaths, text: string | undefined
   let body: string;
   if (typeof file === "string") {
     try {
-      body = await Deno.readTextFile(file);
+      const read = await readRegularText(file, { maxBytes: MAX_INSTRUCTION_BYTES, label: "instruction file" });
+      if (read === null) throw new Deno.errors.NotFound("no such file");
+      body = read;
     } catch (e) {
       if (isPermissionError(e)) throw e;
       throw new CommandError(`relay send: cannot read "${file}": ${message(e)}`);
@@ -194,25 +198,37 @@ async function send(ctx: CliContext, paths: RelayPaths, text: string | undefined
     );
   }
   if (body.trim() === "") throw new UsageError("relay send: the instruction is empty");
+  const bytes = new TextEncoder().encode(body).length;
+  if (bytes > MAX_INSTRUCTION_BYTES) {
+    throw new UsageError(`relay send: the instruction is ${bytes} bytes, over the ${MAX_INSTRUCTION_BYTES}-byte limit`);
+  }
   // choose the turn, write it and record it under one lock: two sends at once must not both write turn N (the
-  // hook would take one body and skip the other as already consumed)
-  const { before, turn } = await withLock(paths.sendLock, async () => {
+  // hook would take one body and skip the other as already consumed). An instruction not taken yet is never
+  // overwritten: the new one waits in the queue, and the hook takes them in order.
+  const { before, turn, queued } = await withLock(paths.sendLock, async () => {
     const before = await snapshot(paths);
     if (before.hookConsumed === null || before.managerSent === null) {
       throw new CommandError(`relay send: ${before.problems.join("; ")}; fix or delete it first`);
     }
     const turn = nextInstructionTurn(before);
-    await writeFileAtomic(paths.toCode, formatMessage(turn, body), {
+    const pending = before.instructionTurn !== null && before.instructionTurn > before.hookConsumed;
+    const target = pending ? queuedPath(paths, turn) : paths.toCode;
+    await writeFileAtomic(target, formatMessage(turn, body), {
       mode: 0o644,
       label: "relay mailbox",
-      folderMayBeLink: true,
+      folderMayBeLink: !pending,
     });
+    if (!pending) await clearConsumed(paths, before.hookConsumed);
     const recorded = await recordManager(paths.managerState, paths.managerStateLock, { sentTurn: turn }, ctx.now());
     if (!recorded.ok) ctx.err(`relay send: warning: ${recorded.problem}\n`);
-    return { before, turn };
+    return { before, turn, queued: pending };
   }, { waitMs: 5000 });
-  await note(ctx, paths, `turn ${turn} sent: ${summary(body)}`);
-  ctx.out(`sent turn ${turn} to ${paths.toCode}\n`);
+  await note(ctx, paths, `turn ${turn} ${queued ? "queued" : "sent"}: ${summary(body)}`);
+  ctx.out(
+    queued
+      ? `queued turn ${turn} in ${queueDir(paths)}: turn ${before.instructionTurn} is not taken yet\n`
+      : `sent turn ${turn} to ${paths.toCode}\n`,
+  );
   if (!before.active) {
     ctx.err(
       before.stopFile
@@ -279,6 +295,7 @@ export function renderStatus(s: RelaySnapshot, logLines: string[]): string {
     `relay ${s.dir}`,
     `  state        ${state}`,
     `  instruction  to-code.md turn ${s.instructionTurn ?? "none"}; the hook consumed ${n(s.hookConsumed)}`,
+    `  queue        ${s.queued.length === 0 ? "empty" : `turns ${s.queued.join(", ")} wait, taken in order`}`,
     `  report       newest turn ${s.reportTurn ?? "none"}; the manager consumed ${n(s.managerConsumed)}`,
     `  next send    turn ${nextInstructionTurn(s)}`,
     ...s.problems.map((p) => `  problem      ${p}`),

@@ -11,7 +11,7 @@ import {
   type ReadResult,
   readStateFile,
 } from "./state.ts";
-import { parseMessage } from "./turn_format.ts";
+import { clearConsumed, nextInstruction, readMessageAt } from "./queue.ts";
 import type { Message } from "./turn_format.ts";
 
 export interface RelayIo {
@@ -19,6 +19,10 @@ export interface RelayIo {
   exists(path: string): Promise<boolean>;
   /** A mailbox message (to-code.md, to-agent.md …): null when missing or when it has no turn line. */
   readMessage(path: string): Promise<Message | null>;
+  /** The lowest instruction newer than `last`, from to-code.md and the queue (queue.ts). */
+  nextInstruction(paths: RelayPaths, last: number): Promise<Message | null>;
+  /** Clears queued instructions up to `consumed`. */
+  clearConsumed(paths: RelayPaths, consumed: number): Promise<void>;
   readHookState(paths: RelayPaths): Promise<ReadResult<HookState>>;
   readManagerState(paths: RelayPaths): Promise<ReadResult<ManagerState>>;
   /** Re-read state.json under its lock and take `turn` if it is still new; `current` is the counter after. */
@@ -41,18 +45,16 @@ export async function existsStrict(path: string): Promise<boolean> {
   }
 }
 
-export async function readMessageFile(path: string): Promise<Message | null> {
-  try {
-    return parseMessage(await Deno.readTextFile(path));
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return null;
-    throw e;
-  }
+/** A mailbox message file: a regular file within the size cap (queue.ts), or null when missing or turn-less. */
+export function readMessageFile(path: string): Promise<Message | null> {
+  return readMessageAt(path);
 }
 
 export const realRelayIo: RelayIo = {
   exists: existsStrict,
   readMessage: readMessageFile,
+  nextInstruction,
+  clearConsumed,
   readHookState: (paths) => readStateFile(paths.state, HookStateSchema),
   readManagerState: (paths) => readStateFile(paths.managerState, ManagerStateSchema),
   async claim(paths, turn, now) {

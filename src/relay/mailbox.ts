@@ -1,6 +1,7 @@
 /** The manager side's reads of the mailbox: the newest report, the counters, the switches. */
 import { existsStrict, readMessageFile } from "./io.ts";
 import type { RelayPaths } from "./paths.ts";
+import { queuedTurns } from "./queue.ts";
 import { HookStateSchema, ManagerStateSchema, readStateFile } from "./state.ts";
 import type { Message } from "./turn_format.ts";
 
@@ -27,6 +28,8 @@ export interface RelaySnapshot {
   stopFile: boolean;
   /** The turn in to-code.md, or null. */
   instructionTurn: number | null;
+  /** Turns waiting in queue/ (still new: above hookConsumed), in the order the hook takes them. */
+  queued: number[];
   /** state.json: the last instruction the hook consumed (null: unreadable). */
   hookConsumed: number | null;
   /** manager-state.json: the last report the manager consumed, the last turn it sent (null: unreadable). */
@@ -52,6 +55,7 @@ export async function snapshot(paths: RelayPaths): Promise<RelaySnapshot> {
     activeFile,
     stopFile,
     instructionTurn: (await readMessageFile(paths.toCode))?.turn ?? null,
+    queued: (await queuedTurns(paths)).filter((t) => !hook.ok || t > hook.value.last_code_turn_consumed),
     hookConsumed: hook.ok ? hook.value.last_code_turn_consumed : null,
     managerConsumed: manager.ok ? manager.value.last_agent_turn_consumed : null,
     managerSent: manager.ok ? manager.value.last_sent_turn : null,
@@ -62,5 +66,5 @@ export async function snapshot(paths: RelayPaths): Promise<RelaySnapshot> {
 
 /** The turn `relay send` writes next: one above everything seen on the instruction side. */
 export function nextInstructionTurn(s: RelaySnapshot): number {
-  return Math.max(s.instructionTurn ?? 0, s.hookConsumed ?? 0, s.managerSent ?? 0) + 1;
+  return Math.max(s.instructionTurn ?? 0, s.hookConsumed ?? 0, s.managerSent ?? 0, ...s.queued) + 1;
 }

@@ -136,14 +136,16 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
         event("stop_exit", last, null, announced ? "during" : "before");
         return allow(announced ? "stop-during-wait" : "stop");
       }
-      const message = await io.readMessage(paths.toCode);
-      if (message !== null && message.turn > last && message.body !== "") {
+      // the lowest new turn of to-code.md and the queue: instructions are taken in order, one per stop
+      const message = await io.nextInstruction(paths, last);
+      if (message !== null) {
         const claim = await io.claim(paths, message.turn, new Date(input.now()));
         if ("problem" in claim) {
           errors.push(`relay: ${claim.problem}; the stop is allowed`);
           return allow("bad-state");
         }
         if (claim.claimed) {
+          await io.clearConsumed(paths, message.turn);
           await log(`turn ${message.turn} taken from the manager`);
           event("turn_taken", message.turn, message.turn);
           const reportTurn = await nextReportTurn(io, paths);

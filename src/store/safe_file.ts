@@ -53,7 +53,14 @@ export async function readRegularBytes(path: string, options: SafeReadOptions): 
       `${options.label} "${path}" is ${info.size} bytes, over the ${options.maxBytes}-byte limit; not read`,
     );
   }
-  using file = await Deno.open(path, { read: true });
+  let opened: Deno.FsFile;
+  try {
+    opened = await Deno.open(path, { read: true });
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return null; // removed since the look
+    throw e;
+  }
+  using file = opened;
   // the file may have grown or been swapped since the look: the read stops one chunk past the cap
   const chunk = new Uint8Array(Math.min(Math.max(info.size + 1, 4096), 1 << 20));
   const parts: Uint8Array[] = [];

@@ -57,7 +57,7 @@ export async function manager(world: World, args: string[]): Promise<{ code: num
 export async function send(world: World, body: string): Promise<number> {
   const r = await manager(world, ["send", body]);
   assert.equal(r.code, 0, r.err);
-  const turn = /^sent turn (\d+) to /.exec(r.out);
+  const turn = /^(?:sent|queued) turn (\d+) /.exec(r.out);
   assert.ok(turn, r.out);
   return Number(turn[1]);
 }

@@ -1,0 +1,68 @@
+/**
+ * The instruction queue: `relay send` never overwrites an instruction the hook has not taken yet. While to-code.md
+ * holds one that is still new, a further send goes to `queue/<turn>.md` (same turn format). The hook takes the
+ * lowest new turn from to-code.md and the queue, one per stop; turns it has consumed are cleared from the queue.
+ */
+import { join } from "../path.ts";
+import { readRegularText } from "../store/safe_file.ts";
+import type { RelayPaths } from "./paths.ts";
+import { type Message, parseMessage } from "./turn_format.ts";
+
+/** Largest instruction `relay send` accepts and the hook reads (it becomes the block reason). */
+export const MAX_INSTRUCTION_BYTES = 256 * 1024;
+
+/** Largest number of queued instructions read; more than this waits until earlier ones are taken. */
+export const MAX_QUEUED = 1000;
+
+export function queueDir(paths: RelayPaths): string {
+  return join(paths.dir, "queue");
+}
+
+export function queuedPath(paths: RelayPaths, turn: number): string {
+  return join(queueDir(paths), `${String(turn).padStart(9, "0")}.md`);
+}
+
+/** A mailbox message file, read as a regular file within the size cap; null when missing or without a turn line. */
+export async function readMessageAt(path: string): Promise<Message | null> {
+  const text = await readRegularText(path, { maxBytes: MAX_INSTRUCTION_BYTES, label: "relay message" });
+  return text === null ? null : parseMessage(text);
+}
+
+/** The queued turns, in order (file names only: nothing is read). */
+export async function queuedTurns(paths: RelayPaths): Promise<number[]> {
+  const turns: number[] = [];
+  try {
+    for await (const entry of Deno.readDir(queueDir(paths))) {
+      const m = /^(\d{1,9})\.md$/.exec(entry.name);
+      if (m && entry.isFile) turns.push(Number(m[1]));
+    }
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return [];
+    throw e;
+  }
+  return turns.sort((a, b) => a - b).slice(0, MAX_QUEUED);
+}
+
+/** The lowest instruction newer than `last`, from to-code.md and the queue; null when there is none. */
+export async function nextInstruction(paths: RelayPaths, last: number): Promise<Message | null> {
+  let best: Message | null = null;
+  const direct = await readMessageAt(paths.toCode);
+  if (direct && direct.turn > last && direct.body !== "") best = direct;
+  for (const turn of await queuedTurns(paths)) {
+    if (turn <= last || (best && turn >= best.turn)) continue;
+    const queued = await readMessageAt(queuedPath(paths, turn));
+    if (queued && queued.turn === turn && queued.body !== "") {
+      best = queued;
+      break; // the turns are in order: the first new one is the lowest
+    }
+  }
+  return best;
+}
+
+/** Removes queued instructions the hook has consumed (best effort: a file left behind is skipped as old). */
+export async function clearConsumed(paths: RelayPaths, consumed: number): Promise<void> {
+  for (const turn of await queuedTurns(paths)) {
+    if (turn > consumed) break;
+    await Deno.remove(queuedPath(paths, turn)).catch(() => {});
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The instruction queue: a second `relay send` before the hook took the first never overwrites it. Both wait, the
+ * status shows the queue, and the hook takes them in order, one per stop.
+ */
+import assert from "node:assert/strict";
+import { UsageError } from "../errors.ts";
+import { makeWorld, manager } from "../testing/relay_race.ts";
+import { runRelayStage } from "./stage.ts";
+import { fakeClock } from "./test_support.ts";
+import { queuedPath, queuedTurns } from "./queue.ts";
+
+Deno.test("relay queue: sends before the hook takes them queue up; status shows them; taken in order, one per stop", async () => {
+  const world = await makeWorld();
+  try {
+    const first = await manager(world, ["send", "first task"]);
+    assert.match(first.out, /^sent turn 1 to /);
+    const second = await manager(world, ["send", "second task"]);
+    assert.match(second.out, /^queued turn 2 in .*queue: turn 1 is not taken yet\n$/);
+    const third = await manager(world, ["send", "third task"]);
+    assert.match(third.out, /^queued turn 3 /);
+    assert.deepEqual(await queuedTurns(world.relay), [2, 3]);
+    const status = await manager(world, ["status"]);
+    assert.match(status.out, /queue {8}turns 2, 3 wait, taken in order/);
+    const json = JSON.parse((await manager(world, ["status", "--json"])).out);
+    assert.deepEqual([json.queued, json.nextTurn], [[2, 3], 4]);
+
+    const stop = () => {
+      const clock = fakeClock();
+      return runRelayStage({
+        payload: { session_id: "s", hook_event_name: "Stop" },
+        paths: world.relay,
+        pollS: 1,
+        maxWaitS: 3,
+        now: clock.now,
+        sleep: clock.sleep,
+        explicitDir: false,
+      });
+    };
+    const taken: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await stop();
+      assert.ok(r.decision === "block", `stop ${i + 1} takes an instruction`);
+      taken.push(`${r.turn}: ${r.reason.split("\n").at(-1)}`);
+    }
+    assert.deepEqual(taken, ["1: first task", "2: second task", "3: third task"]);
+    assert.deepEqual(await queuedTurns(world.relay), [], "taken turns leave the queue");
+    const idle = await stop();
+    assert.ok(idle.decision === "allow" && idle.why === "deadline", "nothing left: the wait ends at its deadline");
+    // a send after everything was taken goes straight to to-code.md again
+    assert.match((await manager(world, ["send", "fourth task"])).out, /^sent turn 4 to /);
+    await assert.rejects(Deno.stat(queuedPath(world.relay, 4)), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(world.root, { recursive: true });
+  }
+});
+
+Deno.test("relay send: an instruction over the size cap is a usage error (exit 2), nothing written", async () => {
+  const world = await makeWorld();
+  try {
+    await assert.rejects(
+      manager(world, ["send", "x".repeat(300 * 1024)]),
+      (e) => e instanceof UsageError && e.exitCode === 2 && /over the 262144-byte limit/.test(e.message),
+    );
+    assert.deepEqual(await queuedTurns(world.relay), []);
+    await assert.rejects(Deno.stat(world.relay.toCode), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(world.root, { recursive: true });
+  }
+});
