@@ -134,10 +134,11 @@ Deno.test("installHooks() replaces an old binary path in place, keeping extra fi
 });
 
 Deno.test("installHooks() swaps a development handler for the binary and back", () => {
-  const dev: HookCommand = { command: "/usr/bin/deno", prefixArgs: ["run", "--quiet", "/src/cliffhanger/main.ts"] };
+  const flags = ["run", "--quiet", "--config=/src/cliffhanger/deno.json", "--allow-env=CLIFFHANGER_*", "--deny-net"];
+  const dev: HookCommand = { command: "/usr/bin/deno", prefixArgs: [...flags, "/src/cliffhanger/main.ts"] };
   const devText = install("", dev).newText;
   const handler = JSON.parse(devText).hooks.Stop[0].hooks[0];
-  assert.deepEqual(handler.args, ["run", "--quiet", "/src/cliffhanger/main.ts", "hook", "stop"]);
+  assert.deepEqual(handler.args, [...flags, "/src/cliffhanger/main.ts", "hook", "stop"]);
   const binText = install(devText).newText;
   assert.equal(binText, install("").newText);
   assert.equal(install(binText, dev).newText, devText);
@@ -256,4 +257,19 @@ Deno.test("installHooks() and uninstallHooks() reject text that is not a setting
       });
     }
   }
+});
+
+Deno.test("install and uninstall leave another tool's `deno run …/main.ts hook stop` handler alone", () => {
+  const theirs = {
+    type: "command",
+    command: "/usr/bin/deno",
+    args: ["run", "-A", "/opt/other/main.ts", "hook", "stop"],
+  };
+  const before = JSON.stringify({ hooks: { Stop: [{ hooks: [theirs] }] } }, null, 2);
+  const installed = JSON.parse(install(before).newText);
+  const handlers = installed.hooks.Stop.flatMap((g: { hooks: unknown[] }) => g.hooks);
+  assert.ok(handlers.some((h: unknown) => JSON.stringify(h) === JSON.stringify(theirs)), "install keeps it");
+  assert.ok(handlers.some((h: { command?: string }) => h.command === BINARY.command), "and adds ours beside it");
+  const removed = JSON.parse(uninstallHooks(install(before).newText).newText);
+  assert.deepEqual(removed.hooks.Stop, [{ hooks: [theirs] }], "uninstall removes only ours");
 });

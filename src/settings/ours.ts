@@ -4,8 +4,11 @@
  * - the compiled binary in exec form: `command` is a file named `cliffhanger-bin` (or `cliffhanger-bin.exe`) and
  *   `args` end in `hook <event>`;
  * - the same in legacy shell form, without `args`: `command` is `<…/cliffhanger-bin> hook <event>`;
- * - a development checkout: `command` is deno (or deno.exe) and `args` hold `<…/main.ts> hook <event>`.
- * Anything else (a `cliffhanger-bin-notify.sh`, another project's `main.ts`) belongs to someone else.
+ * - a development checkout: `command` is deno (or deno.exe) and `args` hold `<dir>/main.ts hook <event>` together
+ *   with the flags install writes for it: `--config=<dir>/deno.json` (the same checkout), `--deny-net` and an
+ *   `--allow-env` that names `CLIFFHANGER_*`.
+ * Anything else (a `cliffhanger-bin-notify.sh`, another tool's `deno run …/main.ts hook stop`) belongs to someone
+ * else: install leaves it, uninstall keeps it.
  */
 import { HOOK_SUBCOMMANDS, type HookSubcommand } from "./hook_command.ts";
 
@@ -29,10 +32,20 @@ export function ourHook(handler: unknown): HookSubcommand | null {
   if (DENO_NAMES.includes(name)) {
     for (let i = 0; i < args.length; i++) {
       const hook = isMainPath(args[i]) ? hookCall(args.slice(i + 1, i + 3)) : null;
-      if (hook !== null) return hook;
+      if (hook !== null && hasOurFlags(args.slice(0, i), args[i] as string)) return hook;
     }
   }
   return null;
+}
+
+/** The flags install writes before a checkout's main.ts: its own deno.json, no network, our env scope. */
+function hasOurFlags(flags: readonly unknown[], main: string): boolean {
+  const dir = main.slice(0, Math.max(main.lastIndexOf("/"), main.lastIndexOf("\\")));
+  const strings = flags.filter((f): f is string => typeof f === "string");
+  const config = strings.some((f) => f === `--config=${dir}/deno.json` || f === `--config=${dir}\\deno.json`);
+  const noNet = strings.includes("--deny-net");
+  const env = strings.some((f) => f.startsWith("--allow-env=") && f.split(/[=,]/).includes("CLIFFHANGER_*"));
+  return config && noNet && env;
 }
 
 /** `hook <event>` with a known event, and nothing else: the event, else null. */

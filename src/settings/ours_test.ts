@@ -3,7 +3,9 @@ import { HOOK_EVENTS } from "../hooks/events.ts";
 import { HOOK_REGISTRATIONS, HOOK_SUBCOMMANDS } from "./hook_command.ts";
 import { isOurHandler, ourHook } from "./ours.ts";
 
-const DEV_ARGS = ["run", "-A", "/src/cliffhanger/main.ts"];
+/** What install writes for a checkout: its own deno.json, our scopes (no network, CLIFFHANGER_* env), its main.ts. */
+const FLAGS = ["run", "--quiet", "--config=/src/cliffhanger/deno.json", "--allow-env=HOME,CLIFFHANGER_*", "--deny-net"];
+const DEV_ARGS = [...FLAGS, "/src/cliffhanger/main.ts"];
 
 Deno.test("isOurHandler() recognises the binary, its shell form and development checkouts", () => {
   const ours = [
@@ -14,7 +16,19 @@ Deno.test("isOurHandler() recognises the binary, its shell form and development 
     { type: "command", command: "cliffhanger-bin hook stop", args: [] },
     { type: "command", command: '"/Users/a b/bin/cliffhanger-bin"  hook stop ' },
     { type: "command", command: "/usr/bin/deno", args: [...DEV_ARGS, "hook", "stop"] },
-    { type: "command", command: "C:\\deno\\deno.exe", args: ["run", "C:\\src\\cliffhanger\\main.ts", "hook", "stop"] },
+    {
+      type: "command",
+      command: "C:\\deno\\deno.exe",
+      args: [
+        "run",
+        "--config=C:\\src\\cliffhanger\\deno.json",
+        "--allow-env=CLIFFHANGER_*",
+        "--deny-net",
+        "C:\\src\\cliffhanger\\main.ts",
+        "hook",
+        "stop",
+      ],
+    },
   ];
   for (const handler of ours) assert.equal(isOurHandler(handler), true, JSON.stringify(handler));
 });
@@ -38,7 +52,20 @@ Deno.test("isOurHandler() leaves near misses and everything else alone", () => {
     { type: "command", command: "/usr/local/bin/cliffhanger-bin hook stop && say hi" },
     { type: "command", command: "/usr/local/bin/cliffhanger-bin stats" },
     { type: "command", command: "/usr/local/bin/cliffhanger-bin", args: ["hook", 7] },
-    // Development shapes that are someone else's.
+    // Development shapes that are someone else's: another tool's main.ts with a `hook stop` of its own, or ours
+    // without the flags install writes (another checkout's config, network allowed, no CLIFFHANGER_* scope).
+    { type: "command", command: "/usr/bin/deno", args: ["run", "-A", "/src/other/main.ts", "hook", "stop"] },
+    { type: "command", command: "/usr/bin/deno", args: ["run", "-A", "/src/cliffhanger/main.ts", "hook", "stop"] },
+    {
+      type: "command",
+      command: "/usr/bin/deno",
+      args: ["run", "--config=/src/other/deno.json", ...FLAGS.slice(3), "/src/cliffhanger/main.ts", "hook", "stop"],
+    },
+    {
+      type: "command",
+      command: "/usr/bin/deno",
+      args: [...FLAGS.slice(0, 4), "/src/cliffhanger/main.ts", "hook", "stop"],
+    },
     { type: "command", command: "/usr/bin/deno", args: ["run", "/src/other/main.ts", "serve"] },
     { type: "command", command: "/usr/bin/deno", args: ["run", "/src/other/main.ts"] },
     { type: "command", command: "/usr/bin/deno", args: [...DEV_ARGS, "hook"] },
