@@ -19,9 +19,20 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
-/** A short stable id of the call: sha-256 of tool name and canonical input, 16 hex digits. */
+/** Past this many characters, the signature hashes the canonical input's head, tail and length only. */
+export const SIGNED_MAX_CHARS = 1 << 20;
+
+/**
+ * A short stable id of the call: sha-256 of tool name and canonical input, 16 hex digits. A huge input (a 20 MB
+ * command) is signed by its first and last half-MiB and its length, so hashing stays bounded.
+ */
 export function callSignature(tool: string, input: Record<string, unknown>): string {
-  return sha256Hex(`${tool}\u0000${canonicalJson(input)}`).slice(0, 16);
+  const json = canonicalJson(input);
+  const half = SIGNED_MAX_CHARS / 2;
+  const signed = json.length <= SIGNED_MAX_CHARS
+    ? json
+    : `${json.slice(0, half)}\u0000${json.length}\u0000${json.slice(-half)}`;
+  return sha256Hex(`${tool}\u0000${signed}`).slice(0, 16);
 }
 
 /** Longest description of a call kept in state and quoted in a warning or denial. */
@@ -32,8 +43,12 @@ export const DESCRIPTION_MAX_CHARS = 60;
  * the first question for AskUserQuestion, else the canonical input. Whitespace collapsed, cut at 60 characters.
  */
 export function describeCall(tool: string, input: Record<string, unknown>): string {
-  return truncate(collapse(primaryText(tool, input)), DESCRIPTION_MAX_CHARS);
+  // cut before the O(n) steps: only the head of the text can reach the 60 characters shown
+  return truncate(collapse(primaryText(tool, input).slice(0, DESCRIBED_MAX_CHARS)), DESCRIPTION_MAX_CHARS);
 }
+
+/** Characters of a call's text looked at to describe it: whitespace runs collapse, so more than the 60 shown. */
+const DESCRIBED_MAX_CHARS = 64 * 1024;
 
 function primaryText(tool: string, input: Record<string, unknown>): string {
   const text = (key: string): string | null => {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { callSignature, canonicalJson, describeCall, truncate } from "./canonical.ts";
+import { describeGrowth, growth } from "../../reliability/growth.ts";
 
 Deno.test("canonicalJson() sorts keys at every depth and keeps array order", () => {
   assert.equal(canonicalJson({ b: 1, a: { d: [2, 1], c: null } }), '{"a":{"c":null,"d":[2,1]},"b":1}');
@@ -29,4 +30,22 @@ Deno.test("describeCall() picks the telling field and keeps it short", () => {
   assert.equal(Array.from(long).length, 60);
   assert.ok(long.endsWith("…"));
   assert.equal(truncate("😀".repeat(70), 60), "😀".repeat(59) + "…", "never splits a surrogate pair");
+});
+
+Deno.test("describeCall() and callSignature() of a 20 MB command stay bounded: cut before the O(n) steps", () => {
+  const huge = "echo start\n" + "x ".repeat(10 * 1024 * 1024) + "\necho end";
+  const described = describeCall("Bash", { command: huge });
+  assert.ok(Array.from(described).length <= 60, described);
+  assert.ok(described.startsWith("echo start x x"), described);
+  const sig = callSignature("Bash", { command: huge });
+  assert.equal(sig, callSignature("Bash", { command: huge }), "stable");
+  assert.notEqual(sig, callSignature("Bash", { command: huge + "!" }), "the tail counts");
+  assert.notEqual(sig, callSignature("Bash", { command: "!" + huge }), "the head counts");
+  // the work grows with the input no faster than linearly (whole input against eight parts)
+  const g = growth((size) => {
+    const command = "y ".repeat(size / 2);
+    describeCall("Bash", { command });
+    callSignature("Bash", { command });
+  }, 8 * 1024 * 1024);
+  assert.ok(!g.superLinear, describeGrowth(g));
 });
