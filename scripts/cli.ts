@@ -3,12 +3,21 @@
  * computed for the current HOME, CLAUDE_CONFIG_DIR and CLIFFHANGER_HOME.
  */
 import { readEnv } from "../src/env.ts";
+import { writeStderr } from "../src/output.ts";
 import { cliArgs } from "./scopes.ts";
 
 // `deno task` runs in the checkout; relative paths the user typed belong to the folder the task was started in
 const cwd = readEnv("INIT_CWD") || Deno.cwd();
+let args: string[];
+try {
+  args = cliArgs(readEnv, Deno.args, cwd);
+} catch (e) {
+  // a path the scopes cannot hold (a comma): one clear line, the usage exit code
+  writeStderr(`cliffhanger-bin: ${e instanceof Error ? e.message : String(e)}\n`);
+  Deno.exit(2);
+}
 const child = new Deno.Command(Deno.execPath(), {
-  args: cliArgs(readEnv, Deno.args, cwd),
+  args,
   cwd,
   stdin: "inherit",
   stdout: "inherit",

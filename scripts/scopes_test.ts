@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { envFrom } from "../src/env.ts";
-import { defaultRunHelpers, resolveRunCommand, scopeFlags } from "../src/permissions.ts";
-import { runTargetsFromArgs, scopesFor, settingsTargetsFromArgs } from "./scopes.ts";
+import { CommaPathError, defaultRunHelpers, resolveRunCommand, scopeFlags } from "../src/permissions.ts";
+import { cliArgs, runTargetsFromArgs, scopesFor, settingsTargetsFromArgs } from "./scopes.ts";
 
 Deno.test("settingsTargetsFromArgs() scopes only install/uninstall targets, resolved against the user's folder", () => {
   assert.deepEqual(settingsTargetsFromArgs(["install", "--settings", "rel.json"], "/home/u/proj"), [
@@ -39,4 +39,17 @@ Deno.test("scopesFor() runs wrap with --allow-run for CMD and the kill helper; e
   assert.ok(scopeFlags(scopesFor(env, ["status"], "/home/u")).includes("--deny-run"));
   const overridden = scopeFlags(scopesFor(env, ["wrap", "--", "sh"], "/home/u", { runCommands: [] }));
   assert.ok(overridden.includes("--deny-run"), "tests can take the run scope away");
+});
+
+Deno.test("a path with a comma is refused with one clear error, not a Deno flag error at run time", () => {
+  const env = envFrom({ HOME: "/home/a,b" });
+  assert.throws(() => cliArgs(env, ["status"], "/home/a,b"), CommaPathError, "has a comma");
+  try {
+    cliArgs(env, ["status"], "/home/a,b");
+  } catch (e) {
+    assert.ok(e instanceof CommaPathError);
+    assert.match(e.message, /^"\/home\/a,b[^"]*" has a comma, which Deno 2\.9\.6 cannot put in a permission scope/);
+  }
+  const relay = envFrom({ HOME: "/home/u", CLIFFHANGER_RELAY_DIR: "/srv/relay,1" });
+  assert.throws(() => cliArgs(relay, ["status"], "/home/u"), CommaPathError);
 });

@@ -128,7 +128,8 @@ function computeRunScope(input: ScopeInput): string[] {
 export const V8_FLAGS = "--v8-flags=--regexp-interpret-all,--no-regexp-peephole-optimization";
 
 /**
- * Deno flags for the scopes: no prompt, scoped read/write/env, explicitly no network, and no subprocesses unless
+ * Deno flags for the scopes: no prompt, scoped read/write/env, explicitly no network and no remote imports, and no
+ * subprocesses unless
  * the scope names commands (`--allow-run=a,b` for `wrap`); and the runtime's V8 flags.
  */
 export function scopeFlags(scopes: Scopes): string[] {
@@ -139,6 +140,8 @@ export function scopeFlags(scopes: Scopes): string[] {
     `--allow-write=${scopes.write.map(escapeComma).join(",")}`,
     `--allow-env=${scopes.env.join(",")}`,
     "--deny-net",
+    // no module is fetched at run time either: a dynamic import of a remote URL is refused
+    "--deny-import",
     scopes.run.length > 0 ? `--allow-run=${scopes.run.map(escapeComma).join(",")}` : "--deny-run",
   ];
 }
@@ -174,8 +177,19 @@ export function denoRunArgs(scopes: Scopes): string[] {
   return ["run", "--quiet", `--config=${CONFIG_PATH}`, ...scopeFlags(scopes), MAIN_PATH];
 }
 
+/** A path with a comma cannot be scoped: Deno 2.9.6 splits the list at commas and rejects the `,,` escape. */
+export class CommaPathError extends Error {
+  override name = "CommaPathError";
+}
+
 function escapeComma(path: string): string {
-  return path.replaceAll(",", ",,");
+  if (path.includes(",")) {
+    throw new CommaPathError(
+      `"${path}" has a comma, which Deno 2.9.6 cannot put in a permission scope; use a path without one ` +
+        "(HOME, CLIFFHANGER_HOME, CLAUDE_CONFIG_DIR, --settings, the relay folder)",
+    );
+  }
+  return path;
 }
 
 function unique(items: string[]): string[] {

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { computeScopes, denoRunArgs, scopeFlags } from "../permissions.ts";
 
-Deno.test("network: under the binary's scopes a fetch is refused (--deny-net)", async () => {
+Deno.test("network: under the binary's scopes a fetch, a connection and a remote import are refused (--deny-net, --deny-import)", async () => {
   const home = await Deno.makeTempDir();
   try {
     const scopes = computeScopes({
@@ -11,13 +11,14 @@ Deno.test("network: under the binary's scopes a fetch is refused (--deny-net)", 
       claudeDir: join(home, ".claude"),
       cliffhangerHome: join(home, ".cliffhanger"),
     });
-    assert.ok(scopeFlags(scopes).includes("--deny-net"));
+    assert.ok(scopeFlags(scopes).includes("--deny-net") && scopeFlags(scopes).includes("--deny-import"));
     assert.ok(denoRunArgs(scopes).includes("--deny-net"), "main.ts runs (and compiles) with --deny-net");
     const script = join(home, "probe.ts");
     await Deno.writeTextFile(
       script,
       `try { await fetch("http://127.0.0.1:8080/"); console.log("FETCHED"); } catch (e) { console.log(e.name + ": " + e.message.split("\\n")[0]); }
-try { await Deno.connect({ hostname: "127.0.0.1", port: 8080 }); console.log("CONNECTED"); } catch (e) { console.log(e.name + ": " + e.message.split("\\n")[0]); }`,
+try { await Deno.connect({ hostname: "127.0.0.1", port: 8080 }); console.log("CONNECTED"); } catch (e) { console.log(e.name + ": " + e.message.split("\\n")[0]); }
+try { await import("http://127.0.0.1:8080/mod.ts"); console.log("IMPORTED"); } catch (e) { console.log(e.name + ": " + e.message.split("\\n")[0]); }`,
     );
     const out = await new Deno.Command(Deno.execPath(), {
       args: ["run", "--quiet", ...scopeFlags(scopes), script],
@@ -25,8 +26,8 @@ try { await Deno.connect({ hostname: "127.0.0.1", port: 8080 }); console.log("CO
       stderr: "piped",
     }).output();
     const text = new TextDecoder().decode(out.stdout).trim().split("\n");
-    assert.equal(text.length, 2, new TextDecoder().decode(out.stderr));
-    for (const line of text) assert.match(line, /NotCapable|Requires net access/, line);
+    assert.equal(text.length, 3, new TextDecoder().decode(out.stderr));
+    for (const line of text) assert.match(line, /NotCapable|Requires (?:net|import) access/, line);
   } finally {
     await Deno.remove(home, { recursive: true });
   }
