@@ -11,6 +11,7 @@ import { CommandError, UsageError } from "./src/errors.ts";
 import { readEnv } from "./src/env.ts";
 import { appendError } from "./src/store/errors_log.ts";
 import { writeStderr, writeStdout } from "./src/output.ts";
+import { stripControls } from "./src/controls.ts";
 import { homePaths } from "./src/store/paths.ts";
 import { VERSION } from "./src/version.ts";
 
@@ -200,8 +201,10 @@ function cliContext(): CliContext {
   return {
     env: readEnv,
     paths: homePaths(readEnv),
-    out: writeStdout,
-    err: writeStderr,
+    // a command prints transcript, log or mailbox text: no terminal escapes reach the user's terminal
+    out: (text) => writeStdout(stripControls(text)),
+    err: (text) => writeStderr(stripControls(text)),
+    progress: writeStderr,
     isTTY: Deno.stdout.isTerminal(),
     now: () => new Date(),
     cwd: () => {

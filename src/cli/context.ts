@@ -7,8 +7,10 @@ export interface CliContext {
   paths: HomePaths;
   /** Write to stdout (data and help). */
   out(text: string): void;
-  /** Write to stderr (diagnostics). */
+  /** Write to stderr (diagnostics). out and err strip control characters: they carry log and transcript text. */
   err(text: string): void;
+  /** Our own progress line on stderr (written as is: it uses a carriage return and a line-clear escape). */
+  progress?(text: string): void;
   /** stdout is a terminal (for colour and progress). */
   isTTY: boolean;
   now(): Date;

@@ -136,12 +136,13 @@ function progressBar(ctx: CliContext, total: number): (done: number, stops: numb
   } catch {
     tty = false;
   }
-  if (!tty || total === 0) return () => {};
+  const write = ctx.progress;
+  if (!tty || total === 0 || write === undefined) return () => {};
   const width = 30;
   return (done, stops, end = false) => {
-    if (end) return ctx.err("\r\x1b[K");
+    if (end) return write("\r\x1b[K");
     const filled = Math.round((width * done) / total);
-    ctx.err(`\r[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${total} files, ${stops} stop points`);
+    write(`\r[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${total} files, ${stops} stop points`);
   };
 }
 

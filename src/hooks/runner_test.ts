@@ -75,3 +75,19 @@ for (const name of EVENTS) {
       assert.deepEqual(await files(join(home, ".cliffhanger", "state")), [], "no state for a payload not taken");
     }));
 }
+
+Deno.test("runner, hook stop: a session_id that is not a string is allowed and said, never the shared unknown session", () =>
+  withHome(async (home) => {
+    for (const id of [42, null, { a: 1 }]) {
+      const stdin = JSON.stringify({
+        session_id: id,
+        hook_event_name: "Stop",
+        last_assistant_message: "Want me to go on?",
+      });
+      assert.equal((await call(home, "stop", stdin)).stdout, "");
+    }
+    const errors = await Deno.readTextFile(join(home, ".cliffhanger", "errors.log"));
+    assert.match(errors, /session_id is a number, not a string; allowed/);
+    assert.match(errors, /session_id is a null, not a string; allowed/);
+    assert.deepEqual(await files(join(home, ".cliffhanger", "state")), [], "no state for any of them");
+  }));

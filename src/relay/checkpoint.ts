@@ -2,7 +2,8 @@
  * The checkpoint before a relay wait (opt-in, config relayCheckpoint): one line appended to PROGRESS.md in the
  * project, then `git add -A` and `git commit --no-verify` there, so a wait that times out is a pause and not a
  * loss. git must be in the run scope (`deno task compile --allow-run git`); without it the checkpoint is refused
- * with a message saying so, and the relay goes on. `--no-verify` keeps git hooks (ours or anyone's) out of it.
+ * with a message saying so, and the relay goes on. `--no-verify` and SAFE_GIT keep git hooks and fsmonitors out of
+ * it, and a repository whose own config sets a filter, a textconv or another program is refused.
  */
 import { dirname } from "../path.ts";
 import type { CheckpointOutcome } from "./stage.ts";
@@ -20,6 +21,16 @@ export interface CheckpointDeps {
 }
 
 export const GIT = "git";
+
+/**
+ * Every git call runs with these: the repository cannot start a program of its own through an fsmonitor or a hook
+ * (`--no-verify` covers commit's hooks, these cover the rest).
+ */
+export const SAFE_GIT = ["-c", "core.fsmonitor=", "-c", "core.hooksPath=/dev/null"] as const;
+
+/** Local config keys that make `git add` or `git commit` run a program: refused rather than guessed around. */
+const RUNS_PROGRAMS =
+  /^(?:filter\.[^\s]+\.(?:clean|smudge|process)|diff\.[^\s]+\.textconv|core\.sshcommand|gpg\.program|core\.editor|sequence\.editor|core\.pager) /im;
 
 export const realCheckpointDeps: CheckpointDeps = {
   async run(command, args, cwd) {
@@ -53,14 +64,21 @@ export async function checkpoint(
     return { ok: false, detail: `cannot append to "${input.progressFile}": ${text(e)}` };
   }
   const message = `relay checkpoint: ${input.label}`;
+  const git = (args: string[]) => deps.run(GIT, [...SAFE_GIT, "-C", input.project, ...args], input.project);
   try {
-    const add = await deps.run(GIT, ["-C", input.project, "add", "-A"], input.project);
+    // a repository whose own config runs programs (filters, textconv…) is not checkpointed: it could run code here
+    const local = await git(["config", "--local", "--get-regexp", "."]);
+    const risky = RUNS_PROGRAMS.exec(local.stdout);
+    if (risky) {
+      return {
+        ok: false,
+        detail: `refused: the repository's own config sets ${risky[0].trim()}, which would run a program; nothing ` +
+          "was committed (PROGRESS.md was updated)",
+      };
+    }
+    const add = await git(["add", "-A"]);
     if (add.code !== 0) return { ok: false, detail: `git add -A failed (${add.code}): ${firstLine(add.stderr)}` };
-    const commit = await deps.run(
-      GIT,
-      ["-C", input.project, "commit", "--no-verify", "--no-gpg-sign", "-q", "-m", message],
-      input.project,
-    );
+    const commit = await git(["commit", "--no-verify", "--no-gpg-sign", "-q", "-m", message]);
     if (commit.code !== 0) {
       const said = `${commit.stdout}\n${commit.stderr}`;
       if (/nothing to commit|nothing added to commit|no changes added/i.test(said)) {
@@ -68,7 +86,7 @@ export async function checkpoint(
       }
       return { ok: false, detail: `git commit failed (${commit.code}): ${firstLine(commit.stderr || commit.stdout)}` };
     }
-    const head = await deps.run(GIT, ["-C", input.project, "rev-parse", "--short", "HEAD"], input.project);
+    const head = await git(["rev-parse", "--short", "HEAD"]);
     return { ok: true, detail: `committed ${head.stdout.trim() || "(unknown)"}: ${message}` };
   } catch (e) {
     if (e instanceof Deno.errors.NotCapable || e instanceof Deno.errors.PermissionDenied) {

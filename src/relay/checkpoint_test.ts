@@ -46,3 +46,32 @@ Deno.test("checkpoint: not a git repository is a clear failure", async () => {
   assert.equal(r.ok, false);
   assert.match(r.detail, /git add -A failed \(128\)/);
 });
+
+Deno.test("checkpoint: git runs with fsmonitor and hooks off; a repository config that runs programs is refused", async () => {
+  const project = await Deno.makeTempDir({ prefix: "cliffhanger-ckpt-" });
+  try {
+    await git(project, "init", "-q");
+    await git(project, "config", "user.email", "t@example.invalid");
+    await git(project, "config", "user.name", "t");
+    const marker = join(project, "..", `pwned-${crypto.randomUUID()}`);
+    // an fsmonitor and a pre-commit hook that would leave a marker file behind
+    await git(project, "config", "core.fsmonitor", `touch ${marker}`);
+    await Deno.writeTextFile(join(project, ".git", "hooks", "pre-commit"), `#!/bin/sh\ntouch ${marker}\n`, {
+      mode: 0o755,
+    });
+    await Deno.writeTextFile(join(project, "work.txt"), "done\n");
+    const ok = await checkpoint({ project, progressFile: join(project, "PROGRESS.md"), label: "t", now });
+    assert.equal(ok.ok, true, ok.detail);
+    await assert.rejects(Deno.stat(marker), Deno.errors.NotFound, "neither the fsmonitor nor the hook ran");
+
+    await git(project, "config", "filter.evil.clean", `touch ${marker}`);
+    await Deno.writeTextFile(join(project, ".gitattributes"), "* filter=evil\n");
+    await Deno.writeTextFile(join(project, "more.txt"), "more\n");
+    const refused = await checkpoint({ project, progressFile: join(project, "PROGRESS.md"), label: "t2", now });
+    assert.equal(refused.ok, false);
+    assert.match(refused.detail, /refused: the repository's own config sets filter\.evil\.clean/);
+    await assert.rejects(Deno.stat(marker), Deno.errors.NotFound, "the filter never ran");
+  } finally {
+    await Deno.remove(project, { recursive: true });
+  }
+});

@@ -24,10 +24,9 @@ export async function appendError(path: string, where: string, error: unknown, n
  * Control characters (C0, DEL, C1, the Unicode line and paragraph separators) as `\uXXXX`: a line may quote payload
  * or transcript text (a path, an event name), which must not carry terminal escapes or break the one-line format.
  */
+// deno-lint-ignore no-control-regex
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
 export function escapeControls(text: string): string {
-  // deno-lint-ignore no-control-regex
-  return text.replace(
-    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  return text.replace(CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

@@ -37,3 +37,16 @@ export function capList<T>(items: readonly T[], isDone: (item: T) => boolean, ke
   });
   return keep === "first" ? kept.slice(0, MAX_LIST_ITEMS) : kept.slice(-MAX_LIST_ITEMS);
 }
+
+/** The longest tool id or tool name kept from a transcript (they reach the state, log lines and stall nudges). */
+export const MAX_TOOL_ID_CHARS = 200;
+
+/**
+ * A tool id or name as we keep it: control characters (line breaks, terminal escapes) replaced by "?", and cut to
+ * MAX_TOOL_ID_CHARS. The same text always gives the same result, so a tool_use and its tool_result still match.
+ */
+export function boundToolId(text: string): string {
+  // deno-lint-ignore no-control-regex
+  const clean = /[\u0000-\u001f\u007f-\u009f]/.test(text) ? text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?") : text;
+  return clean.length <= MAX_TOOL_ID_CHARS ? clean : clean.slice(0, MAX_TOOL_ID_CHARS);
+}

@@ -3,6 +3,7 @@
  * Code and changes between versions, so every optional field falls back to null instead of failing the line,
  * and content blocks are checked one by one (unknown block types are skipped, not errors).
  */
+import { boundToolId } from "./item_text.ts";
 import * as z from "../zod.ts";
 
 const optString = z.catch(z.nullish(z.string()), null);
@@ -120,13 +121,15 @@ export function readBlock(raw: unknown): Block | null {
     case "image":
       return { type: "image" };
     case "tool_use": {
-      const { id, name } = raw;
-      if (typeof id !== "string" || typeof name !== "string") return null;
+      if (typeof raw["id"] !== "string" || typeof raw["name"] !== "string") return null;
+      // ids and names are transcript text that reaches state, logs and nudges: bounded and without controls
+      const id = boundToolId(raw["id"]);
+      const name = boundToolId(raw["name"]);
       return "input" in raw ? { type: "tool_use", id, name, input: raw["input"] } : { type: "tool_use", id, name };
     }
     case "tool_result": {
-      const id = raw["tool_use_id"];
-      if (typeof id !== "string") return null;
+      if (typeof raw["tool_use_id"] !== "string") return null;
+      const id = boundToolId(raw["tool_use_id"]);
       const block: Extract<Block, { type: "tool_result" }> = {
         type: "tool_result",
         tool_use_id: id,

@@ -1,5 +1,5 @@
 /** Markdown task lists (`- [ ] item`, `* [x] item`, `1. [X] item`) in assistant text. */
-import { boundItemText } from "./item_text.ts";
+import { boundItemText, capList } from "./item_text.ts";
 import type { ChecklistItem } from "./types.ts";
 
 /** A list item whose body starts with a checkbox: bullet or number, `[ ]`/`[x]`/`[X]`, then the item text. */
@@ -21,7 +21,8 @@ export interface MarkdownScan {
  */
 export function parseMarkdownChecklist(text: string): ChecklistItem[] | null {
   const { items } = scanMarkdownChecklist(text, null);
-  return items.length > 0 ? items : null;
+  // a final message's own list is capped like every list kept (open items kept first)
+  return items.length > 0 ? capList(items, (item) => item.done, "first") : null;
 }
 
 /**

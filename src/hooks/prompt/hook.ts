@@ -4,6 +4,7 @@
  * pure step composes the context (compose.ts) and the log line. A lock held too long costs the timing, not the answer.
  * Never blocks a prompt.
  */
+import { boundToolId } from "../../transcript/item_text.ts";
 import type { Config } from "../../config.ts";
 import { join } from "../../path.ts";
 import type { HookDefinition, HookIo } from "../contract.ts";
@@ -25,6 +26,9 @@ import type { TerseOptions } from "./terse.ts";
 import { resolveTimeZone, systemTimeZone } from "./zone.ts";
 
 type ModelSource = PromptLogLine["modelSource"];
+
+/** The longest model id kept and logged (real ones are under 60 characters). */
+export const MAX_MODEL_CHARS = 100;
 
 interface Prepared {
   zone: string;

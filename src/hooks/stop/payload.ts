@@ -27,6 +27,11 @@ export function parseStopPayload(raw: unknown): StopPayload {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw new TypeError("Cannot read the hook payload: stdin is not a JSON object");
   }
+  const id = (raw as Record<string, unknown>)["session_id"];
+  if (id !== undefined && typeof id !== "string") {
+    // never fold it into the shared "unknown" session: its count and state would be another session's
+    throw new TypeError(`session_id is a ${id === null ? "null" : typeof id}, not a string; allowed`);
+  }
   const payload = StopPayloadSchema.parse(raw);
   // another event is refused by the runner before this; a name that is not a string reads as Stop
   return payload.hook_event_name === "SubagentStop" ? payload : { ...payload, hook_event_name: "Stop" };
