@@ -134,7 +134,14 @@ Deno.test("install under deno registers deno running main.ts", async () => {
 Deno.test("install with deno from npx's cache installs and warns that npm may clean it", async () => {
   await using home = await tempHome();
   const npx = "/home/a/.npm/_npx/7a40be787520bede/node_modules/deno/deno";
-  const hookCommand = { command: npx, prefixArgs: ["run", MAIN_PATH] };
+  // what install writes for a checkout: its deno.json, the CLIFFHANGER_* env scope and no network, then main.ts
+  const flags = [
+    "run",
+    `--config=${MAIN_PATH.replace(/main\.ts$/, "deno.json")}`,
+    "--allow-env=CLIFFHANGER_*",
+    "--deny-net",
+  ];
+  const hookCommand = { command: npx, prefixArgs: [...flags, MAIN_PATH] };
   const ctx = fakeContext(home.dir);
   assert.equal(await installCode(ctx, ["--no-subagent"], { hookCommand }), 0);
   assert.equal(ctx.stdout(), `Created ${home.settings} with cliffhanger hooks for Stop\n`);

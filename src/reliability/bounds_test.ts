@@ -82,3 +82,22 @@ Deno.test("bounds: a final message with 5,000 checklist items keeps and logs at 
     await removeSandbox(box);
   }
 });
+
+Deno.test("bounds: a 5,000-character model id with an escape is logged cut to 100 characters, without it", async () => {
+  const box = await makeSandbox();
+  try {
+    const model = `claude-\u001b[31m${"x".repeat(5000)}`;
+    const result = await callHook(
+      box,
+      "prompt",
+      JSON.stringify({ session_id: "s3", hook_event_name: "UserPromptSubmit", prompt: "why?", model }),
+    );
+    checkContract("prompt", result);
+    const line = JSON.parse((await readText(box.paths.log)).trim().split("\n").at(-1)!);
+    assert.equal(line.kind, "prompt");
+    assert.ok(line.model.length <= 100, `model is ${line.model.length} characters`);
+    assert.ok(!line.model.includes("\u001b"));
+  } finally {
+    await removeSandbox(box);
+  }
+});

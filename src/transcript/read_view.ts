@@ -32,7 +32,15 @@ export interface ReadTurnViewOptions {
   maxLineBytes?: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
+  /** Most bytes one call reads (default MAX_READ_BYTES_PER_STOP); the rest is left for the next call. */
+  maxReadBytes?: number;
 }
+
+/**
+ * Most transcript bytes one stop reads: about 2-3 s of reading on a slow disk, well inside the 10 s budget. A
+ * bigger backlog (a first stop on a huge transcript) is read over several stops, each saving its progress.
+ */
+export const MAX_READ_BYTES_PER_STOP = 256 * 1024 * 1024;
 
 export interface ReadTurnViewResult {
   view: TurnView;
@@ -64,27 +72,38 @@ export async function readTurnView(
       state: usable?.state ?? initialState(),
       ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
     });
-    await reader.readAvailable();
+    await reader.readAvailable(options.maxReadBytes ?? MAX_READ_BYTES_PER_STOP);
+    if (reader.position < info.size) {
+      // more than one stop may read: keep what was read, and decide from the final message alone this time
+      const stats: ReadStats = { ...reader.stats, fullScan: usable === null, waitedMs: 0, partial: true };
+      return { view: { ...notFoundView(), stats }, index: indexOf(reader, { path, options, info, head }) };
+    }
     const target = syncTarget(options.lastAssistantMessage);
     const wait = target === null || isFinalSynced(reader.state, target)
       ? { synced: target !== null, waitedMs: 0 }
       : await waitForFinal(reader, target, options);
     const stats: ReadStats = { ...reader.stats, fullScan: usable === null, waitedMs: wait.waitedMs };
-    const index: TranscriptIndex = {
-      v: INDEX_VERSION,
-      path,
-      includeSidechain: options.includeSidechain,
-      offset: reader.consumed,
-      line: reader.lineCount,
-      size: reader.position,
-      identity: identityOf(info, head),
-      // the index holds no message text: the in-memory text of the current message stays here
-      state: storedState(reader.state),
-    };
-    return { view: viewOf(reader.state, wait.synced, stats), index };
+    return { view: viewOf(reader.state, wait.synced, stats), index: indexOf(reader, { path, options, info, head }) };
   } finally {
     file.close();
   }
+}
+
+function indexOf(
+  reader: TranscriptReader,
+  at: { path: string; options: ReadTurnViewOptions; info: Deno.FileInfo; head: Uint8Array },
+): TranscriptIndex {
+  return {
+    v: INDEX_VERSION,
+    path: at.path,
+    includeSidechain: at.options.includeSidechain,
+    offset: reader.consumed,
+    line: reader.lineCount,
+    size: reader.position,
+    identity: identityOf(at.info, at.head),
+    // the index holds no message text: the in-memory text of the current message stays here
+    state: storedState(reader.state),
+  };
 }
 
 function usablePrior(

@@ -105,10 +105,11 @@ export class TranscriptReader implements LineSink {
   }
 
   /** Reads from the current position to the end of the file; returns the number of bytes read. */
-  async readAvailable(): Promise<number> {
+  /** Reads what was appended, up to about `maxBytes` (whole buffers) in this call. Returns the bytes read. */
+  async readAvailable(maxBytes = Infinity): Promise<number> {
     await this.#file.seek(this.#position, Deno.SeekMode.Start);
     let total = 0;
-    for (;;) {
+    while (total < maxBytes) {
       const n = await this.#file.read(this.#buffer);
       if (n === null || n === 0) break;
       total += n;

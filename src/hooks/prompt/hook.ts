@@ -50,9 +50,10 @@ export const PROMPT_HOOK: HookDefinition<PromptPayload, Prepared, Held, string |
   async prepare(payload, io) {
     const zone = resolveTimeZone({ configured: io.config.tz, system: systemTimeZone() });
     if (zone.problem) await io.error(zone.problem);
-    const { model, source } = io.config.noQuirks
-      ? { model: null, source: "none" as const }
-      : await findModel(payload, io);
+    const found = io.config.noQuirks ? { model: null, source: "none" as const } : await findModel(payload, io);
+    // a model id is payload or transcript text that is logged: bounded, no control characters
+    const model = found.model === null ? null : boundToolId(found.model).slice(0, MAX_MODEL_CHARS);
+    const source = found.source;
     const quirks = io.config.noQuirks || model === null ? [] : quirksFor(model, await loadQuirks(io));
     return { zone: zone.zone, model, modelSource: source, quirks };
   },

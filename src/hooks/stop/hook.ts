@@ -60,6 +60,13 @@ export const STOP_HOOK: HookDefinition<StopPayload, Prepared, SessionState, Stop
   async load(payload, state, prepared, io) {
     if (!needsTranscript(payload, prepared.rules)) return { state, prepared };
     const read = await readTranscript(payload, state.index, { config: io.config, home: io.paths.home });
+    if (read.view?.stats.partial) {
+      await io.error(
+        `read ${read.view.stats.bytesRead} bytes of ${JSON.stringify(payload.transcript_path ?? "")}, as much as ` +
+          "one stop reads; decided from the final message, and the next stop goes on from there",
+        "transcript",
+      );
+    }
     if (read.view && read.view.stats.malformed > 0) {
       await io.error(
         `${read.view.stats.malformed} malformed line(s) skipped in ${JSON.stringify(payload.transcript_path ?? "")}`,
