@@ -47,6 +47,8 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
 
 async function readLines(path: string, onLine: (line: string) => void): Promise<void> {
   try {
+    // a FIFO, a device or a folder at the log's name is refused before it is opened (the stream would hang on a FIFO)
+    if (!(await Deno.stat(path)).isFile) throw new Error("not a regular file");
     const lines = createInterface({ input: createReadStream(path, { encoding: "utf8" }), crlfDelay: Infinity });
     for await (const line of lines) onLine(line);
   } catch (e) {

@@ -87,7 +87,8 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
     } catch (e) {
       if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
     }
-    await removeIfStale(lockPath, staleMs);
+    // a stale lock, or something that is not a lock file at all, is cleared: try again at once
+    if (await removeIfStale(lockPath, staleMs)) continue;
     if (Date.now() >= deadline) throw new LockTimeoutError(`Cannot take lock "${lockPath}": held by another process`);
     await sleep(pollMs);
   }
@@ -97,21 +98,24 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
  * Removes a lock older than `staleMs`, but only if it still holds the token read before the age check: a waiter
  * that lost the race must not delete the lock another waiter just took over.
  */
-async function removeIfStale(lockPath: string, staleMs: number): Promise<void> {
+async function removeIfStale(lockPath: string, staleMs: number): Promise<boolean> {
   try {
     // not a lock file at all (a folder, a link, a FIFO): no process holds it, and waiting would cost every call the
     // whole wait, forever. The entry itself is removed (a link is never followed).
     if (!(await Deno.lstat(lockPath)).isFile) {
       await Deno.remove(lockPath, { recursive: true });
-      return;
+      return true;
     }
     const token = await Deno.readTextFile(lockPath);
     const info = await Deno.stat(lockPath);
     const age = Date.now() - (info.mtime?.getTime() ?? Date.now());
-    if (age <= staleMs) return;
-    if ((await Deno.readTextFile(lockPath)) === token) await Deno.remove(lockPath);
+    if (age <= staleMs) return false;
+    if ((await Deno.readTextFile(lockPath)) !== token) return false;
+    await Deno.remove(lockPath);
+    return true;
   } catch {
     // vanished between checks, or unreadable: the next attempt decides
+    return false;
   }
 }
 

@@ -1,4 +1,5 @@
 /** Reading part of a file: `length` bytes at an offset, or the last bytes of a file as text. */
+import { openRegular } from "./safe_file.ts";
 
 /** Up to `length` bytes from `offset` (fewer at the end of the file). */
 export async function readAt(file: Deno.FsFile, offset: number, length: number): Promise<Uint8Array> {
@@ -15,7 +16,9 @@ export async function readAt(file: Deno.FsFile, offset: number, length: number):
 
 /** The last `bytes` bytes of the file at `path`, decoded (a cut first character becomes U+FFFD). Throws as open does. */
 export async function readTailText(path: string, bytes: number): Promise<string> {
-  const file = await Deno.open(path, { read: true });
+  // a FIFO or a device is refused before the open (which would block on a FIFO)
+  const file = await openRegular(path, "file");
+  if (file === null) throw new Deno.errors.NotFound(`"${path}" does not exist`);
   try {
     const size = (await file.stat()).size;
     const start = Math.max(0, size - bytes);

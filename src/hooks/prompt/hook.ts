@@ -4,7 +4,6 @@
  * pure step composes the context (compose.ts) and the log line. A lock held too long costs the timing, not the answer.
  * Never blocks a prompt.
  */
-import { boundToolId } from "../../transcript/item_text.ts";
 import type { Config } from "../../config.ts";
 import { join } from "../../path.ts";
 import type { HookDefinition, HookIo } from "../contract.ts";
@@ -30,6 +29,15 @@ type ModelSource = PromptLogLine["modelSource"];
 /** The longest model id kept and logged (real ones are under 60 characters). */
 export const MAX_MODEL_CHARS = 100;
 
+/**
+ * A model id as kept: its leading run of the characters model ids use (letters, digits, `._:@/[]-`), so nothing
+ * after a space or a control character survives, cut to MAX_MODEL_CHARS; null when nothing is left.
+ */
+export function cleanModelId(raw: string): string | null {
+  const clean = /^[A-Za-z0-9._:@/[\]-]+/.exec(raw.trim().slice(0, 4 * MAX_MODEL_CHARS))?.[0] ?? "";
+  return clean === "" ? null : clean.slice(0, MAX_MODEL_CHARS);
+}
+
 interface Prepared {
   zone: string;
   model: string | null;
@@ -51,8 +59,9 @@ export const PROMPT_HOOK: HookDefinition<PromptPayload, Prepared, Held, string |
     const zone = resolveTimeZone({ configured: io.config.tz, system: systemTimeZone() });
     if (zone.problem) await io.error(zone.problem);
     const found = io.config.noQuirks ? { model: null, source: "none" as const } : await findModel(payload, io);
-    // a model id is payload or transcript text that is logged: bounded, no control characters
-    const model = found.model === null ? null : boundToolId(found.model).slice(0, MAX_MODEL_CHARS);
+    // a model id is payload or transcript text that is logged and named in <model-notes>: only the characters model
+    // ids use (so no injected sentence survives), at most MAX_MODEL_CHARS
+    const model = found.model === null ? null : cleanModelId(found.model);
     const source = found.source;
     const quirks = io.config.noQuirks || model === null ? [] : quirksFor(model, await loadQuirks(io));
     return { zone: zone.zone, model, modelSource: source, quirks };

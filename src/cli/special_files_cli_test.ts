@@ -1,0 +1,42 @@
+/**
+ * The commands that read our files (`status`, `doctor`, `stats`, `replay`) answer when those files are FIFOs or links
+ * to /dev/zero: they refuse the file and go on, instead of hanging or growing without bound. A generous deadline
+ * only turns a hang into a failure; nothing is timed.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runCli, withTempHome } from "../testing/run_cli.ts";
+
+const GENEROUS_MS = 60_000;
+
+async function within<T>(what: string, body: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hang = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer: it hung`)), GENEROUS_MS);
+  });
+  try {
+    return await Promise.race([body, hang]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+for (const kind of ["fifo", "dev-zero"] as const) {
+  Deno.test(`status, doctor, stats and replay answer with config.jsonc, log.jsonl and errors.log as ${kind}`, () =>
+    withTempHome(async (home) => {
+      const root = join(home, ".cliffhanger");
+      await Deno.mkdir(root, { recursive: true });
+      for (const name of ["config.jsonc", "log.jsonl", "errors.log"]) {
+        const path = join(root, name);
+        if (kind === "fifo") assert.ok((await new Deno.Command("mkfifo", { args: [path] }).output()).success);
+        else await Deno.symlink("/dev/zero", path);
+      }
+      const transcript = join(home, ".claude", "projects", "t.jsonl");
+      if (kind === "fifo") assert.ok((await new Deno.Command("mkfifo", { args: [transcript] }).output()).success);
+      else await Deno.symlink("/dev/zero", transcript);
+      for (const argv of [["status"], ["doctor"], ["stats", "--days", "1"], ["replay"]]) {
+        const run = await within(argv.join(" "), runCli(argv, { home }));
+        assert.ok([0, 1].includes(run.code), `${argv.join(" ")} exited ${run.code}: ${run.stderr}`);
+      }
+    }));
+}

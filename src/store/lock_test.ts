@@ -1,0 +1,25 @@
+/** The session lock: what is at the lock path when it is not a lock file. Other lock tests are in reliability/. */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { acquireLock } from "./lock.ts";
+
+Deno.test("acquireLock(): a folder, a link or a FIFO at the lock path is cleared at once, not waited on", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const victim = join(dir, "victim");
+    await Deno.writeTextFile(victim, "keep\n");
+    for (const kind of ["folder", "link", "fifo"] as const) {
+      const lockPath = join(dir, `${kind}.lock`);
+      if (kind === "folder") await Deno.mkdir(join(lockPath, "inner"), { recursive: true });
+      else if (kind === "link") await Deno.symlink(victim, lockPath);
+      else assert.ok((await new Deno.Command("mkfifo", { args: [lockPath] }).output()).success);
+      // no wait at all: the only way through is clearing the entry on the first look
+      const release = await acquireLock(lockPath, { waitMs: 0 });
+      assert.ok((await Deno.lstat(lockPath)).isFile, `${kind}: a real lock file now`);
+      await release();
+    }
+    assert.equal(await Deno.readTextFile(victim), "keep\n", "the link's target is untouched");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
