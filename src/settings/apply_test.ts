@@ -210,3 +210,19 @@ Deno.test("applySettingsEdit(): a FIFO, a folder or /dev/zero as the settings fi
 function isError(type: new (...args: never[]) => Error, message: RegExp): (e: unknown) => boolean {
   return (e) => e instanceof type && message.test(e.message);
 }
+
+Deno.test("applySettingsEdit(): a backups folder planted as a link is refused, nothing copied where it points", async () => {
+  await using home = await tempHome();
+  await Deno.mkdir(dirname(home.settings), { recursive: true });
+  await Deno.writeTextFile(home.settings, FOREIGN);
+  const elsewhere = join(home.dir, "elsewhere");
+  await Deno.mkdir(elsewhere);
+  await Deno.mkdir(join(home.dir, ".cliffhanger"), { recursive: true });
+  await Deno.symlink(elsewhere, join(home.dir, ".cliffhanger", "backups"));
+  await assert.rejects(
+    applySettingsEdit(options(home.dir, home.settings)),
+    isError(CommandError, /backups folder .* is a link/),
+  );
+  assert.deepEqual(await listDir(elsewhere), []);
+  assert.equal(await Deno.readTextFile(home.settings), FOREIGN, "unchanged");
+});

@@ -1,4 +1,5 @@
 /** Where an edit of a settings file really lands: its symlink target, its lock file and its backup name. */
+import { UnsafeFileError } from "../store/safe_file.ts";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 
 const MAX_LINKS = 40;
@@ -33,9 +34,14 @@ export function backupPath(backupsDir: string, target: string, now: Date, attemp
 /** Copy the bytes of a settings file into the backups folder without overwriting an older backup. */
 export async function writeBackup(backupsDir: string, target: string, bytes: Uint8Array, now: Date): Promise<string> {
   await Deno.mkdir(backupsDir, { recursive: true });
+  // a backups folder planted as a link would put a copy of the settings where it points
+  if ((await Deno.lstat(backupsDir)).isSymlink) {
+    throw new UnsafeFileError(`the backups folder "${backupsDir}" is a link; nothing was written`);
+  }
   for (let attempt = 1;; attempt++) {
     const path = backupPath(backupsDir, target, now, attempt);
     try {
+      // createNew (O_EXCL) never follows a link at the backup's name either
       await Deno.writeFile(path, bytes, { createNew: true, mode: 0o600 });
       return path;
     } catch (e) {
