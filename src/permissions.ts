@@ -106,7 +106,14 @@ export function computeScopes(input: ScopeInput): Scopes {
   const relay = (input.relayDirs ?? []).flatMap((d) => [resolve(d), join(dirname(resolve(d)), "PROGRESS.md")]);
   const extraRead = (input.extraRead ?? []).map((p) => resolve(p));
   return {
-    read: unique([resolve(input.claudeDir), resolve(input.cliffhangerHome), ...settingsWrites, ...relay, ...extraRead]),
+    // of Claude Code's folder only the transcripts and the settings files: never its credentials or anything else
+    read: unique([
+      join(resolve(input.claudeDir), "projects"),
+      resolve(input.cliffhangerHome),
+      ...settingsWrites,
+      ...relay,
+      ...extraRead,
+    ]),
     write: unique([resolve(input.cliffhangerHome), ...settingsWrites, ...relay]),
     env: [...ENV_ALLOW],
     run: computeRunScope(input),

@@ -7,7 +7,7 @@ import { candidateSettingsFiles, inspectSettings } from "../settings/inspect.ts"
 import { VERSION } from "../version.ts";
 import { type CommandSpec, parseCommandArgs } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { KILL_HELPER_CANDIDATES } from "../permissions.ts";
 import { type HealthListing, type HealthRecord, listHealth } from "../wrap/health.ts";
 import { readConfigFile } from "../config_file.ts";
@@ -50,7 +50,11 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const wrapHealth = await listHealth(paths.root);
 
   const permissions = {
-    read: Object.fromEntries([paths.claudeDir, paths.root, "/etc"].map((p) => [p, query({ name: "read", path: p })])),
+    read: Object.fromEntries(
+      [join(paths.claudeDir, "projects"), paths.userSettings, paths.claudeDir, paths.root, "/etc"].map((
+        p,
+      ) => [p, query({ name: "read", path: p })]),
+    ),
     write: Object.fromEntries(
       [paths.root, paths.userSettings, paths.claudeDir, ...(cwd ? [cwd] : [])].map((
         p,

@@ -32,3 +32,32 @@ try { await import("http://127.0.0.1:8080/mod.ts"); console.log("IMPORTED"); } c
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("least privilege: of Claude Code's folder the binary reads only projects/ and the settings files, never credentials", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    const claudeDir = join(home, ".claude");
+    await Deno.mkdir(join(claudeDir, "projects"), { recursive: true });
+    await Deno.writeTextFile(join(claudeDir, ".credentials.json"), '{"secret": true}');
+    await Deno.writeTextFile(join(claudeDir, "projects", "t.jsonl"), "{}\n");
+    await Deno.writeTextFile(join(claudeDir, "settings.json"), "{}");
+    const scopes = computeScopes({ home, claudeDir, cliffhangerHome: join(home, ".cliffhanger") });
+    const script = join(home, "probe.ts");
+    const paths = [".credentials.json", "projects/t.jsonl", "settings.json"].map((p) => join(claudeDir, p));
+    await Deno.writeTextFile(
+      script,
+      `for (const p of ${JSON.stringify(paths)}) {
+  try { await Deno.readTextFile(p); console.log("READ"); } catch (e) { console.log(e.name); }
+}`,
+    );
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--quiet", `--allow-read=${script},${scopes.read.join(",")}`, "--deny-net", script],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
+    assert.deepEqual(lines, ["NotCapable", "READ", "READ"], new TextDecoder().decode(out.stderr));
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
