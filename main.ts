@@ -13,6 +13,7 @@ import { appendError } from "./src/store/errors_log.ts";
 import { writeStderr, writeStdout } from "./src/output.ts";
 import { stripControls } from "./src/controls.ts";
 import { homePaths } from "./src/store/paths.ts";
+import { revokeSettingsWrites } from "./src/store/settings_files.ts";
 import { VERSION } from "./src/version.ts";
 
 interface Entry {
@@ -158,6 +159,8 @@ async function hookCommand(argv: string[]): Promise<number> {
     await appendError(paths.errors, "hook", `${message}; allowed`);
     return 0;
   }
+  // a hook never writes a settings file: give up the access the binary's flags grant for install
+  revokeSettingsWrites(paths.userSettings, processCwd());
   const outcome = await runHook(name, {
     env: readEnv,
     paths,
@@ -197,6 +200,14 @@ async function readStdin(limit: number): Promise<string> {
   return new TextDecoder().decode(all);
 }
 
+function processCwd(): string | null {
+  try {
+    return Deno.cwd();
+  } catch {
+    return null; // outside the read scope
+  }
+}
+
 function cliContext(): CliContext {
   return {
     env: readEnv,
@@ -207,13 +218,7 @@ function cliContext(): CliContext {
     progress: writeStderr,
     isTTY: Deno.stdout.isTerminal(),
     now: () => new Date(),
-    cwd: () => {
-      try {
-        return Deno.cwd();
-      } catch {
-        return null; // outside the read scope
-      }
-    },
+    cwd: processCwd,
   };
 }
 

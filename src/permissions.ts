@@ -7,6 +7,7 @@ import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EnvReader } from "./env.ts";
 import { homePaths } from "./store/paths.ts";
+import { settingsLockFile, settingsTempPath } from "./store/settings_files.ts";
 
 /** Every environment variable the binary reads. `CLIFFHANGER_*` is a prefix wildcard. */
 export const ENV_ALLOW = ["HOME", "CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR", "NO_COLOR", "CLIFFHANGER_*"] as const;
@@ -87,18 +88,7 @@ export function resolveRunCommand(command: string, cwd: string, pathVar: string 
   return null;
 }
 
-/** The temp file install writes beside a settings file before renaming it into place. */
-export function settingsTempPath(settingsFile: string): string {
-  return `${settingsFile}.cliffhanger-tmp`;
-}
-
-/**
- * The lock file beside a settings file: installs to one settings file are serialised by it, whichever home each
- * install runs with (a lock in the home would let two homes edit one file at once and lose an update).
- */
-export function settingsLockFile(settingsFile: string): string {
-  return `${settingsFile}.cliffhanger-lock`;
-}
+export { settingsLockFile, settingsTempPath };
 
 export function computeScopes(input: ScopeInput): Scopes {
   const settings = [join(input.claudeDir, "settings.json"), ...(input.extraSettingsFiles ?? [])].map((p) => resolve(p));

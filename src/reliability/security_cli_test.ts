@@ -1,7 +1,7 @@
 /** The binary's scopes refuse the network: a probe run under them (`deno run` with the same flags) cannot connect. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { computeScopes, denoRunArgs, scopeFlags } from "../permissions.ts";
+import { computeScopes, denoRunArgs, REPO_ROOT, scopeFlags } from "../permissions.ts";
 
 Deno.test("network: under the binary's scopes a fetch, a connection and a remote import are refused (--deny-net, --deny-import)", async () => {
   const home = await Deno.makeTempDir();
@@ -57,6 +57,46 @@ Deno.test("least privilege: of Claude Code's folder the binary reads only projec
     }).output();
     const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
     assert.deepEqual(lines, ["NotCapable", "READ", "READ"], new TextDecoder().decode(out.stderr));
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("least privilege: a hook process gives up write access to the settings files before it runs", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    const claudeDir = join(home, ".claude");
+    const root = join(home, ".cliffhanger");
+    await Deno.mkdir(claudeDir, { recursive: true });
+    await Deno.mkdir(root, { recursive: true });
+    const settings = join(claudeDir, "settings.json");
+    await Deno.writeTextFile(settings, "{}");
+    const scopes = computeScopes({ home, claudeDir, cliffhangerHome: root });
+    assert.ok(scopes.write.includes(settings), "the binary's flags grant it (for install)");
+    const script = join(home, "probe.ts");
+    const module = new URL("../store/settings_files.ts", import.meta.url).href;
+    await Deno.writeTextFile(
+      script,
+      `import { revokeSettingsWrites } from ${JSON.stringify(module)};
+revokeSettingsWrites(${JSON.stringify(settings)}, null);
+for (const p of ${JSON.stringify([settings, `${settings}.cliffhanger-tmp`, join(root, "log.jsonl")])}) {
+  try { Deno.writeTextFileSync(p, "x"); console.log("WROTE"); } catch (e) { console.log(e.name); }
+}`,
+    );
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--quiet",
+        `--allow-read=${script},${REPO_ROOT}`,
+        ...scopeFlags(scopes).filter((f) => !f.startsWith("--allow-read")),
+        script,
+      ],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
+    assert.deepEqual(lines, ["NotCapable", "NotCapable", "WROTE"], new TextDecoder().decode(out.stderr));
+    assert.equal(await Deno.readTextFile(settings), "{}");
   } finally {
     await Deno.remove(home, { recursive: true });
   }

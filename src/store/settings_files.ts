@@ -1,0 +1,37 @@
+/**
+ * The names beside a settings file that `install` writes (its temp file and its lock), and the hook processes'
+ * narrowing of the write scope: a hook never needs to write a settings file, so it gives that access up first.
+ */
+/** The temp file install writes beside a settings file before renaming it into place. */
+export function settingsTempPath(settingsFile: string): string {
+  return `${settingsFile}.cliffhanger-tmp`;
+}
+
+/**
+ * The lock file beside a settings file: installs to one settings file are serialised by it, whichever home each
+ * install runs with (a lock in the home would let two homes edit one file at once and lose an update).
+ */
+export function settingsLockFile(settingsFile: string): string {
+  return `${settingsFile}.cliffhanger-lock`;
+}
+
+/**
+ * Gives up write access to the settings files a hook could reach (the user's, and the project's of `cwd`) with their
+ * temp and lock files. The binary's one set of flags grants it for `install`; a hook process drops it at once.
+ * Under `--allow-all` (in-process tests) a revoke of one path changes nothing.
+ */
+export function revokeSettingsWrites(userSettings: string, cwd: string | null): void {
+  const files = [userSettings];
+  // no path module here: this runs first in every hook process, and the probe test loads it on its own
+  const project = cwd?.replace(/\/+$/, "");
+  if (project) files.push(`${project}/.claude/settings.json`, `${project}/.claude/settings.local.json`);
+  for (const file of files) {
+    for (const path of [file, settingsTempPath(file), settingsLockFile(file)]) {
+      try {
+        Deno.permissions.revokeSync({ name: "write", path });
+      } catch {
+        // nothing to give up
+      }
+    }
+  }
+}
