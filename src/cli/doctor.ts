@@ -82,7 +82,7 @@ async function checkHomeWritable(root: string): Promise<Check> {
   const probe = join(root, `.doctor-${Date.now()}-${Math.random().toString(36).slice(2)}`);
   try {
     await Deno.mkdir(root, { recursive: true });
-    await Deno.writeTextFile(probe, "");
+    await Deno.writeTextFile(probe, "", { createNew: true });
     await Deno.remove(probe);
     return { id: "home-writable", status: "ok", detail: `${root} is writable`, fix: null };
   } catch (e) {

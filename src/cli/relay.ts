@@ -155,7 +155,12 @@ async function note(ctx: CliContext, paths: RelayPaths, text: string): Promise<v
 
 async function on(ctx: CliContext, paths: RelayPaths): Promise<number> {
   await Deno.mkdir(paths.dir, { recursive: true });
-  await Deno.writeTextFile(paths.active, `relay on at ${ctx.now().toISOString()}\n`);
+  // atomic and never through a link: a cloned project may hold relay/ACTIVE as a planted link
+  await writeFileAtomic(paths.active, `relay on at ${ctx.now().toISOString()}\n`, {
+    mode: 0o644,
+    label: "relay switch",
+    folderMayBeLink: true,
+  });
   let cleared = false;
   try {
     await Deno.remove(paths.stop);
@@ -170,7 +175,11 @@ async function on(ctx: CliContext, paths: RelayPaths): Promise<number> {
 
 async function off(ctx: CliContext, paths: RelayPaths): Promise<number> {
   await Deno.mkdir(paths.dir, { recursive: true });
-  await Deno.writeTextFile(paths.stop, `relay off at ${ctx.now().toISOString()}\n`);
+  await writeFileAtomic(paths.stop, `relay off at ${ctx.now().toISOString()}\n`, {
+    mode: 0o644,
+    label: "relay switch",
+    folderMayBeLink: true,
+  });
   await note(ctx, paths, "relay off (STOP created)");
   ctx.out(`relay off: created ${paths.stop}; a waiting stop ends at its next poll\n`);
   return 0;

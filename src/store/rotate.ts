@@ -13,7 +13,6 @@
 import { dirname } from "../path.ts";
 import { acquireLock } from "./lock.ts";
 import { appendToFile } from "./append.ts";
-import { checkWritable } from "./safe_file.ts";
 
 export interface AppendRotatingOptions {
   /** Rotate when the file would grow past this many bytes; 0 (or less) never rotates. */
@@ -48,8 +47,7 @@ export async function appendRotating(path: string, text: string, options: Append
     // a rotation that fails (a file we may not rename) must not cost the line: append anyway
     await rotateIfOver(path, bytes.length, options.maxBytes).catch(() => false);
   }
-  // never append through a planted link, into a FIFO or a folder (the home itself may be a link the user made)
-  await checkWritable(path, { label: options.label ?? "log file", folderMayBeLink: true });
+  // appendToFile never appends through a planted link, into a FIFO or a folder
   await appendToFile(path, bytes, options.mode ?? 0o600);
 }
 
