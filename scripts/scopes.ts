@@ -36,6 +36,12 @@ export function settingsTargetsFromArgs(args: readonly string[], cwd: string = D
   return files;
 }
 
+/** The settings files `status --settings F` and `doctor --settings F` read (with their link targets). */
+export function inspectedSettingsFromArgs(args: readonly string[], cwd: string = Deno.cwd()): string[] {
+  if (args[0] !== "status" && args[0] !== "doctor") return [];
+  return withSymlinkTargets(settingsTargetsFromArgs(["install", ...args.slice(1)], cwd));
+}
+
 /** The file itself plus, where it is a symlink, the file it points at. */
 export function withSymlinkTargets(files: readonly string[]): string[] {
   const out: string[] = [];
@@ -102,7 +108,8 @@ export function scopesFor(
   const input = scopeInputFromEnv(env, withSymlinkTargets(settingsTargetsFromArgs(args, cwd)), runCommands);
   const relay = relayTargetsFromArgs(args, cwd, env);
   input.relayDirs = [...new Set([...(input.relayDirs ?? []), ...relay.dirs, ...(overrides.relayDirs ?? [])])];
-  input.extraRead = relay.read;
+  // `status --settings F` and `doctor --settings F` read F (from a checkout, each run gets the scope it names)
+  input.extraRead = [...relay.read, ...inspectedSettingsFromArgs(args, cwd)];
   input.extraSettingsFiles = withSymlinkTargets([
     join(input.claudeDir, "settings.json"),
     ...(input.extraSettingsFiles ?? []),

@@ -41,8 +41,8 @@ Deno.test("doctor: a fresh install of all hooks has nothing broken", async () =>
 Deno.test("doctor: a broken setup exits 1 and names each problem with a fix", async () => {
   const home = await tempHome();
   const claude = join(home, ".claude");
-  // a binary that was deleted (inside the read scope, so doctor can see it is gone)
-  const gone = join(claude, "bin", "cliffhanger-bin");
+  // a binary that was deleted (inside the read scope, the cliffhanger home, so doctor can see it is gone)
+  const gone = join(home, ".cliffhanger", "bin", "cliffhanger-bin");
   const handler = (args: string[], timeout: number) => ({ type: "command", command: gone, args, timeout });
   await Deno.writeTextFile(
     join(claude, "settings.json"),
