@@ -2,6 +2,8 @@
  * `doctor [--settings PATH] [--json]`: checks the whole chain a hook call goes through and prints each check with a
  * fix. Exits 1 when something is broken (a warning alone exits 0).
  */
+import { RELAY_TIMEOUT_HEADROOM_S } from "../relay/timeout.ts";
+import { pathExists } from "../store/exists.ts";
 import { join, resolve } from "node:path";
 import {
   type Check,
@@ -52,7 +54,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     checkBinary({ files, self: selfPath(), onPath: onPath(cwd), exists }),
     checkSettingsParse(files),
     checkRegistered(files),
-    checkTimeouts(files, config.budgetMs),
+    checkTimeouts(files, config.budgetMs, await relayNeedS(ctx, config)),
     problems.length > 0
       ? {
         id: "config",
@@ -159,6 +161,16 @@ async function lastDecisionTsIn(log: string): Promise<string | null> {
     }
   }
   return null;
+}
+
+/** With the relay in use here (a folder configured, or one beside the project): its wait plus headroom, in s. */
+async function relayNeedS(
+  ctx: CliContext,
+  config: { relayMaxWaitS: number; relayDir: string },
+): Promise<number | null> {
+  const project = ctx.env("CLAUDE_PROJECT_DIR") || ctx.cwd();
+  const inUse = config.relayDir !== "" || (project !== null && await pathExists(join(project, "relay")));
+  return inUse ? Math.ceil(config.relayMaxWaitS + RELAY_TIMEOUT_HEADROOM_S) : null;
 }
 
 function selfPath(): string | null {

@@ -49,7 +49,15 @@ export function checkRegistered(files: readonly SettingsFileReport[]): Check {
   return ok("registered", `registered for ${events.join(", ")}`);
 }
 
-export function checkTimeouts(files: readonly SettingsFileReport[], budgetMs: number): Check {
+/**
+ * Every event's timeout against the budget; with the relay in use (`relayNeedS`: its wait plus headroom), the Stop
+ * handlers' against the wait as well.
+ */
+export function checkTimeouts(
+  files: readonly SettingsFileReport[],
+  budgetMs: number,
+  relayNeedS: number | null = null,
+): Check {
   const problems: string[] = [];
   // every event's timeout must leave a margin over the budget: a run that ends at its budget still answers
   const needS = Math.ceil(budgetMs / 1000) + HOOK_TIMEOUT_MARGIN_S;
@@ -59,7 +67,12 @@ export function checkTimeouts(files: readonly SettingsFileReport[], budgetMs: nu
       if (h.event === "UserPromptSubmit" && timeout > PROMPT_TIMEOUT_MAX_S) {
         problems.push(`${f.path}: UserPromptSubmit timeout ${timeout} s is over ${PROMPT_TIMEOUT_MAX_S} s`);
       }
-      if (timeout < needS) {
+      if (relayNeedS !== null && h.event === "Stop" && timeout < relayNeedS) {
+        problems.push(
+          `${f.path}: Stop timeout ${timeout} s is under the relay's wait plus headroom (${relayNeedS} s): the hook ` +
+            "would be killed mid-wait (install --relay registers 600 s)",
+        );
+      } else if (timeout < needS) {
         problems.push(
           `${f.path}: ${h.event} timeout ${timeout} s leaves less than ${HOOK_TIMEOUT_MARGIN_S} s over the hook's ` +
             `budget of ${budgetMs / 1000} s`,

@@ -62,7 +62,7 @@ Deno.test("least privilege: of Claude Code's folder the binary reads only projec
   }
 });
 
-Deno.test("least privilege: a hook process gives up write access to the settings files before it runs", async () => {
+Deno.test("least privilege: a hook process gives up read and write access to the settings files before it runs", async () => {
   const home = await Deno.makeTempDir();
   try {
     const claudeDir = join(home, ".claude");
@@ -81,13 +81,14 @@ Deno.test("least privilege: a hook process gives up write access to the settings
 revokeSettingsWrites(${JSON.stringify(settings)}, null);
 for (const p of ${JSON.stringify([settings, `${settings}.cliffhanger-tmp`, join(root, "log.jsonl")])}) {
   try { Deno.writeTextFileSync(p, "x"); console.log("WROTE"); } catch (e) { console.log(e.name); }
-}`,
+}
+try { Deno.readTextFileSync(${JSON.stringify(settings)}); console.log("READ"); } catch (e) { console.log(e.name); }`,
     );
     const out = await new Deno.Command(Deno.execPath(), {
       args: [
         "run",
         "--quiet",
-        `--allow-read=${script},${REPO_ROOT}`,
+        `--allow-read=${script},${REPO_ROOT},${scopes.read.join(",")}`,
         ...scopeFlags(scopes).filter((f) => !f.startsWith("--allow-read")),
         script,
       ],
@@ -95,7 +96,7 @@ for (const p of ${JSON.stringify([settings, `${settings}.cliffhanger-tmp`, join(
       stderr: "piped",
     }).output();
     const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
-    assert.deepEqual(lines, ["NotCapable", "NotCapable", "WROTE"], new TextDecoder().decode(out.stderr));
+    assert.deepEqual(lines, ["NotCapable", "NotCapable", "WROTE", "NotCapable"], new TextDecoder().decode(out.stderr));
     assert.equal(await Deno.readTextFile(settings), "{}");
   } finally {
     await Deno.remove(home, { recursive: true });

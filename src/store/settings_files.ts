@@ -16,9 +16,10 @@ export function settingsLockFile(settingsFile: string): string {
 }
 
 /**
- * Gives up write access to the settings files a hook could reach (the user's, and the project's of `cwd`) with their
- * temp and lock files. The binary's one set of flags grants it for `install`; a hook process drops it at once.
- * Under `--allow-all` (in-process tests) a revoke of one path changes nothing.
+ * Gives up read and write access to the settings files a hook could reach (the user's, and the project's of `cwd`)
+ * with their temp and lock files. The binary's one set of flags grants it for `install`, `status` and `doctor`; a
+ * hook never reads or writes a settings file, so its process drops the access at once. Under `--allow-all`
+ * (in-process tests) a revoke of one path changes nothing.
  */
 export function revokeSettingsWrites(userSettings: string, cwd: string | null): void {
   const files = [userSettings];
@@ -27,10 +28,12 @@ export function revokeSettingsWrites(userSettings: string, cwd: string | null): 
   if (project) files.push(`${project}/.claude/settings.json`, `${project}/.claude/settings.local.json`);
   for (const file of files) {
     for (const path of [file, settingsTempPath(file), settingsLockFile(file)]) {
-      try {
-        Deno.permissions.revokeSync({ name: "write", path });
-      } catch {
-        // nothing to give up
+      for (const name of ["write", "read"] as const) {
+        try {
+          Deno.permissions.revokeSync({ name, path });
+        } catch {
+          // nothing to give up
+        }
       }
     }
   }
