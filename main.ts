@@ -11,7 +11,7 @@ import { CommandError, UsageError } from "./src/errors.ts";
 import { readEnv } from "./src/env.ts";
 import { appendError } from "./src/store/errors_log.ts";
 import { writeStderr, writeStdout } from "./src/output.ts";
-import { stripControls } from "./src/controls.ts";
+import { stripTerminalControls } from "./src/controls.ts";
 import { homePaths } from "./src/store/paths.ts";
 import { revokeSettingsWrites } from "./src/store/settings_files.ts";
 import { VERSION } from "./src/version.ts";
@@ -213,8 +213,8 @@ function cliContext(): CliContext {
     env: readEnv,
     paths: homePaths(readEnv),
     // a command prints transcript, log or mailbox text: no terminal escapes reach the user's terminal
-    out: (text) => writeStdout(stripControls(text)),
-    err: (text) => writeStderr(stripControls(text)),
+    out: (text) => writeStdout(stripTerminalControls(text)),
+    err: (text) => writeStderr(stripTerminalControls(text)),
     progress: writeStderr,
     isTTY: Deno.stdout.isTerminal(),
     now: () => new Date(),

@@ -7,5 +7,26 @@
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 export function stripControls(text: string): string {
+  CONTROLS.lastIndex = 0;
   return CONTROLS.test(text) ? text.replace(CONTROLS, "") : text;
+}
+
+/** A colour (SGR) sequence: the one escape our own output uses (`stats` paints with it). */
+// deno-lint-ignore no-control-regex
+const SGR = /\u001b\[[0-9;]{0,32}m/g;
+
+/**
+ * For what a command prints to a terminal: control characters stripped as by stripControls, except colour
+ * sequences, which only paint (they cannot move the cursor, clear the screen or set the title).
+ */
+export function stripTerminalControls(text: string): string {
+  CONTROLS.lastIndex = 0;
+  if (!CONTROLS.test(text)) return text;
+  let out = "";
+  let at = 0;
+  for (const m of text.matchAll(SGR)) {
+    out += stripControls(text.slice(at, m.index)) + m[0];
+    at = m.index + m[0].length;
+  }
+  return out + stripControls(text.slice(at));
 }

@@ -47,7 +47,10 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const files = await inspectSettings([
     ...new Set([...(cwd ? candidateSettingsFiles(paths, cwd) : [paths.userSettings]), ...extra]),
   ]);
-  const { config, problems, exists: configExists } = await readConfigFile(paths.config, ctx.env);
+  const read = await readConfigFile(paths.config, ctx.env);
+  const { config, exists: configExists } = read;
+  // a file that could not be read (a link out of the home, a FIFO, too big) is a problem like a bad value
+  const problems = read.readProblem === null ? read.problems : [read.readProblem, ...read.problems];
   const registered = files.some((f) => f.events.length > 0);
 
   const checks: Check[] = [

@@ -40,7 +40,10 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(spec, argv);
   const paths = ctx.paths;
   const offFile = await pathExists(paths.off);
-  const { config, problems, exists: configExists } = await readConfigFile(paths.config, ctx.env);
+  const read = await readConfigFile(paths.config, ctx.env);
+  const { config, exists: configExists } = read;
+  // a file that could not be read (a link out of the home, a FIFO, too big) is a problem like a bad value
+  const problems = read.readProblem === null ? read.problems : [read.readProblem, ...read.problems];
   const disabledByEnv = config.disable;
   const rules = buildRuleSet({ userFiles: await readUserRuleFiles(paths.rules) });
   const extra = ((parsed.values["settings"] as string[] | undefined) ?? []).map((p) => resolve(p));

@@ -155,11 +155,19 @@ function continuation(
   };
 }
 
+/**
+ * The step's errors.log lines and log lines. Never throws: the decision is made and its state written, so a log that
+ * cannot be appended to (a planted link, a full disk) costs the line, said in errors.log, never the answer.
+ */
 async function record(step: StepResult<unknown, unknown>, io: HookIo): Promise<void> {
   for (const error of step.errors ?? []) {
     await (typeof error === "string" ? io.error(error) : io.error(error.message, error.where));
   }
-  await appendJsonLines({ path: io.paths.log, maxBytes: io.config.logMaxBytes }, step.log);
+  try {
+    await appendJsonLines({ path: io.paths.log, maxBytes: io.config.logMaxBytes }, step.log);
+  } catch (e) {
+    await io.error(e, "log");
+  }
 }
 
 /** The payload as JSON; the error never quotes stdin (it may hold message text). */

@@ -91,3 +91,31 @@ Deno.test("runner, hook stop: a session_id that is not a string is allowed and s
     assert.match(errors, /session_id is a null, not a string; allowed/);
     assert.deepEqual(await files(join(home, ".cliffhanger", "state")), [], "no state for any of them");
   }));
+
+Deno.test("runner: a log.jsonl that cannot be appended to costs the line, said in errors.log, never the answer", () =>
+  withHome(async (home) => {
+    const root = join(home, ".cliffhanger");
+    await Deno.mkdir(root, { recursive: true });
+    await Deno.symlink("/dev/null", join(root, "log.jsonl"));
+    const stdin = JSON.stringify({
+      session_id: "s",
+      hook_event_name: "Stop",
+      last_assistant_message: "Want me to go on?",
+    });
+    const outcome = await call(home, "stop", stdin);
+    assert.match(outcome.stdout, /"decision":"block"/);
+    const errors = await Deno.readTextFile(join(root, "errors.log"));
+    assert.match(errors, / log: UnsafeFileError: .*log\.jsonl" is a link; nothing appended/);
+    const pretool = JSON.stringify({
+      session_id: "p",
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "ls" },
+    });
+    for (let i = 0; i < 3; i++) await call(home, "pretool", pretool);
+    assert.match(
+      (await call(home, "pretool", pretool)).stdout,
+      /"permissionDecision":"deny"/,
+      "the denial is still sent",
+    );
+  }));

@@ -43,16 +43,22 @@ export async function queuedTurns(paths: RelayPaths): Promise<number[]> {
   return turns.sort((a, b) => a - b).slice(0, MAX_QUEUED);
 }
 
-/** The lowest instruction newer than `last`, from to-code.md and the queue; null when there is none. */
+/**
+ * The lowest instruction newer than `last`, from to-code.md and the queue; null when there is none. The queue is
+ * listed before to-code.md is read: a turn is queued only while to-code.md holds a lower one not yet taken, which no
+ * send overwrites, so a queued turn seen here always comes with its lower to-code.md turn (two sends landing between
+ * the two reads cannot hide one).
+ */
 export async function nextInstruction(paths: RelayPaths, last: number): Promise<Message | null> {
+  const queued = await queuedTurns(paths);
   let best: Message | null = null;
   const direct = await readMessageAt(paths.toCode);
   if (direct && direct.turn > last && direct.body !== "") best = direct;
-  for (const turn of await queuedTurns(paths)) {
+  for (const turn of queued) {
     if (turn <= last || (best && turn >= best.turn)) continue;
-    const queued = await readMessageAt(queuedPath(paths, turn));
-    if (queued && queued.turn === turn && queued.body !== "") {
-      best = queued;
+    const message = await readMessageAt(queuedPath(paths, turn));
+    if (message && message.turn === turn && message.body !== "") {
+      best = message;
       break; // the turns are in order: the first new one is the lowest
     }
   }

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { computeScopes, denoRunArgs, REPO_ROOT, scopeFlags } from "../permissions.ts";
+import { readLog, runCli, withTempHome } from "../testing/run_cli.ts";
 
 Deno.test("network: under the binary's scopes a fetch, a connection and a remote import are refused (--deny-net, --deny-import)", async () => {
   const home = await Deno.makeTempDir();
@@ -68,7 +69,7 @@ Deno.test("least privilege: a hook process gives up read and write access to the
     const claudeDir = join(home, ".claude");
     const root = join(home, ".cliffhanger");
     await Deno.mkdir(claudeDir, { recursive: true });
-    await Deno.mkdir(root, { recursive: true });
+    await Deno.mkdir(join(root, "rules"), { recursive: true });
     const settings = join(claudeDir, "settings.json");
     await Deno.writeTextFile(settings, "{}");
     const scopes = computeScopes({ home, claudeDir, cliffhangerHome: root });
@@ -78,8 +79,16 @@ Deno.test("least privilege: a hook process gives up read and write access to the
     await Deno.writeTextFile(
       script,
       `import { revokeSettingsWrites } from ${JSON.stringify(module)};
-revokeSettingsWrites(${JSON.stringify(settings)}, null);
-for (const p of ${JSON.stringify([settings, `${settings}.cliffhanger-tmp`, join(root, "log.jsonl")])}) {
+// a hook started inside the home: the project's settings there are covered by the home's grant and stay as they are
+revokeSettingsWrites(${JSON.stringify(settings)}, ${JSON.stringify(join(root, "rules"))});
+for (const p of ${
+        JSON.stringify([
+          settings,
+          `${settings}.cliffhanger-tmp`,
+          join(root, "log.jsonl"),
+          join(root, "rules", "x.json"),
+        ])
+      }) {
   try { Deno.writeTextFileSync(p, "x"); console.log("WROTE"); } catch (e) { console.log(e.name); }
 }
 try { Deno.readTextFileSync(${JSON.stringify(settings)}); console.log("READ"); } catch (e) { console.log(e.name); }`,
@@ -96,9 +105,28 @@ try { Deno.readTextFileSync(${JSON.stringify(settings)}); console.log("READ"); }
       stderr: "piped",
     }).output();
     const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
-    assert.deepEqual(lines, ["NotCapable", "NotCapable", "WROTE", "NotCapable"], new TextDecoder().decode(out.stderr));
+    assert.deepEqual(
+      lines,
+      ["NotCapable", "NotCapable", "WROTE", "WROTE", "NotCapable"],
+      `the settings files are given up, the home keeps its grant: ${new TextDecoder().decode(out.stderr)}`,
+    );
     assert.equal(await Deno.readTextFile(settings), "{}");
   } finally {
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("least privilege: hook stop started inside the home still decides and logs (its grant is kept)", () =>
+  withTempHome(async (home) => {
+    const rules = join(home, ".cliffhanger", "rules");
+    await Deno.mkdir(rules, { recursive: true });
+    const stdin = JSON.stringify({
+      session_id: "s",
+      hook_event_name: "Stop",
+      last_assistant_message: "Want me to continue?",
+    });
+    const run = await runCli(["hook", "stop"], { home, cwd: rules, stdin });
+    assert.equal(run.code, 0);
+    assert.match(run.stdout, /"decision":"block"/, run.stderr);
+    assert.equal((await readLog(home)).length, 1, "the decision is logged");
+  }));

@@ -1,7 +1,9 @@
 /**
  * Replayed stops through the Stop step itself (hooks/stop/step.ts), the one `hook stop` runs. A `ReplaySession`
  * is one transcript file: it carries the session state from stop point to stop point, as the hook's state file
- * would, so the turn counter, the blocks sent and the stall retries come from the step. Replay answers as the hook
+ * would, so the turn counter, the blocks sent and the stall retries come from the step. A stored stop point is the
+ * end of a user turn (`stop_hook_active` false), so the cap starts again at each one; stall retries and the
+ * cooldown carry over. Replay answers as the hook
  * would with blocking on (a block counts), writes nothing and skips the relay. The clock is the stop's own
  * timestamp (kept strictly increasing), so the stall cooldown sees the gaps the session had.
  */

@@ -50,9 +50,12 @@ async function hookAnswers(file: TranscriptFile, points: Point[]): Promise<strin
         transcript_path: transcript,
         ...(file.subagent ? { agent_transcript_path: transcript } : {}),
       };
+      const before = (await readLog(home)).length;
       const run = await runCli(["hook", "stop"], { home, stdin: JSON.stringify(payload) });
       assert.equal(run.code, 0, run.stderr);
-      const decision = (await readLog(home)).at(-1);
+      const log = await readLog(home);
+      // this stop's own line: a stop that failed open (no new line) must not borrow the previous one's
+      const decision = log.length === before + 1 ? log.at(-1) : undefined;
       answers.push(decision ? `${decision["action"]} ${decision["rule"]}` : `no decision line (${run.stderr.trim()})`);
     }
     return answers;

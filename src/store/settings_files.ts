@@ -28,13 +28,22 @@ export function revokeSettingsWrites(userSettings: string, cwd: string | null): 
   if (project) files.push(`${project}/.claude/settings.json`, `${project}/.claude/settings.local.json`);
   for (const file of files) {
     for (const path of [file, settingsTempPath(file), settingsLockFile(file)]) {
-      for (const name of ["write", "read"] as const) {
-        try {
-          Deno.permissions.revokeSync({ name, path });
-        } catch {
-          // nothing to give up
-        }
-      }
+      for (const name of ["write", "read"] as const) revokeExact(name, path);
     }
+  }
+}
+
+/**
+ * Revokes `path` only when no broader grant covers it: Deno 2.9.6 revokes a covering folder's whole grant with it
+ * (a hook started inside the home, a relay folder or the transcripts would lose that access). A path its folder's
+ * grant covers stays as it is.
+ */
+function revokeExact(name: "read" | "write", path: string): void {
+  const folder = path.slice(0, Math.max(1, path.lastIndexOf("/")));
+  try {
+    if (Deno.permissions.querySync({ name, path: folder }).state === "granted") return;
+    Deno.permissions.revokeSync({ name, path });
+  } catch {
+    // nothing to give up
   }
 }
