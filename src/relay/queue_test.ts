@@ -7,7 +7,7 @@ import { UsageError } from "../errors.ts";
 import { makeWorld, manager } from "../testing/relay_race.ts";
 import { runRelayStage } from "./stage.ts";
 import { fakeClock } from "./test_support.ts";
-import { queuedPath, queuedTurns } from "./queue.ts";
+import { queueDir, queuedPath, queuedTurns } from "./queue.ts";
 
 Deno.test("relay queue: sends before the hook takes them queue up; status shows them; taken in order, one per stop", async () => {
   const world = await makeWorld();
@@ -67,3 +67,52 @@ Deno.test("relay send: an instruction over the size cap is a usage error (exit 2
     await Deno.remove(world.root, { recursive: true });
   }
 });
+
+for (const when of ["before", "after"] as const) {
+  Deno.test(`relay queue: two sends landing while the hook looks (${when} its queue listing) hide no turn`, async () => {
+    const world = await makeWorld();
+    const realReadDir = Deno.readDir;
+    try {
+      await manager(world, ["send", "one"]);
+      const stop = () => {
+        const clock = fakeClock();
+        return runRelayStage({
+          payload: { session_id: "s", hook_event_name: "Stop" },
+          paths: world.relay,
+          pollS: 1,
+          maxWaitS: 0,
+          now: clock.now,
+          sleep: clock.sleep,
+          explicitDir: false,
+        });
+      };
+      const first = await stop();
+      assert.ok(first.decision === "block" && first.turn === 1);
+      // to-code.md holds turn 1, consumed. The next look lists the queue, and right after that two sends land: turn 2
+      // goes to to-code.md, turn 3 to the queue.
+      await Deno.mkdir(queueDir(world.relay), { recursive: true });
+      let fired = false;
+      const patched = (path: string | URL) => {
+        if (fired || !String(path).endsWith("/queue")) return realReadDir(path);
+        fired = true;
+        return (async function* () {
+          if (when === "after") yield* realReadDir(path);
+          await manager(world, ["send", "two"]);
+          await manager(world, ["send", "three"]);
+          if (when === "before") yield* realReadDir(path);
+        })();
+      };
+      Object.defineProperty(Deno, "readDir", { value: patched, configurable: true, writable: true });
+      const taken: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const r = await stop();
+        taken.push(r.decision === "block" ? `${r.turn}: ${r.reason.split("\n").at(-1)}` : `allow ${r.why}`);
+      }
+      assert.ok(fired, "the sends landed mid-look");
+      assert.deepEqual(taken, ["2: two", "3: three", "allow deadline"]);
+    } finally {
+      Object.defineProperty(Deno, "readDir", { value: realReadDir, configurable: true, writable: true });
+      await Deno.remove(world.root, { recursive: true });
+    }
+  });
+}
