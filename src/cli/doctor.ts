@@ -2,6 +2,7 @@
  * `doctor [--settings PATH] [--json]`: checks the whole chain a hook call goes through and prints each check with a
  * fix. Exits 1 when something is broken (a warning alone exits 0).
  */
+import { summariseErrors } from "../doctor/errors_log.ts";
 import { RELAY_TIMEOUT_HEADROOM_S } from "../relay/timeout.ts";
 import { pathExists } from "../store/exists.ts";
 import { join, resolve } from "node:path";
@@ -9,9 +10,11 @@ import {
   type Check,
   checkBinary,
   checkDuplicates,
+  checkErrors,
   checkRecentDecisions,
   checkRegistered,
   checkSettingsParse,
+  checkSwitches,
   checkTimeouts,
   exitCodeFor,
   renderChecks,
@@ -76,6 +79,15 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     await checkTranscripts(join(paths.claudeDir, "projects")),
     checkDuplicates(files),
     checkRecentDecisions(await lastDecisionTs(paths.log), ctx.now(), registered),
+    checkSwitches({
+      offFile: await pathExists(paths.off) ? paths.off : null,
+      stallOffFile: await pathExists(paths.stallOff) ? paths.stallOff : null,
+      disableEnv: ["1", "true", "yes", "on"].includes((ctx.env("CLIFFHANGER_DISABLE") ?? "").trim().toLowerCase()),
+      disableConfig: config.disable,
+      observe: config.observe,
+      loopBypass: config.loopBypass,
+    }),
+    checkErrors(await summariseErrors(paths.errors, ctx.now())),
   ];
   const code = exitCodeFor(checks);
   if (parsed.values["json"]) ctx.out(JSON.stringify({ ok: code === 0, checks }, null, 2) + "\n");

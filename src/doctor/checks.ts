@@ -206,9 +206,73 @@ export function renderChecks(checks: readonly Check[]): string {
   const warns = checks.filter((c) => c.status === "warn").length;
   lines.push(
     "",
-    fails === 0
-      ? `all good${warns ? ` (${warns} warning${warns === 1 ? "" : "s"})` : ""}`
-      : `${fails} broken, ${warns} warning${warns === 1 ? "" : "s"}`,
+    fails > 0
+      ? `${fails} broken, ${warns} warning${warns === 1 ? "" : "s"}`
+      : warns > 0
+      ? `nothing broken, but ${warns} warning${warns === 1 ? "" : "s"} above: read them before you rely on it`
+      : "all good",
   );
   return lines.join("\n") + "\n";
+}
+
+/** What is switched off or softened right now: each hook still runs, but answers differently than a user expects. */
+export interface Switches {
+  offFile: string | null;
+  stallOffFile: string | null;
+  disableEnv: boolean;
+  disableConfig: boolean;
+  observe: boolean;
+  loopBypass: boolean;
+}
+
+export function checkSwitches(s: Switches): Check {
+  const notes: string[] = [];
+  const fixes: string[] = [];
+  if (s.disableEnv) {
+    notes.push("CLIFFHANGER_DISABLE is set: every hook allows and logs nothing");
+    fixes.push("unset CLIFFHANGER_DISABLE");
+  }
+  if (s.disableConfig) {
+    notes.push("config disable is true: every hook allows and logs nothing");
+    fixes.push('set "disable": false in config.jsonc');
+  }
+  if (s.offFile !== null) {
+    notes.push(`the off switch ${s.offFile} exists: every hook allows and logs nothing`);
+    fixes.push("cliffhanger-bin on");
+  }
+  if (s.stallOffFile !== null) {
+    notes.push(`${s.stallOffFile} exists: silent tool stalls are not nudged`);
+    fixes.push(`rm ${s.stallOffFile}`);
+  }
+  if (s.observe) {
+    notes.push("observe mode is on: decisions are logged, nothing is blocked or denied");
+    fixes.push('unset CLIFFHANGER_OBSERVE / set "observe": false when the observe week is over');
+  }
+  if (s.loopBypass) {
+    notes.push("loopBypass is on: the anti-loop guard is off");
+    fixes.push('unset CLIFFHANGER_LOOP_BYPASS / set "loopBypass": false');
+  }
+  if (notes.length === 0) return ok("switches", "on: no off switch, not disabled, blocking (not observe mode)");
+  return { id: "switches", status: "warn", detail: notes.join("; "), fix: fixes.join("; ") };
+}
+
+/** errors.log's recent lines: what the hooks swallowed while failing open (the only channel they have). */
+export interface ErrorsSummary {
+  path: string;
+  /** Lines in the window, and the newest few (each cut, where-prefix first). */
+  recent: number;
+  newest: string[];
+  days: number;
+}
+
+export function checkErrors(s: ErrorsSummary): Check {
+  if (s.recent === 0) return ok("errors", `no errors in ${s.path} in the last ${s.days} days`);
+  return {
+    id: "errors",
+    status: "warn",
+    detail: `${s.recent} line${s.recent === 1 ? "" : "s"} in ${s.path} in the last ${s.days} days; newest: ${
+      s.newest.join(" | ")
+    }`,
+    fix: `read ${s.path}: each line says which hook failed open and why (each such call let the action through)`,
+  };
 }

@@ -1,6 +1,15 @@
 import assert from "node:assert/strict";
 import type { SettingsFileReport } from "../settings/inspect.ts";
-import { checkBinary, checkDuplicates, checkRecentDecisions, checkTimeouts, exitCodeFor } from "./checks.ts";
+import {
+  checkBinary,
+  checkDuplicates,
+  checkErrors,
+  checkRecentDecisions,
+  checkSwitches,
+  checkTimeouts,
+  exitCodeFor,
+  renderChecks,
+} from "./checks.ts";
 
 const file = (
   path: string,
@@ -80,4 +89,53 @@ Deno.test("timeouts: with the relay in use, a Stop timeout under its wait plus h
   assert.equal(checkTimeouts([file("a", [["Stop", "stop", 600]])], 10_000, 600).status, "ok");
   // SubagentStop never waits on the relay
   assert.equal(checkTimeouts([file("a", [["SubagentStop", "stop", 60]])], 10_000, 600).status, "ok");
+});
+
+Deno.test("switches: each switch that softens or stops the hooks is a warning that says what it does", () => {
+  const none = {
+    offFile: null,
+    stallOffFile: null,
+    disableEnv: false,
+    disableConfig: false,
+    observe: false,
+    loopBypass: false,
+  };
+  assert.equal(checkSwitches(none).status, "ok");
+  const all = checkSwitches({
+    offFile: "/h/off",
+    stallOffFile: "/h/stall-off",
+    disableEnv: true,
+    disableConfig: true,
+    observe: true,
+    loopBypass: true,
+  });
+  assert.equal(all.status, "warn");
+  for (
+    const said of [
+      "CLIFFHANGER_DISABLE",
+      "config disable",
+      "/h/off exists",
+      "stalls are not nudged",
+      "observe mode",
+      "anti-loop guard is off",
+    ]
+  ) {
+    assert.ok(all.detail.includes(said), said);
+  }
+  assert.match(all.fix ?? "", /cliffhanger-bin on/);
+});
+
+Deno.test("errors: recent errors.log lines are a warning with the newest shown; none is ok", () => {
+  assert.equal(checkErrors({ path: "/h/errors.log", recent: 0, newest: [], days: 7 }).status, "ok");
+  const some = checkErrors({ path: "/h/errors.log", recent: 2, newest: ["a", "b"], days: 7 });
+  assert.equal(some.status, "warn");
+  assert.match(some.detail, /^2 lines in \/h\/errors\.log in the last 7 days; newest: a \| b$/);
+});
+
+Deno.test("renderChecks(): warnings are never summed up as all good", () => {
+  const warn = { id: "x", status: "warn" as const, detail: "d", fix: null };
+  const good = { id: "y", status: "ok" as const, detail: "d", fix: null };
+  assert.match(renderChecks([good]), /\nall good\n$/);
+  assert.match(renderChecks([good, warn]), /\nnothing broken, but 1 warning above/);
+  assert.doesNotMatch(renderChecks([good, warn]), /all good/);
 });
