@@ -89,6 +89,11 @@ export function mainHelp(): string {
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === undefined && !stdinIsTerminal()) {
+    // run with no command where a hook would be (a settings entry without `hook <event>`): never a hook error
+    writeStderr('cliffhanger-bin: no command given; as a hook, run "cliffhanger-bin hook stop" (see --help)\n');
+    return 0;
+  }
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     writeStdout(mainHelp());
     return name === undefined ? 2 : 0;
@@ -198,6 +203,14 @@ async function readStdin(limit: number): Promise<string> {
     offset += chunk.length;
   }
   return new TextDecoder().decode(all);
+}
+
+function stdinIsTerminal(): boolean {
+  try {
+    return Deno.stdin.isTerminal();
+  } catch {
+    return false;
+  }
 }
 
 function processCwd(): string | null {

@@ -17,7 +17,7 @@ import { join, resolve } from "node:path";
 import { computeScopes, CONFIG_PATH, MAIN_PATH, REPO_ROOT, resolveRunCommand, scopeFlags } from "../src/permissions.ts";
 import { withSymlinkTargets } from "./scopes.ts";
 import { buildBundle, type BundlePlan, bundlePlan } from "./bundle.ts";
-import { writeStderr } from "../src/output.ts";
+import { writeStderr, writeStdout } from "../src/output.ts";
 
 export interface CompilePlan {
   /** `deno compile` arguments; the last one is the entry module (the bundle's, or main.ts). */
@@ -104,8 +104,34 @@ export function unbundled(plan: CompilePlan): CompilePlan {
   return { ...plan, args: [...plan.args.slice(0, -1), MAIN_PATH], bundle: null };
 }
 
+/** `deno task compile --help`: the flags and what they do. */
+export const COMPILE_HELP = `usage: deno task compile [options]
+
+Builds dist/cliffhanger-bin with the permission scopes baked in (computed for one home).
+
+options:
+  --home DIR              the user's home the scopes are computed for (default: $HOME)
+  --cliffhanger-home DIR  the cliffhanger home (default: DIR/.cliffhanger, or $CLIFFHANGER_HOME)
+  --claude-dir DIR        Claude Code's folder (default: DIR/.claude, or $CLAUDE_CONFIG_DIR)
+  --settings PATH         another settings file install may edit (repeatable)
+  --allow-run CMD         a command wrap may start, resolved on PATH now (repeatable)
+  --relay-dir DIR         a relay mailbox folder to read and write (repeatable)
+  --output PATH           where the binary goes (default: dist/cliffhanger-bin)
+  --target TRIPLE         cross-compile for another platform
+  --no-bundle             compile main.ts as it is, without bundling first
+  --dry-run               print the deno bundle and deno compile commands, build nothing
+  -h, --help              show this help
+
+DENORT_BIN=PATH uses a local denort (Deno 2.9.6's runtime) instead of downloading it, for air-gapped builds.
+Exit codes: 0 built (or printed), 1 the build failed, 2 a usage mistake.
+`;
+
 if (import.meta.main) {
   const env = (name: string) => Deno.env.get(name);
+  if (Deno.args.includes("--help") || Deno.args.includes("-h")) {
+    writeStdout(COMPILE_HELP);
+    Deno.exit(0);
+  }
   let plan: CompilePlan;
   try {
     // `deno task` runs in the checkout; relative paths belong to the folder the task was started in

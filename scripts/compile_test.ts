@@ -73,3 +73,29 @@ Deno.test("compilePlan() --no-bundle compiles main.ts itself, with the same flag
   assert.deepEqual(plain.args.slice(0, -1), bundled.args.slice(0, -1));
   assert.deepEqual(unbundled(bundled), plain);
 });
+
+Deno.test("deno task compile --help prints every flag compilePlan takes, and exits 0", async () => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("./compile.ts", import.meta.url).pathname, "--help"],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const text = new TextDecoder().decode(out.stdout);
+  for (
+    const flag of [
+      "--home",
+      "--cliffhanger-home",
+      "--claude-dir",
+      "--settings",
+      "--allow-run",
+      "--relay-dir",
+      "--output",
+      "--target",
+      "--no-bundle",
+      "--dry-run",
+    ]
+  ) {
+    assert.ok(text.includes(flag), flag);
+  }
+});

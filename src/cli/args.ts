@@ -48,7 +48,7 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): Parsed {
   }
   let result;
   try {
-    result = parseArgs({ args: argv, options, strict: true, allowPositionals: true });
+    result = parseArgs({ args: withNegativeValues(spec, argv), options, strict: true, allowPositionals: true });
   } catch (e) {
     throw toUsageError(spec, e, argv);
   }
@@ -60,6 +60,25 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): Parsed {
     throw new UsageError(`${spec.name}: unexpected argument "${extra}"; see "cliffhanger-bin ${spec.name} --help"`);
   }
   return { values, positionals: result.positionals, help };
+}
+
+/**
+ * `--days -1` as `--days=-1`: a value flag followed by a negative number takes it as its value (parseArgs would read
+ * it as a flag and say "needs a value"), so the flag's own check can say what is wrong with it.
+ */
+function withNegativeValues(spec: CommandSpec, argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") return [...out, ...argv.slice(i)];
+    const flag = spec.flags[arg.replace(/^--/, "")];
+    const next = argv[i + 1];
+    if (arg.startsWith("--") && flag?.type === "string" && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
 }
 
 function toUsageError(spec: CommandSpec, e: unknown, argv: string[]): UsageError {

@@ -203,3 +203,14 @@ Deno.test("status --json reports mode, cap, home, rule files and the sandbox it 
     assert.equal(s.registered, false);
     assert.equal(s.permissions.write[join(home, ".cliffhanger")], "granted");
   }));
+
+Deno.test("the bare binary with stdin not a terminal (a hook entry without a command) exits 0 with a one-line hint", () =>
+  withTempHome(async (home) => {
+    const run = await runCli([], { home, stdin: '{"hook_event_name":"Stop"}' });
+    assert.equal(run.code, 0);
+    assert.equal(run.stdout, "");
+    assert.equal(
+      run.stderr,
+      'cliffhanger-bin: no command given; as a hook, run "cliffhanger-bin hook stop" (see --help)\n',
+    );
+  }));
