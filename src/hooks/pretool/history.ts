@@ -21,9 +21,17 @@ export const HistoryEntrySchema = z.strictObject({
 });
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
 
+/**
+ * The answers to the newest calls by tool_use_id, with when each was given: a second copy of one call (the hook
+ * registered twice, both copies started together) gets the same answer.
+ */
+export const AnsweredSchema = z.object({ id: z.string(), decision: z.unknown(), finishedAt: z.number() });
+
 export const LoopStateSchema = z.strictObject({
   v: z.literal(1),
   history: z.array(HistoryEntrySchema),
+  /** Absent in files written before it existed. */
+  answered: z.optional(z.array(AnsweredSchema)),
 });
 export type LoopState = z.infer<typeof LoopStateSchema>;
 

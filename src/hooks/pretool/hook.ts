@@ -6,7 +6,8 @@
  */
 import type { HookDefinition } from "../contract.ts";
 import { callSignature, describeCall } from "./canonical.ts";
-import { decideLoop, type LoopDecision, type LoopInput, recordCall } from "./decide.ts";
+import { decideLoop, type LoopDecision, type LoopFinding, type LoopInput, recordCall } from "./decide.ts";
+import { boundToolId } from "../../transcript/item_text.ts";
 import { loopKey, loopLockPath, type LoopState, loopStatePath, readLoopState, writeLoopState } from "./history.ts";
 import type { LoopLogLine } from "./log_line.ts";
 import { parsePretoolHead, parsePretoolPayload, type PretoolPayload } from "./payload.ts";
@@ -37,6 +38,13 @@ export const PRETOOL_HOOK: HookDefinition<PretoolPayload, null, LoopState, Resul
     };
   },
   step({ payload, state, config, clock }) {
+    const id = payload.tool_use_id ? boundToolId(payload.tool_use_id) : null;
+    // a copy started before the first one answered (as Claude Code starts a call's hooks together): a later call
+    // with the same id (a replayed payload) is a call of its own
+    const earlier = id === null ? null : state!.answered?.find((a) => a.id === id && clock.startedAt <= a.finishedAt);
+    const repeated = earlier ? asDecision(earlier.decision) : null;
+    // a second copy of one call (the hook registered twice runs both at once): the same answer, not a repeat
+    if (repeated) return { result: { decision: repeated, observe: config.observe }, state: null, log: [] };
     const guarded = isGuarded(guardedTools(config.loopTools), payload.tool_name);
     const input: LoopInput = {
       history: state!.history,
@@ -51,12 +59,32 @@ export const PRETOOL_HOOK: HookDefinition<PretoolPayload, null, LoopState, Resul
     // never warned or denied, but recorded
     const decision: LoopDecision = guarded ? decideLoop(input) : { action: "allow", finding: null };
     const denied = decision.action === "deny" && !config.observe;
-    const next: LoopState = { v: 1, history: recordCall(input, denied) };
+    const answered = id === null
+      ? state!.answered ?? []
+      : [...(state!.answered ?? []), { id, decision, finishedAt: clock.now }].slice(-ANSWERS_KEPT);
+    const next: LoopState = { v: 1, history: recordCall(input, denied), answered };
     const log = decision.action === "allow" ? [] : [logLine(payload, decision, config.observe, clock.now)];
     return { result: { decision, observe: config.observe }, state: next, log };
   },
   render: (result) => (result.observe ? "" : renderPretool(result.decision)),
 };
+
+/** Answers kept by tool_use_id: a second copy arrives at the same time as the first, never calls later. */
+const ANSWERS_KEPT = 8;
+
+/** A stored answer, if it has the shape of one (the file is ours, but validated like everything read). */
+function asDecision(raw: unknown): LoopDecision | null {
+  if (typeof raw !== "object" || raw === null) return null;
+  const d = raw as { action?: unknown; finding?: unknown };
+  if (d.action === "allow") return { action: "allow", finding: null };
+  if ((d.action === "warn" || d.action === "deny") && typeof d.finding === "object" && d.finding !== null) {
+    const f = d.finding as Partial<LoopFinding>;
+    if (typeof f.pattern === "string" && typeof f.repeats === "number" && Array.isArray(f.calls)) {
+      return raw as LoopDecision;
+    }
+  }
+  return null;
+}
 
 function logLine(
   payload: PretoolPayload,

@@ -265,3 +265,27 @@ Deno.test("hook pretool: a malformed payload or another event is allowed and sai
     await h.cleanup();
   }
 });
+
+Deno.test("hook pretool: a second copy of one call (same tool_use_id, the hook registered twice) gets the same answer, not a repeat", async () => {
+  const h = await harness();
+  try {
+    const answers: string[] = [];
+    for (let i = 1; i <= 4; i++) {
+      const call = pre("npm test", { tool_use_id: `toolu_${i}` });
+      // each call reaches two registrations started together (the same start time): both answer alike, one counts
+      const at = T0 + i * 60_000;
+      answers.push(`${await h.run(call, at)}/${await h.run(call, at)}`);
+    }
+    assert.deepEqual(answers, ["allow/allow", "allow/allow", "warn/warn", "deny/deny"]);
+    assert.equal(h.stdout[6], h.stdout[7], "the copy's warning text is the first's");
+    const history = JSON.parse(await Deno.readTextFile(h.loopFile("s1"))).history;
+    assert.equal(history.length, 4, "four calls recorded, not eight");
+    const log = await h.log();
+    assert.equal(log.length, 2, "one warning and one denial logged, not twice each");
+    // the same payload replayed later (its own start time) is a call of its own: counted, denied again
+    assert.equal(await h.run(pre("npm test", { tool_use_id: "toolu_4" })), "deny");
+    assert.equal(JSON.parse(await Deno.readTextFile(h.loopFile("s1"))).history.length, 5);
+  } finally {
+    await h.cleanup();
+  }
+});

@@ -15,6 +15,8 @@ export const PretoolPayloadSchema = z.looseObject({
   tool_input: z.record(z.string(), z.unknown()),
   /** Present only inside a subagent. */
   agent_id: z.nullish(z.string()),
+  /** The call's id: two copies of one call (the hook registered twice) share it. */
+  tool_use_id: z.catch(z.nullish(z.string()), undefined),
   cwd: z.nullish(z.string()),
 });
 export type PretoolPayload = z.infer<typeof PretoolPayloadSchema>;
