@@ -39,7 +39,9 @@ export function settingsTargetsFromArgs(args: readonly string[], cwd: string = D
 /** The settings files `status --settings F` and `doctor --settings F` read (with their link targets). */
 export function inspectedSettingsFromArgs(args: readonly string[], cwd: string = Deno.cwd()): string[] {
   if (args[0] !== "status" && args[0] !== "doctor") return [];
-  return withSymlinkTargets(settingsTargetsFromArgs(["install", ...args.slice(1)], cwd));
+  // the project's own settings of the folder it runs in, as Claude Code reads them, and what --settings names
+  const project = [join(cwd, ".claude", "settings.json"), join(cwd, ".claude", "settings.local.json")];
+  return withSymlinkTargets([...project, ...settingsTargetsFromArgs(["install", ...args.slice(1)], cwd)]);
 }
 
 /** The file itself plus, where it is a symlink, the file it points at. */

@@ -22,8 +22,13 @@ export const PROMPT_TIMEOUT_MAX_S = 30;
 /** Claude Code's timeout for a command handler without one. */
 export const DEFAULT_HANDLER_TIMEOUT_S = 600;
 
+/** A settings file this process may not read: it cannot be checked, and is never counted as one that parses. */
+export function unreadable(f: SettingsFileReport): boolean {
+  return f.exists && f.error !== null && /Requires read access|NotCapable|outside/.test(f.error);
+}
+
 export function checkSettingsParse(files: readonly SettingsFileReport[]): Check {
-  const broken = files.filter((f) => f.exists && f.error !== null && !/Requires read access|NotCapable/.test(f.error));
+  const broken = files.filter((f) => f.exists && f.error !== null && !unreadable(f));
   if (broken.length > 0) {
     return {
       id: "settings-parse",
@@ -32,8 +37,17 @@ export function checkSettingsParse(files: readonly SettingsFileReport[]): Check 
       fix: "fix the JSON at the position shown (Claude Code ignores a settings file it cannot parse, hooks included)",
     };
   }
-  const present = files.filter((f) => f.exists).length;
-  return ok("settings-parse", `${present} settings file${present === 1 ? "" : "s"} parse`);
+  const present = files.filter((f) => f.exists && f.error === null).length;
+  const unchecked = files.filter(unreadable);
+  const parsed = `${present} settings file${present === 1 ? "" : "s"} parse`;
+  if (unchecked.length === 0) return ok("settings-parse", parsed);
+  return {
+    id: "settings-parse",
+    status: "warn",
+    detail: `${parsed}; cannot check ${unchecked.map((f) => f.path).join(", ")} (outside this binary's read scope)`,
+    fix: "check it from a checkout (`deno task cli doctor --settings PATH` reads what it names), or rebuild with " +
+      "`deno task compile --settings PATH`",
+  };
 }
 
 export function checkRegistered(files: readonly SettingsFileReport[]): Check {
@@ -101,11 +115,21 @@ export function checkDuplicates(files: readonly SettingsFileReport[]): Check {
   const where = new Map<string, string[]>();
   for (const f of files) for (const h of f.handlers) where.set(h.event, [...(where.get(h.event) ?? []), f.path]);
   const doubled = [...where].filter(([, paths]) => paths.length > 1);
+  const unchecked = files.filter(unreadable);
+  if (doubled.length === 0 && unchecked.length > 0) {
+    return {
+      id: "duplicates",
+      status: "warn",
+      detail: `no event registered twice in the files read; ${unchecked.length} could not be checked`,
+      fix: "see settings-parse",
+    };
+  }
   if (doubled.length === 0) return ok("duplicates", "each event registered once");
   const detail = doubled.map(([event, paths]) => `${event} ×${paths.length} (${[...new Set(paths)].join(", ")})`).join(
     "; ",
   );
-  const onlyStop = doubled.every(([event]) => event === "Stop" || event === "SubagentStop");
+  // Stop and PreToolUse answer a second copy of one call alike (the stop's fingerprint, the call's tool_use_id)
+  const onlyStop = doubled.every(([event]) => event === "Stop" || event === "SubagentStop" || event === "PreToolUse");
   return {
     id: "duplicates",
     status: onlyStop ? "warn" : "fail",

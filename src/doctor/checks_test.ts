@@ -5,6 +5,7 @@ import {
   checkDuplicates,
   checkErrors,
   checkRecentDecisions,
+  checkSettingsParse,
   checkSwitches,
   checkTimeouts,
   exitCodeFor,
@@ -138,4 +139,15 @@ Deno.test("renderChecks(): warnings are never summed up as all good", () => {
   assert.match(renderChecks([good]), /\nall good\n$/);
   assert.match(renderChecks([good, warn]), /\nnothing broken, but 1 warning above/);
   assert.doesNotMatch(renderChecks([good, warn]), /all good/);
+});
+
+Deno.test("settings-parse: a file outside the read scope is 'cannot check', never counted as parsed", () => {
+  const readable = file("/h/.claude/settings.json", [["Stop", "stop", 60]]);
+  const outside = { ...file("/p/.claude/settings.json", []), error: 'cannot read: Requires read access to "/p"' };
+  const check = checkSettingsParse([readable, outside]);
+  assert.equal(check.status, "warn");
+  assert.match(check.detail, /^1 settings file parse; cannot check \/p\/\.claude\/settings\.json/);
+  const dup = checkDuplicates([readable, outside]);
+  assert.equal(dup.status, "warn", "no 'registered once' claim over a file it could not read");
+  assert.match(dup.detail, /1 could not be checked/);
 });
