@@ -11,6 +11,7 @@ import {
   checkBinary,
   checkDuplicates,
   checkErrors,
+  checkPython,
   checkRecentDecisions,
   checkRegistered,
   checkSettingsParse,
@@ -78,6 +79,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     await checkRules(paths.rules),
     await checkTranscripts(join(paths.claudeDir, "projects")),
     checkDuplicates(files),
+    checkPython(files),
     checkRecentDecisions(await lastDecisionTs(paths.log), ctx.now(), registered),
     checkSwitches({
       offFile: await pathExists(paths.off) ? paths.off : null,

@@ -2,7 +2,7 @@
 import type { CommandSpec } from "./args.ts";
 import type { CliContext } from "./context.ts";
 import { CommandError } from "../errors.ts";
-import { installHooks } from "../settings/edit.ts";
+import { installHooks, pythonHandlerEvents } from "../settings/edit.ts";
 import {
   currentHookCommand,
   describeHooks,
@@ -14,7 +14,8 @@ import { eventsFlag, EXIT_CODES_HELP, runSettingsCommand, TARGET_FLAGS } from ".
 
 export const spec: CommandSpec = {
   name: "install",
-  usage: "install [--settings PATH | --project DIR] [--events LIST] [--no-subagent] [--relay] [--dry-run] [--json]",
+  usage: "install [--settings PATH | --project DIR] [--events LIST] [--no-subagent] [--relay] [--replace-python] " +
+    "[--dry-run] [--json]",
   summary: "Add cliffhanger hooks to a Claude Code settings file (by default the Stop and SubagentStop guard). " +
     "Other settings, hooks and comments are kept; the previous file is backed up.",
   flags: {
@@ -22,11 +23,17 @@ export const spec: CommandSpec = {
     events: eventsFlag("hooks to add, comma-separated: stop, prompt, pretool (default: stop)"),
     "no-subagent": { type: "boolean", help: "leave out (or remove) the SubagentStop hook" },
     relay: { type: "boolean", help: "register Stop with a 600 s timeout, room for the relay's wait" },
+    "replace-python": {
+      type: "boolean",
+      help: "remove the Python cliffhanger's handlers (hooks/cliffhanger.py) while adding ours",
+    },
   },
   details: [
     "events (each runs `hook <name>`):",
     ...describeHooks().map((line) => `  ${line}`),
     "Hooks left out of --events are not touched: install again with another list to add to what is there.",
+    "A settings file that still runs the Python cliffhanger (hooks/cliffhanger.py) is not changed without",
+    "--replace-python: two guards would both block every stop. --dry-run shows the replacement.",
     "",
     EXIT_CODES_HELP,
   ].join("\n"),
@@ -55,7 +62,19 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
         subagent: parsed.values["no-subagent"] !== true,
         relay: parsed.values["relay"] === true,
       });
-      return { edit: (text) => installHooks(text, { command, registrations }), warning: hookCommandWarning(command) };
+      const replacePython = parsed.values["replace-python"] === true;
+      const edit = (text: string) => {
+        const python = pythonHandlerEvents(text);
+        if (python.length > 0 && !replacePython) {
+          throw new CommandError(
+            `the Python cliffhanger (hooks/cliffhanger.py) is registered there for ${python.join(", ")}: with ours ` +
+              "beside it two guards would block every stop. Run install again with --replace-python to replace it " +
+              "(the file is backed up first; --dry-run shows the change)",
+          );
+        }
+        return installHooks(text, { command, registrations, replacePython });
+      };
+      return { edit, warning: hookCommandWarning(command) };
     },
   });
 }

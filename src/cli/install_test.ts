@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { commandHelp } from "./help.ts";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { MAIN_PATH } from "../permissions.ts";
 import { inspectSettingsText } from "../settings/inspect.ts";
 import { BINARY, exitCodeOf, type FakeContext, fakeContext, listDir, tempHome } from "../testing/settings_support.ts";
@@ -321,4 +321,37 @@ Deno.test("status lists the UserPromptSubmit and PreToolUse registrations instal
   const text = fakeContext(home.dir);
   assert.equal(await exitCodeOf(text, () => statusCommand.run(text, ["--settings", path])), 0);
   assert.ok(text.stdout().includes(`  ${path}: registered for UserPromptSubmit, PreToolUse\n`), text.stdout());
+});
+
+const PYTHON_SETTINGS = `{
+  // the Python cliffhanger, installed by its bin/cliffhanger install
+  "hooks": {
+    "Stop": [{ "hooks": [{ "type": "command", "command": "python3 /home/a/cliffhanger/hooks/cliffhanger.py", "timeout": 30 }] }],
+    "SubagentStop": [{ "hooks": [{ "type": "command", "command": "/home/a/cliffhanger/hooks/cliffhanger.py" }] }],
+    "PreToolUse": [{ "hooks": [{ "type": "command", "command": "say hi" }] }]
+  }
+}
+`;
+
+Deno.test("install over the Python cliffhanger refuses without --replace-python (exit 1, unchanged), replaces it with it", async () => {
+  await using home = await tempHome();
+  await Deno.mkdir(dirname(home.settings), { recursive: true });
+  await Deno.writeTextFile(home.settings, PYTHON_SETTINGS);
+  const refused = fakeContext(home.dir);
+  assert.equal(await installCode(refused, [], { hookCommand: BINARY }), 1);
+  assert.match(
+    refused.stderr(),
+    /the Python cliffhanger \(hooks\/cliffhanger\.py\) is registered there for Stop, SubagentStop/,
+  );
+  assert.match(refused.stderr(), /--replace-python/);
+  assert.equal(await Deno.readTextFile(home.settings), PYTHON_SETTINGS, "nothing written");
+  const dry = fakeContext(home.dir);
+  assert.equal(await installCode(dry, ["--dry-run", "--replace-python"], { hookCommand: BINARY }), 0);
+  assert.match(dry.stdout(), /-.*cliffhanger\.py/);
+  const done = fakeContext(home.dir);
+  assert.equal(await installCode(done, ["--replace-python"], { hookCommand: BINARY }), 0, done.stderr());
+  const text = await Deno.readTextFile(home.settings);
+  assert.ok(!text.includes("cliffhanger.py"), text);
+  assert.ok(text.includes('"command": "say hi"') && text.includes("// the Python cliffhanger"), "the rest is kept");
+  assert.deepEqual(inspectSettingsText(text).handlers.map((h) => h.event).sort(), ["Stop", "SubagentStop"]);
 });

@@ -7,13 +7,15 @@ import { eventsFlag, EXIT_CODES_HELP, runSettingsCommand, TARGET_FLAGS } from ".
 
 export const spec: CommandSpec = {
   name: "uninstall",
-  usage: "uninstall [--settings PATH | --project DIR] [--events LIST] [--no-subagent] [--dry-run] [--json]",
+  usage:
+    "uninstall [--settings PATH | --project DIR] [--events LIST] [--no-subagent] [--replace-python] [--dry-run] [--json]",
   summary: "Remove the cliffhanger hooks from a Claude Code settings file, with the matcher groups and event " +
     "lists that leaves empty. Everything else is kept; the previous file is backed up.",
   flags: {
     ...TARGET_FLAGS,
     events: eventsFlag("remove only these hooks, comma-separated: stop, prompt, pretool (default: all of ours)"),
     "no-subagent": { type: "boolean", help: "keep the SubagentStop hook (remove only the others)" },
+    "replace-python": { type: "boolean", help: "remove the Python cliffhanger's handlers (hooks/cliffhanger.py) too" },
   },
   details: EXIT_CODES_HELP,
 };
@@ -35,7 +37,12 @@ export function runUninstall(ctx: CliContext, argv: string[], deps: UninstallDep
     makeEdit: (parsed, hooks) => {
       const keepEvents = parsed.values["no-subagent"] === true ? subagentEvents() : [];
       return {
-        edit: (text) => uninstallHooks(text, { keepEvents, ...(hooks === undefined ? {} : { hooks }) }),
+        edit: (text) =>
+          uninstallHooks(text, {
+            keepEvents,
+            removePython: parsed.values["replace-python"] === true,
+            ...(hooks === undefined ? {} : { hooks }),
+          }),
         warning: null,
       };
     },

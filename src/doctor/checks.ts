@@ -300,3 +300,16 @@ export function checkErrors(s: ErrorsSummary): Check {
     fix: `read ${s.path}: each line says which hook failed open and why (each such call let the action through)`,
   };
 }
+
+/** The Python cliffhanger still registered: with ours beside it, two guards block every stop. */
+export function checkPython(files: readonly SettingsFileReport[]): Check {
+  const found = files.filter((f) => (f.python ?? []).length > 0);
+  if (found.length === 0) return ok("python", "the Python cliffhanger is not registered in the files read");
+  return {
+    id: "python",
+    status: "fail",
+    detail: found.map((f) => `${f.path} runs hooks/cliffhanger.py for ${f.python!.join(", ")}`).join("; "),
+    fix: found.map((f) => `cliffhanger-bin install --settings ${f.path} --replace-python`).join("; ") +
+      " (or uninstall --replace-python to remove it only)",
+  };
+}

@@ -4,6 +4,7 @@ import {
   checkBinary,
   checkDuplicates,
   checkErrors,
+  checkPython,
   checkRecentDecisions,
   checkSettingsParse,
   checkSwitches,
@@ -150,4 +151,12 @@ Deno.test("settings-parse: a file outside the read scope is 'cannot check', neve
   const dup = checkDuplicates([readable, outside]);
   assert.equal(dup.status, "warn", "no 'registered once' claim over a file it could not read");
   assert.match(dup.detail, /1 could not be checked/);
+});
+
+Deno.test("python: the Python cliffhanger still registered fails, with the replace command for its file", () => {
+  assert.equal(checkPython([file("/h/s.json", [["Stop", "stop", 60]])]).status, "ok");
+  const check = checkPython([{ ...file("/h/s.json", []), python: ["Stop", "SubagentStop"] }]);
+  assert.equal(check.status, "fail");
+  assert.match(check.detail, /\/h\/s\.json runs hooks\/cliffhanger\.py for Stop, SubagentStop/);
+  assert.match(check.fix ?? "", /install --settings \/h\/s\.json --replace-python/);
 });

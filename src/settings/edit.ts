@@ -13,7 +13,14 @@ import {
 } from "./hook_command.ts";
 import { insertMember, removeMember, replaceValue } from "./jsonc_edits.ts";
 import { detectFormat, type TextFormat } from "./jsonc_format.ts";
-import { findOurHandlers, type HandlerRef, parseSettings, propertyIndex, propertyValue } from "./settings_doc.ts";
+import {
+  findOurHandlers,
+  findPythonHandlers,
+  type HandlerRef,
+  parseSettings,
+  propertyIndex,
+  propertyValue,
+} from "./settings_doc.ts";
 
 export interface EditResult {
   newText: string;
@@ -29,12 +36,15 @@ export interface InstallEdit {
    * out (SubagentStop under `--no-subagent`) loses our handler, and the handlers of other hooks stay as they are.
    */
   registrations: readonly HookRegistration[];
+  /** Remove the Python cliffhanger's handlers too (`--replace-python`). */
+  replacePython?: boolean;
 }
 
 /** Add or update our handlers; a second run with the same options changes nothing. */
 export function installHooks(text: string, options: InstallEdit): EditResult {
   const blank = text.trim() === "";
-  const start = blank ? "{}" : text;
+  const original = blank ? "{}" : text;
+  const start = options.replacePython ? removePython(original) : original;
   const format = detectFormat(start, parseSettings(start).root);
   const hooks = new Set(options.registrations.map((r) => r.hook));
   const managed = new Map<string, Pick<HookRegistration, "event" | "hook">>();
@@ -49,8 +59,25 @@ export function installHooks(text: string, options: InstallEdit): EditResult {
       : removeOurs(current, (ref) => ref.event === event && ref.hook === hook, 0);
   }
   const events = [...new Set(options.registrations.map((r) => r.event))];
-  if (current === start) return { newText: text, changed: false, events };
+  if (current === original) return { newText: text, changed: false, events };
   return { newText: blank ? current + format.eol : current, changed: true, events };
+}
+
+/** The Python cliffhanger's handlers in a settings text, by event (none for a blank text). */
+export function pythonHandlerEvents(text: string): string[] {
+  if (text.trim() === "") return [];
+  return [...new Set(findPythonHandlers(parseSettings(text)).map((r) => r.event))];
+}
+
+/** Remove the Python cliffhanger's handlers, and what that leaves empty. */
+export function removePython(text: string): string {
+  let current = text;
+  for (;;) {
+    const doc = parseSettings(current);
+    const last = findPythonHandlers(doc).at(-1);
+    if (!last) return current;
+    current = edit(current, removeHandler(current, doc.root, doc.hooks!, last));
+  }
 }
 
 export interface UninstallEdit {
@@ -58,6 +85,8 @@ export interface UninstallEdit {
   keepEvents?: readonly string[];
   /** Remove only handlers running these hooks (`--events`); default every handler of ours. */
   hooks?: readonly HookSubcommand[];
+  /** Remove the Python cliffhanger's handlers too (`--replace-python`). */
+  removePython?: boolean;
 }
 
 /** Remove our handlers, and the groups, event arrays and `hooks` object that leaves empty. */
@@ -67,8 +96,9 @@ export function uninstallHooks(text: string, options: UninstallEdit = {}): EditR
   const hooks = options.hooks === undefined ? null : new Set(options.hooks);
   const doomed = (ref: HandlerRef) => !keep.has(ref.event) && (hooks === null || hooks.has(ref.hook));
   const events = [...new Set(findOurHandlers(parseSettings(text)).filter(doomed).map((r) => r.event))];
-  const newText = removeOurs(text, doomed, 0);
-  return { newText, changed: newText !== text, events };
+  const python = options.removePython ? pythonHandlerEvents(text) : [];
+  const newText = removeOurs(options.removePython ? removePython(text) : text, doomed, 0);
+  return { newText, changed: newText !== text, events: [...new Set([...events, ...python])] };
 }
 
 /**

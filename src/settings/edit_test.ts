@@ -273,3 +273,12 @@ Deno.test("install and uninstall leave another tool's `deno run …/main.ts hook
   const removed = JSON.parse(uninstallHooks(install(before).newText).newText);
   assert.deepEqual(removed.hooks.Stop, [{ hooks: [theirs] }], "uninstall removes only ours");
 });
+
+Deno.test("uninstallHooks() removes the Python cliffhanger's handlers only when asked", () => {
+  const py = { type: "command", command: "python3 /a/hooks/cliffhanger.py" };
+  const text = JSON.stringify({ hooks: { Stop: [{ hooks: [py, { type: "command", command: "keep" }] }] } }, null, 2);
+  assert.equal(uninstallHooks(text).changed, false, "not ours: left alone");
+  const removed = uninstallHooks(text, { removePython: true });
+  assert.deepEqual(JSON.parse(removed.newText).hooks.Stop, [{ hooks: [{ type: "command", command: "keep" }] }]);
+  assert.deepEqual(removed.events, ["Stop"]);
+});

@@ -3,7 +3,7 @@ import { readRegularText } from "../store/safe_file.ts";
 import { MAX_SETTINGS_BYTES } from "./apply.ts";
 import { join } from "node:path";
 import type { HomePaths } from "../store/paths.ts";
-import { findOurHandlers, parseSettings, SettingsParseError } from "./settings_doc.ts";
+import { findOurHandlers, findPythonHandlers, parseSettings, SettingsParseError } from "./settings_doc.ts";
 
 /** One of our handlers as found in a settings file. */
 export interface FoundHandler {
@@ -23,10 +23,14 @@ export interface SettingsFileReport {
   /** The events that have our handlers, each once, in file order. */
   events: string[];
   handlers: FoundHandler[];
+  /** The events the Python cliffhanger (hooks/cliffhanger.py) is registered for here (absent: none). */
+  python?: string[];
 }
 
 /** Inspect settings text (empty text reads as `{}`). */
-export function inspectSettingsText(text: string): Pick<SettingsFileReport, "error" | "events" | "handlers"> {
+export function inspectSettingsText(
+  text: string,
+): Pick<SettingsFileReport, "error" | "events" | "handlers" | "python"> {
   if (text.trim() === "") return { error: null, events: [], handlers: [] };
   try {
     const handlers = findOurHandlers(parseSettings(text.replace(/^\uFEFF/, ""))).map((ref): FoundHandler => ({
@@ -36,7 +40,13 @@ export function inspectSettingsText(text: string): Pick<SettingsFileReport, "err
       args: Array.isArray(ref.value["args"]) ? ref.value["args"].map(String) : [],
       timeout: typeof ref.value["timeout"] === "number" ? ref.value["timeout"] : null,
     }));
-    return { error: null, events: [...new Set(handlers.map((h) => h.event))], handlers };
+    const python = [...new Set(findPythonHandlers(parseSettings(text.replace(/^\uFEFF/, ""))).map((r) => r.event))];
+    return {
+      error: null,
+      events: [...new Set(handlers.map((h) => h.event))],
+      handlers,
+      ...(python.length > 0 ? { python } : {}),
+    };
   } catch (e) {
     if (e instanceof SettingsParseError) return { error: e.message, events: [], handlers: [] };
     throw e;

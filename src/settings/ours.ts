@@ -72,3 +72,17 @@ function ourShellHook(command: string): HookSubcommand | null {
 function basename(path: string): string {
   return path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
 }
+
+/**
+ * A handler of the Python cliffhanger (seed 000): its hook script `hooks/cliffhanger.py`, run directly, through
+ * python, or from the plugin (`${CLAUDE_PLUGIN_ROOT}/hooks/cliffhanger.py`). Two guards on one stop would both block.
+ */
+export function isPythonCliffhanger(handler: unknown): boolean {
+  if (typeof handler !== "object" || handler === null || Array.isArray(handler)) return false;
+  const { command, args } = handler as { command?: unknown; args?: unknown };
+  const words = [
+    ...(typeof command === "string" ? command.split(/\s+/) : []),
+    ...(Array.isArray(args) ? args.filter((a): a is string => typeof a === "string") : []),
+  ];
+  return words.some((w) => basename(w.replace(/^["']|["']$/g, "")) === "cliffhanger.py");
+}

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { HOOK_EVENTS } from "../hooks/events.ts";
 import { HOOK_REGISTRATIONS, HOOK_SUBCOMMANDS } from "./hook_command.ts";
-import { isOurHandler, ourHook } from "./ours.ts";
+import { isOurHandler, isPythonCliffhanger, ourHook } from "./ours.ts";
 
 /** What install writes for a checkout: its own deno.json, our scopes (no network, CLIFFHANGER_* env), its main.ts. */
 const FLAGS = ["run", "--quiet", "--config=/src/cliffhanger/deno.json", "--allow-env=HOME,CLIFFHANGER_*", "--deny-net"];
@@ -110,4 +110,22 @@ Deno.test("ourHook() names the hook a handler of ours runs, in every shape", () 
     null,
   );
   assert.equal(ourHook({ type: "command", command: "say hi" }), null);
+});
+
+Deno.test("isPythonCliffhanger() recognises the Python guard's hook script in every form, and nothing else", () => {
+  const python = [
+    { type: "command", command: "python3 /home/a/cliffhanger/hooks/cliffhanger.py" },
+    { type: "command", command: "/home/a/cliffhanger/hooks/cliffhanger.py" },
+    { type: "command", command: '"${CLAUDE_PLUGIN_ROOT}/hooks/cliffhanger.py"' },
+    { type: "command", command: "python3", args: ["/opt/cliffhanger/hooks/cliffhanger.py"] },
+  ];
+  for (const h of python) assert.equal(isPythonCliffhanger(h), true, JSON.stringify(h));
+  const others = [
+    { type: "command", command: "/usr/local/bin/cliffhanger-bin", args: ["hook", "stop"] },
+    { type: "command", command: "python3 /x/my_cliffhanger.py" },
+    { type: "command", command: "/x/cliffhanger.py.bak" },
+    { type: "command", command: 7 },
+    null,
+  ];
+  for (const h of others) assert.equal(isPythonCliffhanger(h), false, JSON.stringify(h));
 });

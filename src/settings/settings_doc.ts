@@ -5,7 +5,7 @@
  */
 import { getNodeValue, type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import type { HookSubcommand } from "./hook_command.ts";
-import { ourHook } from "./ours.ts";
+import { isPythonCliffhanger, ourHook } from "./ours.ts";
 
 /** Text that is not a settings document; `line` and `column` are 1-based. */
 export class SettingsParseError extends SyntaxError {
@@ -86,6 +86,19 @@ export function propertyIndex(object: Node, key: string): number {
 
 /** Our handlers in document order, in every event or in one. */
 export function findOurHandlers(doc: SettingsDoc, event?: string): HandlerRef[] {
+  return findHandlers(doc, ourHook, event);
+}
+
+/** The Python cliffhanger's handlers (seed 000), each as a "stop" handler: it guards Stop and SubagentStop. */
+export function findPythonHandlers(doc: SettingsDoc): HandlerRef[] {
+  return findHandlers(doc, (value) => (isPythonCliffhanger(value) ? "stop" : null));
+}
+
+function findHandlers(
+  doc: SettingsDoc,
+  classify: (value: unknown) => HandlerRef["hook"] | null,
+  event?: string,
+): HandlerRef[] {
   const found: HandlerRef[] = [];
   (doc.hooks?.children ?? []).forEach((property, eventIndex) => {
     const [key, groups] = property.children ?? [];
@@ -98,7 +111,7 @@ export function findOurHandlers(doc: SettingsDoc, event?: string): HandlerRef[] 
       (handlers.children ?? []).forEach((handler, handlerIndex) => {
         if (handler.type !== "object") return;
         const value = getNodeValue(handler) as Record<string, unknown>;
-        const hook = ourHook(value);
+        const hook = classify(value);
         if (hook === null) return;
         found.push({
           event: key.value as string,
