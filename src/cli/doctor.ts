@@ -105,6 +105,14 @@ async function checkHomeWritable(root: string): Promise<Check> {
     await Deno.remove(probe);
     return { id: "home-writable", status: "ok", detail: `${root} is writable`, fix: null };
   } catch (e) {
+    if (e instanceof Deno.errors.NotCapable) {
+      return {
+        id: "home-writable",
+        status: "fail",
+        detail: `${root} is outside this binary's permission scope: every hook fails open there, deciding nothing`,
+        fix: `rebuild for it: deno task compile --cliffhanger-home ${root} (or unset CLIFFHANGER_HOME)`,
+      };
+    }
     return {
       id: "home-writable",
       status: "fail",

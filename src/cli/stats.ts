@@ -33,6 +33,12 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const days = intFlag(spec, "days", parsed.values["days"], 7);
   if (days > MAX_DAYS) throw new UsageError(`stats: --days must be at most ${MAX_DAYS}, got ${days}`);
   const acc = new StatsAccumulator({ now: ctx.now(), days });
+  if (Deno.permissions.querySync({ name: "read", path: ctx.paths.root }).state !== "granted") {
+    throw new CommandError(
+      `stats: the home ${ctx.paths.root} is outside this binary's permission scope (so the hooks log nothing there); ` +
+        `rebuild for it: deno task compile --cliffhanger-home ${ctx.paths.root}, or unset CLIFFHANGER_HOME`,
+    );
+  }
   // the rotated generation first, then the live file: stats survive one rotation
   for (const path of generations(ctx.paths.log)) await readLines(path, (line) => acc.addText(line));
   const stats = acc.result();

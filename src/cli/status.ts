@@ -71,9 +71,12 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     run: query({ name: "run" }),
     ...runScope(wrapHealth.records),
   };
+  // a home this binary may not write (a runtime CLIFFHANGER_HOME it was not built for): every hook fails open
+  const homeInScope = Deno.permissions.querySync({ name: "write", path: paths.root }).state === "granted";
   const report = {
     version: VERSION,
-    on: !offFile && !disabledByEnv,
+    on: !offFile && !disabledByEnv && homeInScope,
+    homeInScope,
     offFile: offFile ? paths.off : null,
     disabled: disabledByEnv,
     mode: config.observe ? "observe" : "block",
@@ -105,11 +108,19 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     return 0;
   }
   const lines: string[] = [];
-  lines.push(
-    `cliffhanger-bin ${VERSION}: ${report.on ? "on" : "off"}${offFile ? ` (off switch ${paths.off})` : ""}${
-      disabledByEnv ? " (disabled by CLIFFHANGER_DISABLE or config)" : ""
-    }`,
-  );
+  if (!homeInScope) {
+    lines.push(
+      `cliffhanger-bin ${VERSION}: not working: the home ${paths.root} is outside this binary's permission scope, ` +
+        `so every hook fails open, deciding nothing. Rebuild for it: deno task compile --cliffhanger-home ${paths.root}` +
+        " (or unset CLIFFHANGER_HOME)",
+    );
+  } else {
+    lines.push(
+      `cliffhanger-bin ${VERSION}: ${report.on ? "on" : "off"}${offFile ? ` (off switch ${paths.off})` : ""}${
+        disabledByEnv ? " (disabled by CLIFFHANGER_DISABLE or config)" : ""
+      }`,
+    );
+  }
   lines.push(
     `mode: ${report.mode}; attended: ${config.attended}; continue via: ${config.continueVia}; ` +
       `cap: ${config.max} per user turn; sync wait: ${config.syncMs} ms`,

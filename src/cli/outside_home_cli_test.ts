@@ -1,0 +1,42 @@
+/**
+ * A CLIFFHANGER_HOME the binary was not built for (set at run time): status, doctor and stats say so plainly, with
+ * the rebuild command, instead of "on", a chmod hint or Deno's own permission message.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { cliArgs } from "../../scripts/scopes.ts";
+import { envFrom } from "../env.ts";
+import { childEnv, withTempHome } from "../testing/run_cli.ts";
+
+/** Runs the CLI under the scopes of `home` (as compiled for it) with CLIFFHANGER_HOME pointing elsewhere. */
+async function runOutside(home: string, args: string[]) {
+  const built = childEnv({ home });
+  const outside = join(home, "..", `${home.split("/").at(-1)}-elsewhere`);
+  const runtime = { ...built, CLIFFHANGER_HOME: outside };
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: cliArgs(envFrom(built), args, home),
+    env: runtime,
+    clearEnv: true,
+    cwd: home,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const d = new TextDecoder();
+  return { code: out.code, stdout: d.decode(out.stdout), stderr: d.decode(out.stderr), outside };
+}
+
+Deno.test("a runtime CLIFFHANGER_HOME outside the scope: status, doctor and stats name it and the rebuild", () =>
+  withTempHome(async (home) => {
+    const status = await runOutside(home, ["status"]);
+    assert.match(status.stdout.split("\n")[0]!, /not working: the home .* is outside this binary's permission scope/);
+    assert.match(status.stdout, /deno task compile --cliffhanger-home /);
+    const json = JSON.parse((await runOutside(home, ["status", "--json"])).stdout);
+    assert.deepEqual([json.on, json.homeInScope], [false, false]);
+    const doctor = await runOutside(home, ["doctor"]);
+    assert.match(doctor.stdout, /home-writable: .* is outside this binary's permission scope/);
+    assert.doesNotMatch(doctor.stdout, /chmod/);
+    const stats = await runOutside(home, ["stats"]);
+    assert.equal(stats.code, 1);
+    assert.match(stats.stderr, /^cliffhanger-bin: stats: the home .* is outside this binary's permission scope/);
+    assert.doesNotMatch(stats.stderr, /--allow-read/);
+  }));
