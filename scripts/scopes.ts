@@ -36,6 +36,21 @@ export function settingsTargetsFromArgs(args: readonly string[], cwd: string = D
   return files;
 }
 
+/** The transcript files and folders `replay PATH…` names: from a checkout it may read exactly those. */
+export function replayInputsFromArgs(args: readonly string[], cwd: string = Deno.cwd()): string[] {
+  if (args[0] !== "replay") return [];
+  const out: string[] = [];
+  for (let i = 1; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--since" || arg === "--limit") {
+      i++; // its value
+      continue;
+    }
+    if (!arg.startsWith("-")) out.push(resolve(cwd ?? Deno.cwd(), arg));
+  }
+  return withSymlinkTargets(out);
+}
+
 /** The settings files `status --settings F` and `doctor --settings F` read (with their link targets). */
 export function inspectedSettingsFromArgs(args: readonly string[], cwd: string = Deno.cwd()): string[] {
   if (args[0] !== "status" && args[0] !== "doctor") return [];
@@ -111,7 +126,7 @@ export function scopesFor(
   const relay = relayTargetsFromArgs(args, cwd, env);
   input.relayDirs = [...new Set([...(input.relayDirs ?? []), ...relay.dirs, ...(overrides.relayDirs ?? [])])];
   // `status --settings F` and `doctor --settings F` read F (from a checkout, each run gets the scope it names)
-  input.extraRead = [...relay.read, ...inspectedSettingsFromArgs(args, cwd)];
+  input.extraRead = [...relay.read, ...inspectedSettingsFromArgs(args, cwd), ...replayInputsFromArgs(args, cwd)];
   input.extraSettingsFiles = withSymlinkTargets([
     join(input.claudeDir, "settings.json"),
     ...(input.extraSettingsFiles ?? []),

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { cliArgs } from "../../scripts/scopes.ts";
 import { envFrom } from "../env.ts";
-import { childEnv, withTempHome } from "../testing/run_cli.ts";
+import { childEnv, runCli, withTempHome } from "../testing/run_cli.ts";
 
 /** Runs the CLI under the scopes of `home` (as compiled for it) with CLIFFHANGER_HOME pointing elsewhere. */
 async function runOutside(home: string, args: string[]) {
@@ -39,4 +39,31 @@ Deno.test("a runtime CLIFFHANGER_HOME outside the scope: status, doctor and stat
     assert.equal(stats.code, 1);
     assert.match(stats.stderr, /^cliffhanger-bin: stats: the home .* is outside this binary's permission scope/);
     assert.doesNotMatch(stats.stderr, /--allow-read/);
+  }));
+
+Deno.test("replay from a checkout reads the path it is given; a missing one says it does not exist", () =>
+  withTempHome(async (home) => {
+    const elsewhere = await Deno.makeTempDir({ prefix: "cliffhanger-replay-input-" });
+    try {
+      const file = join(elsewhere, "t.jsonl");
+      await Deno.writeTextFile(
+        file,
+        [
+          { type: "user", message: { role: "user", content: "do it" }, promptId: "p1", uuid: "u1" },
+          {
+            type: "assistant",
+            uuid: "a1",
+            message: { id: "m1", role: "assistant", content: [{ type: "text", text: "Want me to continue?" }] },
+          },
+        ].map((l) => JSON.stringify(l) + "\n").join(""),
+      );
+      const run = await runCli(["replay", "--json", file], { home });
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(JSON.parse(run.stdout).stops, 1);
+      const missing = await runCli(["replay", join(elsewhere, "nope.jsonl")], { home });
+      assert.equal(missing.code, 1);
+      assert.match(missing.stderr, /replay: ".*nope\.jsonl" does not exist/);
+    } finally {
+      await Deno.remove(elsewhere, { recursive: true });
+    }
   }));

@@ -106,6 +106,7 @@ async function collect(
       }
     } catch (e) {
       if (e instanceof Deno.errors.NotFound && !options.explicit) continue;
+      if (e instanceof Deno.errors.NotFound) throw new CommandError(`replay: "${input}" does not exist`);
       if (e instanceof Deno.errors.NotCapable || e instanceof Deno.errors.PermissionDenied) {
         throw new CommandError(
           `replay: cannot read "${input}": outside this binary's read scope (the Claude folder and the cliffhanger home)`,
