@@ -166,6 +166,8 @@ async function hookCommand(argv: string[]): Promise<number> {
   }
   // a hook never writes a settings file: give up the access the binary's flags grant for install
   revokeSettingsWrites(paths.userSettings, processCwd());
+  // run by hand on a terminal (not under Claude Code): what the hook swallows into errors.log is shown too
+  const shown = stderrIsTerminal() ? errorsLogSize(paths.errors) : null;
   const outcome = await runHook(name, {
     env: readEnv,
     paths,
@@ -176,6 +178,7 @@ async function hookCommand(argv: string[]): Promise<number> {
     // the time budget counts from the process's start too (performance.now() is 0 there)
     budgetStartedAt: 0,
   });
+  if (shown !== null) showNewErrors(paths.errors, shown);
   try {
     if (outcome.stdout) writeStdout(outcome.stdout);
   } catch (e) {
@@ -203,6 +206,39 @@ async function readStdin(limit: number): Promise<string> {
     offset += chunk.length;
   }
   return new TextDecoder().decode(all);
+}
+
+function stderrIsTerminal(): boolean {
+  try {
+    return Deno.stderr.isTerminal();
+  } catch {
+    return false;
+  }
+}
+
+function errorsLogSize(path: string): number {
+  try {
+    return Deno.statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** The errors.log lines this call added, on stderr (a hook run by hand shows why it answered nothing). */
+function showNewErrors(path: string, from: number): void {
+  try {
+    const info = Deno.statSync(path);
+    if (!info.isFile || info.size <= from) return;
+    using file = Deno.openSync(path, { read: true });
+    file.seekSync(from, Deno.SeekMode.Start);
+    const bytes = new Uint8Array(Math.min(info.size - from, 64 * 1024));
+    const n = file.readSync(bytes) ?? 0;
+    for (const line of new TextDecoder().decode(bytes.subarray(0, n)).split("\n")) {
+      if (line.trim() !== "") writeStderr(`cliffhanger-bin: ${stripTerminalControls(line)}\n`);
+    }
+  } catch {
+    // nothing to show
+  }
 }
 
 function stdinIsTerminal(): boolean {

@@ -1,7 +1,9 @@
 /** The command-line surface, black-box: the CLI runs under the compiled binary's permission scopes. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readErrors, readLog, runCli, withTempHome } from "../testing/run_cli.ts";
+import { childEnv, readErrors, readLog, runCli, withTempHome } from "../testing/run_cli.ts";
+import { cliArgs } from "../../scripts/scopes.ts";
+import { envFrom } from "../env.ts";
 import { VERSION } from "../version.ts";
 
 const withHome = (body: (home: string) => Promise<void>) => withTempHome(body);
@@ -213,4 +215,26 @@ Deno.test("the bare binary with stdin not a terminal (a hook entry without a com
       run.stderr,
       'cliffhanger-bin: no command given; as a hook, run "cliffhanger-bin hook stop" (see --help)\n',
     );
+  }));
+
+Deno.test("hook run by hand with stderr on a terminal also shows what it wrote to errors.log", () =>
+  withTempHome(async (home) => {
+    const env = childEnv({ home });
+    const quote = (a: string) => `'${a.replaceAll("'", "'\\''")}'`;
+    const hook = [Deno.execPath(), ...cliArgs(envFrom(env), ["hook", "stop"], home)].map(quote).join(" ");
+    // script(1) gives the command a terminal for stdout and stderr; stdin stays the pipe from echo
+    const out = await new Deno.Command("script", {
+      args: ["-qec", `echo '{not json' | ${hook}`, "/dev/null"],
+      env,
+      clearEnv: true,
+      cwd: home,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout);
+    assert.match(text, /cliffhanger-bin: .*hook stop: SyntaxError: stdin is not valid JSON/);
+    // piped stderr (under Claude Code): nothing on stderr, the line is only in errors.log
+    const piped = await runCli(["hook", "stop"], { home, stdin: "{not json" });
+    assert.equal(piped.stderr, "");
+    assert.match(await readErrors(home), /stdin is not valid JSON/);
   }));
