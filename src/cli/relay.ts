@@ -2,6 +2,7 @@
  * `relay on|off|send|read|status|log [--dir DIR]`: the manager side of the relay mailbox (see src/relay/). The
  * manager writes to-code.md, ACTIVE, STOP and manager-state.json; it never writes state.json (the hook's file).
  */
+import { readConfigFile } from "../config_file.ts";
 import { clearConsumed, MAX_INSTRUCTION_BYTES, queueDir, queuedPath } from "../relay/queue.ts";
 import { readRegularText } from "../store/safe_file.ts";
 import { resolve } from "node:path";
@@ -13,7 +14,7 @@ import { writeFileAtomic } from "../store/atomic.ts";
 import { withLock } from "../store/lock.ts";
 import { appendLogMd, logMdLine, tailLogMd } from "../relay/log_md.ts";
 import { newestReport, nextInstructionTurn, type RelaySnapshot, snapshot } from "../relay/mailbox.ts";
-import { DEFAULT_RELAY_FOLDER, type RelayPaths, relayPaths } from "../relay/paths.ts";
+import { DEFAULT_RELAY_FOLDER, projectDir, relayDirFor, type RelayPaths, relayPaths } from "../relay/paths.ts";
 import { recordManager } from "../relay/state.ts";
 import { formatMessage } from "../relay/turn_format.ts";
 import { isPermissionError } from "../relay/stage.ts";
@@ -170,7 +171,31 @@ async function on(ctx: CliContext, paths: RelayPaths): Promise<number> {
   }
   await note(ctx, paths, `relay on${cleared ? " (STOP removed)" : ""}`);
   ctx.out(`relay on: ${paths.active}${cleared ? " (removed STOP)" : ""}\n`);
+  for (const warning of await hookWillNotSee(ctx, paths.dir)) ctx.err(`relay on: warning: ${warning}\n`);
   return 0;
+}
+
+/**
+ * Why a session's stop here would not wait on `dir`: the hook looks in the project's relay folder (config
+ * relayDir, else `<project>/relay`), and the compiled binary reads only the folders it was built for.
+ */
+async function hookWillNotSee(ctx: CliContext, dir: string): Promise<string[]> {
+  const warnings: string[] = [];
+  const { config } = await readConfigFile(ctx.paths.config, ctx.env);
+  const project = projectDir(ctx.env("CLAUDE_PROJECT_DIR"), ctx.cwd());
+  const expected = project === null ? null : relayDirFor(project, config.relayDir);
+  if (expected !== null && expected !== dir) {
+    warnings.push(
+      `a stop in ${project} waits on ${expected}, not on ${dir}; run it from the project, or set relayDir ` +
+        "(CLIFFHANGER_RELAY_DIR) to this folder",
+    );
+  }
+  if (Deno.permissions.querySync({ name: "read", path: dir }).state !== "granted") {
+    warnings.push(
+      `this binary may not read ${dir}, so its hook never sees it; build with: deno task compile --relay-dir ${dir}`,
+    );
+  }
+  return warnings;
 }
 
 async function off(ctx: CliContext, paths: RelayPaths): Promise<number> {

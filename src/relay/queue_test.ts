@@ -3,6 +3,9 @@
  * status shows the queue, and the hook takes them in order, one per stop.
  */
 import assert from "node:assert/strict";
+import { join } from "node:path";
+import { command as relayCommand } from "../cli/relay.ts";
+import type { CliContext } from "../cli/context.ts";
 import { UsageError } from "../errors.ts";
 import { makeWorld, manager } from "../testing/relay_race.ts";
 import { runRelayStage } from "./stage.ts";
@@ -116,3 +119,28 @@ for (const when of ["before", "after"] as const) {
     }
   });
 }
+
+Deno.test("relay on warns when a stop here would not wait on that folder", async () => {
+  const world = await makeWorld();
+  try {
+    const on = async (dir: string) => {
+      let err = "";
+      const ctx: CliContext = {
+        env: world.env,
+        paths: world.home,
+        out: () => {},
+        err: (t) => void (err += t),
+        isTTY: false,
+        cwd: () => null,
+        now: () => new Date(),
+      };
+      assert.equal(await relayCommand.run(ctx, ["on", "--dir", dir]), 0);
+      return err;
+    };
+    const other = await on(join(world.root, "elsewhere", "relay"));
+    assert.match(other, /relay on: warning: a stop in .*project waits on .*project\/relay, not on .*elsewhere\/relay/);
+    assert.equal(await on(world.relay.dir), "", "the project's own folder: no warning");
+  } finally {
+    await Deno.remove(world.root, { recursive: true });
+  }
+});
