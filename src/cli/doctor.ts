@@ -2,6 +2,8 @@
  * `doctor [--settings PATH] [--json]`: checks the whole chain a hook call goes through and prints each check with a
  * fix. Exits 1 when something is broken (a warning alone exits 0).
  */
+import { configProblems } from "./did_you_mean.ts";
+import { ConfigSchema } from "../config.ts";
 import { summariseErrors } from "../doctor/errors_log.ts";
 import { RELAY_TIMEOUT_HEADROOM_S } from "../relay/timeout.ts";
 import { pathExists } from "../store/exists.ts";
@@ -54,7 +56,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const read = await readConfigFile(paths.config, ctx.env);
   const { config, exists: configExists } = read;
   // a file that could not be read (a link out of the home, a FIFO, too big) is a problem like a bad value
-  const problems = read.readProblem === null ? read.problems : [read.readProblem, ...read.problems];
+  const problems = configProblems(read, Object.keys(ConfigSchema.shape));
   const registered = files.some((f) => f.events.length > 0);
 
   const checks: Check[] = [
@@ -67,7 +69,8 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
         id: "config",
         status: "fail",
         detail: problems.join("; "),
-        fix: `fix ${paths.config} (the hooks use defaults meanwhile)`,
+        fix: `fix ${paths.config}: each bad value or unknown key is ignored (its default applies), the rest of the ` +
+          "file applies",
       }
       : {
         id: "config",

@@ -128,3 +128,21 @@ Deno.test("doctor: just after log.jsonl was rotated, the last decision is found 
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("status and doctor list the same config problems, an unknown key with the nearest known one", async () => {
+  const home = await tempHome();
+  try {
+    await Deno.mkdir(join(home, ".cliffhanger"), { recursive: true });
+    await Deno.writeTextFile(join(home, ".cliffhanger", "config.jsonc"), '{ "observ": true, "max": "three" }');
+    const status = JSON.parse((await runCli(["status", "--json"], { home })).stdout);
+    const doctor = byId(JSON.parse((await runCli(["doctor", "--json"], { home })).stdout).checks);
+    const fromStatus: string[] = status.config.problems;
+    assert.equal(fromStatus.length, 2, fromStatus.join("; "));
+    assert.ok(fromStatus.some((p) => /Unknown key "observ".*did you mean "observe"/.test(p)), fromStatus.join("; "));
+    assert.ok(fromStatus.some((p) => /Bad value for "max"/.test(p)), fromStatus.join("; "));
+    assert.equal(doctor["config"]?.detail, fromStatus.join("; "), "doctor says exactly what status says");
+    assert.doesNotMatch(doctor["config"]?.fix ?? "", /defaults meanwhile/);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});

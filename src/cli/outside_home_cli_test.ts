@@ -67,3 +67,41 @@ Deno.test("replay from a checkout reads the path it is given; a missing one says
       await Deno.remove(elsewhere, { recursive: true });
     }
   }));
+
+Deno.test("stats reads a log.jsonl written by the Python cliffhanger (its fields, no attended or entrypoint)", () =>
+  withTempHome(async (home) => {
+    const root = join(home, ".cliffhanger");
+    await Deno.mkdir(root, { recursive: true });
+    const ts = new Date().toISOString();
+    // seed 000's line: ts, session, event, agent, action, observe, rule, open, match, source, continuation, cwd
+    const line = (action: string, rule: string, extra: Record<string, unknown> = {}) =>
+      JSON.stringify({
+        ts,
+        session: "py",
+        event: "Stop",
+        agent: null,
+        action,
+        observe: false,
+        rule,
+        open: [],
+        match: null,
+        source: null,
+        continuation: 0,
+        cwd: "/p",
+        ...extra,
+      });
+    await Deno.writeTextFile(
+      join(root, "log.jsonl"),
+      [
+        line("block", "offers-to-continue", { match: "Want me to continue?", continuation: 1 }),
+        line("allow", "checklist-done", { source: "todo" }),
+        line("allow", "blocker-token", { match: "BLOCKED:" }),
+      ].join("\n") + "\n",
+    );
+    const run = await runCli(["stats", "--json"], { home });
+    assert.equal(run.code, 0, run.stderr);
+    const stats = JSON.parse(run.stdout);
+    assert.deepEqual([stats.caught, stats.allowed, stats.sessions], [1, 2, 1]);
+    assert.deepEqual(stats.byRule, { "offers-to-continue": 1 });
+    assert.deepEqual(stats.allowedBy, { "checklist-done": 1, "blocker-token": 1 });
+  }));

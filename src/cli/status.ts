@@ -1,4 +1,6 @@
 /** `status [--settings PATH] [--json]`: is it on, where is it registered, how is it configured, what may it touch. */
+import { configProblems } from "./did_you_mean.ts";
+import { ConfigSchema } from "../config.ts";
 import { stallKillSwitch } from "../hooks/stop/stall/switch.ts";
 import { pathExists } from "../store/exists.ts";
 import { relayTimeoutWarning } from "../relay/timeout.ts";
@@ -43,7 +45,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const read = await readConfigFile(paths.config, ctx.env);
   const { config, exists: configExists } = read;
   // a file that could not be read (a link out of the home, a FIFO, too big) is a problem like a bad value
-  const problems = read.readProblem === null ? read.problems : [read.readProblem, ...read.problems];
+  const problems = configProblems(read, Object.keys(ConfigSchema.shape));
   const disabledByEnv = config.disable;
   const rules = buildRuleSet({ userFiles: await readUserRuleFiles(paths.rules) });
   const extra = ((parsed.values["settings"] as string[] | undefined) ?? []).map((p) => resolve(p));
