@@ -2,6 +2,8 @@
  * `doctor [--settings PATH] [--json]`: checks the whole chain a hook call goes through and prints each check with a
  * fix. Exits 1 when something is broken (a warning alone exits 0).
  */
+import { readUserQuirkFiles } from "../hooks/prompt/quirks_files.ts";
+import { buildQuirkSet } from "../hooks/prompt/quirks.ts";
 import { configProblems } from "./did_you_mean.ts";
 import { ConfigSchema } from "../config.ts";
 import { summariseErrors } from "../doctor/errors_log.ts";
@@ -14,6 +16,7 @@ import {
   checkDuplicates,
   checkErrors,
   checkPython,
+  checkQuirks,
   checkRecentDecisions,
   checkRegistered,
   checkSettingsParse,
@@ -59,6 +62,8 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const problems = configProblems(read, Object.keys(ConfigSchema.shape));
   const registered = files.some((f) => f.events.length > 0);
 
+  const quirkFiles = await readUserQuirkFiles(paths.root);
+  const quirkSet = buildQuirkSet(quirkFiles.sources);
   const checks: Check[] = [
     checkBinary({ files, self: selfPath(), onPath: onPath(cwd), exists }),
     checkSettingsParse(files),
@@ -93,6 +98,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       loopBypass: config.loopBypass,
     }),
     checkErrors(await summariseErrors(paths.errors, ctx.now())),
+    checkQuirks(quirkFiles.sources.map((q) => q.origin), [...quirkFiles.problems, ...quirkSet.problems]),
   ];
   const code = exitCodeFor(checks);
   if (parsed.values["json"]) ctx.out(JSON.stringify({ ok: code === 0, checks }, null, 2) + "\n");

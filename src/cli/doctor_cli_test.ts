@@ -146,3 +146,26 @@ Deno.test("status and doctor list the same config problems, an unknown key with 
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("status shows the anti-loop guard's and the prompt hook's settings; doctor checks the quirk files", async () => {
+  const home = await tempHome();
+  try {
+    await Deno.mkdir(join(home, ".cliffhanger"), { recursive: true });
+    await Deno.writeTextFile(join(home, ".cliffhanger", "config.jsonc"), '{ "loopMaxRetries": 5, "noTerse": true }');
+    await Deno.writeTextFile(join(home, ".cliffhanger", "quirks.jsonc"), "{ bad");
+    const status = await runCli(["status"], { home });
+    assert.match(
+      status.stdout,
+      /anti-loop guard: on; tools Bash,Agent,Task,AskUserQuestion; 5 identical calls allowed/,
+    );
+    assert.match(status.stdout, /prompt hook: clock on \(system zone\); length nudge off; model notes on/);
+    const json = JSON.parse((await runCli(["status", "--json"], { home })).stdout);
+    assert.deepEqual([json.loop.maxRetries, json.prompt.terse], [5, false]);
+    assert.equal(json.prompt.quirkProblems.length, 1);
+    const doctor = byId(JSON.parse((await runCli(["doctor", "--json"], { home })).stdout).checks);
+    assert.equal(doctor["quirks"]?.status, "warn");
+    assert.match(doctor["quirks"]!.detail, /quirks\.jsonc: invalid JSONC/);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});

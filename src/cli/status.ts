@@ -1,4 +1,6 @@
 /** `status [--settings PATH] [--json]`: is it on, where is it registered, how is it configured, what may it touch. */
+import { buildQuirkSet } from "../hooks/prompt/quirks.ts";
+import { readUserQuirkFiles } from "../hooks/prompt/quirks_files.ts";
 import { configProblems } from "./did_you_mean.ts";
 import { ConfigSchema } from "../config.ts";
 import { stallKillSwitch } from "../hooks/stop/stall/switch.ts";
@@ -75,6 +77,8 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   };
   // a home this binary may not write (a runtime CLIFFHANGER_HOME it was not built for): every hook fails open
   const homeInScope = Deno.permissions.querySync({ name: "write", path: paths.root }).state === "granted";
+  const quirkFiles = await readUserQuirkFiles(paths.root);
+  const quirkProblems = [...quirkFiles.problems, ...buildQuirkSet(quirkFiles.sources).problems];
   const report = {
     version: VERSION,
     on: !offFile && !disabledByEnv && homeInScope,
@@ -93,6 +97,22 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       killSwitchFileExists: await pathExists(paths.stallOff),
       cooldownS: config.stallCooldownS,
       maxRetries: config.stallMaxRetries,
+    },
+    loop: {
+      on: !config.loopBypass,
+      tools: config.loopTools,
+      maxRetries: config.loopMaxRetries,
+      windowMin: config.loopWindowMin,
+      warnAt: config.loopWarn,
+      blockAt: config.loopBlock,
+    },
+    prompt: {
+      clock: !config.noClock,
+      terse: !config.noTerse,
+      quirks: !config.noQuirks,
+      timeZone: config.tz === "" ? null : config.tz,
+      quirkFiles: quirkFiles.sources.map((q) => q.origin),
+      quirkProblems,
     },
     home: paths.root,
     log: paths.log,
@@ -133,6 +153,20 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     }; ` +
       `${config.stallMaxRetries} per tool call; cooldown ${config.stallCooldownS} s`,
   );
+  const loopTools = Array.isArray(config.loopTools) ? config.loopTools.join(",") : config.loopTools;
+  lines.push(
+    `anti-loop guard: ${config.loopBypass ? "off (loopBypass)" : "on"}; tools ${loopTools}; ` +
+      `${config.loopMaxRetries} identical calls allowed; cycles warned at ${config.loopWarn}, denied at ` +
+      `${config.loopBlock}; window ${config.loopWindowMin} min`,
+  );
+  lines.push(
+    `prompt hook: clock ${config.noClock ? "off" : `on (${config.tz || "system zone"})`}; length nudge ${
+      config.noTerse ? "off" : "on"
+    }; model notes ${config.noQuirks ? "off" : "on"}${
+      quirkFiles.sources.length > 0 ? ` (${quirkFiles.sources.map((q) => q.origin).join(", ")})` : ""
+    }`,
+  );
+  for (const p of quirkProblems) lines.push(`  problem: ${p}`);
   lines.push(`home: ${paths.root}`);
   lines.push(`config: ${paths.config}${configExists ? "" : " (none; defaults)"}`);
   for (const p of problems) lines.push(`  problem: ${p}`);

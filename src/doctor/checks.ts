@@ -313,3 +313,16 @@ export function checkPython(files: readonly SettingsFileReport[]): Check {
       " (or uninstall --replace-python to remove it only)",
   };
 }
+
+/** The prompt hook's quirk files: a file it cannot use is left out (the built-in notes still apply). */
+export function checkQuirks(files: readonly string[], problems: readonly string[]): Check {
+  if (problems.length > 0) {
+    return {
+      id: "quirks",
+      status: "warn",
+      detail: problems.join("; "),
+      fix: "fix or remove the quirk file named (the built-in model notes apply meanwhile)",
+    };
+  }
+  return ok("quirks", files.length === 0 ? "no quirk file of your own (built-in model notes)" : files.join(", "));
+}
