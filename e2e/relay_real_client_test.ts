@@ -117,7 +117,12 @@ Deno.test("real client relay: a finished session takes the manager's next instru
     const dir = relayDir(run.sandbox);
     assert.equal(driveError, undefined, `the manager side failed: ${driveError}\n  ${why}`);
     // The registered Stop handler: our install's, with the relay folder in scope and time for the whole wait.
-    const args = (stopHandler?.args ?? []) as string[];
+    // install from a checkout registers a launcher that execs deno with the scopes: its exec line holds the flags
+    const command = String(stopHandler?.command ?? "");
+    const launched = command.endsWith("/bin/cliffhanger-bin")
+      ? [...Deno.readTextFileSync(command).matchAll(/'((?:[^']|'\\'')*)'/g)].map((m) => m[1]!.replaceAll("'\\''", "'"))
+      : [];
+    const args = [...launched, ...((stopHandler?.args ?? []) as string[])];
     const scope = (flag: string) => args.find((a) => a.startsWith(`${flag}=`)) ?? "";
     for (const flag of ["--allow-read", "--allow-write"]) {
       assert.ok(scope(flag).split(",").includes(dir), `${flag} lacks ${dir}: ${scope(flag)}`);

@@ -53,9 +53,21 @@ async function widenHookScope(sandbox: Sandbox, relayDirs: readonly string[]): P
     hooks?: Record<string, { hooks?: { command?: string; args?: string[] }[] }[]>;
   };
   let widened = 0;
+  const quote = (w: string) => `'${w.replaceAll("'", "'\\''")}'`;
+  const launchers = new Set<string>();
   for (const groups of Object.values(settings.hooks ?? {})) {
     for (const handler of groups.flatMap((g) => g.hooks ?? [])) {
       const args = handler.args ?? [];
+      // install from a checkout registers a launcher in the home that execs deno with the scopes: widen it there
+      if (handler.command?.endsWith("/bin/cliffhanger-bin") && !launchers.has(handler.command)) {
+        const text = await Deno.readTextFile(handler.command);
+        const from = [Deno.execPath(), ...base].map(quote).join(" ");
+        if (!text.includes(from)) continue;
+        await Deno.writeTextFile(handler.command, text.replace(from, [Deno.execPath(), ...wider].map(quote).join(" ")));
+        launchers.add(handler.command);
+        widened++;
+        continue;
+      }
       if (handler.command !== Deno.execPath() || base.some((a, i) => args[i] !== a)) continue;
       handler.args = [...wider, ...args.slice(base.length)];
       widened++;

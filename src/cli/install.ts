@@ -2,6 +2,8 @@
 import type { CommandSpec } from "./args.ts";
 import type { CliContext } from "./context.ts";
 import { CommandError } from "../errors.ts";
+import { join } from "../path.ts";
+import { writeFileAtomic } from "../store/atomic.ts";
 import { installHooks, pythonHandlerEvents } from "../settings/edit.ts";
 import {
   currentHookCommand,
@@ -55,8 +57,12 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
     spec,
     action: "install",
     cwd: deps.cwd,
-    makeEdit: (parsed, hooks) => {
-      const command = deps.hookCommand ?? hookCommandFor(ctx);
+    makeEdit: async (parsed, hooks) => {
+      const dryRun = parsed.values["dry-run"] === true;
+      const direct = deps.hookCommand ?? hookCommandFor(ctx);
+      // from a checkout the command is a long deno line, which Claude Code shows the model with every Stop block:
+      // register a short launcher in the home instead (written only when the install is real)
+      const command = deps.hookCommand ?? await launcherFor(ctx, direct, dryRun);
       const registrations = selectRegistrations({
         ...(hooks === undefined ? {} : { hooks }),
         subagent: parsed.values["no-subagent"] !== true,
@@ -74,9 +80,26 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
         }
         return installHooks(text, { command, registrations, replacePython });
       };
-      return { edit, warning: hookCommandWarning(command) };
+      return { edit, warning: hookCommandWarning(direct) };
     },
   });
+}
+
+/**
+ * The command to register: the compiled binary itself, or, from a checkout, `<home>/bin/cliffhanger-bin`, a
+ * two-line sh launcher that execs the long deno command line.
+ */
+async function launcherFor(ctx: CliContext, direct: HookCommand, dryRun: boolean): Promise<HookCommand> {
+  if (direct.prefixArgs.length === 0) return direct;
+  const launcher = join(ctx.paths.root, "bin", "cliffhanger-bin");
+  if (!dryRun) {
+    const quote = (w: string) => `'${w.replaceAll("'", "'\\''")}'`;
+    const line = [direct.command, ...direct.prefixArgs].map(quote).join(" ");
+    const text =
+      `#!/bin/sh\n# cliffhanger-bin from a checkout, written by install: runs main.ts under its scopes\nexec ${line} "$@"\n`;
+    await writeFileAtomic(launcher, text, { mode: 0o755, label: "launcher" });
+  }
+  return { command: launcher, prefixArgs: [] };
 }
 
 function hookCommandFor(ctx: CliContext): HookCommand {

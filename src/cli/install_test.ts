@@ -119,13 +119,18 @@ Deno.test("install on a broken settings file exits 1 with one line naming the fi
   assert.equal(await Deno.readTextFile(path), '{"hooks": {"Stop": "nope"}}');
 });
 
-Deno.test("install under deno registers deno running main.ts", async () => {
+Deno.test("install under deno registers a short launcher in the home that runs deno on main.ts", async () => {
   await using home = await tempHome();
   const ctx = fakeContext(home.dir);
   assert.equal(await code(ctx, ["--no-subagent"]), 0);
   const [handler] = inspectSettingsText(await Deno.readTextFile(home.settings)).handlers;
-  assert.equal(handler?.command, Deno.execPath());
-  assert.deepEqual(handler?.args.slice(-3), [MAIN_PATH, "hook", "stop"]);
+  const launcher = join(home.dir, ".cliffhanger", "bin", "cliffhanger-bin");
+  assert.equal(handler?.command, launcher, "the model sees a short command line with each block");
+  assert.deepEqual(handler?.args, ["hook", "stop"]);
+  const script = await Deno.readTextFile(launcher);
+  assert.ok(script.startsWith("#!/bin/sh\n"));
+  assert.ok(script.includes(`'${Deno.execPath()}'`) && script.includes(`'${MAIN_PATH}' "$@"`), script);
+  assert.equal((await Deno.stat(launcher)).mode! & 0o777, 0o755);
   assert.match(ctx.stderr(), /^cliffhanger-bin: warning: the hooks run .*; for real use, run `deno task compile` and /);
   assert.ok(ctx.stderr().includes(Deno.execPath()));
   assert.equal(ctx.stderr().split("\n").length, 2, "one line");

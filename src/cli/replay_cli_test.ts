@@ -1,7 +1,9 @@
 /** `replay` as a black-box run: usage errors, and a replay of the default folder inside the binary's read scope. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runCli, tempHome } from "../testing/run_cli.ts";
+import { childEnv, runCli, tempHome } from "../testing/run_cli.ts";
+import { cliArgs } from "../../scripts/scopes.ts";
+import { envFrom } from "../env.ts";
 import { CORPUS_TRANSCRIPTS as CORPUS } from "../testing/testdata.ts";
 
 Deno.test("replay, black-box: usage errors exit 2; the default folder inside the read scope is replayed", async () => {
@@ -19,7 +21,20 @@ Deno.test("replay, black-box: usage errors exit 2; the default folder inside the
   const r = JSON.parse(run.stdout);
   assert.equal(r.files, 1);
   assert.ok(r.stops > 0);
-  const outside = await runCli(["replay", CORPUS], { home });
-  assert.equal(outside.code, 1);
-  assert.match(outside.stderr, /outside this binary's read scope/);
+  // from a checkout, replay reads the path it names
+  const named = await runCli(["replay", "--json", CORPUS], { home });
+  assert.equal(named.code, 0, named.stderr);
+  assert.ok(JSON.parse(named.stdout).files > 1);
+  // a compiled binary's scope is fixed: a path outside it is refused, said as such
+  const env = childEnv({ home });
+  const fixed = await new Deno.Command(Deno.execPath(), {
+    args: [...cliArgs(envFrom(env), ["replay"], home), CORPUS],
+    env,
+    clearEnv: true,
+    cwd: home,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(fixed.code, 1);
+  assert.match(new TextDecoder().decode(fixed.stderr), /outside this binary's read scope/);
 });

@@ -67,7 +67,7 @@ export interface SettingsCommandOptions {
    * The pure edit for the parsed flags and the hooks `--events` names (undefined: the flag is absent; both
    * commands take `--events` and `--no-subagent`, checked before this is called). May throw CommandError.
    */
-  makeEdit(parsed: Parsed, hooks: HookSubcommand[] | undefined): PreparedEdit;
+  makeEdit(parsed: Parsed, hooks: HookSubcommand[] | undefined): PreparedEdit | Promise<PreparedEdit>;
   /** Resolves relative --settings/--project paths (default: the process cwd). */
   cwd?: string | undefined;
 }
@@ -99,7 +99,7 @@ export async function runSettingsCommand(
   const dryRun = parsed.values["dry-run"] === true;
   const hooks = parseEventsFlag(spec, parsed);
   checkNoSubagent(spec, parsed, hooks);
-  const { edit, warning } = options.makeEdit(parsed, hooks);
+  const { edit, warning } = await options.makeEdit(parsed, hooks);
   const result = await applySettingsEdit({ settingsPath, paths: ctx.paths, edit, dryRun, now: ctx.now() });
   if (warning !== null) ctx.err(`cliffhanger-bin: warning: ${warning}\n`);
   ctx.out(
