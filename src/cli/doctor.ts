@@ -2,6 +2,7 @@
  * `doctor [--settings PATH] [--json]`: checks the whole chain a hook call goes through and prints each check with a
  * fix. Exits 1 when something is broken (a warning alone exits 0).
  */
+import type { SettingsFileReport } from "../settings/inspect.ts";
 import { readUserQuirkFiles } from "../hooks/prompt/quirks_files.ts";
 import { buildQuirkSet } from "../hooks/prompt/quirks.ts";
 import { configProblems } from "./did_you_mean.ts";
@@ -25,7 +26,7 @@ import {
   exitCodeFor,
   renderChecks,
 } from "../doctor/checks.ts";
-import { resolveRunCommand } from "../permissions.ts";
+import { MAIN_PATH, resolveRunCommand } from "../permissions.ts";
 import { buildRuleSet, readUserRuleFiles } from "../rules/load.ts";
 import { candidateSettingsFiles, inspectSettings } from "../settings/inspect.ts";
 import { generations } from "../store/rotate.ts";
@@ -88,6 +89,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     await checkTranscripts(join(paths.claudeDir, "projects")),
     checkDuplicates(files),
     checkPython(files),
+    ...(await checkLaunchers(files)),
     checkRecentDecisions(await lastDecisionTs(paths.log), ctx.now(), registered),
     checkSwitches({
       offFile: await pathExists(paths.off) ? paths.off : null,
@@ -205,6 +207,53 @@ async function relayNeedS(
   const project = ctx.env("CLAUDE_PROJECT_DIR") || ctx.cwd();
   const inUse = config.relayDir !== "" || (project !== null && await pathExists(join(project, "relay")));
   return inUse ? Math.ceil(config.relayMaxWaitS + RELAY_TIMEOUT_HEADROOM_S) : null;
+}
+
+/**
+ * A checkout install's launcher (`<home>/bin/cliffhanger-bin`, a sh script): the deno it execs and the main.ts it
+ * runs must still exist, or every hook exits 127 (npx's cache cleaned) or 1 (the checkout moved).
+ */
+async function checkLaunchers(files: readonly SettingsFileReport[]): Promise<Check[]> {
+  const launchers = [...new Set(files.flatMap((f) => f.handlers.map((h) => h.command)))].filter((c) =>
+    c.endsWith("/bin/cliffhanger-bin")
+  );
+  const checks: Check[] = [];
+  for (const launcher of launchers) {
+    let text: string;
+    try {
+      text = await Deno.readTextFile(launcher);
+    } catch {
+      continue; // not readable here, or gone: the binary check says so
+    }
+    if (!text.startsWith("#!/bin/sh\n# cliffhanger-bin from a checkout")) continue;
+    const words = [...text.matchAll(/'((?:[^']|'\\'')*)'/g)].map((m) => m[1]!.replaceAll("'\\''", "'"));
+    const deno = words[0] ?? "";
+    const main = words.find((w) => w.endsWith("/main.ts")) ?? "";
+    const missing = [deno, main].filter((p) => p !== "" && exists(p) === false);
+    // outside the read scope existence cannot be checked: a launcher for another deno or checkout than the one
+    // running now is worth a look (npx cleans its cache; a checkout moves)
+    const other = [
+      ...(deno !== "" && deno !== Deno.execPath() ? [`deno ${deno} (this run uses ${Deno.execPath()})`] : []),
+      ...(main !== "" && main !== MAIN_PATH ? [`${main} (this checkout is ${MAIN_PATH})`] : []),
+    ];
+    if (missing.length > 0) {
+      checks.push({
+        id: "launcher",
+        status: "fail",
+        detail: `${launcher} runs ${missing.join(" and ")}, which no longer exist${missing.length === 1 ? "s" : ""}: ` +
+          "every hook fails",
+        fix: "run `deno task cli install` again from the checkout you use (or install the compiled binary)",
+      });
+    } else if (other.length > 0) {
+      checks.push({
+        id: "launcher",
+        status: "warn",
+        detail: `${launcher} runs ${other.join(" and ")}; if that is gone, every hook fails`,
+        fix: "run `deno task cli install` again from the checkout you use (or install the compiled binary)",
+      });
+    } else checks.push({ id: "launcher", status: "ok", detail: `${launcher} runs ${deno} on ${main}`, fix: null });
+  }
+  return checks;
 }
 
 function selfPath(): string | null {

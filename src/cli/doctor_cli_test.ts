@@ -169,3 +169,21 @@ Deno.test("status shows the anti-loop guard's and the prompt hook's settings; do
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("doctor checks what a checkout install's launcher runs: another checkout's main.ts is named", async () => {
+  const home = await tempHome();
+  try {
+    assert.equal((await runCli(["install"], { home })).code, 0);
+    const launcher = join(home, ".cliffhanger", "bin", "cliffhanger-bin");
+    const ok = byId(JSON.parse((await runCli(["doctor", "--json"], { home })).stdout).checks);
+    assert.equal(ok["launcher"]?.status, "ok", JSON.stringify(ok["launcher"]));
+    const text = await Deno.readTextFile(launcher);
+    await Deno.writeTextFile(launcher, text.replace(/'([^']*)\/main\.ts'/, "'/nowhere/moved/main.ts'"));
+    const moved = byId(JSON.parse((await runCli(["doctor", "--json"], { home })).stdout).checks);
+    assert.notEqual(moved["launcher"]?.status, "ok");
+    assert.match(moved["launcher"]!.detail, /\/nowhere\/moved\/main\.ts/);
+    assert.match(moved["launcher"]!.fix ?? "", /install` again/);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});

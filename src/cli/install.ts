@@ -57,12 +57,12 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
     spec,
     action: "install",
     cwd: deps.cwd,
-    makeEdit: async (parsed, hooks) => {
-      const dryRun = parsed.values["dry-run"] === true;
+    makeEdit: (parsed, hooks) => {
       const direct = deps.hookCommand ?? hookCommandFor(ctx);
       // from a checkout the command is a long deno line, which Claude Code shows the model with every Stop block:
-      // register a short launcher in the home instead (written only when the install is real)
-      const command = deps.hookCommand ?? await launcherFor(ctx, direct, dryRun);
+      // register a short launcher in the home instead (written only when the edit will go through)
+      const launcher = deps.hookCommand ? null : launcherFor(ctx, direct);
+      const command = launcher?.command ?? direct;
       const registrations = selectRegistrations({
         ...(hooks === undefined ? {} : { hooks }),
         subagent: parsed.values["no-subagent"] !== true,
@@ -71,7 +71,9 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
       const replacePython = parsed.values["replace-python"] === true;
       const edit = (text: string) => {
         const python = pythonHandlerEvents(text);
-        if (python.length > 0 && !replacePython) {
+        // only the Stop guard doubles the Python one: installing only the other hooks leaves it alone
+        const stopWanted = registrations.some((r) => r.hook === "stop");
+        if (python.length > 0 && stopWanted && !replacePython) {
           throw new CommandError(
             `the Python cliffhanger (hooks/cliffhanger.py) is registered there for ${python.join(", ")}: with ours ` +
               "beside it two guards would block every stop. Run install again with --replace-python to replace it " +
@@ -80,26 +82,33 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
         }
         return installHooks(text, { command, registrations, replacePython });
       };
-      return { edit, warning: hookCommandWarning(direct) };
+      return {
+        edit,
+        warning: hookCommandWarning(direct),
+        ...(launcher ? { beforeWrite: launcher.write } : {}),
+      };
     },
   });
 }
 
 /**
- * The command to register: the compiled binary itself, or, from a checkout, `<home>/bin/cliffhanger-bin`, a
- * two-line sh launcher that execs the long deno command line.
+ * From a checkout, `<home>/bin/cliffhanger-bin`: a short sh launcher that execs the long deno command line, with the
+ * write to run just before the settings edit. The compiled binary, and Windows (no sh), register the command itself.
  */
-async function launcherFor(ctx: CliContext, direct: HookCommand, dryRun: boolean): Promise<HookCommand> {
-  if (direct.prefixArgs.length === 0) return direct;
+function launcherFor(
+  ctx: CliContext,
+  direct: HookCommand,
+): { command: HookCommand; write: () => Promise<void> } | null {
+  if (direct.prefixArgs.length === 0 || Deno.build.os === "windows") return null;
   const launcher = join(ctx.paths.root, "bin", "cliffhanger-bin");
-  if (!dryRun) {
-    const quote = (w: string) => `'${w.replaceAll("'", "'\\''")}'`;
-    const line = [direct.command, ...direct.prefixArgs].map(quote).join(" ");
-    const text =
-      `#!/bin/sh\n# cliffhanger-bin from a checkout, written by install: runs main.ts under its scopes\nexec ${line} "$@"\n`;
-    await writeFileAtomic(launcher, text, { mode: 0o755, label: "launcher" });
-  }
-  return { command: launcher, prefixArgs: [] };
+  const quote = (w: string) => `'${w.replaceAll("'", "'\\''")}'`;
+  const line = [direct.command, ...direct.prefixArgs].map(quote).join(" ");
+  const text =
+    `#!/bin/sh\n# cliffhanger-bin from a checkout, written by install: runs main.ts under its scopes\nexec ${line} "$@"\n`;
+  return {
+    command: { command: launcher, prefixArgs: [] },
+    write: () => writeFileAtomic(launcher, text, { mode: 0o755, label: "launcher" }),
+  };
 }
 
 function hookCommandFor(ctx: CliContext): HookCommand {

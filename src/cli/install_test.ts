@@ -360,3 +360,36 @@ Deno.test("install over the Python cliffhanger refuses without --replace-python 
   assert.ok(text.includes('"command": "say hi"') && text.includes("// the Python cliffhanger"), "the rest is kept");
   assert.deepEqual(inspectSettingsText(text).handlers.map((h) => h.event).sort(), ["Stop", "SubagentStop"]);
 });
+
+Deno.test("install: a cliffhanger.py outside Stop/SubagentStop, or only named in a command, is not the Python guard", async () => {
+  await using home = await tempHome();
+  await Deno.mkdir(dirname(home.settings), { recursive: true });
+  const other = JSON.stringify({
+    hooks: {
+      PostToolUse: [{ hooks: [{ type: "command", command: "python3 ~/tools/cliffhanger.py notify" }] }],
+      Stop: [{ hooks: [{ type: "command", command: "echo 'hooks/cliffhanger.py is retired'" }] }],
+    },
+  });
+  await Deno.writeTextFile(home.settings, other);
+  const ctx = fakeContext(home.dir);
+  assert.equal(await installCode(ctx, [], { hookCommand: BINARY }), 0, ctx.stderr());
+  const text = await Deno.readTextFile(home.settings);
+  assert.ok(text.includes("tools/cliffhanger.py notify") && text.includes("is retired"), "both kept");
+  // the Python guard on Stop does not stop an install of the other hooks
+  await Deno.writeTextFile(home.settings, PYTHON_SETTINGS);
+  const pretool = fakeContext(home.dir);
+  assert.equal(await installCode(pretool, ["--events", "pretool"], { hookCommand: BINARY }), 0, pretool.stderr());
+});
+
+Deno.test("install from a checkout writes its launcher only when the edit goes through", async () => {
+  await using home = await tempHome();
+  const launcher = join(home.dir, ".cliffhanger", "bin", "cliffhanger-bin");
+  await Deno.mkdir(dirname(home.settings), { recursive: true });
+  await Deno.writeTextFile(home.settings, PYTHON_SETTINGS);
+  assert.equal(await code(fakeContext(home.dir), []), 1, "refused: the Python guard is there");
+  await assert.rejects(Deno.stat(launcher), Deno.errors.NotFound, "a refused install writes no launcher");
+  assert.equal(await code(fakeContext(home.dir), ["--dry-run", "--replace-python"]), 0);
+  await assert.rejects(Deno.stat(launcher), Deno.errors.NotFound, "a dry run writes no launcher");
+  assert.equal(await code(fakeContext(home.dir), ["--replace-python"]), 0);
+  assert.ok((await Deno.stat(launcher)).isFile);
+});

@@ -56,6 +56,11 @@ export const EXIT_CODES_HELP = "exit codes: 0 done (also when nothing changed), 
 /** The edit a command makes, and a warning to print once it is done. */
 export interface PreparedEdit {
   edit(text: string): EditResult;
+  /**
+   * Run before a real write, once the edit is known to go through (a trial run found no refusal): install writes its
+   * launcher here, so the settings never name a launcher that is missing, and a refused install writes nothing.
+   */
+  beforeWrite?: () => Promise<void>;
   /** One line (no prefix) printed on stderr and returned as `warning` in --json, or null. */
   warning: string | null;
 }
@@ -99,7 +104,11 @@ export async function runSettingsCommand(
   const dryRun = parsed.values["dry-run"] === true;
   const hooks = parseEventsFlag(spec, parsed);
   checkNoSubagent(spec, parsed, hooks);
-  const { edit, warning } = await options.makeEdit(parsed, hooks);
+  const { edit, warning, beforeWrite } = await options.makeEdit(parsed, hooks);
+  if (!dryRun && beforeWrite) {
+    await applySettingsEdit({ settingsPath, paths: ctx.paths, edit, dryRun: true, now: ctx.now() });
+    await beforeWrite();
+  }
   const result = await applySettingsEdit({ settingsPath, paths: ctx.paths, edit, dryRun, now: ctx.now() });
   if (warning !== null) ctx.err(`cliffhanger-bin: warning: ${warning}\n`);
   ctx.out(

@@ -79,6 +79,8 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const homeInScope = Deno.permissions.querySync({ name: "write", path: paths.root }).state === "granted";
   const quirkFiles = await readUserQuirkFiles(paths.root);
   const quirkProblems = [...quirkFiles.problems, ...buildQuirkSet(quirkFiles.sources).problems];
+  // only the files in use: one whose problem is listed below is left out
+  const quirksUsed = quirkFiles.sources.map((q) => q.origin).filter((o) => !quirkProblems.some((p) => p.includes(o)));
   const report = {
     version: VERSION,
     on: !offFile && !disabledByEnv && homeInScope,
@@ -162,9 +164,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   lines.push(
     `prompt hook: clock ${config.noClock ? "off" : `on (${config.tz || "system zone"})`}; length nudge ${
       config.noTerse ? "off" : "on"
-    }; model notes ${config.noQuirks ? "off" : "on"}${
-      quirkFiles.sources.length > 0 ? ` (${quirkFiles.sources.map((q) => q.origin).join(", ")})` : ""
-    }`,
+    }; model notes ${config.noQuirks ? "off" : "on"}${quirksUsed.length > 0 ? ` (${quirksUsed.join(", ")})` : ""}`,
   );
   for (const p of quirkProblems) lines.push(`  problem: ${p}`);
   lines.push(`home: ${paths.root}`);

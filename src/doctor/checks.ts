@@ -170,7 +170,8 @@ export function checkBinary(input: {
       const what = `settings run ${command}, but this cliffhanger-bin is ${input.self}${
         there === null ? ` (${command} is outside the read scope)` : ""
       }`;
-      if (dev) notes.push(`${what}: a checkout run, not compared`);
+      // a checkout run: the launcher check looks at what the command runs
+      if (dev) notes.push(`this cliffhanger-bin is ${input.self}: a checkout run, not compared`);
       else problems.push(what);
     } else if (input.onPath && input.onPath !== command) {
       notes.push(`settings run ${command}, but cliffhanger-bin on PATH is ${input.onPath}`);
@@ -310,7 +311,7 @@ export function checkPython(files: readonly SettingsFileReport[]): Check {
     status: "fail",
     detail: found.map((f) => `${f.path} runs hooks/cliffhanger.py for ${f.python!.join(", ")}`).join("; "),
     fix: found.map((f) => `cliffhanger-bin install --settings ${f.path} --replace-python`).join("; ") +
-      " (or uninstall --replace-python to remove it only)",
+      " (it swaps the Python guard for ours, after a backup)",
   };
 }
 

@@ -74,15 +74,20 @@ function basename(path: string): string {
 }
 
 /**
- * A handler of the Python cliffhanger (seed 000): its hook script `hooks/cliffhanger.py`, run directly, through
- * python, or from the plugin (`${CLAUDE_PLUGIN_ROOT}/hooks/cliffhanger.py`). Two guards on one stop would both block.
+ * A handler of the Python cliffhanger (seed 000): the program it runs is its hook script `…/cliffhanger.py`, directly
+ * or through python (`python3 /x/hooks/cliffhanger.py`, `"${CLAUDE_PLUGIN_ROOT}/hooks/cliffhanger.py"`). A command
+ * that only mentions the name (`echo cliffhanger.py`) is someone else's. Callers look only at Stop and SubagentStop.
  */
 export function isPythonCliffhanger(handler: unknown): boolean {
   if (typeof handler !== "object" || handler === null || Array.isArray(handler)) return false;
   const { command, args } = handler as { command?: unknown; args?: unknown };
+  if (typeof command !== "string") return false;
   const words = [
-    ...(typeof command === "string" ? command.split(/\s+/) : []),
+    ...command.trim().split(/\s+/),
     ...(Array.isArray(args) ? args.filter((a): a is string => typeof a === "string") : []),
-  ];
-  return words.some((w) => basename(w.replace(/^["']|["']$/g, "")) === "cliffhanger.py");
+  ].map((w) => w.replace(/^["']|["']$/g, ""));
+  // the program, or the script python runs (its first argument that is not a flag)
+  const program = words[0] ?? "";
+  const script = /^python[0-9.]*$/.test(basename(program)) ? words.slice(1).find((w) => !w.startsWith("-")) : program;
+  return script !== undefined && basename(script) === "cliffhanger.py";
 }

@@ -124,6 +124,9 @@ Deno.test("isPythonCliffhanger() recognises the Python guard's hook script in ev
     { type: "command", command: "/usr/local/bin/cliffhanger-bin", args: ["hook", "stop"] },
     { type: "command", command: "python3 /x/my_cliffhanger.py" },
     { type: "command", command: "/x/cliffhanger.py.bak" },
+    // only a mention of the name, not the program run
+    { type: "command", command: "echo 'remember: hooks/cliffhanger.py is retired'" },
+    { type: "command", command: "notify-send done", args: ["see cliffhanger.py"] },
     { type: "command", command: 7 },
     null,
   ];

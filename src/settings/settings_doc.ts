@@ -91,7 +91,10 @@ export function findOurHandlers(doc: SettingsDoc, event?: string): HandlerRef[] 
 
 /** The Python cliffhanger's handlers (seed 000), each as a "stop" handler: it guards Stop and SubagentStop. */
 export function findPythonHandlers(doc: SettingsDoc): HandlerRef[] {
-  return findHandlers(doc, (value) => (isPythonCliffhanger(value) ? "stop" : null));
+  return [
+    ...findHandlers(doc, (value) => (isPythonCliffhanger(value) ? "stop" : null), "Stop"),
+    ...findHandlers(doc, (value) => (isPythonCliffhanger(value) ? "stop" : null), "SubagentStop"),
+  ];
 }
 
 function findHandlers(
