@@ -21,9 +21,12 @@ export function relayTimeoutWarning(
     ? `Claude Code's default of ${defaultS} s (no timeout registered)`
     : `${timeout} s`;
   const fit = Math.max(0, timeout - RELAY_TIMEOUT_HEADROOM_S);
+  const needed = Math.ceil(maxWaitS + RELAY_TIMEOUT_HEADROOM_S);
+  // install --relay writes RELAY_HOOK_TIMEOUT_S: suggest it only when it is enough
+  const register = needed <= RELAY_HOOK_TIMEOUT_S
+    ? `or run install --relay (it registers "timeout": ${RELAY_HOOK_TIMEOUT_S})`
+    : `or set the Stop handler's "timeout" to at least ${needed} by hand (install --relay writes ${RELAY_HOOK_TIMEOUT_S})`;
   return `relay: the wait (relayMaxWaitS ${maxWaitS} s) does not fit under the Stop hook's timeout, ${which}, with ` +
     `${RELAY_TIMEOUT_HEADROOM_S} s to spare: the hook would be killed mid-wait. Set CLIFFHANGER_RELAY_MAX_WAIT_S to ` +
-    `at most ${fit}, or register the hook with "timeout": ${
-      Math.max(RELAY_HOOK_TIMEOUT_S, Math.ceil(maxWaitS + RELAY_TIMEOUT_HEADROOM_S))
-    } (install --relay).`;
+    `at most ${fit}, ${register}.`;
 }
