@@ -153,7 +153,12 @@ Deno.test("a transcript outside the read scope fails open with a permission erro
       const run = await runCli(["hook", "stop"], { home, stdin: payload });
       assert.equal(run.code, 0);
       assert.equal(run.stdout, "", "fails open: allows");
-      assert.match(await readErrors(home), /NotCapable: Requires read access to/);
+      const errors = await readErrors(home);
+      assert.match(errors, /NotCapable: Requires read access to/);
+      assert.match(
+        errors,
+        /outside this binary's permission scope; allowed\. Rebuild it for that path: deno task compile/,
+      );
     } finally {
       await Deno.remove(outside);
     }

@@ -61,8 +61,13 @@ export async function failOpen(
   } catch (e) {
     // the body may still be running and holding a session lock: free it, the process is about to exit
     if (e instanceof BudgetExceededError) releaseHeldLocks();
+    // a path outside the binary's scope: say so, with the rebuild, not only Deno's "Requires read access"
+    const error = e instanceof Deno.errors.NotCapable
+      ? `${e.name}: ${e.message} (outside this binary's permission scope; allowed. Rebuild it for that path: ` +
+        "deno task compile --home DIR, --claude-dir DIR or --cliffhanger-home DIR)"
+      : e;
     await Promise.race([
-      appendError(options.errorsLog, options.name, e),
+      appendError(options.errorsLog, options.name, error),
       new Promise((resolve) => AbortSignal.timeout(ERROR_LINE_WAIT_MS).addEventListener("abort", resolve)),
     ]);
     return ALLOW_SILENTLY;
