@@ -3,12 +3,11 @@
  * fix. Exits 1 when something is broken (a warning alone exits 0).
  */
 import type { SettingsFileReport } from "../settings/inspect.ts";
-import { readUserQuirkFiles } from "../hooks/prompt/quirks_files.ts";
-import { buildQuirkSet } from "../hooks/prompt/quirks.ts";
+import { quirkFilesReport } from "../hooks/prompt/quirks_files.ts";
 import { configProblems } from "./did_you_mean.ts";
 import { ConfigSchema } from "../config.ts";
 import { summariseErrors } from "../doctor/errors_log.ts";
-import { RELAY_TIMEOUT_HEADROOM_S } from "../relay/timeout.ts";
+import { RELAY_TIMEOUT_HEADROOM_S, relayInUse } from "../relay/timeout.ts";
 import { pathExists } from "../store/exists.ts";
 import { join, resolve } from "node:path";
 import {
@@ -63,8 +62,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const problems = configProblems(read, Object.keys(ConfigSchema.shape));
   const registered = files.some((f) => f.events.length > 0);
 
-  const quirkFiles = await readUserQuirkFiles(paths.root);
-  const quirkSet = buildQuirkSet(quirkFiles.sources);
+  const quirks = await quirkFilesReport(paths.root);
   const checks: Check[] = [
     checkBinary({ files, self: selfPath(), onPath: onPath(cwd), exists }),
     checkSettingsParse(files),
@@ -100,7 +98,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       loopBypass: config.loopBypass,
     }),
     checkErrors(await summariseErrors(paths.errors, ctx.now())),
-    checkQuirks(quirkFiles.sources.map((q) => q.origin), [...quirkFiles.problems, ...quirkSet.problems]),
+    checkQuirks(quirks.used, quirks.problems),
   ];
   const code = exitCodeFor(checks);
   if (parsed.values["json"]) ctx.out(JSON.stringify({ ok: code === 0, checks }, null, 2) + "\n");
@@ -205,8 +203,7 @@ async function relayNeedS(
   config: { relayMaxWaitS: number; relayDir: string },
 ): Promise<number | null> {
   const project = ctx.env("CLAUDE_PROJECT_DIR") || ctx.cwd();
-  const inUse = config.relayDir !== "" || (project !== null && await pathExists(join(project, "relay")));
-  return inUse ? Math.ceil(config.relayMaxWaitS + RELAY_TIMEOUT_HEADROOM_S) : null;
+  return await relayInUse(config, project) ? Math.ceil(config.relayMaxWaitS + RELAY_TIMEOUT_HEADROOM_S) : null;
 }
 
 /**

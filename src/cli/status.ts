@@ -1,11 +1,10 @@
 /** `status [--settings PATH] [--json]`: is it on, where is it registered, how is it configured, what may it touch. */
-import { buildQuirkSet } from "../hooks/prompt/quirks.ts";
-import { readUserQuirkFiles } from "../hooks/prompt/quirks_files.ts";
+import { quirkFilesReport } from "../hooks/prompt/quirks_files.ts";
 import { configProblems } from "./did_you_mean.ts";
 import { ConfigSchema } from "../config.ts";
 import { stallKillSwitch } from "../hooks/stop/stall/switch.ts";
 import { pathExists } from "../store/exists.ts";
-import { relayTimeoutWarning } from "../relay/timeout.ts";
+import { relayInUse, relayTimeoutWarning } from "../relay/timeout.ts";
 import { buildRuleSet, readUserRuleFiles } from "../rules/load.ts";
 import { candidateSettingsFiles, inspectSettings } from "../settings/inspect.ts";
 import { VERSION } from "../version.ts";
@@ -77,10 +76,10 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   };
   // a home this binary may not write (a runtime CLIFFHANGER_HOME it was not built for): every hook fails open
   const homeInScope = Deno.permissions.querySync({ name: "write", path: paths.root }).state === "granted";
-  const quirkFiles = await readUserQuirkFiles(paths.root);
-  const quirkProblems = [...quirkFiles.problems, ...buildQuirkSet(quirkFiles.sources).problems];
-  // only the files in use: one whose problem is listed below is left out
-  const quirksUsed = quirkFiles.sources.map((q) => q.origin).filter((o) => !quirkProblems.some((p) => p.includes(o)));
+  const quirks = await quirkFilesReport(paths.root);
+  const quirkProblems = quirks.problems;
+  const quirksUsed = quirks.used;
+  const stallOffFile = await pathExists(paths.stallOff);
   const report = {
     version: VERSION,
     on: !offFile && !disabledByEnv && homeInScope,
@@ -94,9 +93,9 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     syncMs: config.syncMs,
     budgetMs: config.budgetMs,
     stall: {
-      on: !stallKillSwitch(ctx.env, config, await pathExists(paths.stallOff)),
+      on: !stallKillSwitch(ctx.env, config, stallOffFile),
       killSwitchFile: paths.stallOff,
-      killSwitchFileExists: await pathExists(paths.stallOff),
+      killSwitchFileExists: stallOffFile,
       cooldownS: config.stallCooldownS,
       maxRetries: config.stallMaxRetries,
     },
@@ -113,7 +112,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       terse: !config.noTerse,
       quirks: !config.noQuirks,
       timeZone: config.tz === "" ? null : config.tz,
-      quirkFiles: quirkFiles.sources.map((q) => q.origin),
+      quirkFiles: quirks.used,
       quirkProblems,
     },
     home: paths.root,
@@ -290,11 +289,11 @@ export const command: Command = { spec, run };
  */
 async function relayReport(
   ctx: CliContext,
-  config: { relayMaxWaitS: number; relayDir?: string | null | undefined },
+  config: { relayMaxWaitS: number; relayDir: string },
   settings: Awaited<ReturnType<typeof inspectSettings>>,
 ): Promise<{ inUse: boolean; stopTimeoutS: number | null; warning: string | null }> {
   const project = ctx.env("CLAUDE_PROJECT_DIR") || ctx.cwd();
-  const inUse = Boolean(config.relayDir) || (project !== null && await pathExists(`${project}/relay`));
+  const inUse = await relayInUse(config, project);
   const timeouts = settings.flatMap((s) => s.handlers.filter((h) => h.event === "Stop").map((h) => h.timeout));
   const stopTimeoutS = timeouts.length === 0 ? null : Math.min(...timeouts.map((t) => t ?? 600));
   const warning = inUse && timeouts.length > 0 ? relayTimeoutWarning(config.relayMaxWaitS, stopTimeoutS) : null;

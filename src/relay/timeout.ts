@@ -1,4 +1,11 @@
-/** Whether the relay's wait fits under the Stop hook's registered timeout (for `status`). */
+/** Whether the relay's wait fits under the Stop hook's registered timeout (for `status` and `doctor`). */
+import { join } from "../path.ts";
+import { pathExists } from "../store/exists.ts";
+
+/** The relay is in use here: a folder configured (relayDir), or a `relay/` folder beside the project. */
+export async function relayInUse(config: { relayDir: string }, project: string | null): Promise<boolean> {
+  return config.relayDir.trim() !== "" || (project !== null && await pathExists(join(project, "relay")));
+}
 
 /** Seconds to keep between the end of the wait and the hook's timeout (startup, the guard, the last poll). */
 export const RELAY_TIMEOUT_HEADROOM_S = 30;

@@ -1,5 +1,5 @@
 /** Where an edit of a settings file really lands: its symlink target, its lock file and its backup name. */
-import { UnsafeFileError } from "../store/safe_file.ts";
+import { refuseLinkedFolder } from "../store/safe_file.ts";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 
 const MAX_LINKS = 40;
@@ -35,9 +35,7 @@ export function backupPath(backupsDir: string, target: string, now: Date, attemp
 export async function writeBackup(backupsDir: string, target: string, bytes: Uint8Array, now: Date): Promise<string> {
   await Deno.mkdir(backupsDir, { recursive: true });
   // a backups folder planted as a link would put a copy of the settings where it points
-  if ((await Deno.lstat(backupsDir)).isSymlink) {
-    throw new UnsafeFileError(`the backups folder "${backupsDir}" is a link; nothing was written`);
-  }
+  await refuseLinkedFolder(backupsDir, `the backups folder "${backupsDir}"`, "nothing was written");
   for (let attempt = 1;; attempt++) {
     const path = backupPath(backupsDir, target, now, attempt);
     try {

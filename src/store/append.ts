@@ -4,7 +4,7 @@
  * loads Deno's web streams on first use: several milliseconds of start-up in every hook process
  * (docs/performance.md).
  */
-import { UnsafeFileError } from "./safe_file.ts";
+import { checkWritable } from "./safe_file.ts";
 
 const encoder = new TextEncoder();
 
@@ -12,22 +12,8 @@ export async function appendToFile(path: string, data: string | Uint8Array, mode
   const bytes = typeof data === "string" ? encoder.encode(data) : data;
   if (bytes.length === 0) return;
   // an append opens with O_APPEND, which follows a link and blocks on a FIFO: only a regular file, or nothing yet
-  await refuseSpecial(path);
+  await checkWritable(path, { folderMayBeLink: true, refused: "nothing appended" });
   using file = await Deno.open(path, { append: true, create: true, mode });
   let written = 0;
   while (written < bytes.length) written += await file.write(bytes.subarray(written));
-}
-
-async function refuseSpecial(path: string): Promise<void> {
-  let info: Deno.FileInfo;
-  try {
-    info = await Deno.lstat(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return;
-    throw e;
-  }
-  if (!info.isFile) {
-    const what = info.isSymlink ? "a link" : info.isDirectory ? "a folder" : "not a regular file";
-    throw new UnsafeFileError(`"${path}" is ${what}; nothing appended`);
-  }
 }

@@ -2,7 +2,7 @@
  * Cross-process locks as exclusively created files. A lock older than `staleMs` was left by a killed process
  * and is taken over. Waiting is bounded: past `waitMs` the caller gets an error and fails open.
  */
-import { UnsafeFileError } from "./safe_file.ts";
+import { refuseLinkedFolder } from "./safe_file.ts";
 import { dirname } from "../path.ts";
 import { sleep } from "../sleep.ts";
 
@@ -61,11 +61,8 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
     // a scope that grants the lock file but not its folder (the lock beside a settings file): the folder exists
     if (!(e instanceof Deno.errors.NotCapable)) throw e;
   }
-  // a lock folder planted as a link would put our lock files where it points (a scope that grants only the lock
-  // file cannot look: there the scope itself keeps the write to that one path)
-  if (await isLink(dirname(lockPath))) {
-    throw new UnsafeFileError(`the lock folder "${dirname(lockPath)}" is a link; not used`);
-  }
+  // a lock folder planted as a link would put our lock files where it points
+  await refuseLinkedFolder(dirname(lockPath), `the lock folder "${dirname(lockPath)}"`, "not used");
   for (;;) {
     try {
       const file = await Deno.open(lockPath, { write: true, createNew: true, mode: 0o600 });
@@ -116,14 +113,5 @@ async function removeIfStale(lockPath: string, staleMs: number): Promise<boolean
   } catch {
     // vanished between checks, or unreadable: the next attempt decides
     return false;
-  }
-}
-
-async function isLink(path: string): Promise<boolean> {
-  try {
-    return (await Deno.lstat(path)).isSymlink;
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotCapable) return false;
-    throw e;
   }
 }

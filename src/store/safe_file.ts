@@ -100,25 +100,43 @@ export async function assertInside(path: string, root: string, label: string): P
 }
 
 export interface WritableOptions {
-  /** What the file is, for messages: "state file". */
-  label: string;
+  /** What the file is, for messages: "state file". Absent: the path alone. */
+  label?: string;
   /** The folder may be a link (the home itself, which the user may point anywhere); default: refused. */
   folderMayBeLink?: boolean;
+  /** How the message ends (default "not written"). */
+  refused?: string;
 }
 
 /**
  * Before writing or appending to `path`: it must be missing or a regular file (not a link, a FIFO or a folder), and
  * its folder must not be a link (a planted `state/` pointing elsewhere), unless the caller says it may be.
  */
-export async function checkWritable(path: string, options: WritableOptions): Promise<void> {
+export async function checkWritable(path: string, options: WritableOptions = {}): Promise<void> {
+  const refused = options.refused ?? "not written";
+  const named = `${options.label ? `${options.label} ` : ""}"${path}"`;
   const info = await lstatOrNull(path);
   if (info !== null && !info.isFile) {
     const what = info.isSymlink ? "a link" : info.isDirectory ? "a folder" : "not a regular file";
-    throw new UnsafeFileError(`${options.label} "${path}" is ${what}; not written`);
+    throw new UnsafeFileError(`${named} is ${what}; ${refused}`);
   }
-  if (options.folderMayBeLink) return;
-  const folder = await lstatOrNull(dirname(path));
-  if (folder?.isSymlink) throw new UnsafeFileError(`the folder of ${options.label} "${path}" is a link; not written`);
+  if (!options.folderMayBeLink) await refuseLinkedFolder(dirname(path), `the folder of ${named}`, refused);
+}
+
+/**
+ * Throws when `dir` is a link (a planted folder would put our files where it points). A folder that is not there
+ * yet, or that a scope granting only the files in it cannot look at, passes: there the scope itself keeps the write
+ * to its paths.
+ */
+export async function refuseLinkedFolder(dir: string, named: string, refused: string): Promise<void> {
+  let info: Deno.FileInfo | null;
+  try {
+    info = await lstatOrNull(dir);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotCapable) return;
+    throw e;
+  }
+  if (info?.isSymlink) throw new UnsafeFileError(`${named} is a link; ${refused}`);
 }
 
 async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {

@@ -1,4 +1,5 @@
 /** The user's quirk files, `$CLIFFHANGER_HOME/quirks.json` then `quirks.jsonc`: the only disk access for quirks. */
+import { buildQuirkSet } from "./quirks.ts";
 import { readRegularText } from "../../store/safe_file.ts";
 import { join } from "../../path.ts";
 import type { UserQuirkSource } from "./quirks.ts";
@@ -28,4 +29,18 @@ export async function readUserQuirkFiles(root: string): Promise<ReadQuirkFiles> 
     }
   }
   return { sources, problems };
+}
+
+/** What `status` and `doctor` show of the quirk files: the ones in use, and every read or parse problem. */
+export interface QuirkFilesReport {
+  used: string[];
+  problems: string[];
+}
+
+export async function quirkFilesReport(root: string): Promise<QuirkFilesReport> {
+  const files = await readUserQuirkFiles(root);
+  const problems = [...files.problems, ...buildQuirkSet(files.sources).problems];
+  // a file with a problem is left out by the hook
+  const used = files.sources.map((q) => q.origin).filter((o) => !problems.some((p) => p.includes(o)));
+  return { used, problems };
 }
