@@ -12,6 +12,20 @@ import { runRelayStage } from "./stage.ts";
 import { fakeClock } from "./test_support.ts";
 import { queueDir, queuedPath, queuedTurns } from "./queue.ts";
 
+/** One stop's relay stage on the world's mailbox, with a fake clock: it waits up to `maxWaitS` for a new turn. */
+function stopOnce(world: Awaited<ReturnType<typeof makeWorld>>, maxWaitS: number) {
+  const clock = fakeClock();
+  return runRelayStage({
+    payload: { session_id: "s", hook_event_name: "Stop" },
+    paths: world.relay,
+    pollS: 1,
+    maxWaitS,
+    now: clock.now,
+    sleep: clock.sleep,
+    explicitDir: false,
+  });
+}
+
 Deno.test("relay queue: sends before the hook takes them queue up; status shows them; taken in order, one per stop", async () => {
   const world = await makeWorld();
   try {
@@ -27,18 +41,7 @@ Deno.test("relay queue: sends before the hook takes them queue up; status shows 
     const json = JSON.parse((await manager(world, ["status", "--json"])).out);
     assert.deepEqual([json.queued, json.nextTurn], [[2, 3], 4]);
 
-    const stop = () => {
-      const clock = fakeClock();
-      return runRelayStage({
-        payload: { session_id: "s", hook_event_name: "Stop" },
-        paths: world.relay,
-        pollS: 1,
-        maxWaitS: 3,
-        now: clock.now,
-        sleep: clock.sleep,
-        explicitDir: false,
-      });
-    };
+    const stop = () => stopOnce(world, 3);
     const taken: string[] = [];
     for (let i = 0; i < 3; i++) {
       const r = await stop();
@@ -77,18 +80,7 @@ for (const when of ["before", "after"] as const) {
     const realReadDir = Deno.readDir;
     try {
       await manager(world, ["send", "one"]);
-      const stop = () => {
-        const clock = fakeClock();
-        return runRelayStage({
-          payload: { session_id: "s", hook_event_name: "Stop" },
-          paths: world.relay,
-          pollS: 1,
-          maxWaitS: 0,
-          now: clock.now,
-          sleep: clock.sleep,
-          explicitDir: false,
-        });
-      };
+      const stop = () => stopOnce(world, 0);
       const first = await stop();
       assert.ok(first.decision === "block" && first.turn === 1);
       // to-code.md holds turn 1, consumed. The next look lists the queue, and right after that two sends land: turn 2

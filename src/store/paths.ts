@@ -44,3 +44,8 @@ export function homePaths(env: EnvReader): HomePaths {
     stallOff: join(root, "stall-off"),
   };
 }
+
+/** A payload path as the hooks read it: `~/…` is the user's home (Claude Code sends absolute paths, hand-made payloads may not). */
+export function expandHome(path: string, home: string): string {
+  return path.startsWith("~/") ? join(home, path.slice(2)) : path;
+}

@@ -4,6 +4,7 @@
  * pure step composes the context (compose.ts) and the log line. A lock held too long costs the timing, not the answer.
  * Never blocks a prompt.
  */
+import { expandHome } from "../../store/paths.ts";
 import type { Config } from "../../config.ts";
 import { join } from "../../path.ts";
 import type { HookDefinition, HookIo } from "../contract.ts";
@@ -154,8 +155,4 @@ async function loadQuirks(io: HookIo): Promise<Quirk[]> {
   const set = buildQuirkSet(files.sources);
   for (const problem of [...files.problems, ...set.problems]) await io.error(problem, "quirks");
   return set.quirks;
-}
-
-function expandHome(path: string, home: string): string {
-  return path.startsWith("~/") ? join(home, path.slice(2)) : path;
 }

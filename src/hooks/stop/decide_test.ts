@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { type Config, DEFAULT_CONFIG } from "../../config.ts";
 import { buildRuleSet } from "../../rules/load.ts";
 import type { ChecklistItem, TurnView } from "../../transcript/types.ts";
+import { turnView } from "../../testing/turn_view.ts";
 import { decideStop, isPhraseRuleBlock, openItemsReason, pickChecklist } from "./decide.ts";
 import { allow } from "./decision.ts";
 import { parseStopPayload } from "./payload.ts";
@@ -10,25 +11,7 @@ import { renderStop } from "./render.ts";
 const rules = buildRuleSet({ userFiles: [] });
 const config = DEFAULT_CONFIG;
 
-function view(parts: Partial<TurnView>): TurnView {
-  return {
-    found: true,
-    turnId: "p1",
-    turnSeq: 1,
-    tasks: null,
-    todo: null,
-    markdown: null,
-    finalSynced: true,
-    model: null,
-    entrypoint: null,
-    promptSource: null,
-    turnOrigin: null,
-    stopSummaries: 0,
-    tools: { pending: [], emptyResults: [], trailingResults: null, calls: 0 },
-    stats: { bytesRead: 0, lines: 0, parsed: 0, malformed: 0, oversize: 0, fullScan: true, waitedMs: 0 },
-    ...parts,
-  };
-}
+const view = turnView;
 
 function decide(
   message: string,

@@ -3,6 +3,7 @@
  * the stall switch), the session state under the lock with the transcript read (its index lives in the state), the
  * pure Stop step (step.ts), the renderer, and after the answer: pruning old sessions' state, then the relay.
  */
+import { expandHome } from "../../store/paths.ts";
 import type { Config } from "../../config.ts";
 import { join } from "../../path.ts";
 import { buildRuleSet, readUserRuleFiles } from "../../rules/load.ts";
@@ -133,8 +134,4 @@ async function readTranscript(payload: StopPayload, priorIndex: unknown, options
     lastAssistantMessage: payload.last_assistant_message ?? null,
     syncMs: options.config.syncMs,
   });
-}
-
-function expandHome(path: string, home: string): string {
-  return path.startsWith("~/") ? join(home, path.slice(2)) : path;
 }

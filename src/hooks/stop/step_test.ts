@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { type Config, DEFAULT_CONFIG } from "../../config.ts";
 import { buildRuleSet } from "../../rules/load.ts";
 import type { TurnView } from "../../transcript/types.ts";
+import { turnView } from "../../testing/turn_view.ts";
 import { parseStopPayload } from "./payload.ts";
 import { STOP_STAGES } from "./stages.ts";
 import { freshState, type SessionState } from "./state.ts";
@@ -15,25 +16,7 @@ const rules = buildRuleSet({ userFiles: [] });
 const OFFER = "Two of five call sites migrated. Want me to continue with the rest?";
 const DONE = "All five call sites migrated; the suite passes.";
 
-function view(parts: Partial<TurnView> = {}): TurnView {
-  return {
-    found: true,
-    turnId: "p1",
-    turnSeq: 1,
-    tasks: null,
-    todo: null,
-    markdown: null,
-    finalSynced: true,
-    model: null,
-    entrypoint: null,
-    promptSource: null,
-    turnOrigin: null,
-    stopSummaries: 0,
-    tools: { pending: [], emptyResults: [], trailingResults: null, calls: 0 },
-    stats: { bytesRead: 0, lines: 0, parsed: 0, malformed: 0, oversize: 0, fullScan: true, waitedMs: 0 },
-    ...parts,
-  };
-}
+const view = turnView;
 
 const PENDING = view({
   tools: { pending: [{ id: "t1", name: "Bash", line: 4 }], emptyResults: [], trailingResults: null, calls: 1 },
