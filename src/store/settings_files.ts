@@ -26,24 +26,31 @@ export function revokeSettingsWrites(userSettings: string, cwd: string | null): 
   // no path module here: this runs first in every hook process, and the probe test loads it on its own
   const project = cwd?.replace(/\/+$/, "");
   if (project) files.push(`${project}/.claude/settings.json`, `${project}/.claude/settings.local.json`);
+  // a file, its temp and its lock share a folder: its grant is looked up once per permission
+  const covered = new Map<string, boolean>();
   for (const file of files) {
-    for (const path of [file, settingsTempPath(file), settingsLockFile(file)]) {
-      for (const name of ["write", "read"] as const) revokeExact(name, path);
+    const folder = file.slice(0, Math.max(1, file.lastIndexOf("/")));
+    for (const name of ["write", "read"] as const) {
+      const key = `${name}\0${folder}`;
+      if (!covered.has(key)) covered.set(key, folderGranted(name, folder));
+      // Deno 2.9.6 revokes a covering folder's whole grant with the path (a hook started inside the home, a relay
+      // folder or the transcripts would lose that access): a path its folder's grant covers stays as it is
+      if (covered.get(key)) continue;
+      for (const path of [file, settingsTempPath(file), settingsLockFile(file)]) {
+        try {
+          Deno.permissions.revokeSync({ name, path });
+        } catch {
+          // nothing to give up
+        }
+      }
     }
   }
 }
 
-/**
- * Revokes `path` only when no broader grant covers it: Deno 2.9.6 revokes a covering folder's whole grant with it
- * (a hook started inside the home, a relay folder or the transcripts would lose that access). A path its folder's
- * grant covers stays as it is.
- */
-function revokeExact(name: "read" | "write", path: string): void {
-  const folder = path.slice(0, Math.max(1, path.lastIndexOf("/")));
+function folderGranted(name: "read" | "write", folder: string): boolean {
   try {
-    if (Deno.permissions.querySync({ name, path: folder }).state === "granted") return;
-    Deno.permissions.revokeSync({ name, path });
+    return Deno.permissions.querySync({ name, path: folder }).state === "granted";
   } catch {
-    // nothing to give up
+    return false;
   }
 }
