@@ -3,7 +3,7 @@
  * `hook …` is the hot path and statically imported; every other command is loaded when it is used.
  */
 import type { CliContext, Command } from "./src/cli/context.ts";
-import { suggestion } from "./src/cli/did_you_mean.ts";
+import { suggestion } from "./src/did_you_mean.ts";
 import { HOOK_SPEC } from "./src/cli/hook.ts";
 import { HOOK_EVENTS, type HookName } from "./src/hooks/events.ts";
 import { runHook } from "./src/hooks/runner.ts";

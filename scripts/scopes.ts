@@ -7,6 +7,9 @@
 import { join, resolve } from "node:path";
 import type { EnvReader } from "../src/env.ts";
 import { computeScopes, denoRunArgs, resolveRunCommand, scopeInputFromEnv, type Scopes } from "../src/permissions.ts";
+import { versionCall } from "../src/doctor/handlers_start.ts";
+import { inspectSettingsText } from "../src/settings/inspect.ts";
+import { homePaths } from "../src/store/paths.ts";
 
 /** Changes to the scopes derived from the arguments (tests use them to run `wrap` outside its run scope). */
 export interface ScopeOverrides {
@@ -60,6 +63,35 @@ export function inspectedSettingsFromArgs(args: readonly string[], cwd: string =
 }
 
 /** The file itself plus, where it is a symlink, the file it points at. */
+/**
+ * The programs of our handlers in the settings files a `doctor` run reads (the user's, the project's and what
+ * `--settings` names): from a checkout, doctor may start exactly those, to see each one print its version. A bare
+ * name is looked up on PATH. Other commands get none.
+ */
+export function handlerProgramsFromArgs(
+  args: readonly string[],
+  cwd: string = Deno.cwd(),
+  env: EnvReader = () => undefined,
+): string[] {
+  if (args[0] !== "doctor") return [];
+  const files = [homePaths(env).userSettings, ...inspectedSettingsFromArgs(args, cwd)];
+  const programs = new Set<string>();
+  for (const file of files) {
+    let text: string;
+    try {
+      text = Deno.readTextFileSync(file);
+    } catch {
+      continue; // missing or unreadable: doctor says so
+    }
+    for (const handler of inspectSettingsText(text).handlers) {
+      const program = versionCall(handler)?.program;
+      const resolved = program === undefined ? null : resolveRunCommand(program, cwd, env("PATH"));
+      if (resolved !== null) programs.add(resolved);
+    }
+  }
+  return [...programs];
+}
+
 export function withSymlinkTargets(files: readonly string[]): string[] {
   const out: string[] = [];
   for (const file of files) {
@@ -121,7 +153,8 @@ export function scopesFor(
   cwd?: string,
   overrides: ScopeOverrides = {},
 ): Scopes {
-  const runCommands = overrides.runCommands ?? runTargetsFromArgs(args, cwd, env("PATH"));
+  const runCommands = overrides.runCommands ??
+    [...runTargetsFromArgs(args, cwd, env("PATH")), ...handlerProgramsFromArgs(args, cwd, env)];
   const input = scopeInputFromEnv(env, withSymlinkTargets(settingsTargetsFromArgs(args, cwd)), runCommands);
   const relay = relayTargetsFromArgs(args, cwd, env);
   input.relayDirs = [...new Set([...(input.relayDirs ?? []), ...relay.dirs, ...(overrides.relayDirs ?? [])])];

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { envFrom } from "../src/env.ts";
 import { CommaPathError, defaultRunHelpers, resolveRunCommand, scopeFlags } from "../src/permissions.ts";
-import { cliArgs, runTargetsFromArgs, scopesFor, settingsTargetsFromArgs } from "./scopes.ts";
+import { cliArgs, handlerProgramsFromArgs, runTargetsFromArgs, scopesFor, settingsTargetsFromArgs } from "./scopes.ts";
 
 Deno.test("settingsTargetsFromArgs() scopes only install/uninstall targets, resolved against the user's folder", () => {
   assert.deepEqual(settingsTargetsFromArgs(["install", "--settings", "rel.json"], "/home/u/proj"), [
@@ -52,4 +52,40 @@ Deno.test("a path with a comma is refused with one clear error, not a Deno flag 
   }
   const relay = envFrom({ HOME: "/home/u", CLIFFHANGER_RELAY_DIR: "/srv/relay,1" });
   assert.throws(() => cliArgs(relay, ["status"], "/home/u"), CommaPathError);
+});
+
+Deno.test("handlerProgramsFromArgs() lets a checkout's doctor start exactly the programs its settings files name", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${home}/.claude`);
+    await Deno.mkdir(`${home}/proj/.claude`, { recursive: true });
+    const handler = (command: string, args: string[]) => ({ hooks: [{ type: "command", command, args }] });
+    await Deno.writeTextFile(
+      `${home}/.claude/settings.json`,
+      JSON.stringify({ hooks: { Stop: [handler("/opt/a/cliffhanger-bin", ["hook", "stop"])] } }),
+    );
+    await Deno.writeTextFile(
+      `${home}/proj/.claude/settings.json`,
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [handler("/opt/b/cliffhanger-bin", ["hook", "pretool"])],
+          // another tool's handler is not ours: not started
+          Stop: [handler("/opt/other/notify.sh", [])],
+        },
+      }),
+    );
+    const env = envFrom({ HOME: home, PATH: "/usr/bin:/bin" });
+    assert.deepEqual(handlerProgramsFromArgs(["doctor"], `${home}/proj`, env), [
+      "/opt/a/cliffhanger-bin",
+      "/opt/b/cliffhanger-bin",
+    ]);
+    assert.deepEqual(handlerProgramsFromArgs(["status"], `${home}/proj`, env), [], "only doctor starts handlers");
+    const flags = scopeFlags(scopesFor(env, ["doctor"], `${home}/proj`));
+    assert.ok(
+      flags.some((f) => f.startsWith("--allow-run=/opt/a/cliffhanger-bin,/opt/b/cliffhanger-bin")),
+      flags.join(" "),
+    );
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
 });

@@ -96,9 +96,12 @@ export function computeScopes(input: ScopeInput): Scopes {
   const relay = (input.relayDirs ?? []).flatMap((d) => [resolve(d), join(dirname(resolve(d)), "PROGRESS.md")]);
   const extraRead = (input.extraRead ?? []).map((p) => resolve(p));
   return {
-    // of Claude Code's folder only the transcripts and the settings files: never its credentials or anything else
+    // of Claude Code's folder only the transcripts, the settings files and the installed plugins (their list and
+    // their files, for status and doctor): never its credentials, plugin data or anything else
     read: unique([
       join(resolve(input.claudeDir), "projects"),
+      join(resolve(input.claudeDir), "plugins", "installed_plugins.json"),
+      join(resolve(input.claudeDir), "plugins", "cache"),
       resolve(input.cliffhangerHome),
       ...settingsWrites,
       ...relay,

@@ -3,7 +3,7 @@
  * (exit 2) with a "did you mean" hint. Every command gets --help.
  */
 import { parseArgs } from "node:util";
-import { suggestion } from "./did_you_mean.ts";
+import { suggestion } from "../did_you_mean.ts";
 import { UsageError } from "../errors.ts";
 
 export interface FlagSpec {

@@ -3,12 +3,6 @@
  * fix. Exits 1 when something is broken (a warning alone exits 0).
  */
 import type { SettingsFileReport } from "../settings/inspect.ts";
-import { quirkFilesReport } from "../hooks/prompt/quirks_files.ts";
-import { configProblems } from "./did_you_mean.ts";
-import { ConfigSchema } from "../config.ts";
-import { summariseErrors } from "../doctor/errors_log.ts";
-import { RELAY_TIMEOUT_HEADROOM_S, relayInUse } from "../relay/timeout.ts";
-import { pathExists } from "../store/exists.ts";
 import { join, resolve } from "node:path";
 import {
   type Check,
@@ -25,14 +19,13 @@ import {
   exitCodeFor,
   renderChecks,
 } from "../doctor/checks.ts";
+import { type Facts, gatherFacts } from "../doctor/facts.ts";
+import { checkHandlersStart } from "../doctor/handlers_start.ts";
 import { MAIN_PATH, resolveRunCommand } from "../permissions.ts";
-import { buildRuleSet, readUserRuleFiles } from "../rules/load.ts";
-import { candidateSettingsFiles, inspectSettings } from "../settings/inspect.ts";
 import { generations } from "../store/rotate.ts";
 import { type CommandSpec, parseCommandArgs } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
 import { readTailText } from "../store/read_at.ts";
-import { readConfigFile } from "../config_file.ts";
 
 const spec: CommandSpec = {
   name: "doctor",
@@ -53,21 +46,17 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const paths = ctx.paths;
   const cwd = ctx.cwd();
   const extra = ((parsed.values["settings"] as string[] | undefined) ?? []).map((p) => resolve(p));
-  const files = await inspectSettings([
-    ...new Set([...(cwd ? candidateSettingsFiles(paths, cwd) : [paths.userSettings]), ...extra]),
-  ]);
-  const read = await readConfigFile(paths.config, ctx.env);
-  const { config, exists: configExists } = read;
-  // a file that could not be read (a link out of the home, a FIFO, too big) is a problem like a bad value
-  const problems = configProblems(read, Object.keys(ConfigSchema.shape));
+  const facts = await gatherFacts({ paths, env: ctx.env, cwd, now: ctx.now(), extraSettings: extra });
+  const { config, registrations: files } = facts;
+  const problems = facts.configProblems;
   const registered = files.some((f) => f.events.length > 0);
 
-  const quirks = await quirkFilesReport(paths.root);
   const checks: Check[] = [
     checkBinary({ files, self: selfPath(), onPath: onPath(cwd), exists }),
+    await checkHandlersStart(files, { self: selfPath(), onPath: onPath(cwd) }),
     checkSettingsParse(files),
-    checkRegistered(files),
-    checkTimeouts(files, config.budgetMs, await relayNeedS(ctx, config)),
+    checkRegistered(files, facts.plugins, facts.pluginProblem),
+    checkTimeouts(files, config.budgetMs, facts.relay.warning),
     problems.length > 0
       ? {
         id: "config",
@@ -79,26 +68,19 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       : {
         id: "config",
         status: "ok",
-        detail: configExists ? paths.config : "no config file (defaults)",
+        detail: facts.configExists ? paths.config : "no config file (defaults)",
         fix: null,
       },
     await checkHomeWritable(paths.root),
-    await checkRules(paths.rules),
+    checkRules(facts.rules),
     await checkTranscripts(join(paths.claudeDir, "projects")),
     checkDuplicates(files),
     checkPython(files),
     ...(await checkLaunchers(files)),
     checkRecentDecisions(await lastDecisionTs(paths.log), ctx.now(), registered),
-    checkSwitches({
-      offFile: await pathExists(paths.off) ? paths.off : null,
-      stallOffFile: await pathExists(paths.stallOff) ? paths.stallOff : null,
-      disableEnv: ["1", "true", "yes", "on"].includes((ctx.env("CLIFFHANGER_DISABLE") ?? "").trim().toLowerCase()),
-      disableConfig: config.disable,
-      observe: config.observe,
-      loopBypass: config.loopBypass,
-    }),
-    checkErrors(await summariseErrors(paths.errors, ctx.now())),
-    checkQuirks(quirks.used, quirks.problems),
+    checkSwitches(facts.switches),
+    checkErrors(facts.errors),
+    checkQuirks(facts.quirks.used, facts.quirks.problems),
   ];
   const code = exitCodeFor(checks);
   if (parsed.values["json"]) ctx.out(JSON.stringify({ ok: code === 0, checks }, null, 2) + "\n");
@@ -131,8 +113,7 @@ async function checkHomeWritable(root: string): Promise<Check> {
   }
 }
 
-async function checkRules(dir: string): Promise<Check> {
-  const rules = buildRuleSet({ userFiles: await readUserRuleFiles(dir) });
+function checkRules(rules: Facts["rules"]): Check {
   const broken = rules.files.filter((f) => f.error);
   if (broken.length > 0) {
     return {
@@ -142,7 +123,7 @@ async function checkRules(dir: string): Promise<Check> {
       fix: "fix or remove the rule file named (the hook skips it and logs the error meanwhile)",
     };
   }
-  const n = rules.escape.length + rules.blocker.length + rules.earlyStop.length;
+  const n = rules.escape + rules.blocker + rules.earlyStop;
   return { id: "rules", status: "ok", detail: `${n} rules load from ${rules.files.length} file(s)`, fix: null };
 }
 
@@ -195,15 +176,6 @@ async function lastDecisionTsIn(log: string): Promise<string | null> {
     }
   }
   return null;
-}
-
-/** With the relay in use here (a folder configured, or one beside the project): its wait plus headroom, in s. */
-async function relayNeedS(
-  ctx: CliContext,
-  config: { relayMaxWaitS: number; relayDir: string },
-): Promise<number | null> {
-  const project = ctx.env("CLAUDE_PROJECT_DIR") || ctx.cwd();
-  return await relayInUse(config, project) ? Math.ceil(config.relayMaxWaitS + RELAY_TIMEOUT_HEADROOM_S) : null;
 }
 
 /**

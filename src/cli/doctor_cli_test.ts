@@ -31,10 +31,13 @@ Deno.test("doctor: a fresh install of all hooks has nothing broken", async () =>
       "rules",
       "transcripts",
       "duplicates",
+      "handlers-start",
     ]
   ) {
     assert.equal(c[id]?.status, "ok", `${id}: ${JSON.stringify(c[id])}`);
   }
+  // the launcher install registered was started with --version and printed this version
+  assert.match(c["handlers-start"]!.detail, /\/bin\/cliffhanger-bin --version → cliffhanger-bin \d/);
   assert.equal(c["recent-decisions"]?.status, "warn", "installed but no decision logged yet");
 });
 
@@ -183,6 +186,105 @@ Deno.test("doctor checks what a checkout install's launcher runs: another checko
     assert.notEqual(moved["launcher"]?.status, "ok");
     assert.match(moved["launcher"]!.detail, /\/nowhere\/moved\/main\.ts/);
     assert.match(moved["launcher"]!.fix ?? "", /install` again/);
+    // started, the launcher fails: every hook would
+    assert.equal(moved["handlers-start"]?.status, "fail", JSON.stringify(moved["handlers-start"]));
+    assert.match(moved["handlers-start"]!.detail, /cliffhanger-bin --version: exit code 1/);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("doctor under the compiled binary's run scope (none) does not start a handler, and says so", async () => {
+  const home = await tempHome();
+  try {
+    assert.equal((await runCli(["install"], { home })).code, 0);
+    const run = await runCli(["doctor", "--json"], { home, runCommands: [] });
+    const c = byId(JSON.parse(run.stdout).checks);
+    assert.equal(c["handlers-start"]?.status, "warn", JSON.stringify(c["handlers-start"]));
+    assert.match(c["handlers-start"]!.detail, /not started \(outside this binary's run scope\)/);
+    assert.match(c["handlers-start"]!.fix ?? "", /cliffhanger-bin --version$/);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+/** A plugin installed the way Claude Code installs one, with our hooks, enabled or not in the user settings. */
+async function installPlugin(home: string, enabled: boolean): Promise<string> {
+  const claude = join(home, ".claude");
+  const root = join(claude, "plugins", "cache", "mkt", "ch", "1.0.0");
+  await Deno.mkdir(join(root, "hooks"), { recursive: true });
+  await Deno.copyFile(new URL("../../plugin/hooks/hooks.json", import.meta.url), join(root, "hooks", "hooks.json"));
+  await Deno.writeTextFile(
+    join(claude, "plugins", "installed_plugins.json"),
+    JSON.stringify({ version: 2, plugins: { "ch@mkt": [{ scope: "user", installPath: root, version: "1.0.0" }] } }),
+  );
+  const settings = join(claude, "settings.json");
+  const text = await Deno.readTextFile(settings).catch(() => "{}");
+  await Deno.writeTextFile(settings, JSON.stringify({ ...JSON.parse(text), enabledPlugins: { "ch@mkt": enabled } }));
+  return join(root, "hooks", "hooks.json");
+}
+
+Deno.test("doctor and status see an installed plugin: enabled beside an install it is a duplicate, with this setup's fix", async () => {
+  const home = await tempHome();
+  try {
+    assert.equal((await runCli(["install", "--events", "stop,prompt,pretool"], { home })).code, 0);
+    const hooksFile = await installPlugin(home, true);
+    const settings = join(home, ".claude", "settings.json");
+    const run = await runCli(["doctor", "--json"], { home, runCommands: [] });
+    assert.equal(run.code, 1, "a doubled prompt hook is broken");
+    const c = byId(JSON.parse(run.stdout).checks);
+    assert.match(c["registered"]!.detail, new RegExp(`in ${settings}, ${hooksFile}`));
+    assert.equal(c["duplicates"]?.status, "fail");
+    assert.ok(
+      c["duplicates"]!.detail.includes(`UserPromptSubmit ×2 (${settings}, ${hooksFile})`),
+      c["duplicates"]!.detail,
+    );
+    assert.equal(c["duplicates"]!.fix, "keep one registration: claude plugin disable ch@mkt");
+    const status = JSON.parse((await runCli(["status", "--json"], { home })).stdout);
+    assert.deepEqual(status.plugins.map((p: { plugin: string; enabled: boolean }) => [p.plugin, p.enabled]), [[
+      "ch@mkt",
+      true,
+    ]]);
+    assert.match((await runCli(["status"], { home })).stdout, /plugin ch@mkt \(enabled\): .*registered for Stop/);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("doctor: a plugin with our hooks that is not enabled registers nothing, and is named", async () => {
+  const home = await tempHome();
+  try {
+    await installPlugin(home, false);
+    const c = byId(JSON.parse((await runCli(["doctor", "--json"], { home, runCommands: [] })).stdout).checks);
+    assert.equal(c["registered"]?.status, "warn");
+    assert.match(c["registered"]!.detail, /plugin ch@mkt has cliffhanger hooks .* but is not enabled/);
+    assert.equal(c["registered"]!.fix, "enable it: claude plugin enable ch@mkt (or cliffhanger-bin install)");
+    assert.equal(c["duplicates"]?.status, "ok");
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("status and doctor report the same relay fit and the same errors.log count", async () => {
+  const home = await tempHome();
+  try {
+    assert.equal((await runCli(["install"], { home })).code, 0);
+    const cliff = join(home, ".cliffhanger");
+    await Deno.writeTextFile(join(cliff, "config.jsonc"), JSON.stringify({ relayDir: join(home, "relay") }));
+    // the Stop handler's timeout cut to 60 s, under the default wait plus headroom
+    const settings = join(home, ".claude", "settings.json");
+    const doc = JSON.parse(await Deno.readTextFile(settings));
+    doc.hooks.Stop[0].hooks[0].timeout = 60;
+    await Deno.writeTextFile(settings, JSON.stringify(doc));
+    const now = new Date().toISOString();
+    await Deno.writeTextFile(join(cliff, "errors.log"), `${now} hook stop: one\n${now} hook stop: two\n`);
+    const status = JSON.parse((await runCli(["status", "--json"], { home })).stdout);
+    const c = byId(JSON.parse((await runCli(["doctor", "--json"], { home, runCommands: [] })).stdout).checks);
+    assert.ok(status.relay.warning, "status warns");
+    assert.equal(c["timeouts"]?.status, "fail");
+    assert.ok(c["timeouts"]!.detail.includes(status.relay.warning), "doctor says what status says");
+    assert.equal(status.errors.recent, 2);
+    assert.match(c["errors"]!.detail, /^2 lines in /);
   } finally {
     await Deno.remove(home, { recursive: true });
   }

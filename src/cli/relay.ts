@@ -8,7 +8,7 @@ import { readRegularText } from "../store/safe_file.ts";
 import { resolve } from "node:path";
 import { type CommandSpec, intFlag, parseCommandArgs, renderHelp } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
-import { suggestion } from "./did_you_mean.ts";
+import { suggestion } from "../did_you_mean.ts";
 import { CommandError, UsageError } from "../errors.ts";
 import { writeFileAtomic } from "../store/atomic.ts";
 import { withLock } from "../store/lock.ts";

@@ -5,7 +5,7 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { type CommandSpec, type FlagSpec, parseCommandArgs, type Parsed } from "./args.ts";
 import type { CliContext } from "./context.ts";
-import { suggestion } from "./did_you_mean.ts";
+import { suggestion } from "../did_you_mean.ts";
 import { UsageError } from "../errors.ts";
 import { type ApplyResult, applySettingsEdit } from "../settings/apply.ts";
 import type { EditResult } from "../settings/edit.ts";

@@ -1,19 +1,12 @@
 /** `status [--settings PATH] [--json]`: is it on, where is it registered, how is it configured, what may it touch. */
-import { quirkFilesReport } from "../hooks/prompt/quirks_files.ts";
-import { configProblems } from "./did_you_mean.ts";
-import { ConfigSchema } from "../config.ts";
-import { stallKillSwitch } from "../hooks/stop/stall/switch.ts";
-import { pathExists } from "../store/exists.ts";
-import { relayInUse, relayTimeoutWarning } from "../relay/timeout.ts";
-import { buildRuleSet, readUserRuleFiles } from "../rules/load.ts";
-import { candidateSettingsFiles, inspectSettings } from "../settings/inspect.ts";
+import { gatherFacts } from "../doctor/facts.ts";
+import type { inspectSettings } from "../settings/inspect.ts";
 import { VERSION } from "../version.ts";
 import { type CommandSpec, parseCommandArgs } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
 import { join, resolve } from "node:path";
 import { KILL_HELPER_CANDIDATES } from "../permissions.ts";
 import { type HealthListing, type HealthRecord, listHealth } from "../wrap/health.ts";
-import { readConfigFile } from "../config_file.ts";
 
 const spec: CommandSpec = {
   name: "status",
@@ -42,17 +35,14 @@ function query(descriptor: Deno.PermissionDescriptor): PermissionState {
 async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(spec, argv);
   const paths = ctx.paths;
-  const offFile = await pathExists(paths.off);
-  const read = await readConfigFile(paths.config, ctx.env);
-  const { config, exists: configExists } = read;
-  // a file that could not be read (a link out of the home, a FIFO, too big) is a problem like a bad value
-  const problems = configProblems(read, Object.keys(ConfigSchema.shape));
-  const disabledByEnv = config.disable;
-  const rules = buildRuleSet({ userFiles: await readUserRuleFiles(paths.rules) });
   const extra = ((parsed.values["settings"] as string[] | undefined) ?? []).map((p) => resolve(p));
   const cwd = ctx.cwd();
-  const settingsFiles = [...new Set([...(cwd ? candidateSettingsFiles(paths, cwd) : [paths.userSettings]), ...extra])];
-  const settings = await inspectSettings(settingsFiles);
+  const facts = await gatherFacts({ paths, env: ctx.env, cwd, now: ctx.now(), extraSettings: extra });
+  const { config, configExists, switches, homeInScope, quirks, rules } = facts;
+  const problems = facts.configProblems;
+  const offFile = switches.offFile !== null;
+  const disabled = config.disable;
+  const settings = facts.settings;
   const wrapHealth = await listHealth(paths.root);
 
   const permissions = {
@@ -74,18 +64,13 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     run: query({ name: "run" }),
     ...runScope(wrapHealth.records),
   };
-  // a home this binary may not write (a runtime CLIFFHANGER_HOME it was not built for): every hook fails open
-  const homeInScope = Deno.permissions.querySync({ name: "write", path: paths.root }).state === "granted";
-  const quirks = await quirkFilesReport(paths.root);
-  const quirkProblems = quirks.problems;
-  const quirksUsed = quirks.used;
-  const stallOffFile = await pathExists(paths.stallOff);
   const report = {
     version: VERSION,
-    on: !offFile && !disabledByEnv && homeInScope,
+    on: facts.on,
     homeInScope,
-    offFile: offFile ? paths.off : null,
-    disabled: disabledByEnv,
+    offFile: switches.offFile,
+    disabled,
+    switches,
     mode: config.observe ? "observe" : "block",
     attended: config.attended,
     continueVia: config.continueVia,
@@ -93,9 +78,9 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     syncMs: config.syncMs,
     budgetMs: config.budgetMs,
     stall: {
-      on: !stallKillSwitch(ctx.env, config, stallOffFile),
+      on: facts.stallOn,
       killSwitchFile: paths.stallOff,
-      killSwitchFileExists: stallOffFile,
+      killSwitchFileExists: switches.stallOffFile !== null,
       cooldownS: config.stallCooldownS,
       maxRetries: config.stallMaxRetries,
     },
@@ -113,16 +98,18 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       quirks: !config.noQuirks,
       timeZone: config.tz === "" ? null : config.tz,
       quirkFiles: quirks.used,
-      quirkProblems,
+      quirkProblems: quirks.problems,
     },
     home: paths.root,
     log: paths.log,
     config: { path: paths.config, exists: configExists, problems },
-    registered: settings.some((s) => s.events.length > 0),
-    relay: await relayReport(ctx, config, settings),
+    registered: facts.registrations.some((s) => s.events.length > 0),
+    relay: { inUse: facts.relay.inUse, stopTimeoutS: facts.relay.stopTimeoutS, warning: facts.relay.warning },
     settings,
+    plugins: facts.plugins.map((p) => ({ plugin: p.plugin, enabled: p.enabled, path: p.path, events: p.events })),
+    errors: { path: facts.errors.path, days: facts.errors.days, recent: facts.errors.recent },
     rules: rules.files,
-    ruleCounts: { escape: rules.escape.length, blocker: rules.blocker.length, earlyStop: rules.earlyStop.length },
+    ruleCounts: { escape: rules.escape, blocker: rules.blocker, earlyStop: rules.earlyStop },
     wrap: { dir: wrapHealth.dir, hooks: wrapHealth.records, problems: wrapHealth.problems },
     permissions,
   };
@@ -140,7 +127,11 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   } else {
     lines.push(
       `cliffhanger-bin ${VERSION}: ${report.on ? "on" : "off"}${offFile ? ` (off switch ${paths.off})` : ""}${
-        disabledByEnv ? " (disabled by CLIFFHANGER_DISABLE or config)" : ""
+        switches.disableEnv
+          ? " (disabled by CLIFFHANGER_DISABLE)"
+          : switches.disableConfig
+          ? " (disabled by config)"
+          : ""
       }`,
     );
   }
@@ -163,9 +154,9 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   lines.push(
     `prompt hook: clock ${config.noClock ? "off" : `on (${config.tz || "system zone"})`}; length nudge ${
       config.noTerse ? "off" : "on"
-    }; model notes ${config.noQuirks ? "off" : "on"}${quirksUsed.length > 0 ? ` (${quirksUsed.join(", ")})` : ""}`,
+    }; model notes ${config.noQuirks ? "off" : "on"}${quirks.used.length > 0 ? ` (${quirks.used.join(", ")})` : ""}`,
   );
-  for (const p of quirkProblems) lines.push(`  problem: ${p}`);
+  for (const p of quirks.problems) lines.push(`  problem: ${p}`);
   lines.push(`home: ${paths.root}`);
   lines.push(`config: ${paths.config}${configExists ? "" : " (none; defaults)"}`);
   for (const p of problems) lines.push(`  problem: ${p}`);
@@ -176,9 +167,17 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       : "settings files (none of those it can read registers cliffhanger; run install):",
   );
   for (const s of settings) lines.push(`  ${describeSettings(s)}`);
+  for (const p of facts.plugins) {
+    lines.push(`  plugin ${p.plugin} (${p.enabled === true ? "enabled" : "not enabled"}): ${describeSettings(p)}`);
+  }
+  if (facts.pluginProblem) lines.push(`  problem: ${facts.pluginProblem}`);
   lines.push(
-    `rules: ${rules.escape.length} escape, ${rules.blocker.length} blocker, ${rules.earlyStop.length} early-stop`,
+    facts.errors.recent === 0
+      ? `errors.log: none in the last ${facts.errors.days} days`
+      : `errors.log: ${facts.errors.recent} line${facts.errors.recent === 1 ? "" : "s"} in the last ` +
+        `${facts.errors.days} days (each a hook that failed open; doctor shows the newest): ${facts.errors.path}`,
   );
+  lines.push(`rules: ${rules.escape} escape, ${rules.blocker} blocker, ${rules.earlyStop} early-stop`);
   for (const f of rules.files) lines.push(`  ${f.origin}: ${f.error ? `ERROR ${f.error}` : `${f.rules} rules`}`);
   lines.push(...describeWrap(wrapHealth));
   lines.push("permissions:");
@@ -282,20 +281,3 @@ function describeSettings(s: Awaited<ReturnType<typeof inspectSettings>>[number]
 }
 
 export const command: Command = { spec, run };
-
-/**
- * The relay's fit under the registered Stop timeout, when the relay is in use here (a relay folder configured,
- * or one beside the project): the wait must end before Claude Code kills the hook.
- */
-async function relayReport(
-  ctx: CliContext,
-  config: { relayMaxWaitS: number; relayDir: string },
-  settings: Awaited<ReturnType<typeof inspectSettings>>,
-): Promise<{ inUse: boolean; stopTimeoutS: number | null; warning: string | null }> {
-  const project = ctx.env("CLAUDE_PROJECT_DIR") || ctx.cwd();
-  const inUse = await relayInUse(config, project);
-  const timeouts = settings.flatMap((s) => s.handlers.filter((h) => h.event === "Stop").map((h) => h.timeout));
-  const stopTimeoutS = timeouts.length === 0 ? null : Math.min(...timeouts.map((t) => t ?? 600));
-  const warning = inUse && timeouts.length > 0 ? relayTimeoutWarning(config.relayMaxWaitS, stopTimeoutS) : null;
-  return { inUse, stopTimeoutS, warning };
-}

@@ -50,27 +50,52 @@ export function checkSettingsParse(files: readonly SettingsFileReport[]): Check 
   };
 }
 
-export function checkRegistered(files: readonly SettingsFileReport[]): Check {
+/**
+ * Which events are registered, and where. `files` are those whose handlers run (settings files and enabled
+ * plugins); `plugins` every installed plugin hook file that runs ours, enabled or not.
+ */
+export function checkRegistered(
+  files: readonly SettingsFileReport[],
+  plugins: readonly { path: string; plugin: string; enabled: boolean | null; events: string[] }[] = [],
+  pluginProblem: string | null = null,
+): Check {
   const events = [...new Set(files.flatMap((f) => f.events))];
+  const off = plugins.filter((p) => p.enabled !== true && p.events.length > 0);
+  const notes = [
+    ...off.map((p) => `plugin ${p.plugin} has cliffhanger hooks (${p.path}) but is not enabled`),
+    ...(pluginProblem === null ? [] : [pluginProblem]),
+  ];
   if (events.length === 0) {
     return {
       id: "registered",
       status: "warn",
-      detail: "no settings file it can read registers cliffhanger (the plugin may, see `claude --plugin-dir`)",
-      fix: "cliffhanger-bin install (or load plugin/ as a Claude Code plugin)",
+      detail: [
+        "no settings file or installed plugin it can read registers cliffhanger (a plugin loaded with " +
+        "`claude --plugin-dir` cannot be seen from here)",
+        ...notes,
+      ].join("; "),
+      fix: off.length > 0
+        ? `enable it: claude plugin enable ${off[0]!.plugin} (or cliffhanger-bin install)`
+        : "cliffhanger-bin install (or load plugin/ as a Claude Code plugin)",
     };
   }
-  return ok("registered", `registered for ${events.join(", ")}`);
+  const where = files.filter((f) => f.events.length > 0).map((f) => f.path);
+  return {
+    id: "registered",
+    status: pluginProblem === null ? "ok" : "warn",
+    detail: [`registered for ${events.join(", ")} in ${where.join(", ")}`, ...notes].join("; "),
+    fix: pluginProblem === null ? null : "Claude Code rewrites its plugin list; check `claude plugin list`",
+  };
 }
 
 /**
- * Every event's timeout against the budget; with the relay in use (`relayNeedS`: its wait plus headroom), the Stop
- * handlers' against the wait as well.
+ * Every event's timeout against the budget; with the relay in use and its wait not fitting under the Stop timeout,
+ * `relayWarning` (the same text status shows, from facts.ts) as well.
  */
 export function checkTimeouts(
   files: readonly SettingsFileReport[],
   budgetMs: number,
-  relayNeedS: number | null = null,
+  relayWarning: string | null = null,
 ): Check {
   const problems: string[] = [];
   // every event's timeout must leave a margin over the budget: a run that ends at its budget still answers
@@ -81,12 +106,7 @@ export function checkTimeouts(
       if (h.event === "UserPromptSubmit" && timeout > PROMPT_TIMEOUT_MAX_S) {
         problems.push(`${f.path}: UserPromptSubmit timeout ${timeout} s is over ${PROMPT_TIMEOUT_MAX_S} s`);
       }
-      if (relayNeedS !== null && h.event === "Stop" && timeout < relayNeedS) {
-        problems.push(
-          `${f.path}: Stop timeout ${timeout} s is under the relay's wait plus headroom (${relayNeedS} s): the hook ` +
-            "would be killed mid-wait (install --relay registers 600 s)",
-        );
-      } else if (timeout < needS) {
+      if (timeout < needS) {
         problems.push(
           `${f.path}: ${h.event} timeout ${timeout} s leaves less than ${HOOK_TIMEOUT_MARGIN_S} s over the hook's ` +
             `budget of ${budgetMs / 1000} s`,
@@ -94,14 +114,15 @@ export function checkTimeouts(
       }
     }
   }
-  if (problems.length > 0) {
+  if (problems.length > 0 || relayWarning !== null) {
+    const budgetFix =
+      `run \`cliffhanger-bin install\` again (it writes timeouts of budget + ${HOOK_TIMEOUT_MARGIN_S} s or more), ` +
+      `or lower budgetMs (CLIFFHANGER_BUDGET_MS); UserPromptSubmit stays ≤ ${PROMPT_TIMEOUT_MAX_S} s`;
     return {
       id: "timeouts",
       status: "fail",
-      detail: problems.join("; "),
-      fix:
-        `run \`cliffhanger-bin install\` again (it writes timeouts of budget + ${HOOK_TIMEOUT_MARGIN_S} s or more), ` +
-        `or lower budgetMs (CLIFFHANGER_BUDGET_MS); UserPromptSubmit stays ≤ ${PROMPT_TIMEOUT_MAX_S} s`,
+      detail: [...problems, ...(relayWarning === null ? [] : [relayWarning])].join("; "),
+      fix: problems.length > 0 ? budgetFix : "see the relay line above: lower the wait or raise the Stop timeout",
     };
   }
   return ok(
@@ -130,11 +151,21 @@ export function checkDuplicates(files: readonly SettingsFileReport[]): Check {
   );
   // Stop and PreToolUse answer a second copy of one call alike (the stop's fingerprint, the call's tool_use_id)
   const onlyStop = doubled.every(([event]) => event === "Stop" || event === "SubagentStop" || event === "PreToolUse");
+  // the fix names this setup's extra copies: every file after the first that registers a doubled event
+  const extra = [...new Set(doubled.flatMap(([, paths]) => [...new Set(paths)].slice(1)))];
+  const within = doubled.filter(([, paths]) => new Set(paths).size === 1).map(([, paths]) => paths[0]!);
+  const fixes = [
+    ...within.map((path) => `cliffhanger-bin install --settings ${path} (it keeps one of each)`),
+    ...extra.map((path) => {
+      const plugin = files.find((f) => f.path === path && "plugin" in f) as { plugin?: string } | undefined;
+      return plugin?.plugin ? `claude plugin disable ${plugin.plugin}` : `cliffhanger-bin uninstall --settings ${path}`;
+    }),
+  ];
   return {
     id: "duplicates",
     status: onlyStop ? "warn" : "fail",
     detail: onlyStop ? `${detail}: deduplicated (the second call gets the first answer)` : detail,
-    fix: "keep one registration: cliffhanger-bin uninstall --settings <the extra file> (or drop the plugin)",
+    fix: `keep one registration: ${[...new Set(fixes)].join("; ")}`,
   };
 }
 

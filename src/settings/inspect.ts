@@ -3,7 +3,14 @@ import { readRegularText } from "../store/safe_file.ts";
 import { MAX_SETTINGS_BYTES } from "./apply.ts";
 import { join } from "node:path";
 import type { HomePaths } from "../store/paths.ts";
-import { findOurHandlers, findPythonHandlers, parseSettings, SettingsParseError } from "./settings_doc.ts";
+import type { Node } from "jsonc-parser";
+import {
+  findOurHandlers,
+  findPythonHandlers,
+  parseSettings,
+  propertyValue,
+  SettingsParseError,
+} from "./settings_doc.ts";
 
 /** One of our handlers as found in a settings file. */
 export interface FoundHandler {
@@ -25,32 +32,49 @@ export interface SettingsFileReport {
   handlers: FoundHandler[];
   /** The events the Python cliffhanger (hooks/cliffhanger.py) is registered for here (absent: none). */
   python?: string[];
+  /** `enabledPlugins`: each plugin id set to true or false here (absent: none). */
+  enabledPlugins?: Record<string, boolean>;
 }
 
 /** Inspect settings text (empty text reads as `{}`). */
 export function inspectSettingsText(
   text: string,
-): Pick<SettingsFileReport, "error" | "events" | "handlers" | "python"> {
+): Pick<SettingsFileReport, "error" | "events" | "handlers" | "python" | "enabledPlugins"> {
   if (text.trim() === "") return { error: null, events: [], handlers: [] };
   try {
-    const handlers = findOurHandlers(parseSettings(text.replace(/^\uFEFF/, ""))).map((ref): FoundHandler => ({
+    const doc = parseSettings(text.replace(/^\uFEFF/, ""));
+    const handlers = findOurHandlers(doc).map((ref): FoundHandler => ({
       event: ref.event,
       hook: ref.hook,
       command: String(ref.value["command"]),
       args: Array.isArray(ref.value["args"]) ? ref.value["args"].map(String) : [],
       timeout: typeof ref.value["timeout"] === "number" ? ref.value["timeout"] : null,
     }));
-    const python = [...new Set(findPythonHandlers(parseSettings(text.replace(/^\uFEFF/, ""))).map((r) => r.event))];
+    const python = [...new Set(findPythonHandlers(doc).map((r) => r.event))];
+    const enabledPlugins = enabledPluginsOf(doc.root);
     return {
       error: null,
       events: [...new Set(handlers.map((h) => h.event))],
       handlers,
       ...(python.length > 0 ? { python } : {}),
+      ...(enabledPlugins ? { enabledPlugins } : {}),
     };
   } catch (e) {
     if (e instanceof SettingsParseError) return { error: e.message, events: [], handlers: [] };
     throw e;
   }
+}
+
+/** `enabledPlugins` entries whose value is a boolean, or undefined when there are none. */
+function enabledPluginsOf(root: Node): Record<string, boolean> | undefined {
+  const node = propertyValue(root, "enabledPlugins");
+  if (!node || node.type !== "object") return undefined;
+  const out: Record<string, boolean> = {};
+  for (const property of node.children ?? []) {
+    const [key, value] = property.children ?? [];
+    if (key && typeof key.value === "string" && value && value.type === "boolean") out[key.value] = value.value;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** Inspect each file, in order. Never throws for a missing, unreadable or invalid file. */

@@ -1,0 +1,147 @@
+/**
+ * What `status` and `doctor` both report, gathered once by one function: the switches, the config and its problems,
+ * the home's scope, every settings file and installed plugin that registers us, the relay's fit under the Stop
+ * timeout, the quirk files, the rules and errors.log. status prints these facts; doctor judges them. Neither
+ * reads any of them on its own, so the two cannot disagree.
+ */
+import { type Config, ConfigSchema } from "../config.ts";
+import { readConfigFile } from "../config_file.ts";
+import { configProblems } from "../did_you_mean.ts";
+import type { EnvReader } from "../env.ts";
+import { quirkFilesReport } from "../hooks/prompt/quirks_files.ts";
+import { stallKillSwitch } from "../hooks/stop/stall/switch.ts";
+import { RELAY_TIMEOUT_HEADROOM_S, relayInUse, relayTimeoutWarning } from "../relay/timeout.ts";
+import { buildRuleSet, readUserRuleFiles } from "../rules/load.ts";
+import type { RuleFileReport } from "../rules/schema.ts";
+import { candidateSettingsFiles, inspectSettings, type SettingsFileReport } from "../settings/inspect.ts";
+import { inspectPlugins, type PluginHooksReport } from "../settings/plugins.ts";
+import { pathExists } from "../store/exists.ts";
+import type { HomePaths } from "../store/paths.ts";
+import { summariseErrors } from "./errors_log.ts";
+import type { ErrorsSummary, Switches } from "./checks.ts";
+
+export interface FactsInput {
+  paths: HomePaths;
+  env: EnvReader;
+  /** The working directory, or null when the read scope does not cover it. */
+  cwd: string | null;
+  now: Date;
+  /** Settings files named with `--settings`, absolute. */
+  extraSettings: readonly string[];
+}
+
+export interface Facts {
+  paths: HomePaths;
+  /** The home is inside this binary's write scope (a runtime CLIFFHANGER_HOME may not be: every hook fails open). */
+  homeInScope: boolean;
+  switches: Switches;
+  /** No off switch, not disabled, home in scope: the hooks decide. */
+  on: boolean;
+  stallOn: boolean;
+  config: Config;
+  configExists: boolean;
+  /** The config file's read problem, then each bad value and unknown key (with "did you mean"). */
+  configProblems: string[];
+  /** The user, project and local settings files, then those named with --settings, each once. */
+  settings: SettingsFileReport[];
+  /** Installed plugins' hook files that run our hooks. */
+  plugins: PluginHooksReport[];
+  /** Why the plugin list could not be read, or null. */
+  pluginProblem: string | null;
+  /** Every file whose handlers run: the settings files and the enabled plugins (a disabled plugin runs nothing). */
+  registrations: SettingsFileReport[];
+  relay: RelayFit;
+  quirks: { used: string[]; problems: string[] };
+  rules: { files: RuleFileReport[]; escape: number; blocker: number; earlyStop: number };
+  errors: ErrorsSummary;
+}
+
+export interface RelayFit {
+  /** A relay folder is configured, or one is beside the project. */
+  inUse: boolean;
+  /** The Stop handlers' shortest timeout (Claude Code's default for one without), or null with none registered. */
+  stopTimeoutS: number | null;
+  /** The Stop timeout the wait needs (its wait plus headroom), when in use. */
+  needS: number | null;
+  /** What is wrong and what to do, or null when the wait fits (or the relay is not in use). */
+  warning: string | null;
+}
+
+const TRUTHY = ["1", "true", "yes", "on"];
+
+export async function gatherFacts(input: FactsInput): Promise<Facts> {
+  const { paths, env, cwd } = input;
+  const read = await readConfigFile(paths.config, env);
+  const config = read.config;
+  const settingsPaths = [
+    ...new Set([...(cwd ? candidateSettingsFiles(paths, cwd) : [paths.userSettings]), ...input.extraSettings]),
+  ];
+  const settings = await inspectSettings(settingsPaths);
+  const plugins = await inspectPlugins(paths.claudeDir, settings);
+  const ours = plugins.reports.filter((p) => p.handlers.length > 0 || p.error !== null);
+  const registrations = [...settings, ...ours.filter((p) => p.enabled === true)];
+  const [offFile, stallOffFile] = [await pathExists(paths.off), await pathExists(paths.stallOff)];
+  const disableEnv = TRUTHY.includes((env("CLIFFHANGER_DISABLE") ?? "").trim().toLowerCase());
+  const switches: Switches = {
+    offFile: offFile ? paths.off : null,
+    stallOffFile: stallOffFile ? paths.stallOff : null,
+    disableEnv,
+    // the environment wins over the file: say the one that has the effect
+    disableConfig: config.disable && !disableEnv,
+    observe: config.observe,
+    loopBypass: config.loopBypass,
+  };
+  const homeInScope = inWriteScope(paths.root);
+  const rules = buildRuleSet({ userFiles: await readUserRuleFiles(paths.rules) });
+  return {
+    paths,
+    homeInScope,
+    switches,
+    on: !offFile && !config.disable && homeInScope,
+    stallOn: !stallKillSwitch(env, config, stallOffFile),
+    config,
+    configExists: read.exists,
+    configProblems: configProblems(read, Object.keys(ConfigSchema.shape)),
+    settings,
+    plugins: ours,
+    pluginProblem: plugins.problem,
+    registrations,
+    relay: await relayFit(config, env("CLAUDE_PROJECT_DIR") || cwd, registrations),
+    quirks: await quirkFilesReport(paths.root),
+    rules: {
+      files: rules.files,
+      escape: rules.escape.length,
+      blocker: rules.blocker.length,
+      earlyStop: rules.earlyStop.length,
+    },
+    errors: await summariseErrors(paths.errors, input.now),
+  };
+}
+
+/** The relay's wait against the registered Stop timeouts: the shortest one must hold the wait plus headroom. */
+export async function relayFit(
+  config: { relayMaxWaitS: number; relayDir: string },
+  project: string | null,
+  files: readonly SettingsFileReport[],
+): Promise<RelayFit> {
+  const inUse = await relayInUse(config, project);
+  const timeouts = files.flatMap((s) => s.handlers.filter((h) => h.event === "Stop").map((h) => h.timeout));
+  const stopTimeoutS = timeouts.length === 0 ? null : Math.min(...timeouts.map((t) => t ?? 600));
+  const warning = inUse && timeouts.length > 0
+    ? relayTimeoutWarning(config.relayMaxWaitS, timeouts.some((t) => t !== null) ? stopTimeoutS : null)
+    : null;
+  return {
+    inUse,
+    stopTimeoutS,
+    needS: inUse ? Math.ceil(config.relayMaxWaitS + RELAY_TIMEOUT_HEADROOM_S) : null,
+    warning,
+  };
+}
+
+function inWriteScope(path: string): boolean {
+  try {
+    return Deno.permissions.querySync({ name: "write", path }).state === "granted";
+  } catch {
+    return false;
+  }
+}

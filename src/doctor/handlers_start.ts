@@ -1,0 +1,172 @@
+/**
+ * doctor's `handlers-start` check: does each registered handler's program actually start? The handler's own command
+ * is run with `--version` in place of `hook <event>` (the same program, the same flags) and must print
+ * `cliffhanger-bin <version>`. A program this process may not start (outside its run scope: the compiled binary has
+ * none) is not run; the handler that is this very binary needs no run, it is running now.
+ */
+import type { FoundHandler } from "../settings/inspect.ts";
+import { VERSION } from "../version.ts";
+import type { Check } from "./checks.ts";
+
+/** The handler's program and the arguments that print its version. */
+export interface VersionCall {
+  program: string;
+  args: string[];
+}
+
+/** `--version` through the handler's own command, or null when it does not end in `hook <event>`. */
+export function versionCall(handler: Pick<FoundHandler, "command" | "args">): VersionCall | null {
+  if (handler.args.length > 0) {
+    const n = handler.args.length;
+    if (handler.args[n - 2] !== "hook") return null;
+    return { program: handler.command, args: [...handler.args.slice(0, n - 2), "--version"] };
+  }
+  const words = shellWords(handler.command);
+  if (words === null || words.length < 3 || words[words.length - 2] !== "hook") return null;
+  return { program: words[0]!, args: [...words.slice(1, -2), "--version"] };
+}
+
+/** Words of a plain shell command: whitespace-separated, single or double quotes; null for anything more. */
+export function shellWords(command: string): string[] | null {
+  if (/[$`\\;&|<>()*?~{}\n]/.test(command.replace(/'[^']*'/g, ""))) return null;
+  const out: string[] = [];
+  const re = /\s*(?:'([^']*)'|"([^"]*)"|([^\s'"]+))/gy;
+  let m: RegExpExecArray | null;
+  let rest = command;
+  while ((m = re.exec(command)) !== null) {
+    out.push(m[1] ?? m[2] ?? m[3] ?? "");
+    rest = command.slice(re.lastIndex);
+    if (re.lastIndex >= command.length) break;
+  }
+  return rest.trim() === "" ? out : null;
+}
+
+export interface RunResult {
+  /** The exit code, or null when it did not start or was killed at the timeout. */
+  code: number | null;
+  stdout: string;
+  /** Why it did not start or did not end, or its stderr's first line. */
+  problem: string | null;
+}
+
+export interface StartOptions {
+  /** The running executable (the compiled binary, or deno from a checkout). */
+  self: string | null;
+  /** `cliffhanger-bin` on PATH (for a bare program name); undefined when PATH cannot be read. */
+  onPath: string | null | undefined;
+  /** Whether this process may start the program. */
+  mayRun?: (program: string) => boolean;
+  run?: (call: VersionCall) => Promise<RunResult>;
+}
+
+const RUN_TIMEOUT_MS = 20_000;
+
+export async function checkHandlersStart(
+  handlers: readonly { handlers: readonly FoundHandler[] }[],
+  options: StartOptions,
+): Promise<Check> {
+  const mayRun = options.mayRun ?? mayRunProgram;
+  const run = options.run ?? runVersion;
+  const calls = new Map<string, VersionCall>();
+  for (const h of handlers.flatMap((f) => f.handlers)) {
+    const call = versionCall(h);
+    if (call === null) continue;
+    const program = call.program.includes("/") ? call.program : options.onPath ?? call.program;
+    calls.set(JSON.stringify([program, call.args]), { program, args: call.args });
+  }
+  if (calls.size === 0) return { id: "handlers-start", status: "ok", detail: "no handler to start", fix: null };
+  const ok: string[] = [];
+  const notRun: string[] = [];
+  const broken: string[] = [];
+  const other: string[] = [];
+  const selfIsBinary = options.self !== null && !/(^|[\\/])deno(\.exe)?$/.test(options.self);
+  for (const call of calls.values()) {
+    const shown = [call.program, ...call.args].join(" ");
+    if (selfIsBinary && call.program === options.self && call.args.length === 1) {
+      ok.push(`${call.program} (this binary, running now)`);
+      continue;
+    }
+    if (!call.program.includes("/") || !mayRun(call.program)) {
+      notRun.push(shown);
+      continue;
+    }
+    const result = await run(call);
+    const printed = /^cliffhanger-bin (\S+)/.exec(result.stdout.trim());
+    if (result.code === 0 && printed) {
+      if (printed[1] === VERSION) ok.push(`${shown} → cliffhanger-bin ${printed[1]}`);
+      else other.push(`${shown} → cliffhanger-bin ${printed[1]} (this is ${VERSION})`);
+    } else {
+      const why = result.problem ?? (result.code === null ? "did not start" : `exit code ${result.code}`);
+      broken.push(`${shown}: ${why}${result.code === 0 ? ` (printed "${result.stdout.trim().slice(0, 80)}")` : ""}`);
+    }
+  }
+  if (broken.length > 0) {
+    return {
+      id: "handlers-start",
+      status: "fail",
+      detail: `does not start: ${broken.join("; ")}: every hook of that handler fails`,
+      fix: "run `cliffhanger-bin install` again with the binary you use (a checkout: `deno task cli install`)",
+    };
+  }
+  const parts = [
+    ...(ok.length > 0 ? [`starts: ${ok.join("; ")}`] : []),
+    ...(other.length > 0 ? [`another version: ${other.join("; ")}`] : []),
+    ...(notRun.length > 0 ? [`not started (outside this binary's run scope): ${notRun.join("; ")}`] : []),
+  ];
+  if (other.length > 0) {
+    return {
+      id: "handlers-start",
+      status: "warn",
+      detail: parts.join("; "),
+      fix: "install one version everywhere: run `cliffhanger-bin install` again with the binary you use",
+    };
+  }
+  if (notRun.length > 0) {
+    return {
+      id: "handlers-start",
+      status: "warn",
+      detail: parts.join("; "),
+      fix: `run it yourself to see it start: ${notRun[0]}`,
+    };
+  }
+  return { id: "handlers-start", status: "ok", detail: parts.join("; "), fix: null };
+}
+
+function mayRunProgram(program: string): boolean {
+  try {
+    return Deno.permissions.querySync({ name: "run", command: program }).state === "granted";
+  } catch {
+    return false;
+  }
+}
+
+async function runVersion(call: VersionCall): Promise<RunResult> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), RUN_TIMEOUT_MS);
+  try {
+    const out = await new Deno.Command(call.program, {
+      args: call.args,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      signal: controller.signal,
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr).trim().split("\n")[0] ?? "";
+    if (out.signal !== null) {
+      return { code: null, stdout: "", problem: `killed (${out.signal}) after ${RUN_TIMEOUT_MS / 1000} s` };
+    }
+    return {
+      code: out.code,
+      stdout: new TextDecoder().decode(out.stdout),
+      problem: out.code === 0 ? null : stderr === "" ? null : `exit code ${out.code}: ${stderr.slice(0, 200)}`,
+    };
+  } catch (e) {
+    return {
+      code: null,
+      stdout: "",
+      problem: `did not start: ${(e instanceof Error ? e.message : String(e)).split("\n")[0]}`,
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,106 @@
+import assert from "node:assert/strict";
+import { VERSION } from "../version.ts";
+import { checkHandlersStart, type RunResult, shellWords, type VersionCall, versionCall } from "./handlers_start.ts";
+
+const h = (command: string, args: string[] = []) => ({
+  handlers: [{ event: "Stop", hook: "stop", command, args, timeout: 60 }],
+});
+
+Deno.test("versionCall: the handler's own program and flags, --version in place of hook <event>", () => {
+  assert.deepEqual(versionCall({ command: "/b/cliffhanger-bin", args: ["hook", "stop"] }), {
+    program: "/b/cliffhanger-bin",
+    args: ["--version"],
+  });
+  assert.deepEqual(versionCall({ command: "/d/deno", args: ["run", "--deny-net", "/c/main.ts", "hook", "pretool"] }), {
+    program: "/d/deno",
+    args: ["run", "--deny-net", "/c/main.ts", "--version"],
+  });
+  assert.deepEqual(versionCall({ command: "'/my dir/cliffhanger-bin' hook stop", args: [] }), {
+    program: "/my dir/cliffhanger-bin",
+    args: ["--version"],
+  });
+  assert.equal(versionCall({ command: "/b/cliffhanger-bin stats", args: [] }), null);
+  assert.equal(versionCall({ command: "/b/x", args: ["stop"] }), null);
+});
+
+Deno.test("shellWords: plain words and quotes; anything a shell would expand is not guessed at", () => {
+  assert.deepEqual(shellWords(`a "b c" 'd e' f`), ["a", "b c", "d e", "f"]);
+  assert.equal(shellWords("a $HOME/b"), null);
+  assert.equal(shellWords("a; rm -rf x"), null);
+  assert.equal(shellWords("a 'unclosed"), null);
+  assert.deepEqual(shellWords("'$literal' x"), ["$literal", "x"]);
+});
+
+function fake(results: Record<string, RunResult>) {
+  const calls: VersionCall[] = [];
+  return {
+    calls,
+    run: (call: VersionCall) => {
+      calls.push(call);
+      return Promise.resolve(results[call.program] ?? { code: null, stdout: "", problem: "did not start: not found" });
+    },
+  };
+}
+
+Deno.test("handlers-start: a handler that prints our version starts; one that fails is broken", async () => {
+  const f = fake({
+    "/ok/cliffhanger-bin": { code: 0, stdout: `cliffhanger-bin ${VERSION}\n`, problem: null },
+    "/bad/cliffhanger-bin": { code: 1, stdout: "", problem: "exit code 1: error: Module not found" },
+  });
+  const opts = { self: "/usr/bin/deno", onPath: undefined, mayRun: () => true, run: f.run };
+  assert.equal((await checkHandlersStart([h("/ok/cliffhanger-bin", ["hook", "stop"])], opts)).status, "ok");
+  const broken = await checkHandlersStart([
+    h("/ok/cliffhanger-bin", ["hook", "stop"]),
+    h("/bad/cliffhanger-bin", ["hook", "stop"]),
+  ], opts);
+  assert.equal(broken.status, "fail");
+  assert.match(broken.detail, /\/bad\/cliffhanger-bin --version: exit code 1: error: Module not found/);
+  assert.match(broken.fix ?? "", /install` again/);
+  // the same program registered for several events is started once
+  f.calls.length = 0;
+  await checkHandlersStart(
+    [h("/ok/cliffhanger-bin", ["hook", "stop"]), h("/ok/cliffhanger-bin", ["hook", "stop"])],
+    opts,
+  );
+  assert.equal(f.calls.length, 1);
+});
+
+Deno.test("handlers-start: another version warns; outside the run scope is not started; the binary itself needs no run", async () => {
+  const f = fake({ "/old/cliffhanger-bin": { code: 0, stdout: "cliffhanger-bin 0.0.1\n", problem: null } });
+  const old = await checkHandlersStart([h("/old/cliffhanger-bin", ["hook", "stop"])], {
+    self: "/usr/bin/deno",
+    onPath: undefined,
+    mayRun: () => true,
+    run: f.run,
+  });
+  assert.equal(old.status, "warn");
+  assert.match(old.detail, /cliffhanger-bin 0\.0\.1 \(this is /);
+  const scoped = await checkHandlersStart([h("/elsewhere/cliffhanger-bin", ["hook", "stop"])], {
+    self: "/usr/local/bin/cliffhanger-bin",
+    onPath: undefined,
+    mayRun: () => false,
+    run: f.run,
+  });
+  assert.equal(scoped.status, "warn");
+  assert.match(
+    scoped.detail,
+    /not started \(outside this binary's run scope\): \/elsewhere\/cliffhanger-bin --version/,
+  );
+  assert.equal(scoped.fix, "run it yourself to see it start: /elsewhere/cliffhanger-bin --version");
+  const self = await checkHandlersStart([h("/usr/local/bin/cliffhanger-bin", ["hook", "stop"])], {
+    self: "/usr/local/bin/cliffhanger-bin",
+    onPath: undefined,
+    mayRun: () => false,
+    run: f.run,
+  });
+  assert.equal(self.status, "ok");
+  assert.match(self.detail, /this binary, running now/);
+  // a bare name is the one PATH gives
+  const bare = await checkHandlersStart([h("cliffhanger-bin", ["hook", "stop"])], {
+    self: "/usr/local/bin/cliffhanger-bin",
+    onPath: "/usr/local/bin/cliffhanger-bin",
+    mayRun: () => false,
+    run: f.run,
+  });
+  assert.equal(bare.status, "ok");
+});
