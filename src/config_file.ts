@@ -22,8 +22,13 @@ export async function readConfigFile(path: string, env: EnvReader): Promise<Conf
     // a FIFO, a device, a folder, a link out of the home or a huge file is refused before it is read
     text = await readRegularText(path, { maxBytes: MAX_CONFIG_BYTES, within: dirname(path), label: "config file" });
   } catch (e) {
-    const detail = e instanceof Error ? e.message : String(e);
-    readProblem = `Cannot read "${path}": ${detail}${e instanceof UnsafeFileError ? "; using the defaults" : ""}`;
+    const detail = e instanceof Deno.errors.NotCapable
+      ? "it is outside this binary's permission scope (rebuild for it: deno task compile --cliffhanger-home DIR)"
+      : e instanceof Error
+      ? e.message
+      : String(e);
+    const defaults = e instanceof UnsafeFileError || e instanceof Deno.errors.NotCapable;
+    readProblem = `Cannot read "${path}": ${detail}${defaults ? "; using the defaults" : ""}`;
   }
   return { ...loadConfig(text, env, path), exists: text !== null, readProblem };
 }

@@ -9,18 +9,23 @@ import { envFrom } from "../env.ts";
 import { childEnv, runCli, withTempHome } from "../testing/run_cli.ts";
 
 /** Runs the CLI under the scopes of `home` (as compiled for it) with CLIFFHANGER_HOME pointing elsewhere. */
-async function runOutside(home: string, args: string[]) {
+async function runOutside(home: string, args: string[], stdin = "") {
   const built = childEnv({ home });
   const outside = join(home, "..", `${home.split("/").at(-1)}-elsewhere`);
   const runtime = { ...built, CLIFFHANGER_HOME: outside };
-  const out = await new Deno.Command(Deno.execPath(), {
+  const child = new Deno.Command(Deno.execPath(), {
     args: cliArgs(envFrom(built), args, home),
     env: runtime,
     clearEnv: true,
     cwd: home,
+    stdin: "piped",
     stdout: "piped",
     stderr: "piped",
-  }).output();
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(stdin));
+  await writer.close();
+  const out = await child.output();
   const d = new TextDecoder();
   return { code: out.code, stdout: d.decode(out.stdout), stderr: d.decode(out.stderr), outside };
 }
@@ -39,6 +44,23 @@ Deno.test("a runtime CLIFFHANGER_HOME outside the scope: status, doctor and stat
     assert.equal(stats.code, 1);
     assert.match(stats.stderr, /^cliffhanger-bin: stats: the home .* is outside this binary's permission scope/);
     assert.doesNotMatch(stats.stderr, /--allow-read/);
+  }));
+
+Deno.test("a hook in a home outside the scope fails open and says why on stderr, the one channel left", () =>
+  withTempHome(async (home) => {
+    const payload = JSON.stringify({
+      session_id: "s1",
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "ls" },
+      tool_use_id: "t1",
+      cwd: home,
+    });
+    const run = await runOutside(home, ["hook", "pretool"], payload);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, "", "allowed: nothing decided");
+    assert.match(run.stderr, /errors\.log not written: .* is outside this binary's permission scope/);
+    assert.match(run.stderr, /deno task compile --cliffhanger-home/);
   }));
 
 Deno.test("replay from a checkout reads the path it is given; a missing one says it does not exist", () =>

@@ -4,6 +4,7 @@
  * MAX_LINE_CHARS, and an append that would pass MAX_BYTES first moves the file to errors.log.1 (one old generation
  * is kept; see rotate.ts).
  */
+import { writeStderr } from "../output.ts";
 import { appendRotating } from "./rotate.ts";
 
 export const MAX_LINE_CHARS = 500;
@@ -15,8 +16,13 @@ export async function appendError(path: string, where: string, error: unknown, n
   if (line.length > MAX_LINE_CHARS) line = `${line.slice(0, MAX_LINE_CHARS - 1)}…`;
   try {
     await appendRotating(path, line + "\n", { maxBytes: MAX_BYTES });
-  } catch {
-    // the home directory itself is broken: nowhere left to record it, and the hook must still answer
+  } catch (e) {
+    // the home itself is broken or outside the binary's scope: stderr is the one channel left (Claude Code keeps a
+    // hook's stderr in its debug log, `claude --debug`); the hook still answers
+    const why = e instanceof Deno.errors.NotCapable
+      ? `${path} is outside this binary's permission scope (rebuild: deno task compile --cliffhanger-home DIR)`
+      : `${path}: ${escapeControls(e instanceof Error ? e.message : String(e)).slice(0, 200)}`;
+    writeStderr(`cliffhanger-bin: ${line} [errors.log not written: ${why}]\n`);
   }
 }
 
