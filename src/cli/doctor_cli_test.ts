@@ -289,3 +289,36 @@ Deno.test("status and doctor report the same relay fit and the same errors.log c
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("doctor: the Python cliffhanger installed as an enabled plugin is flagged, with the plugin to disable", async () => {
+  const home = await tempHome();
+  try {
+    const claude = join(home, ".claude");
+    const root = join(claude, "plugins", "cache", "mkt", "cliffhanger", "0.9.0");
+    await Deno.mkdir(join(root, "hooks"), { recursive: true });
+    const py = { type: "command", command: 'python3 "${CLAUDE_PLUGIN_ROOT}/hooks/cliffhanger.py"', timeout: 30 };
+    await Deno.writeTextFile(
+      join(root, "hooks", "hooks.json"),
+      JSON.stringify({ hooks: { Stop: [{ hooks: [py] }], SubagentStop: [{ hooks: [py] }] } }),
+    );
+    await Deno.writeTextFile(
+      join(claude, "plugins", "installed_plugins.json"),
+      JSON.stringify({ version: 2, plugins: { "cliffhanger@mkt": [{ scope: "user", installPath: root }] } }),
+    );
+    await Deno.writeTextFile(
+      join(claude, "settings.json"),
+      JSON.stringify({ enabledPlugins: { "cliffhanger@mkt": true } }),
+    );
+    const c = byId(JSON.parse((await runCli(["doctor", "--json"], { home, runCommands: [] })).stdout).checks);
+    assert.equal(c["python"]?.status, "fail");
+    assert.match(c["python"]!.detail, /hooks\.json runs hooks\/cliffhanger\.py for Stop, SubagentStop/);
+    assert.equal(c["python"]!.fix, "claude plugin disable cliffhanger@mkt");
+    const status = await runCli(["status"], { home });
+    assert.match(
+      status.stdout,
+      /plugin cliffhanger@mkt \(enabled\): .*runs the Python cliffhanger for Stop, SubagentStop/,
+    );
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});

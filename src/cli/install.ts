@@ -5,6 +5,8 @@ import { CommandError } from "../errors.ts";
 import { join } from "../path.ts";
 import { writeFileAtomic } from "../store/atomic.ts";
 import { installHooks, pythonHandlerEvents } from "../settings/edit.ts";
+import { candidateSettingsFiles, inspectSettings } from "../settings/inspect.ts";
+import { inspectPlugins } from "../settings/plugins.ts";
 import {
   currentHookCommand,
   describeHooks,
@@ -35,7 +37,9 @@ export const spec: CommandSpec = {
     ...describeHooks().map((line) => `  ${line}`),
     "Hooks left out of --events are not touched: install again with another list to add to what is there.",
     "A settings file that still runs the Python cliffhanger (hooks/cliffhanger.py) is not changed without",
-    "--replace-python: two guards would both block every stop. --dry-run shows the replacement.",
+    "--replace-python: two guards would both block every stop. --dry-run shows the replacement. The same goes for",
+    "the Python cliffhanger installed as an enabled Claude Code plugin: --replace-python sets it to false in the",
+    "file's enabledPlugins.",
     "",
     EXIT_CODES_HELP,
   ].join("\n"),
@@ -57,7 +61,7 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
     spec,
     action: "install",
     cwd: deps.cwd,
-    makeEdit: (parsed, hooks) => {
+    makeEdit: async (parsed, hooks) => {
       const direct = deps.hookCommand ?? hookCommandFor(ctx);
       // from a checkout the command is a long deno line, which Claude Code shows the model with every Stop block:
       // register a short launcher in the home instead (written only when the edit will go through)
@@ -69,6 +73,7 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
         relay: parsed.values["relay"] === true,
       });
       const replacePython = parsed.values["replace-python"] === true;
+      const pythonPlugins = await enabledPythonPlugins(ctx);
       const edit = (text: string) => {
         const python = pythonHandlerEvents(text);
         // only the Stop guard doubles the Python one: installing only the other hooks leaves it alone
@@ -80,7 +85,21 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
               "(the file is backed up first; --dry-run shows the change)",
           );
         }
-        return installHooks(text, { command, registrations, replacePython });
+        if (pythonPlugins.length > 0 && stopWanted && !replacePython) {
+          throw new CommandError(
+            `the Python cliffhanger is enabled as the plugin ${pythonPlugins.join(", ")}: with ours beside it two ` +
+              `guards would block every stop. Turn it off (claude plugin disable ${
+                pythonPlugins[0]
+              }), or run install ` +
+              "again with --replace-python to set it to false in enabledPlugins here (--dry-run shows the change)",
+          );
+        }
+        return installHooks(text, {
+          command,
+          registrations,
+          replacePython,
+          ...(replacePython && stopWanted ? { disablePlugins: pythonPlugins } : {}),
+        });
       };
       return {
         edit,
@@ -89,6 +108,14 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
       };
     },
   });
+}
+
+/** Installed plugins that run the Python cliffhanger and that the user, project or local settings enable. */
+async function enabledPythonPlugins(ctx: CliContext): Promise<string[]> {
+  const cwd = ctx.cwd();
+  const settings = await inspectSettings(cwd ? candidateSettingsFiles(ctx.paths, cwd) : [ctx.paths.userSettings]);
+  const { reports } = await inspectPlugins(ctx.paths.claudeDir, settings);
+  return [...new Set(reports.filter((r) => r.enabled === true && (r.python ?? []).length > 0).map((r) => r.plugin))];
 }
 
 /**

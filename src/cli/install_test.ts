@@ -393,3 +393,36 @@ Deno.test("install from a checkout writes its launcher only when the edit goes t
   assert.equal(await code(fakeContext(home.dir), ["--replace-python"]), 0);
   assert.ok((await Deno.stat(launcher)).isFile);
 });
+
+Deno.test("install beside the Python cliffhanger enabled as a plugin refuses; --replace-python turns the plugin off here", async () => {
+  await using home = await tempHome();
+  const claude = dirname(home.settings);
+  const root = join(claude, "plugins", "cache", "mkt", "cliffhanger", "0.9.0");
+  await Deno.mkdir(join(root, "hooks"), { recursive: true });
+  const py = { type: "command", command: 'python3 "${CLAUDE_PLUGIN_ROOT}/hooks/cliffhanger.py"' };
+  await Deno.writeTextFile(join(root, "hooks", "hooks.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [py] }] } }));
+  await Deno.writeTextFile(
+    join(claude, "plugins", "installed_plugins.json"),
+    JSON.stringify({ version: 2, plugins: { "cliffhanger@mkt": [{ scope: "user", installPath: root }] } }),
+  );
+  const settings = `{\n  // mine\n  "enabledPlugins": { "cliffhanger@mkt": true, "other@mkt": true }\n}\n`;
+  await Deno.writeTextFile(home.settings, settings);
+  const refused = fakeContext(home.dir);
+  assert.equal(await installCode(refused, [], { hookCommand: BINARY }), 1);
+  assert.match(refused.stderr(), /enabled as the plugin cliffhanger@mkt/);
+  assert.match(refused.stderr(), /claude plugin disable cliffhanger@mkt/);
+  assert.equal(await Deno.readTextFile(home.settings), settings, "nothing written");
+  // the other hooks do not double the guard
+  const pretool = fakeContext(home.dir);
+  assert.equal(await installCode(pretool, ["--events", "pretool", "--dry-run"], { hookCommand: BINARY }), 0);
+  const done = fakeContext(home.dir);
+  assert.equal(await installCode(done, ["--replace-python"], { hookCommand: BINARY }), 0, done.stderr());
+  const text = await Deno.readTextFile(home.settings);
+  const parsed = inspectSettingsText(text);
+  assert.deepEqual(parsed.enabledPlugins, { "cliffhanger@mkt": false, "other@mkt": true });
+  assert.deepEqual(parsed.handlers.map((h) => h.event).sort(), ["Stop", "SubagentStop"]);
+  assert.ok(text.includes("// mine"), "comments kept");
+  // a second run is no change and no refusal: the plugin is off
+  const again = fakeContext(home.dir);
+  assert.equal(await installCode(again, [], { hookCommand: BINARY }), 0, again.stderr());
+});

@@ -277,7 +277,10 @@ function describeSettings(s: Awaited<ReturnType<typeof inspectSettings>>[number]
   }
   if (s.error) return `${s.path}: ERROR ${s.error}`;
   const events = s.events;
-  return `${s.path}: ${events.length > 0 ? `registered for ${[...new Set(events)].join(", ")}` : "not registered"}`;
+  const python = (s.python ?? []).length > 0 ? `; runs the Python cliffhanger for ${s.python!.join(", ")}` : "";
+  return `${s.path}: ${
+    events.length > 0 ? `registered for ${[...new Set(events)].join(", ")}` : "not registered"
+  }${python}`;
 }
 
 export const command: Command = { spec, run };

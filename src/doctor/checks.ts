@@ -341,8 +341,12 @@ export function checkPython(files: readonly SettingsFileReport[]): Check {
     id: "python",
     status: "fail",
     detail: found.map((f) => `${f.path} runs hooks/cliffhanger.py for ${f.python!.join(", ")}`).join("; "),
-    fix: found.map((f) => `cliffhanger-bin install --settings ${f.path} --replace-python`).join("; ") +
-      " (it swaps the Python guard for ours, after a backup)",
+    // a settings file is edited in place; a plugin is turned off in Claude Code (its files are not ours to edit)
+    fix: found.map((f) =>
+      "plugin" in f && typeof f.plugin === "string"
+        ? `claude plugin disable ${f.plugin}`
+        : `cliffhanger-bin install --settings ${f.path} --replace-python (it swaps the Python guard for ours, after a backup)`
+    ).join("; "),
   };
 }
 

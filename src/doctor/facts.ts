@@ -44,7 +44,7 @@ export interface Facts {
   configProblems: string[];
   /** The user, project and local settings files, then those named with --settings, each once. */
   settings: SettingsFileReport[];
-  /** Installed plugins' hook files that run our hooks. */
+  /** Installed plugins' hook files that run our hooks or the Python cliffhanger. */
   plugins: PluginHooksReport[];
   /** Why the plugin list could not be read, or null. */
   pluginProblem: string | null;
@@ -78,7 +78,8 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
   ];
   const settings = await inspectSettings(settingsPaths);
   const plugins = await inspectPlugins(paths.claudeDir, settings);
-  const ours = plugins.reports.filter((p) => p.handlers.length > 0 || p.error !== null);
+  // plugins that run ours, or the Python cliffhanger (its own plugin), or whose hook file could not be read
+  const ours = plugins.reports.filter((p) => p.handlers.length > 0 || (p.python ?? []).length > 0 || p.error !== null);
   const registrations = [...settings, ...ours.filter((p) => p.enabled === true)];
   const [offFile, stallOffFile] = [await pathExists(paths.off), await pathExists(paths.stallOff)];
   const disableEnv = TRUTHY.includes((env("CLIFFHANGER_DISABLE") ?? "").trim().toLowerCase());

@@ -38,6 +38,8 @@ export interface InstallEdit {
   registrations: readonly HookRegistration[];
   /** Remove the Python cliffhanger's handlers too (`--replace-python`). */
   replacePython?: boolean;
+  /** Plugins to turn off here (`enabledPlugins[id]: false`): the Python cliffhanger's, with `--replace-python`. */
+  disablePlugins?: readonly string[];
 }
 
 /** Add or update our handlers; a second run with the same options changes nothing. */
@@ -58,9 +60,23 @@ export function installHooks(text: string, options: InstallEdit): EditResult {
       ? ensureHandler(current, wanted, options.command, format)
       : removeOurs(current, (ref) => ref.event === event && ref.hook === hook, 0);
   }
+  for (const id of options.disablePlugins ?? []) current = disablePlugin(current, id, format);
   const events = [...new Set(options.registrations.map((r) => r.event))];
   if (current === original) return { newText: text, changed: false, events };
   return { newText: blank ? current + format.eol : current, changed: true, events };
+}
+
+/** `enabledPlugins[id]` set to false, the object added when missing; every other byte kept. */
+export function disablePlugin(text: string, id: string, format: TextFormat): string {
+  const root = parseSettings(text).root;
+  const plugins = propertyValue(root, "enabledPlugins");
+  if (!plugins || plugins.type !== "object") {
+    if (plugins) return edit(text, [replaceValue(text, plugins, { [id]: false }, format)]);
+    return edit(text, insertMember(text, root, { key: "enabledPlugins", value: { [id]: false } }, format));
+  }
+  const current = propertyValue(plugins, id);
+  if (current) return current.value === false ? text : edit(text, [replaceValue(text, current, false, format)]);
+  return edit(text, insertMember(text, plugins, { key: id, value: false }, format));
 }
 
 /** The Python cliffhanger's handlers in a settings text, by event (none for a blank text). */
