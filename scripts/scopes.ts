@@ -59,7 +59,12 @@ export function inspectedSettingsFromArgs(args: readonly string[], cwd: string =
   if (args[0] !== "status" && args[0] !== "doctor") return [];
   // the project's own settings of the folder it runs in, as Claude Code reads them, and what --settings names
   const project = [join(cwd, ".claude", "settings.json"), join(cwd, ".claude", "settings.local.json")];
-  return withSymlinkTargets([...project, ...settingsTargetsFromArgs(["install", ...args.slice(1)], cwd)]);
+  const named = settingsTargetsFromArgs(["install", ...args.slice(1)], cwd);
+  // --project DIR: its local settings too, as Claude Code reads both
+  const local = named.filter((f) => f.endsWith("/.claude/settings.json")).map((f) =>
+    f.replace(/settings\.json$/, "settings.local.json")
+  );
+  return withSymlinkTargets([...project, ...named, ...local]);
 }
 
 /** The file itself plus, where it is a symlink, the file it points at. */

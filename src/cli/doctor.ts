@@ -3,12 +3,14 @@
  * fix. Exits 1 when something is broken (a warning alone exits 0).
  */
 import type { SettingsFileReport } from "../settings/inspect.ts";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import {
   type Check,
   checkBinary,
   checkDuplicates,
   checkErrors,
+  checkLoop,
+  checkPrompt,
   checkPython,
   checkQuirks,
   checkRecentDecisions,
@@ -24,16 +26,23 @@ import { checkHandlersStart } from "../doctor/handlers_start.ts";
 import { MAIN_PATH, resolveRunCommand } from "../permissions.ts";
 import { generations } from "../store/rotate.ts";
 import { type CommandSpec, parseCommandArgs } from "./args.ts";
+import { namedSettings } from "./named_settings.ts";
 import type { CliContext, Command } from "./context.ts";
 import { readTailText } from "../store/read_at.ts";
 
 const spec: CommandSpec = {
   name: "doctor",
-  usage: "doctor [--settings PATH] [--json]",
+  usage: "doctor [--settings PATH] [--project DIR] [--json]",
   summary: "Checks the whole chain: the binary the settings name, settings files, timeouts, the home folder, rules, " +
     "the transcript folder, double registration and recent decisions. Prints each check with a fix.",
   flags: {
     settings: { type: "string", value: "PATH", help: "also check this settings file", multiple: true },
+    project: {
+      type: "string",
+      value: "DIR",
+      help: "also check DIR/.claude/settings.json and settings.local.json",
+      multiple: true,
+    },
     json: { type: "boolean", help: "print {ok, checks: [{id, status, detail, fix}]}" },
   },
   details: "Exit codes: 0 nothing broken (warnings allowed); 1 something is broken; 2 usage error.",
@@ -45,7 +54,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(spec, argv);
   const paths = ctx.paths;
   const cwd = ctx.cwd();
-  const extra = ((parsed.values["settings"] as string[] | undefined) ?? []).map((p) => resolve(p));
+  const extra = namedSettings(parsed.values);
   const facts = await gatherFacts({ paths, env: ctx.env, cwd, now: ctx.now(), extraSettings: extra });
   const { config, registrations: files } = facts;
   const problems = facts.configProblems;
@@ -81,6 +90,22 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     checkSwitches(facts.switches),
     checkErrors(facts.errors),
     checkQuirks(facts.quirks.used, facts.quirks.problems),
+    checkLoop({
+      tools: config.loopTools,
+      maxRetries: config.loopMaxRetries,
+      warnAt: config.loopWarn,
+      blockAt: config.loopBlock,
+      windowMin: config.loopWindowMin,
+      registered: files.some((f) => f.events.includes("PreToolUse")),
+    }),
+    checkPrompt({
+      clock: !config.noClock,
+      terse: !config.noTerse,
+      quirks: !config.noQuirks,
+      zone: facts.zone.zone,
+      zoneProblem: facts.zone.problem,
+      registered: files.some((f) => f.events.includes("UserPromptSubmit")),
+    }),
   ];
   const code = exitCodeFor(checks);
   if (parsed.values["json"]) ctx.out(JSON.stringify({ ok: code === 0, checks }, null, 2) + "\n");

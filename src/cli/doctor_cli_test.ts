@@ -322,3 +322,44 @@ Deno.test("doctor: the Python cliffhanger installed as an enabled plugin is flag
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("doctor checks the loop guard's and the prompt hook's settings; status shows the zone problem", async () => {
+  const home = await tempHome();
+  try {
+    assert.equal((await runCli(["install", "--events", "stop,prompt,pretool"], { home })).code, 0);
+    await Deno.writeTextFile(
+      join(home, ".cliffhanger", "config.jsonc"),
+      JSON.stringify({ loopWarn: 5, loopBlock: 3, tz: "Mars/Olympus_Mons" }),
+    );
+    const c = byId(JSON.parse((await runCli(["doctor", "--json"], { home, runCommands: [] })).stdout).checks);
+    assert.equal(c["loop"]?.status, "warn");
+    assert.match(c["loop"]!.detail, /cycles warned at 5, denied at 3/);
+    assert.equal(c["prompt"]?.status, "warn");
+    assert.match(c["prompt"]!.detail, /Mars\/Olympus_Mons/);
+    const status = await runCli(["status"], { home });
+    assert.match(
+      status.stdout,
+      /prompt hook: clock on \(.*\)[^\n]*\n {2}problem: Bad value for CLIFFHANGER_TZ: "Mars\/Olympus_Mons"/,
+    );
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("status and doctor --project DIR read that project's settings and local settings, as install --project writes", async () => {
+  const home = await tempHome();
+  try {
+    const project = join(home, "elsewhere", "proj");
+    await Deno.mkdir(join(project, ".claude"), { recursive: true });
+    assert.equal((await runCli(["install", "--project", project, "--events", "pretool"], { home })).code, 0);
+    await Deno.writeTextFile(join(project, ".claude", "settings.local.json"), "{ torn");
+    const c = byId(JSON.parse((await runCli(["doctor", "--project", project, "--json"], { home })).stdout).checks);
+    assert.match(c["registered"]!.detail, new RegExp(`PreToolUse in ${join(project, ".claude", "settings.json")}`));
+    assert.equal(c["settings-parse"]?.status, "fail", "the local file is read, and it does not parse");
+    assert.match(c["settings-parse"]!.detail, /settings\.local\.json/);
+    const status = await runCli(["status", "--project", project], { home });
+    assert.match(status.stdout, /proj\/\.claude\/settings\.json: registered for PreToolUse/);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});

@@ -3,19 +3,26 @@ import { gatherFacts } from "../doctor/facts.ts";
 import type { inspectSettings } from "../settings/inspect.ts";
 import { VERSION } from "../version.ts";
 import { type CommandSpec, parseCommandArgs } from "./args.ts";
+import { namedSettings } from "./named_settings.ts";
 import type { CliContext, Command } from "./context.ts";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { KILL_HELPER_CANDIDATES } from "../permissions.ts";
 import { type HealthListing, type HealthRecord, listHealth } from "../wrap/health.ts";
 
 const spec: CommandSpec = {
   name: "status",
-  usage: "status [--settings PATH] [--json]",
+  usage: "status [--settings PATH] [--project DIR] [--json]",
   summary:
     "On or off, which settings files register cliffhanger and for which events, mode, cap, home, rules, the health " +
     "of wrapped hooks, and the permission scopes this process has (with the commands `wrap` may run).",
   flags: {
     settings: { type: "string", value: "PATH", help: "also inspect this settings file", multiple: true },
+    project: {
+      type: "string",
+      value: "DIR",
+      help: "also inspect DIR/.claude/settings.json and settings.local.json",
+      multiple: true,
+    },
     json: { type: "boolean", help: "print one JSON object" },
   },
 };
@@ -35,7 +42,7 @@ function query(descriptor: Deno.PermissionDescriptor): PermissionState {
 async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(spec, argv);
   const paths = ctx.paths;
-  const extra = ((parsed.values["settings"] as string[] | undefined) ?? []).map((p) => resolve(p));
+  const extra = namedSettings(parsed.values);
   const cwd = ctx.cwd();
   const facts = await gatherFacts({ paths, env: ctx.env, cwd, now: ctx.now(), extraSettings: extra });
   const { config, configExists, switches, homeInScope, quirks, rules } = facts;
@@ -97,6 +104,8 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       terse: !config.noTerse,
       quirks: !config.noQuirks,
       timeZone: config.tz === "" ? null : config.tz,
+      zone: facts.zone.zone,
+      zoneProblem: facts.zone.problem,
       quirkFiles: quirks.used,
       quirkProblems: quirks.problems,
     },
@@ -152,10 +161,13 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       `${config.loopBlock}; window ${config.loopWindowMin} min`,
   );
   lines.push(
-    `prompt hook: clock ${config.noClock ? "off" : `on (${config.tz || "system zone"})`}; length nudge ${
-      config.noTerse ? "off" : "on"
-    }; model notes ${config.noQuirks ? "off" : "on"}${quirks.used.length > 0 ? ` (${quirks.used.join(", ")})` : ""}`,
+    `prompt hook: clock ${
+      config.noClock ? "off" : `on (${config.tz === "" ? "system zone" : facts.zone.zone})`
+    }; length nudge ${config.noTerse ? "off" : "on"}; model notes ${config.noQuirks ? "off" : "on"}${
+      quirks.used.length > 0 ? ` (${quirks.used.join(", ")})` : ""
+    }`,
   );
+  if (!config.noClock && facts.zone.problem) lines.push(`  problem: ${facts.zone.problem}`);
   for (const p of quirks.problems) lines.push(`  problem: ${p}`);
   lines.push(`home: ${paths.root}`);
   lines.push(`config: ${paths.config}${configExists ? "" : " (none; defaults)"}`);

@@ -362,3 +362,76 @@ export function checkQuirks(files: readonly string[], problems: readonly string[
   }
   return ok("quirks", files.length === 0 ? "no quirk file of your own (built-in model notes)" : files.join(", "));
 }
+
+/** The anti-loop guard's settings, as the pretool hook reads them. */
+export interface LoopFacts {
+  tools: string | readonly string[];
+  maxRetries: number;
+  warnAt: number;
+  blockAt: number;
+  windowMin: number;
+  /** PreToolUse is registered in a file whose handlers run. */
+  registered: boolean;
+}
+
+export function checkLoop(l: LoopFacts): Check {
+  const list = (typeof l.tools === "string" ? l.tools.split(",") : [...l.tools]).map((t) => t.trim()).filter((t) =>
+    t !== ""
+  );
+  const detail =
+    `${l.registered ? "" : "not registered (install --events pretool); "}tools ${list.join(",") || "none"}; ` +
+    `${l.maxRetries} identical calls allowed; cycles warned at ${l.warnAt}, denied at ${l.blockAt}; window ` +
+    `${l.windowMin} min`;
+  if (list.length === 0) {
+    return {
+      id: "loop",
+      status: "warn",
+      detail: `${detail}: loopTools names no tool, so the guard watches nothing`,
+      fix: 'set "loopTools" to the tools to watch (default "Bash,Agent,Task,AskUserQuestion"; "*" for all)',
+    };
+  }
+  if (l.warnAt >= l.blockAt) {
+    return {
+      id: "loop",
+      status: "warn",
+      detail: `${detail}: a cycle is denied before (or when) it would be warned, so the warning never shows`,
+      fix: `set "loopWarn" below "loopBlock" (${l.blockAt}), e.g. ${Math.max(1, l.blockAt - 2)}`,
+    };
+  }
+  return ok("loop", detail);
+}
+
+/** The prompt hook's settings and its time zone as the hook resolves it. */
+export interface PromptFacts {
+  clock: boolean;
+  terse: boolean;
+  quirks: boolean;
+  /** The zone the clock uses, and the problem with a configured one (it then falls back). */
+  zone: string;
+  zoneProblem: string | null;
+  /** UserPromptSubmit is registered in a file whose handlers run. */
+  registered: boolean;
+}
+
+export function checkPrompt(p: PromptFacts): Check {
+  const detail = `${p.registered ? "" : "not registered (install --events prompt); "}clock ${
+    p.clock ? `on (${p.zone})` : "off"
+  }; length nudge ${p.terse ? "on" : "off"}; model notes ${p.quirks ? "on" : "off"}`;
+  if (p.clock && p.zoneProblem !== null) {
+    return {
+      id: "prompt",
+      status: "warn",
+      detail: `${detail}: ${p.zoneProblem}`,
+      fix: 'set "tz" (CLIFFHANGER_TZ) to an IANA zone such as "Europe/Paris", or leave it empty for the system zone',
+    };
+  }
+  if (p.registered && !p.clock && !p.terse && !p.quirks) {
+    return {
+      id: "prompt",
+      status: "warn",
+      detail: `${detail}: the prompt hook is registered but adds nothing`,
+      fix: "turn one of noClock, noTerse, noQuirks back off, or cliffhanger-bin uninstall --events prompt",
+    };
+  }
+  return ok("prompt", detail);
+}

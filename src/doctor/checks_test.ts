@@ -4,6 +4,8 @@ import {
   checkBinary,
   checkDuplicates,
   checkErrors,
+  checkLoop,
+  checkPrompt,
   checkPython,
   checkRecentDecisions,
   checkSettingsParse,
@@ -156,4 +158,34 @@ Deno.test("python: the Python cliffhanger still registered fails, with the repla
   assert.equal(check.status, "fail");
   assert.match(check.detail, /\/h\/s\.json runs hooks\/cliffhanger\.py for Stop, SubagentStop/);
   assert.match(check.fix ?? "", /install --settings \/h\/s\.json --replace-python/);
+});
+
+Deno.test("loop: a warning threshold at or over the block one, and a guard that watches nothing, are warnings", () => {
+  const base = { tools: "Bash,Agent", maxRetries: 3, warnAt: 3, blockAt: 5, windowMin: 5, registered: true };
+  const fine = checkLoop(base);
+  assert.equal(fine.status, "ok");
+  assert.equal(
+    fine.detail,
+    "tools Bash,Agent; 3 identical calls allowed; cycles warned at 3, denied at 5; window 5 min",
+  );
+  const never = checkLoop({ ...base, warnAt: 5 });
+  assert.equal(never.status, "warn");
+  assert.match(never.detail, /the warning never shows/);
+  assert.match(never.fix ?? "", /"loopWarn" below "loopBlock" \(5\)/);
+  assert.match(checkLoop({ ...base, tools: " , " }).detail, /watches nothing/);
+  assert.match(checkLoop({ ...base, registered: false }).detail, /^not registered \(install --events pretool\)/);
+});
+
+Deno.test("prompt: a bad zone, and a registered hook with everything off, are warnings", () => {
+  const base = { clock: true, terse: true, quirks: true, zone: "UTC", zoneProblem: null, registered: true };
+  assert.equal(checkPrompt(base).status, "ok");
+  const zone = checkPrompt({ ...base, zoneProblem: 'Bad value for CLIFFHANGER_TZ: "Mars/Base"; using UTC' });
+  assert.equal(zone.status, "warn");
+  assert.match(zone.fix ?? "", /IANA zone/);
+  // the clock off: its zone does not matter
+  assert.equal(checkPrompt({ ...base, clock: false, zoneProblem: "bad" }).status, "ok");
+  const nothing = checkPrompt({ ...base, clock: false, terse: false, quirks: false });
+  assert.equal(nothing.status, "warn");
+  assert.match(nothing.fix ?? "", /uninstall --events prompt/);
+  assert.equal(checkPrompt({ ...base, clock: false, terse: false, quirks: false, registered: false }).status, "ok");
 });

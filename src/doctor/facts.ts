@@ -10,6 +10,7 @@ import { configProblems } from "../did_you_mean.ts";
 import type { EnvReader } from "../env.ts";
 import { quirkFilesReport } from "../hooks/prompt/quirks_files.ts";
 import { stallKillSwitch } from "../hooks/stop/stall/switch.ts";
+import { resolveTimeZone, systemTimeZone } from "../hooks/prompt/zone.ts";
 import { RELAY_TIMEOUT_HEADROOM_S, relayInUse, relayTimeoutWarning } from "../relay/timeout.ts";
 import { buildRuleSet, readUserRuleFiles } from "../rules/load.ts";
 import type { RuleFileReport } from "../rules/schema.ts";
@@ -52,6 +53,8 @@ export interface Facts {
   registrations: SettingsFileReport[];
   relay: RelayFit;
   quirks: { used: string[]; problems: string[] };
+  /** The zone the prompt hook's clock uses, and the problem with a configured one. */
+  zone: { zone: string; problem: string | null };
   rules: { files: RuleFileReport[]; escape: number; blocker: number; earlyStop: number };
   errors: ErrorsSummary;
 }
@@ -109,6 +112,9 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
     registrations,
     relay: await relayFit(config, env("CLAUDE_PROJECT_DIR") || cwd, registrations),
     quirks: await quirkFilesReport(paths.root),
+    zone: (({ zone, problem }) => ({ zone, problem }))(
+      resolveTimeZone({ configured: config.tz, system: systemTimeZone() }),
+    ),
     rules: {
       files: rules.files,
       escape: rules.escape.length,
