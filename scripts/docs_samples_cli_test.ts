@@ -60,3 +60,56 @@ Deno.test("docs/stats.md: the --json keys it lists are the keys stats prints", a
     await Deno.remove(home, { recursive: true });
   }
 });
+
+/** The ```text block after the line `$ <command>` in a doc, as lines. */
+function sampleAfter(doc: string, command: string): string[] {
+  const start = doc.indexOf(`$ ${command}\n`);
+  assert.ok(start >= 0, `the doc shows "$ ${command}"`);
+  const body = doc.slice(start + command.length + 3, doc.indexOf("```", start));
+  return body.replace(/\n$/, "").split("\n");
+}
+
+/** Each sample line, "…" skipping any number of lines, appears in `printed` in order. */
+function assertSampleIn(sample: readonly string[], printed: readonly string[], what: string): void {
+  let at = 0;
+  let skipping = false;
+  for (const line of sample) {
+    if (line === "…") {
+      skipping = true;
+      continue;
+    }
+    const found = skipping ? printed.indexOf(line, at) : printed[at] === line ? at : -1;
+    assert.ok(
+      found >= 0,
+      `${what}: the sample line\n  ${line}\nis not what it prints ${skipping ? "after" : "at"} line ${at + 1}:\n${
+        printed.join("\n")
+      }`,
+    );
+    at = found + 1;
+    skipping = false;
+  }
+}
+
+const DOCTOR_DOC = new URL("../docs/doctor.md", import.meta.url);
+
+Deno.test("docs/doctor.md: the doctor and status samples are what the commands print (home shown as /home/me)", async () => {
+  const home = await tempHome();
+  try {
+    const doc = await Deno.readTextFile(DOCTOR_DOC);
+    const asShown = (text: string) => text.replaceAll(home, "/home/me").replace(/\n$/, "").split("\n");
+    const status = await runCli(["status"], { home });
+    assertSampleIn(sampleAfter(doc, "cliffhanger-bin status"), asShown(status.stdout), "status");
+    // the doctor sample: a Stop guard whose binary was deleted
+    const gone = `${home}/.cliffhanger/bin/cliffhanger-bin`;
+    const handler = { type: "command", command: gone, args: ["hook", "stop"], timeout: 60 };
+    await Deno.writeTextFile(
+      `${home}/.claude/settings.json`,
+      JSON.stringify({ hooks: { Stop: [{ hooks: [handler] }], SubagentStop: [{ hooks: [handler] }] } }),
+    );
+    const doctor = await runCli(["doctor"], { home, runCommands: [] });
+    assert.equal(doctor.code, 1);
+    assertSampleIn(sampleAfter(doc, "cliffhanger-bin doctor"), asShown(doctor.stdout), "doctor");
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});

@@ -62,7 +62,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
 
   const checks: Check[] = [
     checkBinary({ files, self: selfPath(), onPath: onPath(cwd), exists }),
-    await checkHandlersStart(files, { self: selfPath(), onPath: onPath(cwd) }),
+    await checkHandlersStart(files, { self: selfPath(), onPath: onPath(cwd), exists }),
     checkSettingsParse(files),
     checkRegistered(files, facts.plugins, facts.pluginProblem),
     checkTimeouts(files, config.budgetMs, facts.relay.warning),

@@ -56,6 +56,8 @@ export interface StartOptions {
   onPath: string | null | undefined;
   /** Whether this process may start the program. */
   mayRun?: (program: string) => boolean;
+  /** Whether a program exists: true, false, or null when it cannot be checked (outside the read scope). */
+  exists?: (path: string) => boolean | null;
   run?: (call: VersionCall) => Promise<RunResult>;
 }
 
@@ -84,6 +86,10 @@ export async function checkHandlersStart(
     const shown = [call.program, ...call.args].join(" ");
     if (selfIsBinary && call.program === options.self && call.args.length === 1) {
       ok.push(`${call.program} (this binary, running now)`);
+      continue;
+    }
+    if (call.program.includes("/") && options.exists?.(call.program) === false) {
+      broken.push(`${shown}: ${call.program} does not exist`);
       continue;
     }
     if (!call.program.includes("/") || !mayRun(call.program)) {

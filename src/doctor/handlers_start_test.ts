@@ -104,3 +104,17 @@ Deno.test("handlers-start: another version warns; outside the run scope is not s
   });
   assert.equal(bare.status, "ok");
 });
+
+Deno.test("handlers-start: a program that does not exist is broken, without trying to start it", async () => {
+  const f = fake({});
+  const check = await checkHandlersStart([h("/gone/cliffhanger-bin", ["hook", "stop"])], {
+    self: "/usr/bin/deno",
+    onPath: undefined,
+    mayRun: () => true,
+    run: f.run,
+    exists: (p) => p !== "/gone/cliffhanger-bin",
+  });
+  assert.equal(check.status, "fail");
+  assert.match(check.detail, /\/gone\/cliffhanger-bin does not exist/);
+  assert.equal(f.calls.length, 0);
+});
