@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli, tempHome } from "../testing/run_cli.ts";
+import { installPluginFixture, ourPluginHooks, PYTHON_PLUGIN_HOOKS } from "../testing/plugin_fixture.ts";
 
 interface Check {
   id: string;
@@ -208,27 +209,15 @@ Deno.test("doctor under the compiled binary's run scope (none) does not start a 
   }
 });
 
-/** A plugin installed the way Claude Code installs one, with our hooks, enabled or not in the user settings. */
-async function installPlugin(home: string, enabled: boolean): Promise<string> {
-  const claude = join(home, ".claude");
-  const root = join(claude, "plugins", "cache", "mkt", "ch", "1.0.0");
-  await Deno.mkdir(join(root, "hooks"), { recursive: true });
-  await Deno.copyFile(new URL("../../plugin/hooks/hooks.json", import.meta.url), join(root, "hooks", "hooks.json"));
-  await Deno.writeTextFile(
-    join(claude, "plugins", "installed_plugins.json"),
-    JSON.stringify({ version: 2, plugins: { "ch@mkt": [{ scope: "user", installPath: root, version: "1.0.0" }] } }),
-  );
-  const settings = join(claude, "settings.json");
-  const text = await Deno.readTextFile(settings).catch(() => "{}");
-  await Deno.writeTextFile(settings, JSON.stringify({ ...JSON.parse(text), enabledPlugins: { "ch@mkt": enabled } }));
-  return join(root, "hooks", "hooks.json");
-}
-
 Deno.test("doctor and status see an installed plugin: enabled beside an install it is a duplicate, with this setup's fix", async () => {
   const home = await tempHome();
   try {
     assert.equal((await runCli(["install", "--events", "stop,prompt,pretool"], { home })).code, 0);
-    const hooksFile = await installPlugin(home, true);
+    const hooksFile = await installPluginFixture(join(home, ".claude"), {
+      id: "ch@mkt",
+      hooks: await ourPluginHooks(),
+      enabled: true,
+    });
     const settings = join(home, ".claude", "settings.json");
     const run = await runCli(["doctor", "--json"], { home, runCommands: [] });
     assert.equal(run.code, 1, "a doubled prompt hook is broken");
@@ -254,7 +243,7 @@ Deno.test("doctor and status see an installed plugin: enabled beside an install 
 Deno.test("doctor: a plugin with our hooks that is not enabled registers nothing, and is named", async () => {
   const home = await tempHome();
   try {
-    await installPlugin(home, false);
+    await installPluginFixture(join(home, ".claude"), { id: "ch@mkt", hooks: await ourPluginHooks(), enabled: false });
     const c = byId(JSON.parse((await runCli(["doctor", "--json"], { home, runCommands: [] })).stdout).checks);
     assert.equal(c["registered"]?.status, "warn");
     assert.match(c["registered"]!.detail, /plugin ch@mkt has cliffhanger hooks .* but is not enabled/);
@@ -293,22 +282,11 @@ Deno.test("status and doctor report the same relay fit and the same errors.log c
 Deno.test("doctor: the Python cliffhanger installed as an enabled plugin is flagged, with the plugin to disable", async () => {
   const home = await tempHome();
   try {
-    const claude = join(home, ".claude");
-    const root = join(claude, "plugins", "cache", "mkt", "cliffhanger", "0.9.0");
-    await Deno.mkdir(join(root, "hooks"), { recursive: true });
-    const py = { type: "command", command: 'python3 "${CLAUDE_PLUGIN_ROOT}/hooks/cliffhanger.py"', timeout: 30 };
-    await Deno.writeTextFile(
-      join(root, "hooks", "hooks.json"),
-      JSON.stringify({ hooks: { Stop: [{ hooks: [py] }], SubagentStop: [{ hooks: [py] }] } }),
-    );
-    await Deno.writeTextFile(
-      join(claude, "plugins", "installed_plugins.json"),
-      JSON.stringify({ version: 2, plugins: { "cliffhanger@mkt": [{ scope: "user", installPath: root }] } }),
-    );
-    await Deno.writeTextFile(
-      join(claude, "settings.json"),
-      JSON.stringify({ enabledPlugins: { "cliffhanger@mkt": true } }),
-    );
+    await installPluginFixture(join(home, ".claude"), {
+      id: "cliffhanger@mkt",
+      hooks: PYTHON_PLUGIN_HOOKS,
+      enabled: true,
+    });
     const c = byId(JSON.parse((await runCli(["doctor", "--json"], { home, runCommands: [] })).stdout).checks);
     assert.equal(c["python"]?.status, "fail");
     assert.match(c["python"]!.detail, /hooks\.json runs hooks\/cliffhanger\.py for Stop, SubagentStop/);

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { installPluginFixture, PYTHON_PLUGIN_HOOKS } from "../testing/plugin_fixture.ts";
 import { commandHelp } from "./help.ts";
 import { dirname, join } from "node:path";
 import { MAIN_PATH } from "../permissions.ts";
@@ -396,15 +397,8 @@ Deno.test("install from a checkout writes its launcher only when the edit goes t
 
 Deno.test("install beside the Python cliffhanger enabled as a plugin refuses; --replace-python turns the plugin off here", async () => {
   await using home = await tempHome();
-  const claude = dirname(home.settings);
-  const root = join(claude, "plugins", "cache", "mkt", "cliffhanger", "0.9.0");
-  await Deno.mkdir(join(root, "hooks"), { recursive: true });
-  const py = { type: "command", command: 'python3 "${CLAUDE_PLUGIN_ROOT}/hooks/cliffhanger.py"' };
-  await Deno.writeTextFile(join(root, "hooks", "hooks.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [py] }] } }));
-  await Deno.writeTextFile(
-    join(claude, "plugins", "installed_plugins.json"),
-    JSON.stringify({ version: 2, plugins: { "cliffhanger@mkt": [{ scope: "user", installPath: root }] } }),
-  );
+  await Deno.mkdir(dirname(home.settings), { recursive: true });
+  await installPluginFixture(dirname(home.settings), { id: "cliffhanger@mkt", hooks: PYTHON_PLUGIN_HOOKS });
   const settings = `{\n  // mine\n  "enabledPlugins": { "cliffhanger@mkt": true, "other@mkt": true }\n}\n`;
   await Deno.writeTextFile(home.settings, settings);
   const refused = fakeContext(home.dir);
