@@ -39,9 +39,9 @@ export const PRETOOL_HOOK: HookDefinition<PretoolPayload, null, LoopState, Resul
   },
   step({ payload, state, config, clock }) {
     const id = payload.tool_use_id ? boundToolId(payload.tool_use_id) : null;
-    // a copy started before the first one answered (as Claude Code starts a call's hooks together): a later call
-    // with the same id (a replayed payload) is a call of its own
-    const earlier = id === null ? null : state!.answered?.find((a) => a.id === id && clock.startedAt <= a.finishedAt);
+    // Claude Code gives every call its own tool_use_id, so an id already answered is a copy of that call: the hook
+    // registered twice runs both, which may start a hundred ms or more apart, after the first has answered
+    const earlier = id === null ? null : state!.answered?.find((a) => a.id === id);
     const repeated = earlier ? asDecision(earlier.decision) : null;
     // a second copy of one call (the hook registered twice runs both at once): the same answer, not a repeat
     if (repeated) return { result: { decision: repeated, observe: config.observe }, state: null, log: [] };
@@ -69,7 +69,7 @@ export const PRETOOL_HOOK: HookDefinition<PretoolPayload, null, LoopState, Resul
   render: (result) => (result.observe ? "" : renderPretool(result.decision)),
 };
 
-/** Answers kept by tool_use_id: a second copy arrives at the same time as the first, never calls later. */
+/** Answers kept by tool_use_id: a second copy arrives with the first, or a few calls later at most. */
 const ANSWERS_KEPT = 8;
 
 /** A stored answer, if it has the shape of one (the file is ours, but validated like everything read). */

@@ -149,16 +149,17 @@ Deno.test("hook pretool: unguarded tools are never warned or denied, but break a
 Deno.test("hook pretool: CLIFFHANGER_LOOP_TOOLS picks the guarded tools; * guards all", async () => {
   const h = await harness({ CLIFFHANGER_LOOP_TOOLS: "Read" });
   try {
-    const read = { ...pre("x"), tool_name: "Read", tool_input: { file_path: "/a" } };
-    assert.deepEqual(await runAll(h, [read, read, read, read]), ["allow", "allow", "warn", "deny"]);
+    // each call its own tool_use_id, as Claude Code gives them
+    const read = () => ({ ...pre("x"), tool_name: "Read", tool_input: { file_path: "/a" } });
+    assert.deepEqual(await runAll(h, [read(), read(), read(), read()]), ["allow", "allow", "warn", "deny"]);
     assert.deepEqual(await runAll(h, [pre("x"), pre("x"), pre("x"), pre("x")]), Array(4).fill("allow"));
   } finally {
     await h.cleanup();
   }
   const all = await harness({ CLIFFHANGER_LOOP_TOOLS: "*" });
   try {
-    const mcp = { ...pre("x"), tool_name: "mcp__db__query", tool_input: { sql: "select 1" } };
-    assert.deepEqual(await runAll(all, [mcp, mcp, mcp, mcp]), ["allow", "allow", "warn", "deny"]);
+    const mcp = () => ({ ...pre("x"), tool_name: "mcp__db__query", tool_input: { sql: "select 1" } });
+    assert.deepEqual(await runAll(all, [mcp(), mcp(), mcp(), mcp()]), ["allow", "allow", "warn", "deny"]);
   } finally {
     await all.cleanup();
   }
@@ -282,8 +283,13 @@ Deno.test("hook pretool: a second copy of one call (same tool_use_id, the hook r
     assert.equal(history.length, 4, "four calls recorded, not eight");
     const log = await h.log();
     assert.equal(log.length, 2, "one warning and one denial logged, not twice each");
-    // the same payload replayed later (its own start time) is a call of its own: counted, denied again
-    assert.equal(await h.run(pre("npm test", { tool_use_id: "toolu_4" })), "deny");
+    // a copy that starts well after the first answered (copies may start a hundred ms or more apart) is still a
+    // copy: Claude Code never gives two calls one id
+    const late = pre("npm test", { tool_use_id: "toolu_3" });
+    assert.equal(await h.run(late, T0 + 3 * 60_000 + 5_000), "warn");
+    assert.equal(JSON.parse(await Deno.readTextFile(h.loopFile("s1"))).history.length, 4, "not counted again");
+    // a new id is a new call: counted, denied
+    assert.equal(await h.run(pre("npm test", { tool_use_id: "toolu_5" }), T0 + 5 * 60_000), "deny");
     assert.equal(JSON.parse(await Deno.readTextFile(h.loopFile("s1"))).history.length, 5);
   } finally {
     await h.cleanup();

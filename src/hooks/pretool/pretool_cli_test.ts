@@ -10,9 +10,11 @@ const PAYLOADS = `${CLIENT}payloads/`;
 Deno.test("hook pretool: the real PreToolUse payload (Bash) four times: silent, silent, warning, denial", async () => {
   const home = await tempHome();
   try {
-    const stdin = await Deno.readTextFile(join(PAYLOADS, "08-PreToolUse.json"));
+    const payload = JSON.parse(await Deno.readTextFile(join(PAYLOADS, "08-PreToolUse.json")));
     const outs: string[] = [];
     for (let i = 0; i < 4; i++) {
+      // four calls: each its own tool_use_id, as Claude Code gives them (one id again is a copy of that call)
+      const stdin = JSON.stringify({ ...payload, tool_use_id: `${payload.tool_use_id}_${i}` });
       const run = await runCli(["hook", "pretool"], { home, stdin });
       assert.equal(run.code, 0);
       assert.equal(run.stderr, "");

@@ -31,6 +31,11 @@ export interface SessionInput {
   state: SessionState;
   /** The stop's fingerprint (turn.ts). */
   fp: string;
+  /**
+   * The fingerprint holds the transcript's count of finished stops (the final message has reached the file): Claude
+   * Code writes a stop_hook_summary line after each stop's hooks, so the same count is the same stop, however late.
+   */
+  counted?: boolean;
   /** When this hook process started, and now (ms since the epoch). */
   startedAt: number;
   now: number;
@@ -98,15 +103,16 @@ export function findEscapeLine(message: string, rules: RuleSet): RuleMatch | nul
 const duplicate: StopStage = {
   id: "duplicate",
   row: {
-    condition: "the same stop reached a second registration of the hook (the same fingerprint, started before the " +
-      "first copy finished, plus `dedupeWindowMs`)",
+    condition: "the same stop reached a second registration of the hook: the same fingerprint with the same count " +
+      "of finished stops in the transcript, however late it starts; or, before the final message reaches the file, " +
+      "one that started before the first copy finished, plus `dedupeWindowMs`",
     decision: "the first copy's answer again, not logged or counted a second time",
     rule: "the first copy's",
   },
   run(ctx, next) {
     const s = ctx.session;
     if (!s) return next();
-    const earlier = findDuplicate(s.state, s.fp, s.startedAt, ctx.config.dedupeWindowMs);
+    const earlier = findDuplicate(s.state, s.fp, s.startedAt, s.counted ? Infinity : ctx.config.dedupeWindowMs);
     if (earlier) {
       s.duplicate = true;
       return earlier.decision as StopDecision;

@@ -47,7 +47,8 @@ export interface StopStepResult {
 
 export function stopStep(input: StopStepInput): StopStepResult {
   const { payload, view, config, clock } = input;
-  const fp = stopFingerprint(payload, view?.found && view.finalSynced ? view.stopSummaries : null);
+  const counted = view?.found === true && view.finalSynced;
+  const fp = stopFingerprint(payload, counted ? view.stopSummaries : null);
   const out = runStopStages({
     payload,
     view,
@@ -55,7 +56,7 @@ export function stopStep(input: StopStepInput): StopStepResult {
     config,
     rules: input.rules,
     stall: { state: input.state.stall, killSwitch: input.stallOff, now: clock.now },
-    session: { state: input.state, fp, startedAt: clock.startedAt, now: clock.now },
+    session: { state: input.state, fp, counted, startedAt: clock.startedAt, now: clock.now },
   });
   const state = out.state ?? input.state;
   const stallKinds = [

@@ -30,6 +30,8 @@ interface Row {
   view?: TurnView | null;
   /** ms after the previous row's decision that this call's process started (default: 1000, a later call). */
   startedAfter?: number;
+  /** A second copy of the previous stop (default: when it started before that one finished). */
+  copy?: boolean;
   config?: Partial<Config>;
   expect: { action: "allow" | "block"; rule: string; duplicate?: boolean; blocks: number; logged?: number };
 }
@@ -37,7 +39,11 @@ interface Row {
 function run(rows: Row[]): void {
   let state: SessionState = freshState();
   let now = Date.UTC(2026, 11, 1);
+  // Claude Code writes a stop_hook_summary line after each stop's hooks: a later stop sees one more
+  let summaries = 0;
   for (const [i, row] of rows.entries()) {
+    const copy = row.copy ?? (row.startedAfter ?? 1000) < 0;
+    if (i > 0 && !copy) summaries++;
     const startedAt = now + (row.startedAfter ?? 1000);
     now = startedAt + 5;
     const payload = parseStopPayload({
@@ -49,7 +55,9 @@ function run(rows: Row[]): void {
     });
     const step = stopStep({
       payload,
-      view: row.view === undefined ? view() : row.view,
+      view: row.view === undefined
+        ? view({ stopSummaries: summaries })
+        : row.view && { ...row.view, stopSummaries: summaries },
       state,
       config: { ...DEFAULT_CONFIG, ...row.config },
       rules,
@@ -155,6 +163,14 @@ Deno.test("Stop step: a second copy of the same stop gets the first answer, is n
       message: OFFER,
       prompt: "p1",
       expect: { action: "block", rule: "offers-to-continue", blocks: 2 },
+    },
+    {
+      what: "a copy of it that starts 3 s after the first copy answered (the transcript's stop count is the same)",
+      message: OFFER,
+      prompt: "p1",
+      startedAfter: 3000,
+      copy: true,
+      expect: { action: "block", rule: "offers-to-continue", duplicate: true, blocks: 2 },
     },
   ]);
 });
