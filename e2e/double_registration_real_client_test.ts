@@ -16,19 +16,16 @@
  *   (`<launcher> hook pretool`, quoted or not). The stop_hook_summary's `hookInfos` names each command.
  *
  * Each of the two copies of a call's hook gets the same payload, the same `tool_use_id`. The first to take the
- * session's lock decides and records the call; the second finds that id answered after it started and gives the same
- * answer without recording it again. The script calls Bash `echo one` three times, then `echo two`, then offers to
- * continue, then reports. Counted twice, the 2nd `echo one` would be the 4th identical call, and denied. Here every
- * call runs (its output is the tool_result the model gets), the 3rd is warned by both copies and logged once, and the
- * history holds four calls. The offer is blocked by both copies with the same reason (logged and counted once), and
- * the report is allowed by both.
+ * session's lock decides and records the call; the second finds that id answered and gives the same answer without
+ * recording it again. The script calls Bash `echo one` three times, then `echo two`, then offers to continue, then
+ * reports. Counted twice, the 2nd `echo one` would be the 4th identical call, and denied. Here every call runs (its
+ * output is the tool_result the model gets), the 3rd is warned by both copies and logged once, and the history holds
+ * four calls. The offer is blocked by both copies with the same reason (logged and counted once), and the report is
+ * allowed by both.
  *
- * The copies start close together, not at once: a shell-form copy was seen starting up to ~110 ms after the other,
- * and the hook tells a copy from a repeat only by its starting before the first copy answered, which a first copy
- * can do in under 100 ms. So this test still fails now and then, with one call counted twice and its two copies
- * answering differently (e.g. nothing, and the 3rd-call warning for the 2nd `echo one`). That is the hook's miscount,
- * not the harness: 2 runs in 45 with these two exec-form handlers, 4 in 44 with the project's copy as one shell string
- * (the same deno line plus ` hook pretool`), and none in 20 with the hook's copy test widened to 2 s after the answer.
+ * The copies start close together, not at once: one was seen starting up to ~110 ms after the other, after the first
+ * copy had already answered. So a copy is told from a repeat by its id alone (Claude Code never gives two calls one
+ * id), and a Stop copy by the transcript's count of finished stops, never by when it started.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
