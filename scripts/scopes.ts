@@ -57,8 +57,13 @@ export function replayInputsFromArgs(args: readonly string[], cwd: string = Deno
 /** The settings files `status --settings F` and `doctor --settings F` read (with their link targets). */
 export function inspectedSettingsFromArgs(args: readonly string[], cwd: string = Deno.cwd()): string[] {
   if (args[0] !== "status" && args[0] !== "doctor") return [];
-  // the project's own settings of the folder it runs in, as Claude Code reads them, and what --settings names
-  const project = [join(cwd, ".claude", "settings.json"), join(cwd, ".claude", "settings.local.json")];
+  // the project's own settings of the folder it runs in, as Claude Code reads them, and what --settings names; and
+  // its relay folder, to see whether the relay is in use here
+  const project = [
+    join(cwd, ".claude", "settings.json"),
+    join(cwd, ".claude", "settings.local.json"),
+    join(cwd, "relay"),
+  ];
   const named = settingsTargetsFromArgs(["install", ...args.slice(1)], cwd);
   // --project DIR: its local settings too, as Claude Code reads both
   const local = named.filter((f) => f.endsWith("/.claude/settings.json")).map((f) =>
@@ -89,7 +94,7 @@ export function handlerProgramsFromArgs(
       continue; // missing or unreadable: doctor says so
     }
     for (const handler of inspectSettingsText(text).handlers) {
-      const program = versionCall(handler)?.program;
+      const program = versionCall(handler, env("HOME") ?? "")?.program;
       const resolved = program === undefined ? null : resolveRunCommand(program, cwd, env("PATH"));
       if (resolved !== null) programs.add(resolved);
     }
@@ -164,7 +169,13 @@ export function scopesFor(
   const relay = relayTargetsFromArgs(args, cwd, env);
   input.relayDirs = [...new Set([...(input.relayDirs ?? []), ...relay.dirs, ...(overrides.relayDirs ?? [])])];
   // `status --settings F` and `doctor --settings F` read F (from a checkout, each run gets the scope it names)
-  input.extraRead = [...relay.read, ...inspectedSettingsFromArgs(args, cwd), ...replayInputsFromArgs(args, cwd)];
+  input.extraRead = [
+    ...relay.read,
+    ...inspectedSettingsFromArgs(args, cwd),
+    ...replayInputsFromArgs(args, cwd),
+    // doctor reads a launcher it names back (its deno, main.ts and scopes), wherever its home was
+    ...handlerProgramsFromArgs(args, cwd, env),
+  ];
   input.extraSettingsFiles = withSymlinkTargets([
     join(input.claudeDir, "settings.json"),
     ...(input.extraSettingsFiles ?? []),

@@ -24,6 +24,8 @@ import {
 import { type Facts, gatherFacts } from "../doctor/facts.ts";
 import { checkHandlersStart } from "../doctor/handlers_start.ts";
 import { MAIN_PATH, resolveRunCommand } from "../permissions.ts";
+import { handlerProgram } from "../settings/handler_words.ts";
+import { inScope, readLauncher } from "../settings/launcher.ts";
 import { generations } from "../store/rotate.ts";
 import { type CommandSpec, parseCommandArgs } from "./args.ts";
 import { namedSettings } from "./named_settings.ts";
@@ -59,10 +61,12 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const { config, registrations: files } = facts;
   const problems = facts.configProblems;
   const registered = files.some((f) => f.events.length > 0);
+  const self = selfPath();
+  const pathBinary = onPath(cwd);
 
   const checks: Check[] = [
-    checkBinary({ files, self: selfPath(), onPath: onPath(cwd), exists }),
-    await checkHandlersStart(files, { self: selfPath(), onPath: onPath(cwd), exists }),
+    checkBinary({ files, self, onPath: pathBinary, exists, home: paths.home }),
+    await checkHandlersStart(files, { self, onPath: pathBinary, exists, home: paths.home }),
     checkSettingsParse(files),
     checkRegistered(files, facts.plugins, facts.pluginProblem),
     checkTimeouts(files, config.budgetMs, facts.relay.warning),
@@ -85,7 +89,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     await checkTranscripts(join(paths.claudeDir, "projects")),
     checkDuplicates(files),
     checkPython(files),
-    ...(await checkLaunchers(files)),
+    ...(await checkLaunchers(files, { paths, relayDir: facts.relay.inUse ? facts.relay.dir : null })),
     checkRecentDecisions(await lastDecisionTs(paths.log), ctx.now(), registered),
     checkSwitches(facts.switches),
     checkErrors(facts.errors),
@@ -205,24 +209,24 @@ async function lastDecisionTsIn(log: string): Promise<string | null> {
 
 /**
  * A checkout install's launcher (`<home>/bin/cliffhanger-bin`, a sh script): the deno it execs and the main.ts it
- * runs must still exist, or every hook exits 127 (npx's cache cleaned) or 1 (the checkout moved).
+ * runs must still exist, or every hook exits 127 (npx's cache cleaned) or 1 (the checkout moved); and the scopes it
+ * was written with must still hold the home (a CLIFFHANGER_HOME set later) and the relay folder in use.
  */
-async function checkLaunchers(files: readonly SettingsFileReport[]): Promise<Check[]> {
-  const launchers = [...new Set(files.flatMap((f) => f.handlers.map((h) => h.command)))].filter((c) =>
-    c.endsWith("/bin/cliffhanger-bin")
-  );
+async function checkLaunchers(
+  files: readonly SettingsFileReport[],
+  context: { paths: CliContext["paths"]; relayDir: string | null },
+): Promise<Check[]> {
+  const { paths, relayDir } = context;
+  const launchers = [
+    ...new Set(files.flatMap((f) => f.handlers.map((h) => handlerProgram(h, paths.home) ?? h.command))),
+  ].filter((c) => c.endsWith("/bin/cliffhanger-bin"));
   const checks: Check[] = [];
+  const fix = "run `deno task cli install` again from the checkout you use, in the environment Claude Code runs " +
+    "with (or install the compiled binary)";
   for (const launcher of launchers) {
-    let text: string;
-    try {
-      text = await Deno.readTextFile(launcher);
-    } catch {
-      continue; // not readable here, or gone: the binary check says so
-    }
-    if (!text.startsWith("#!/bin/sh\n# cliffhanger-bin from a checkout")) continue;
-    const words = [...text.matchAll(/'((?:[^']|'\\'')*)'/g)].map((m) => m[1]!.replaceAll("'\\''", "'"));
-    const deno = words[0] ?? "";
-    const main = words.find((w) => w.endsWith("/main.ts")) ?? "";
+    const parsed = await readLauncher(launcher);
+    if (parsed === null) continue; // not readable here, gone (the binary check says so), or not a launcher of ours
+    const { deno, main } = parsed;
     const missing = [deno, main].filter((p) => p !== "" && exists(p) === false);
     // outside the read scope existence cannot be checked: a launcher for another deno or checkout than the one
     // running now is worth a look (npx cleans its cache; a checkout moves)
@@ -230,20 +234,31 @@ async function checkLaunchers(files: readonly SettingsFileReport[]): Promise<Che
       ...(deno !== "" && deno !== Deno.execPath() ? [`deno ${deno} (this run uses ${Deno.execPath()})`] : []),
       ...(main !== "" && main !== MAIN_PATH ? [`${main} (this checkout is ${MAIN_PATH})`] : []),
     ];
-    if (missing.length > 0) {
+    const homeOut = !inScope(parsed.write, paths.root);
+    const relayOut = relayDir !== null && !inScope(parsed.read, relayDir);
+    if (missing.length > 0 || homeOut) {
       checks.push({
         id: "launcher",
         status: "fail",
-        detail: `${launcher} runs ${missing.join(" and ")}, which no longer exist${missing.length === 1 ? "s" : ""}: ` +
-          "every hook fails",
-        fix: "run `deno task cli install` again from the checkout you use (or install the compiled binary)",
+        detail: [
+          ...(missing.length > 0
+            ? [`${launcher} runs ${missing.join(" and ")}, which no longer exist${missing.length === 1 ? "s" : ""}`]
+            : []),
+          ...(homeOut
+            ? [`${launcher} runs under the scopes of another home, without ${paths.root} (CLIFFHANGER_HOME)`]
+            : []),
+        ].join("; ") + ": every hook fails open",
+        fix,
       });
-    } else if (other.length > 0) {
+    } else if (other.length > 0 || relayOut) {
       checks.push({
         id: "launcher",
         status: "warn",
-        detail: `${launcher} runs ${other.join(" and ")}; if that is gone, every hook fails`,
-        fix: "run `deno task cli install` again from the checkout you use (or install the compiled binary)",
+        detail: [
+          ...(other.length > 0 ? [`${launcher} runs ${other.join(" and ")}; if that is gone, every hook fails`] : []),
+          ...(relayOut ? [`${launcher} may not read the relay folder ${relayDir}: a stop never waits on it`] : []),
+        ].join("; "),
+        fix: relayOut ? `CLIFFHANGER_RELAY_DIR=${relayDir} deno task cli install (from the checkout)` : fix,
       });
     } else checks.push({ id: "launcher", status: "ok", detail: `${launcher} runs ${deno} on ${main}`, fix: null });
   }

@@ -341,3 +341,31 @@ Deno.test("status and doctor --project DIR read that project's settings and loca
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("a checkout launcher checked against this home and this project's relay folder (doctor, relay on)", async () => {
+  const home = await tempHome();
+  try {
+    assert.equal((await runCli(["install"], { home })).code, 0);
+    // CLIFFHANGER_HOME set after the install: the launcher's scopes hold the old home, every hook fails open
+    const elsewhere = join(home, "elsewhere");
+    await Deno.mkdir(elsewhere);
+    const moved = byId(
+      JSON.parse((await runCli(["doctor", "--json"], { home, env: { CLIFFHANGER_HOME: elsewhere } })).stdout).checks,
+    );
+    assert.equal(moved["launcher"]?.status, "fail", JSON.stringify(moved["launcher"]));
+    assert.match(moved["launcher"]!.detail, new RegExp(`without ${elsewhere} \\(CLIFFHANGER_HOME\\)`));
+    assert.match(moved["launcher"]!.fix ?? "", /deno task cli install` again/);
+    // relay on in a project the launcher was not written for: said at once, and by doctor
+    const project = join(home, "proj");
+    await Deno.mkdir(project);
+    const on = await runCli(["relay", "on"], { home, cwd: project });
+    assert.equal(on.code, 0, on.stderr);
+    assert.match(on.stderr, new RegExp(`the Stop hook .*cliffhanger-bin may not read ${project}/relay`));
+    assert.match(on.stderr, new RegExp(`CLIFFHANGER_RELAY_DIR=${project}/relay deno task cli install`));
+    const relay = byId(JSON.parse((await runCli(["doctor", "--json"], { home, cwd: project })).stdout).checks);
+    assert.equal(relay["launcher"]?.status, "warn", JSON.stringify(relay["launcher"]));
+    assert.match(relay["launcher"]!.detail, /may not read the relay folder/);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});

@@ -3,6 +3,7 @@
  * (src/cli/doctor.ts) does the I/O.
  */
 import { HOOK_TIMEOUT_MARGIN_S } from "../settings/hook_command.ts";
+import { handlerProgram } from "../settings/handler_words.ts";
 import type { SettingsFileReport } from "../settings/inspect.ts";
 
 export type CheckStatus = "ok" | "warn" | "fail";
@@ -178,8 +179,13 @@ export function checkBinary(input: {
   onPath: string | null | undefined;
   /** Whether each absolute command exists: true, false, or null when it cannot be checked. */
   exists: (path: string) => boolean | null;
+  /** The user's home, for a shell-form `~/…` or `$HOME/…` command. */
+  home?: string;
 }): Check {
-  const commands = [...new Set(input.files.flatMap((f) => f.handlers.map((h) => h.command)))];
+  // the program each handler starts: a shell-form command's first word, not the whole line
+  const commands = [
+    ...new Set(input.files.flatMap((f) => f.handlers.map((h) => handlerProgram(h, input.home ?? "") ?? h.command))),
+  ];
   if (commands.length === 0) {
     return { id: "binary", status: "warn", detail: "no handler to check", fix: "cliffhanger-bin install" };
   }

@@ -189,3 +189,27 @@ Deno.test("prompt: a bad zone, and a registered hook with everything off, are wa
   assert.match(nothing.fix ?? "", /uninstall --events prompt/);
   assert.equal(checkPrompt({ ...base, clock: false, terse: false, quirks: false, registered: false }).status, "ok");
 });
+
+Deno.test("binary: a shell-form handler is checked by its program, with ~ and $HOME expanded", () => {
+  const shell = (command: string): SettingsFileReport => ({
+    path: "s",
+    exists: true,
+    error: null,
+    events: ["Stop"],
+    handlers: [{ event: "Stop", hook: "stop", command, args: [], timeout: 60 }],
+  });
+  const seen: string[] = [];
+  const exists = (p: string) => {
+    seen.push(p);
+    return p === "/h/.cliffhanger/bin/cliffhanger-bin";
+  };
+  const check = checkBinary({
+    files: [shell("$HOME/.cliffhanger/bin/cliffhanger-bin hook stop")],
+    self: "/h/.cliffhanger/bin/cliffhanger-bin",
+    onPath: undefined,
+    exists,
+    home: "/h",
+  });
+  assert.equal(check.status, "ok", check.detail);
+  assert.deepEqual(seen, ["/h/.cliffhanger/bin/cliffhanger-bin"]);
+});

@@ -11,6 +11,7 @@ import type { EnvReader } from "../env.ts";
 import { quirkFilesReport } from "../hooks/prompt/quirks_files.ts";
 import { stallKillSwitch } from "../hooks/stop/stall/switch.ts";
 import { resolveTimeZone, systemTimeZone } from "../hooks/prompt/zone.ts";
+import { relayDirFor } from "../relay/paths.ts";
 import { RELAY_TIMEOUT_HEADROOM_S, relayInUse, relayTimeoutWarning } from "../relay/timeout.ts";
 import { buildRuleSet, readUserRuleFiles } from "../rules/load.ts";
 import type { RuleFileReport } from "../rules/schema.ts";
@@ -62,6 +63,8 @@ export interface Facts {
 export interface RelayFit {
   /** A relay folder is configured, or one is beside the project. */
   inUse: boolean;
+  /** The folder a stop here waits on (the configured one, else `<project>/relay`), or null without a project. */
+  dir: string | null;
   /** The Stop handlers' shortest timeout (Claude Code's default for one without), or null with none registered. */
   stopTimeoutS: number | null;
   /** The Stop timeout the wait needs (its wait plus headroom), when in use. */
@@ -132,6 +135,11 @@ export async function relayFit(
   files: readonly SettingsFileReport[],
 ): Promise<RelayFit> {
   const inUse = await relayInUse(config, project);
+  const dir = project !== null
+    ? relayDirFor(project, config.relayDir)
+    : config.relayDir.trim() !== "" && config.relayDir.startsWith("/")
+    ? config.relayDir.trim()
+    : null;
   const timeouts = files.flatMap((s) => s.handlers.filter((h) => h.event === "Stop").map((h) => h.timeout));
   const stopTimeoutS = timeouts.length === 0 ? null : Math.min(...timeouts.map((t) => t ?? 600));
   const warning = inUse && timeouts.length > 0
@@ -139,6 +147,7 @@ export async function relayFit(
     : null;
   return {
     inUse,
+    dir,
     stopTimeoutS,
     needS: inUse ? Math.ceil(config.relayMaxWaitS + RELAY_TIMEOUT_HEADROOM_S) : null,
     warning,

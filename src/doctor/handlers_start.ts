@@ -4,6 +4,7 @@
  * `cliffhanger-bin <version>`. A program this process may not start (outside its run scope: the compiled binary has
  * none) is not run; the handler that is this very binary needs no run, it is running now.
  */
+import { type HandlerLike, handlerWords } from "../settings/handler_words.ts";
 import type { FoundHandler } from "../settings/inspect.ts";
 import { VERSION } from "../version.ts";
 import type { Check } from "./checks.ts";
@@ -15,30 +16,10 @@ export interface VersionCall {
 }
 
 /** `--version` through the handler's own command, or null when it does not end in `hook <event>`. */
-export function versionCall(handler: Pick<FoundHandler, "command" | "args">): VersionCall | null {
-  if (handler.args.length > 0) {
-    const n = handler.args.length;
-    if (handler.args[n - 2] !== "hook") return null;
-    return { program: handler.command, args: [...handler.args.slice(0, n - 2), "--version"] };
-  }
-  const words = shellWords(handler.command);
+export function versionCall(handler: HandlerLike, home = ""): VersionCall | null {
+  const words = handlerWords(handler, home);
   if (words === null || words.length < 3 || words[words.length - 2] !== "hook") return null;
   return { program: words[0]!, args: [...words.slice(1, -2), "--version"] };
-}
-
-/** Words of a plain shell command: whitespace-separated, single or double quotes; null for anything more. */
-export function shellWords(command: string): string[] | null {
-  if (/[$`\\;&|<>()*?~{}\n]/.test(command.replace(/'[^']*'/g, ""))) return null;
-  const out: string[] = [];
-  const re = /\s*(?:'([^']*)'|"([^"]*)"|([^\s'"]+))/gy;
-  let m: RegExpExecArray | null;
-  let rest = command;
-  while ((m = re.exec(command)) !== null) {
-    out.push(m[1] ?? m[2] ?? m[3] ?? "");
-    rest = command.slice(re.lastIndex);
-    if (re.lastIndex >= command.length) break;
-  }
-  return rest.trim() === "" ? out : null;
 }
 
 export interface RunResult {
@@ -54,6 +35,8 @@ export interface StartOptions {
   self: string | null;
   /** `cliffhanger-bin` on PATH (for a bare program name); undefined when PATH cannot be read. */
   onPath: string | null | undefined;
+  /** The user's home, for a shell-form `~/…` or `$HOME/…` command. */
+  home?: string;
   /** Whether this process may start the program. */
   mayRun?: (program: string) => boolean;
   /** Whether a program exists: true, false, or null when it cannot be checked (outside the read scope). */
@@ -71,9 +54,12 @@ export async function checkHandlersStart(
   const run = options.run ?? runVersion;
   const calls = new Map<string, VersionCall>();
   for (const h of handlers.flatMap((f) => f.handlers)) {
-    const call = versionCall(h);
+    const call = versionCall(h, options.home);
     if (call === null) continue;
-    const program = call.program.includes("/") ? call.program : options.onPath ?? call.program;
+    // only a bare cliffhanger-bin is the one PATH gives; another bare name is left as it is (not started)
+    const program = call.program.includes("/") || !/^cliffhanger-bin(\.exe)?$/.test(call.program)
+      ? call.program
+      : options.onPath ?? call.program;
     calls.set(JSON.stringify([program, call.args]), { program, args: call.args });
   }
   if (calls.size === 0) return { id: "handlers-start", status: "ok", detail: "no handler to start", fix: null };

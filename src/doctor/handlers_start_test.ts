@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { VERSION } from "../version.ts";
-import { checkHandlersStart, type RunResult, shellWords, type VersionCall, versionCall } from "./handlers_start.ts";
+import { checkHandlersStart, type RunResult, type VersionCall, versionCall } from "./handlers_start.ts";
 
 const h = (command: string, args: string[] = []) => ({
   handlers: [{ event: "Stop", hook: "stop", command, args, timeout: 60 }],
@@ -21,14 +21,6 @@ Deno.test("versionCall: the handler's own program and flags, --version in place 
   });
   assert.equal(versionCall({ command: "/b/cliffhanger-bin stats", args: [] }), null);
   assert.equal(versionCall({ command: "/b/x", args: ["stop"] }), null);
-});
-
-Deno.test("shellWords: plain words and quotes; anything a shell would expand is not guessed at", () => {
-  assert.deepEqual(shellWords(`a "b c" 'd e' f`), ["a", "b c", "d e", "f"]);
-  assert.equal(shellWords("a $HOME/b"), null);
-  assert.equal(shellWords("a; rm -rf x"), null);
-  assert.equal(shellWords("a 'unclosed"), null);
-  assert.deepEqual(shellWords("'$literal' x"), ["$literal", "x"]);
 });
 
 function fake(results: Record<string, RunResult>) {

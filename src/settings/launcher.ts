@@ -1,0 +1,50 @@
+/**
+ * A checkout install's launcher, `<home>/bin/cliffhanger-bin`: a sh script that execs deno on the checkout's main.ts
+ * under the scopes computed when it was written. What it runs and the scopes it grants are read back from its text,
+ * for doctor (is the home still in them, does the deno still exist) and `relay on` (will the hook see the folder).
+ */
+import { readRegularText } from "../store/safe_file.ts";
+
+export const LAUNCHER_HEADER = "#!/bin/sh\n# cliffhanger-bin from a checkout";
+const MAX_LAUNCHER_BYTES = 64 * 1024;
+
+export interface Launcher {
+  /** The deno it execs. */
+  deno: string;
+  /** The checkout's main.ts it runs ("" when missing). */
+  main: string;
+  /** Its --allow-read and --allow-write lists. */
+  read: string[];
+  write: string[];
+}
+
+/** A launcher's text read back, or null when it is not one install wrote. */
+export function parseLauncher(text: string): Launcher | null {
+  if (!text.startsWith(LAUNCHER_HEADER)) return null;
+  const words = [...text.matchAll(/'((?:[^']|'\\'')*)'/g)].map((m) => m[1]!.replaceAll("'\\''", "'"));
+  const list = (flag: string) =>
+    words.filter((w) => w.startsWith(`${flag}=`)).flatMap((w) => w.slice(flag.length + 1).split(",")).filter((p) =>
+      p !== ""
+    );
+  return {
+    deno: words[0] ?? "",
+    main: words.find((w) => w.endsWith("/main.ts")) ?? "",
+    read: list("--allow-read"),
+    write: list("--allow-write"),
+  };
+}
+
+/** The launcher at `path`, or null when it cannot be read or is not one. */
+export async function readLauncher(path: string): Promise<Launcher | null> {
+  try {
+    const text = await readRegularText(path, { maxBytes: MAX_LAUNCHER_BYTES, label: "launcher" });
+    return text === null ? null : parseLauncher(text);
+  } catch {
+    return null;
+  }
+}
+
+/** A path inside one of the scope's entries (an entry is a file or a folder). */
+export function inScope(scope: readonly string[], path: string): boolean {
+  return scope.some((entry) => path === entry || path.startsWith(entry.endsWith("/") ? entry : `${entry}/`));
+}
