@@ -111,9 +111,21 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       registered: files.some((f) => f.events.includes("UserPromptSubmit")),
     }),
   ];
-  const code = exitCodeFor(checks);
-  if (parsed.values["json"]) ctx.out(JSON.stringify({ ok: code === 0, checks }, null, 2) + "\n");
-  else ctx.out(renderChecks(checks));
+  // outside the read scope the home's files read as absent: say so instead of judging them
+  const inHome = ["config", "rules", "recent-decisions", "switches", "errors", "quirks"];
+  const shown = facts.homeReadable ? checks : checks.map((c): Check =>
+    inHome.includes(c.id)
+      ? {
+        id: c.id,
+        status: "warn",
+        detail: `cannot check: the home ${paths.root} is outside this binary's read scope`,
+        fix: "see home-writable",
+      }
+      : c
+  );
+  const code = exitCodeFor(shown);
+  if (parsed.values["json"]) ctx.out(JSON.stringify({ ok: code === 0, checks: shown }, null, 2) + "\n");
+  else ctx.out(renderChecks(shown));
   return code;
 }
 

@@ -40,6 +40,26 @@ Deno.test("a runtime CLIFFHANGER_HOME outside the scope: status, doctor and stat
     const doctor = await runOutside(home, ["doctor"]);
     assert.match(doctor.stdout, /home-writable: .* is outside this binary's permission scope/);
     assert.doesNotMatch(doctor.stdout, /chmod/);
+    // what is in that home cannot be seen: an off switch and fresh errors there are "cannot check", never "ok"
+    const outside = join(home, "..", `${home.split("/").at(-1)}-elsewhere`);
+    await Deno.mkdir(outside, { recursive: true });
+    try {
+      await Deno.writeTextFile(join(outside, "off"), "");
+      await Deno.writeTextFile(join(outside, "errors.log"), `${new Date().toISOString()} hook stop: boom\n`);
+      const checks = JSON.parse((await runOutside(home, ["doctor", "--json"])).stdout).checks as {
+        id: string;
+        status: string;
+        detail: string;
+      }[];
+      for (const id of ["switches", "errors", "config", "rules", "recent-decisions", "quirks"]) {
+        const c = checks.find((x) => x.id === id)!;
+        assert.equal(c.status, "warn", `${id}: ${c.detail}`);
+        assert.match(c.detail, /^cannot check: the home .* is outside this binary's read scope/, id);
+      }
+      assert.match((await runOutside(home, ["status"])).stdout, /errors\.log: cannot check/);
+    } finally {
+      await Deno.remove(outside, { recursive: true });
+    }
     const stats = await runOutside(home, ["stats"]);
     assert.equal(stats.code, 1);
     assert.match(stats.stderr, /^cliffhanger-bin: stats: the home .* is outside this binary's permission scope/);

@@ -184,7 +184,9 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   }
   if (facts.pluginProblem) lines.push(`  problem: ${facts.pluginProblem}`);
   lines.push(
-    facts.errors.recent === 0
+    !facts.homeReadable
+      ? `errors.log: cannot check (${facts.errors.path} is outside this binary's read scope)`
+      : facts.errors.recent === 0
       ? `errors.log: none in the last ${facts.errors.days} days`
       : `errors.log: ${facts.errors.recent} line${facts.errors.recent === 1 ? "" : "s"} in the last ` +
         `${facts.errors.days} days (each a hook that failed open; doctor shows the newest): ${facts.errors.path}`,

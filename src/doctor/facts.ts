@@ -36,6 +36,11 @@ export interface Facts {
   paths: HomePaths;
   /** The home is inside this binary's write scope (a runtime CLIFFHANGER_HOME may not be: every hook fails open). */
   homeInScope: boolean;
+  /**
+   * The home is inside this binary's read scope. Outside it nothing there can be seen: the off switch, config,
+   * errors.log and the rest read as absent, so they are reported as not checked, never as fine.
+   */
+  homeReadable: boolean;
   switches: Switches;
   /** No off switch, not disabled, home in scope: the hooks decide. */
   on: boolean;
@@ -98,11 +103,13 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
     observe: config.observe,
     loopBypass: config.loopBypass,
   };
-  const homeInScope = inWriteScope(paths.root);
+  const homeInScope = inScope("write", paths.root);
+  const homeReadable = inScope("read", paths.root);
   const rules = buildRuleSet({ userFiles: await readUserRuleFiles(paths.rules) });
   return {
     paths,
     homeInScope,
+    homeReadable,
     switches,
     on: !offFile && !config.disable && homeInScope,
     stallOn: !stallKillSwitch(env, config, stallOffFile),
@@ -154,9 +161,9 @@ export async function relayFit(
   };
 }
 
-function inWriteScope(path: string): boolean {
+function inScope(name: "read" | "write", path: string): boolean {
   try {
-    return Deno.permissions.querySync({ name: "write", path }).state === "granted";
+    return Deno.permissions.querySync({ name, path }).state === "granted";
   } catch {
     return false;
   }
