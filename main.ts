@@ -7,7 +7,7 @@ import { suggestion } from "./src/did_you_mean.ts";
 import { HOOK_SPEC } from "./src/cli/hook.ts";
 import { HOOK_EVENTS, type HookName } from "./src/hooks/events.ts";
 import { runHook } from "./src/hooks/runner.ts";
-import { CommandError, UsageError } from "./src/errors.ts";
+import { CommandError, scopeText, UsageError } from "./src/errors.ts";
 import { readEnv } from "./src/env.ts";
 import { appendError } from "./src/store/errors_log.ts";
 import { writeStderr, writeStdout } from "./src/output.ts";
@@ -120,10 +120,14 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(cliContext(), rest);
   } catch (e) {
     if (e instanceof UsageError || e instanceof CommandError) {
-      writeStderr(`cliffhanger-bin: ${e.message}\n`);
+      writeStderr(`cliffhanger-bin: ${scopeText(e.message)}\n`);
       return e.exitCode;
     }
-    writeStderr(`cliffhanger-bin: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+    if (e instanceof Deno.errors.NotCapable) {
+      writeStderr(`cliffhanger-bin: ${scopeText(e.message)}\n`);
+      return 1;
+    }
+    writeStderr(`cliffhanger-bin: internal error: ${scopeText(e instanceof Error ? e.message : String(e))}\n`);
     return 1;
   }
 }

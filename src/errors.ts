@@ -17,3 +17,16 @@ export class CommandError extends Error {
     this.exitCode = exitCode;
   }
 }
+
+/**
+ * Deno's permission message ("Requires read access to "/x", run again with the --allow-read flag") in our words: the
+ * binary runs with fixed scopes, so the flag advice is wrong for a user. The path is kept; the advice is the rebuild.
+ */
+export function scopeText(text: string): string {
+  return text.replace(
+    /Requires (read|write|run|env|net) access to ("[^"]*"|[^,\s]+), run again with the --allow-\w+ flag/g,
+    (_m, kind: string, what: string) =>
+      `${what} is outside this binary's ${kind} scope (rebuild for it: deno task compile --home DIR, --claude-dir ` +
+      "DIR, --cliffhanger-home DIR, --settings PATH or --relay-dir DIR; from a checkout run it with deno task cli)",
+  );
+}

@@ -64,6 +64,11 @@ Deno.test("a runtime CLIFFHANGER_HOME outside the scope: status, doctor and stat
     assert.equal(stats.code, 1);
     assert.match(stats.stderr, /^cliffhanger-bin: stats: the home .* is outside this binary's permission scope/);
     assert.doesNotMatch(stats.stderr, /--allow-read/);
+    // a command that writes there: one line in our words, never Deno's flag advice
+    const off = await runOutside(home, ["off"]);
+    assert.equal(off.code, 1);
+    assert.match(off.stderr, /outside this binary's write scope \(rebuild for it: deno task compile/);
+    assert.doesNotMatch(off.stderr, /run again with the --allow/);
   }));
 
 Deno.test("a hook in a home outside the scope fails open and says why on stderr, the one channel left", () =>

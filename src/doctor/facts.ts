@@ -8,6 +8,7 @@ import { type Config, ConfigSchema } from "../config.ts";
 import { readConfigFile } from "../config_file.ts";
 import { configProblems } from "../did_you_mean.ts";
 import type { EnvReader } from "../env.ts";
+import { scopeText } from "../errors.ts";
 import { quirkFilesReport } from "../hooks/prompt/quirks_files.ts";
 import { stallKillSwitch } from "../hooks/stop/stall/switch.ts";
 import { resolveTimeZone, systemTimeZone } from "../hooks/prompt/zone.ts";
@@ -115,18 +116,18 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
     stallOn: !stallKillSwitch(env, config, stallOffFile),
     config,
     configExists: read.exists,
-    configProblems: configProblems(read, Object.keys(ConfigSchema.shape)),
+    configProblems: configProblems(read, Object.keys(ConfigSchema.shape)).map(scopeText),
     settings,
     plugins: ours,
     pluginProblem: plugins.problem,
     registrations,
     relay: await relayFit(config, env("CLAUDE_PROJECT_DIR") || cwd, registrations),
-    quirks: await quirkFilesReport(paths.root),
+    quirks: (({ used, problems }) => ({ used, problems: problems.map(scopeText) }))(await quirkFilesReport(paths.root)),
     zone: (({ zone, problem }) => ({ zone, problem }))(
       resolveTimeZone({ configured: config.tz, system: systemTimeZone() }),
     ),
     rules: {
-      files: rules.files,
+      files: rules.files.map((f) => (f.error ? { ...f, error: scopeText(f.error) } : f)),
       escape: rules.escape.length,
       blocker: rules.blocker.length,
       earlyStop: rules.earlyStop.length,

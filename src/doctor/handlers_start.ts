@@ -6,6 +6,7 @@
  */
 import { type HandlerLike, handlerWords } from "../settings/handler_words.ts";
 import type { FoundHandler } from "../settings/inspect.ts";
+import { stripControls } from "../controls.ts";
 import { VERSION } from "../version.ts";
 import type { Check } from "./checks.ts";
 
@@ -143,7 +144,10 @@ async function runVersion(call: VersionCall): Promise<RunResult> {
       stderr: "piped",
       signal: controller.signal,
     }).output();
-    const stderr = new TextDecoder().decode(out.stderr).trim().split("\n")[0] ?? "";
+    // its first stderr line, without colour codes or other controls (deno prints its errors in colour)
+    // deno-lint-ignore no-control-regex
+    const plain = new TextDecoder().decode(out.stderr).replace(/\u001b\[[0-9;]*[A-Za-z]/g, "");
+    const stderr = stripControls(plain.trim().split("\n")[0] ?? "");
     if (out.signal !== null) {
       return { code: null, stdout: "", problem: `killed (${out.signal}) after ${RUN_TIMEOUT_MS / 1000} s` };
     }

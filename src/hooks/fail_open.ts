@@ -4,6 +4,7 @@
  * `startedAt` (for a hook process: its start, so loading config and modules is inside it), and the body may move the
  * deadline once it knows the configured budget. The fail-open path's own errors.log line is bounded in time too.
  */
+import { scopeText } from "../errors.ts";
 import { appendError } from "../store/errors_log.ts";
 import { releaseHeldLocks } from "../store/lock.ts";
 import { ALLOW_SILENTLY, type HookOutcome } from "./contract.ts";
@@ -62,10 +63,7 @@ export async function failOpen(
     // the body may still be running and holding a session lock: free it, the process is about to exit
     if (e instanceof BudgetExceededError) releaseHeldLocks();
     // a path outside the binary's scope: say so, with the rebuild, not only Deno's "Requires read access"
-    const error = e instanceof Deno.errors.NotCapable
-      ? `${e.name}: ${e.message} (outside this binary's permission scope; allowed. Rebuild it for that path: ` +
-        "deno task compile --home DIR, --claude-dir DIR or --cliffhanger-home DIR)"
-      : e;
+    const error = e instanceof Deno.errors.NotCapable ? `${e.name}: ${scopeText(e.message)}; allowed` : e;
     await Promise.race([
       appendError(options.errorsLog, options.name, error),
       new Promise((resolve) => AbortSignal.timeout(ERROR_LINE_WAIT_MS).addEventListener("abort", resolve)),

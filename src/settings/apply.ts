@@ -4,7 +4,7 @@
  */
 import { readRegularBytes } from "../store/safe_file.ts";
 import { dirname } from "node:path";
-import { CommandError } from "../errors.ts";
+import { CommandError, scopeText } from "../errors.ts";
 import { settingsLockFile, settingsTempPath } from "../permissions.ts";
 import { writeFileAtomic } from "../store/atomic.ts";
 import { LockTimeoutError, withLock } from "../store/lock.ts";
@@ -189,7 +189,7 @@ async function io<T>(what: string, body: () => Promise<T>): Promise<T> {
     return await body();
   } catch (e) {
     if (e instanceof CommandError) throw e;
-    throw new CommandError(`${what}: ${message(e)}`);
+    throw new CommandError(`${what}: ${scopeText(message(e))}`);
   }
 }
 

@@ -4,6 +4,7 @@
  * MAX_LINE_CHARS, and an append that would pass MAX_BYTES first moves the file to errors.log.1 (one old generation
  * is kept; see rotate.ts).
  */
+import { scopeText } from "../errors.ts";
 import { writeStderr } from "../output.ts";
 import { appendRotating } from "./rotate.ts";
 
@@ -11,7 +12,7 @@ export const MAX_LINE_CHARS = 500;
 export const MAX_BYTES = 1024 * 1024;
 
 export async function appendError(path: string, where: string, error: unknown, now = new Date()): Promise<void> {
-  const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const detail = scopeText(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
   let line = `${now.toISOString()} ${where}: ${escapeControls(detail.replaceAll(/[\r\n]+/g, " | "))}`;
   if (line.length > MAX_LINE_CHARS) line = `${line.slice(0, MAX_LINE_CHARS - 1)}…`;
   try {
