@@ -67,7 +67,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const checks: Check[] = [
     checkBinary({ files, self, onPath: pathBinary, exists, home: paths.home }),
     await checkHandlersStart(files, { self, onPath: pathBinary, exists, home: paths.home }),
-    checkSettingsParse(files),
+    checkSettingsParse(files, facts.missingNamed),
     checkRegistered(files, facts.plugins, facts.pluginProblem),
     checkTimeouts(files, config.budgetMs, facts.relay.warning),
     problems.length > 0
@@ -75,8 +75,12 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
         id: "config",
         status: "fail",
         detail: problems.join("; "),
-        fix: `fix ${paths.config}: each bad value or unknown key is ignored (its default applies), the rest of the ` +
-          "file applies",
+        // a file that cannot be read or parsed is ignored whole; otherwise only its bad values and unknown keys
+        fix: problems.some((p) => /^Cannot (read|parse|load|use) /.test(p))
+          ? `fix ${paths.config}: as it is, the whole file is ignored and every setting has its default (the ` +
+            "environment still applies)"
+          : `fix ${paths.config}: each bad value or unknown key is ignored (its default applies), the rest of the ` +
+            "file applies",
       }
       : {
         id: "config",
@@ -123,9 +127,14 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       }
       : c
   );
-  const code = exitCodeFor(shown);
-  if (parsed.values["json"]) ctx.out(JSON.stringify({ ok: code === 0, checks: shown }, null, 2) + "\n");
-  else ctx.out(renderChecks(shown));
+  // from a checkout there is no cliffhanger-bin on PATH: each fix names the command that is there
+  const checkout = self !== null && /(^|[\\/])deno(\.exe)?$/.test(self);
+  const runnable = checkout
+    ? shown.map((c) => (c.fix ? { ...c, fix: c.fix.replace(/\bcliffhanger-bin (?=[a-z])/g, "deno task cli ") } : c))
+    : shown;
+  const code = exitCodeFor(runnable);
+  if (parsed.values["json"]) ctx.out(JSON.stringify({ ok: code === 0, checks: runnable }, null, 2) + "\n");
+  else ctx.out(renderChecks(runnable));
   return code;
 }
 

@@ -247,7 +247,8 @@ Deno.test("doctor: a plugin with our hooks that is not enabled registers nothing
     const c = byId(JSON.parse((await runCli(["doctor", "--json"], { home, runCommands: [] })).stdout).checks);
     assert.equal(c["registered"]?.status, "warn");
     assert.match(c["registered"]!.detail, /plugin ch@mkt has cliffhanger hooks .* but is not enabled/);
-    assert.equal(c["registered"]!.fix, "enable it: claude plugin enable ch@mkt (or cliffhanger-bin install)");
+    // run from a checkout, the fix names the command a checkout has
+    assert.equal(c["registered"]!.fix, "enable it: claude plugin enable ch@mkt (or deno task cli install)");
     assert.equal(c["duplicates"]?.status, "ok");
   } finally {
     await Deno.remove(home, { recursive: true });
@@ -365,6 +366,33 @@ Deno.test("a checkout launcher checked against this home and this project's rela
     const relay = byId(JSON.parse((await runCli(["doctor", "--json"], { home, cwd: project })).stdout).checks);
     assert.equal(relay["launcher"]?.status, "warn", JSON.stringify(relay["launcher"]));
     assert.match(relay["launcher"]!.detail, /may not read the relay folder/);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("doctor: a named file never enables a plugin, a plugin's file named again counts once, a missing one is said", async () => {
+  const home = await tempHome();
+  try {
+    assert.equal((await runCli(["install", "--events", "stop,prompt,pretool"], { home })).code, 0);
+    const hooksFile = await installPluginFixture(join(home, ".claude"), {
+      id: "ch@mkt",
+      hooks: await ourPluginHooks(),
+      enabled: true,
+    });
+    const off = join(home, "off.json");
+    await Deno.writeTextFile(off, JSON.stringify({ enabledPlugins: { "ch@mkt": false } }));
+    const run = async (...named: string[]) =>
+      byId(JSON.parse((await runCli(["doctor", ...named, "--json"], { home, runCommands: [] })).stdout).checks);
+    const c = await run("--settings", off);
+    assert.equal(c["duplicates"]?.status, "fail", "the plugin is still enabled by the user settings");
+    const again = await run("--settings", hooksFile);
+    assert.match(again["duplicates"]!.detail, /UserPromptSubmit ×2 /, "the plugin's file once, not twice");
+    const missing = await run("--settings", join(home, "nowhere", "s.json"));
+    assert.equal(missing["settings-parse"]?.status, "warn");
+    assert.match(missing["settings-parse"]!.detail, /nowhere\/s\.json does not exist/);
+    const status = await runCli(["status", "--settings", join(home, "nowhere", "s.json")], { home });
+    assert.match(status.stdout, /nowhere\/s\.json: does not exist/);
   } finally {
     await Deno.remove(home, { recursive: true });
   }

@@ -178,7 +178,9 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       ? "settings files:"
       : "settings files (none of those it can read registers cliffhanger; run install):",
   );
-  for (const s of settings) lines.push(`  ${describeSettings(s)}`);
+  for (const s of settings) {
+    lines.push(`  ${facts.missingNamed.includes(s.path) ? `${s.path}: does not exist` : describeSettings(s)}`);
+  }
   for (const p of facts.plugins) {
     lines.push(`  plugin ${p.plugin} (${p.enabled === true ? "enabled" : "not enabled"}): ${describeSettings(p)}`);
   }

@@ -28,7 +28,15 @@ export function unreadable(f: SettingsFileReport): boolean {
   return f.exists && f.error !== null && /Requires read access|NotCapable|outside/.test(f.error);
 }
 
-export function checkSettingsParse(files: readonly SettingsFileReport[]): Check {
+export function checkSettingsParse(files: readonly SettingsFileReport[], missingNamed: readonly string[] = []): Check {
+  if (missingNamed.length > 0) {
+    return {
+      id: "settings-parse",
+      status: "warn",
+      detail: `${missingNamed.join(", ")} does not exist (named with --settings or --project)`,
+      fix: "check the path you named",
+    };
+  }
   const broken = files.filter((f) => f.exists && f.error !== null && !unreadable(f));
   if (broken.length > 0) {
     return {
@@ -191,11 +199,13 @@ export function checkBinary(input: {
   }
   const problems: string[] = [];
   const notes: string[] = [];
+  const unchecked: string[] = [];
   for (const command of commands) {
     if (!command.includes("/")) {
       if (input.onPath === null) problems.push(`settings run "${command}", which is not on PATH`);
       else if (input.onPath === undefined) {
-        notes.push(`"${command}" is looked up on PATH, which this binary may not read`);
+        unchecked.push(command);
+        notes.push(`"${command}" is looked up on PATH, which this binary may not read: not checked`);
       } else notes.push(`"${command}" → ${input.onPath}`);
       continue;
     }
@@ -225,9 +235,13 @@ export function checkBinary(input: {
   const mismatch = notes.some((n) => n.includes("but cliffhanger-bin on PATH"));
   return {
     id: "binary",
-    status: mismatch ? "warn" : "ok",
+    status: mismatch || unchecked.length > 0 ? "warn" : "ok",
     detail: [`settings run ${commands.join(", ")}`, ...notes].join("; "),
-    fix: mismatch ? "re-run install with the binary on PATH so both are the same" : null,
+    fix: mismatch
+      ? "re-run install with the binary on PATH so both are the same"
+      : unchecked.length > 0
+      ? `check that \`command -v ${unchecked[0]}\` finds it where Claude Code runs (else every such hook fails)`
+      : null,
   };
 }
 
@@ -342,6 +356,9 @@ export function checkErrors(s: ErrorsSummary): Check {
 /** The Python cliffhanger still registered: with ours beside it, two guards block every stop. */
 export function checkPython(files: readonly SettingsFileReport[]): Check {
   const found = files.filter((f) => (f.python ?? []).length > 0);
+  // ours already guards Stop from another file: replacing the Python guard in place would register ours twice
+  const oursElsewhere = (f: SettingsFileReport) =>
+    files.some((o) => o.path !== f.path && o.handlers.some((h) => h.event === "Stop"));
   if (found.length === 0) return ok("python", "the Python cliffhanger is not registered in the files read");
   return {
     id: "python",
@@ -351,6 +368,9 @@ export function checkPython(files: readonly SettingsFileReport[]): Check {
     fix: found.map((f) =>
       "plugin" in f && typeof f.plugin === "string"
         ? `claude plugin disable ${f.plugin}`
+        : oursElsewhere(f)
+        ? `cliffhanger-bin uninstall --settings ${f.path} --replace-python (ours already guards Stop from another ` +
+          "file; this removes the Python guard, after a backup)"
         : `cliffhanger-bin install --settings ${f.path} --replace-python (it swaps the Python guard for ours, after a backup)`
     ).join("; "),
   };

@@ -158,6 +158,12 @@ Deno.test("python: the Python cliffhanger still registered fails, with the repla
   assert.equal(check.status, "fail");
   assert.match(check.detail, /\/h\/s\.json runs hooks\/cliffhanger\.py for Stop, SubagentStop/);
   assert.match(check.fix ?? "", /install --settings \/h\/s\.json --replace-python/);
+  // ours already guards Stop from the user settings: installing over the project's Python guard would double it
+  const both = checkPython([
+    file("/h/user.json", [["Stop", "stop", 60]]),
+    { ...file("/p/.claude/settings.json", []), python: ["Stop"] },
+  ]);
+  assert.match(both.fix ?? "", /^cliffhanger-bin uninstall --settings \/p\/\.claude\/settings\.json --replace-python/);
 });
 
 Deno.test("loop: a warning threshold at or over the block one, and a guard that watches nothing, are warnings", () => {

@@ -52,6 +52,8 @@ export interface Facts {
   configProblems: string[];
   /** The user, project and local settings files, then those named with --settings, each once. */
   settings: SettingsFileReport[];
+  /** Files named with --settings or --project that do not exist. */
+  missingNamed: string[];
   /** Installed plugins' hook files that run our hooks or the Python cliffhanger. */
   plugins: PluginHooksReport[];
   /** Why the plugin list could not be read, or null. */
@@ -89,10 +91,14 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
     ...new Set([...(cwd ? candidateSettingsFiles(paths, cwd) : [paths.userSettings]), ...input.extraSettings]),
   ];
   const settings = await inspectSettings(settingsPaths);
-  const plugins = await inspectPlugins(paths.claudeDir, settings);
+  // what enables a plugin is the settings Claude Code reads (user, project, local), not a file named to look at
+  const claudeReads = new Set(cwd ? candidateSettingsFiles(paths, cwd) : [paths.userSettings]);
+  const plugins = await inspectPlugins(paths.claudeDir, settings.filter((f) => claudeReads.has(f.path)));
   // plugins that run ours, or the Python cliffhanger (its own plugin), or whose hook file could not be read
   const ours = plugins.reports.filter((p) => p.handlers.length > 0 || (p.python ?? []).length > 0 || p.error !== null);
-  const registrations = [...settings, ...ours.filter((p) => p.enabled === true)];
+  // each file once: a plugin's hook file also named with --settings counts as the plugin's
+  const enabled = ours.filter((p) => p.enabled === true);
+  const registrations = [...settings.filter((f) => !enabled.some((p) => p.path === f.path)), ...enabled];
   const [offFile, stallOffFile] = [await pathExists(paths.off), await pathExists(paths.stallOff)];
   const disableEnv = TRUTHY.includes((env("CLIFFHANGER_DISABLE") ?? "").trim().toLowerCase());
   const switches: Switches = {
@@ -118,6 +124,8 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
     configExists: read.exists,
     configProblems: configProblems(read, Object.keys(ConfigSchema.shape)).map(scopeText),
     settings,
+    missingNamed: settings.filter((f) => !f.exists && input.extraSettings.includes(f.path) && !claudeReads.has(f.path))
+      .map((f) => f.path),
     plugins: ours,
     pluginProblem: plugins.problem,
     registrations,

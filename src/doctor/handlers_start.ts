@@ -98,7 +98,7 @@ export async function checkHandlersStart(
       id: "handlers-start",
       status: "fail",
       detail: `does not start: ${broken.join("; ")}: every hook of that handler fails`,
-      fix: "run `cliffhanger-bin install` again with the binary you use (a checkout: `deno task cli install`)",
+      fix: "run `cliffhanger-bin install` again with the binary you use",
     };
   }
   const parts = [
