@@ -74,8 +74,7 @@ export function inspectedSettingsFromArgs(args: readonly string[], cwd: string =
 
 /** The file itself plus, where it is a symlink, the file it points at. */
 /**
- * The programs of our handlers in the settings files a `doctor` run reads (the user's, the project's and what
- * `--settings` names): from a checkout, doctor may start exactly those, to see each one print its version. A bare
+ * The programs of our handlers in the user's settings and the files a `doctor` run names (`--settings`, `--project`): from a checkout, doctor may start exactly those, to see each one print its version. A bare
  * name is looked up on PATH. Other commands get none.
  */
 export function handlerProgramsFromArgs(
@@ -84,7 +83,13 @@ export function handlerProgramsFromArgs(
   env: EnvReader = () => undefined,
 ): string[] {
   if (args[0] !== "doctor") return [];
-  const files = [homePaths(env).userSettings, ...inspectedSettingsFromArgs(args, cwd)];
+  // the user's settings and the files named on the command line; not the settings of the folder doctor runs in,
+  // which a cloned repository may carry: its programs are not started before Claude Code's trust prompt
+  const named = settingsTargetsFromArgs(["install", ...args.slice(1)], cwd);
+  const local = named.filter((f) => f.endsWith("/.claude/settings.json")).map((f) =>
+    f.replace(/settings\.json$/, "settings.local.json")
+  );
+  const files = [homePaths(env).userSettings, ...withSymlinkTargets([...named, ...local])];
   const programs = new Set<string>();
   for (const file of files) {
     let text: string;

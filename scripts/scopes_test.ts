@@ -75,12 +75,15 @@ Deno.test("handlerProgramsFromArgs() lets a checkout's doctor start exactly the 
       }),
     );
     const env = envFrom({ HOME: home, PATH: "/usr/bin:/bin" });
-    assert.deepEqual(handlerProgramsFromArgs(["doctor"], `${home}/proj`, env), [
+    // the folder's own settings (a cloned repository's) are read, not started: only the user's
+    assert.deepEqual(handlerProgramsFromArgs(["doctor"], `${home}/proj`, env), ["/opt/a/cliffhanger-bin"]);
+    // named on the command line, they are
+    assert.deepEqual(handlerProgramsFromArgs(["doctor", "--project", "."], `${home}/proj`, env), [
       "/opt/a/cliffhanger-bin",
       "/opt/b/cliffhanger-bin",
     ]);
     assert.deepEqual(handlerProgramsFromArgs(["status"], `${home}/proj`, env), [], "only doctor starts handlers");
-    const flags = scopeFlags(scopesFor(env, ["doctor"], `${home}/proj`));
+    const flags = scopeFlags(scopesFor(env, ["doctor", "--project", "."], `${home}/proj`));
     assert.ok(
       flags.some((f) => f.startsWith("--allow-run=/opt/a/cliffhanger-bin,/opt/b/cliffhanger-bin")),
       flags.join(" "),
