@@ -4,7 +4,7 @@
  */
 import { parse as parseJsonc, type ParseError, printParseErrorCode } from "./jsonc.ts";
 import * as z from "./zod.ts";
-import type { EnvReader } from "./env.ts";
+import { type EnvReader, OFF_WORDS, ON_WORDS } from "./env.ts";
 
 export const ContinueVia = z.enum(["block", "context"]);
 export type ContinueVia = z.infer<typeof ContinueVia>;
@@ -194,8 +194,8 @@ function coerceEnv(key: keyof Config, raw: string): unknown {
   const defaultValue = DEFAULT_CONFIG[key];
   if (typeof defaultValue === "boolean") {
     const v = raw.trim().toLowerCase();
-    if (["1", "true", "yes", "on"].includes(v)) return true;
-    if (["0", "false", "no", "off"].includes(v)) return false;
+    if (ON_WORDS.includes(v)) return true;
+    if (OFF_WORDS.includes(v)) return false;
     return undefined;
   }
   if (typeof defaultValue === "number") return /^\s*\d+(?:\.\d+)?\s*$/.test(raw) ? Number(raw) : undefined;

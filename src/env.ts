@@ -16,3 +16,12 @@ export const readEnv: EnvReader = (name) => {
 export function envFrom(record: Record<string, string | undefined>): EnvReader {
   return (name) => record[name];
 }
+
+/** The words a boolean variable is on with (`CLIFFHANGER_DISABLE=1`, `yes`, …), and off with. */
+export const ON_WORDS: readonly string[] = ["1", "true", "yes", "on"];
+export const OFF_WORDS: readonly string[] = ["0", "false", "no", "off"];
+
+/** A boolean variable's value is one of ON_WORDS (case and surrounding space ignored). */
+export function isOn(value: string | undefined): boolean {
+  return value !== undefined && ON_WORDS.includes(value.trim().toLowerCase());
+}

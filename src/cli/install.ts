@@ -5,8 +5,7 @@ import { CommandError } from "../errors.ts";
 import { join } from "../path.ts";
 import { writeFileAtomic } from "../store/atomic.ts";
 import { installHooks, pythonHandlerEvents } from "../settings/edit.ts";
-import { candidateSettingsFiles, inspectSettings } from "../settings/inspect.ts";
-import { inspectPlugins } from "../settings/plugins.ts";
+import { claudeReadsHere, enabledPythonPlugins } from "../settings/plugins.ts";
 import {
   currentHookCommand,
   describeHooks,
@@ -61,7 +60,7 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
     spec,
     action: "install",
     cwd: deps.cwd,
-    makeEdit: async (parsed, hooks) => {
+    makeEdit: async (parsed, hooks, target) => {
       const direct = deps.hookCommand ?? hookCommandFor(ctx);
       // from a checkout the command is a long deno line, which Claude Code shows the model with every Stop block:
       // register a short launcher in the home instead (written only when the edit will go through)
@@ -73,7 +72,8 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
         relay: parsed.values["relay"] === true,
       });
       const replacePython = parsed.values["replace-python"] === true;
-      const pythonPlugins = await enabledPythonPlugins(ctx);
+      const order = claudeReadsHere(ctx.paths, ctx.cwd());
+      const pythonPlugins = await enabledPythonPlugins(ctx.paths, order);
       const edit = (text: string) => {
         const python = pythonHandlerEvents(text);
         // only the Stop guard doubles the Python one: installing only the other hooks leaves it alone
@@ -85,20 +85,27 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
               "(the file is backed up first; --dry-run shows the change)",
           );
         }
-        if (pythonPlugins.length > 0 && stopWanted && !replacePython) {
+        const names = pythonPlugins.map((p) => p.plugin);
+        if (names.length > 0 && stopWanted && !replacePython) {
           throw new CommandError(
-            `the Python cliffhanger is enabled as the plugin ${pythonPlugins.join(", ")}: with ours beside it two ` +
-              `guards would block every stop. Turn it off (claude plugin disable ${
-                pythonPlugins[0]
-              }), or run install ` +
-              "again with --replace-python to set it to false in enabledPlugins here (--dry-run shows the change)",
+            `the Python cliffhanger is enabled as the plugin ${names.join(", ")}: with ours beside it two guards ` +
+              `would block every stop. Turn it off (claude plugin disable ${names[0]}), or run install again with ` +
+              "--replace-python to set it to false in enabledPlugins here (--dry-run shows the change)",
+          );
+        }
+        // false written here wins only over a file Claude Code reads before this one
+        const above = pythonPlugins.find((p) => order.indexOf(p.by) > order.indexOf(target));
+        if (above && stopWanted) {
+          throw new CommandError(
+            `the Python cliffhanger plugin ${above.plugin} is enabled in ${above.by}, which wins over ${target}: ` +
+              `turn it off there (claude plugin disable ${above.plugin}), then install again`,
           );
         }
         return installHooks(text, {
           command,
           registrations,
           replacePython,
-          ...(replacePython && stopWanted ? { disablePlugins: pythonPlugins } : {}),
+          ...(replacePython && stopWanted ? { disablePlugins: names } : {}),
         });
       };
       return {
@@ -108,14 +115,6 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
       };
     },
   });
-}
-
-/** Installed plugins that run the Python cliffhanger and that the user, project or local settings enable. */
-async function enabledPythonPlugins(ctx: CliContext): Promise<string[]> {
-  const cwd = ctx.cwd();
-  const settings = await inspectSettings(cwd ? candidateSettingsFiles(ctx.paths, cwd) : [ctx.paths.userSettings]);
-  const { reports } = await inspectPlugins(ctx.paths.claudeDir, settings);
-  return [...new Set(reports.filter((r) => r.enabled === true && (r.python ?? []).length > 0).map((r) => r.plugin))];
 }
 
 /**

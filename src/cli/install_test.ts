@@ -420,3 +420,23 @@ Deno.test("install beside the Python cliffhanger enabled as a plugin refuses; --
   const again = fakeContext(home.dir);
   assert.equal(await installCode(again, [], { hookCommand: BINARY }), 0, again.stderr());
 });
+
+Deno.test("install: the Python plugin enabled in the project's settings wins over false in the user's: refused, named", async () => {
+  await using home = await tempHome();
+  const project = join(home.dir, "proj");
+  await Deno.mkdir(join(project, ".claude"), { recursive: true });
+  await Deno.mkdir(dirname(home.settings), { recursive: true });
+  await installPluginFixture(dirname(home.settings), {
+    id: "cliffhanger@mkt",
+    hooks: PYTHON_PLUGIN_HOOKS,
+    enabled: true,
+    settings: join(project, ".claude", "settings.json"),
+  });
+  const ctx = { ...fakeContext(home.dir), cwd: () => project };
+  assert.equal(await installCode(ctx, ["--replace-python"], { hookCommand: BINARY }), 1);
+  assert.match(
+    ctx.stderr(),
+    new RegExp(`plugin cliffhanger@mkt is enabled in ${project}/\\.claude/settings\\.json, which wins over`),
+  );
+  await assert.rejects(Deno.stat(home.settings), Deno.errors.NotFound, "nothing written");
+});

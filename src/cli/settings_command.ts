@@ -72,7 +72,11 @@ export interface SettingsCommandOptions {
    * The pure edit for the parsed flags and the hooks `--events` names (undefined: the flag is absent; both
    * commands take `--events` and `--no-subagent`, checked before this is called). May throw CommandError.
    */
-  makeEdit(parsed: Parsed, hooks: HookSubcommand[] | undefined): PreparedEdit | Promise<PreparedEdit>;
+  makeEdit(
+    parsed: Parsed,
+    hooks: HookSubcommand[] | undefined,
+    target: string,
+  ): PreparedEdit | Promise<PreparedEdit>;
   /** Resolves relative --settings/--project paths (default: the process cwd). */
   cwd?: string | undefined;
 }
@@ -104,7 +108,7 @@ export async function runSettingsCommand(
   const dryRun = parsed.values["dry-run"] === true;
   const hooks = parseEventsFlag(spec, parsed);
   checkNoSubagent(spec, parsed, hooks);
-  const { edit, warning, beforeWrite } = await options.makeEdit(parsed, hooks);
+  const { edit, warning, beforeWrite } = await options.makeEdit(parsed, hooks, settingsPath);
   if (!dryRun && beforeWrite) {
     await applySettingsEdit({ settingsPath, paths: ctx.paths, edit, dryRun: true, now: ctx.now() });
     await beforeWrite();

@@ -191,7 +191,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       : facts.errors.recent === 0
       ? `errors.log: none in the last ${facts.errors.days} days`
       : `errors.log: ${facts.errors.recent} line${facts.errors.recent === 1 ? "" : "s"} in the last ` +
-        `${facts.errors.days} days (each a hook that failed open; doctor shows the newest): ${facts.errors.path}`,
+        `${facts.errors.days} days (problems the hooks met; doctor shows the newest): ${facts.errors.path}`,
   );
   lines.push(`rules: ${rules.escape} escape, ${rules.blocker} blocker, ${rules.earlyStop} early-stop`);
   for (const f of rules.files) lines.push(`  ${f.origin}: ${f.error ? `ERROR ${f.error}` : `${f.rules} rules`}`);

@@ -1,4 +1,5 @@
 /** `uninstall`: remove this binary's hooks from a Claude Code settings file, and nothing else. */
+import { claudeReadsHere, enabledPythonPlugins } from "../settings/plugins.ts";
 import type { CommandSpec } from "./args.ts";
 import type { CliContext } from "./context.ts";
 import { uninstallHooks } from "../settings/edit.ts";
@@ -34,8 +35,12 @@ export function runUninstall(ctx: CliContext, argv: string[], deps: UninstallDep
     spec,
     action: "uninstall",
     cwd: deps.cwd,
-    makeEdit: (parsed, hooks) => {
+    makeEdit: async (parsed, hooks) => {
       const keepEvents = parsed.values["no-subagent"] === true ? subagentEvents() : [];
+      // the Python guard as a plugin is Claude Code's to turn off: say so, the edit cannot
+      const plugins = parsed.values["replace-python"] === true
+        ? await enabledPythonPlugins(ctx.paths, claudeReadsHere(ctx.paths, ctx.cwd()))
+        : [];
       return {
         edit: (text) =>
           uninstallHooks(text, {
@@ -43,7 +48,11 @@ export function runUninstall(ctx: CliContext, argv: string[], deps: UninstallDep
             removePython: parsed.values["replace-python"] === true,
             ...(hooks === undefined ? {} : { hooks }),
           }),
-        warning: null,
+        warning: plugins.length === 0
+          ? null
+          : `the Python cliffhanger is still enabled as the plugin ${
+            plugins.map((p) => `${p.plugin} (in ${p.by})`).join(", ")
+          }: turn it off with claude plugin disable ${plugins[0]!.plugin}`,
       };
     },
   });

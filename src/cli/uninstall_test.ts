@@ -5,6 +5,7 @@ import { inspectSettingsText } from "../settings/inspect.ts";
 import { BINARY, exitCodeOf, type FakeContext, fakeContext, listDir, tempHome } from "../testing/settings_support.ts";
 import { type InstallDeps, runInstall } from "./install.ts";
 import { run, runUninstall, spec, type UninstallDeps } from "./uninstall.ts";
+import { installPluginFixture, PYTHON_PLUGIN_HOOKS } from "../testing/plugin_fixture.ts";
 
 const THEIRS =
   '{\n  "hooks": {\n    "Stop": [\n      {"hooks": [{"type": "command", "command": "say hi"}]}\n    ]\n  }\n}\n';
@@ -171,4 +172,17 @@ Deno.test("uninstall --events rejects bad lists with exit 2 and touches nothing"
   }
   assert.equal(await Deno.readTextFile(path), THEIRS);
   assert.deepEqual(await listDir(home.dir), ["s.json"]);
+});
+
+Deno.test("uninstall --replace-python says the Python plugin is still enabled, and how to turn it off", async () => {
+  await using home = await tempHome();
+  await Deno.mkdir(join(home.dir, ".claude"), { recursive: true });
+  await installPluginFixture(join(home.dir, ".claude"), {
+    id: "cliffhanger@mkt",
+    hooks: PYTHON_PLUGIN_HOOKS,
+    enabled: true,
+  });
+  const ctx = fakeContext(home.dir);
+  assert.equal(await uninstallCode(ctx, ["--replace-python"], {}), 0, ctx.stderr());
+  assert.match(ctx.stderr(), /still enabled as the plugin cliffhanger@mkt .*claude plugin disable cliffhanger@mkt/);
 });

@@ -349,7 +349,8 @@ export function checkErrors(s: ErrorsSummary): Check {
     detail: `${s.recent} line${s.recent === 1 ? "" : "s"} in ${s.path} in the last ${s.days} days; newest: ${
       s.newest.join(" | ")
     }`,
-    fix: `read ${s.path}: each line says which hook failed open and why (each such call let the action through)`,
+    fix: `read ${s.path}: each line says which hook met what; a line ending in "allowed" is a call that failed open ` +
+      "and let the action through, a config line one whose bad value was replaced by its default",
   };
 }
 

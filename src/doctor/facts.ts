@@ -7,7 +7,7 @@
 import { type Config, ConfigSchema } from "../config.ts";
 import { readConfigFile } from "../config_file.ts";
 import { configProblems } from "../did_you_mean.ts";
-import type { EnvReader } from "../env.ts";
+import { type EnvReader, isOn } from "../env.ts";
 import { scopeText } from "../errors.ts";
 import { quirkFilesReport } from "../hooks/prompt/quirks_files.ts";
 import { stallKillSwitch } from "../hooks/stop/stall/switch.ts";
@@ -81,8 +81,6 @@ export interface RelayFit {
   warning: string | null;
 }
 
-const TRUTHY = ["1", "true", "yes", "on"];
-
 export async function gatherFacts(input: FactsInput): Promise<Facts> {
   const { paths, env, cwd } = input;
   const read = await readConfigFile(paths.config, env);
@@ -100,7 +98,7 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
   const enabled = ours.filter((p) => p.enabled === true);
   const registrations = [...settings.filter((f) => !enabled.some((p) => p.path === f.path)), ...enabled];
   const [offFile, stallOffFile] = [await pathExists(paths.off), await pathExists(paths.stallOff)];
-  const disableEnv = TRUTHY.includes((env("CLIFFHANGER_DISABLE") ?? "").trim().toLowerCase());
+  const disableEnv = isOn(env("CLIFFHANGER_DISABLE"));
   const switches: Switches = {
     offFile: offFile ? paths.off : null,
     stallOffFile: stallOffFile ? paths.stallOff : null,

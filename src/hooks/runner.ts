@@ -14,6 +14,7 @@
  *
  * Each event supplies only its definition (contract.ts): payload parser, reads, state file, step and renderer.
  */
+import { isOn } from "../env.ts";
 import { readConfigFile } from "../config_file.ts";
 import { type Config, ConfigSchema, DEFAULT_CONFIG } from "../config.ts";
 import { appendError } from "../store/errors_log.ts";
@@ -177,8 +178,4 @@ function parseJson(text: string, fallback: string): unknown {
   } catch {
     throw new SyntaxError(`stdin is not valid JSON (${text.length} characters); ${fallback}`);
   }
-}
-
-function isOn(value: string | undefined): boolean {
-  return value !== undefined && ["1", "true", "yes", "on"].includes(value.trim().toLowerCase());
 }

@@ -9,7 +9,8 @@
 import { join, resolve } from "../path.ts";
 import { readRegularText } from "../store/safe_file.ts";
 import * as z from "../zod.ts";
-import { inspectSettingsText, type SettingsFileReport } from "./inspect.ts";
+import type { HomePaths } from "../store/paths.ts";
+import { candidateSettingsFiles, inspectSettings, inspectSettingsText, type SettingsFileReport } from "./inspect.ts";
 
 /** installed_plugins.json is a list of a few dozen entries; a plugin's hook file a few KiB. */
 const MAX_LIST_BYTES = 4 * 1024 * 1024;
@@ -33,12 +34,14 @@ export interface PluginHooksReport extends SettingsFileReport {
   plugin: string;
   /** What enabledPlugins says: true, false, or null when no settings file read names it. */
   enabled: boolean | null;
+  /** The settings file whose enabledPlugins decides (the last that names it), or null. */
+  enabledBy: string | null;
 }
 
 /** Each installed plugin's hook files (a plugin without any is left out), with whether it is enabled. */
 export async function inspectPlugins(
   claudeDir: string,
-  settings: readonly Pick<SettingsFileReport, "enabledPlugins">[],
+  settings: readonly Pick<SettingsFileReport, "enabledPlugins" | "path">[],
 ): Promise<{ reports: PluginHooksReport[]; problem: string | null }> {
   let text: string | null;
   const list = installedPluginsFile(claudeDir);
@@ -53,7 +56,8 @@ export async function inspectPlugins(
   const reports: PluginHooksReport[] = [];
   for (const { plugin, installPath } of installs.slice(0, MAX_PLUGINS)) {
     const enabled = enabledState(plugin, settings);
-    for (const file of await hookFiles(installPath)) reports.push({ ...file, plugin, enabled });
+    const enabledBy = settings.findLast((f) => typeof f.enabledPlugins?.[plugin] === "boolean")?.path ?? null;
+    for (const file of await hookFiles(installPath)) reports.push({ ...file, plugin, enabled, enabledBy });
   }
   return { reports, problem: null };
 }
@@ -142,4 +146,19 @@ function isString(v: unknown): v is string {
 
 function firstLine(e: unknown): string {
   return ((e instanceof Error ? e.message : String(e)).split("\n")[0]) ?? "";
+}
+
+/** The settings Claude Code reads for a session in `cwd`, in its order (user, project, local): a later file wins. */
+export function claudeReadsHere(paths: Pick<HomePaths, "userSettings">, cwd: string | null): string[] {
+  return cwd ? candidateSettingsFiles(paths, cwd) : [paths.userSettings];
+}
+
+/** Installed plugins that run the Python cliffhanger and that these settings enable, each with the file that does. */
+export async function enabledPythonPlugins(
+  paths: Pick<HomePaths, "claudeDir">,
+  settingsFiles: readonly string[],
+): Promise<{ plugin: string; by: string }[]> {
+  const { reports } = await inspectPlugins(paths.claudeDir, await inspectSettings(settingsFiles));
+  const found = reports.filter((r) => r.enabled === true && (r.python ?? []).length > 0 && r.enabledBy !== null);
+  return [...new Map(found.map((r) => [r.plugin, { plugin: r.plugin, by: r.enabledBy! }])).values()];
 }

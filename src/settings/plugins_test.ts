@@ -64,7 +64,10 @@ Deno.test("inspectPlugins: hooks/hooks.json and plugin.json's hooks (inline or a
         },
       }),
     );
-    const { reports, problem } = await inspectPlugins(claude, [{ enabledPlugins: { "a@m": true, "b@m": false } }]);
+    const { reports, problem } = await inspectPlugins(claude, [{
+      path: "/u.json",
+      enabledPlugins: { "a@m": true, "b@m": false },
+    }]);
     assert.equal(problem, null);
     const seen = reports.map((r) => [r.plugin, r.enabled, r.events.join(","), r.path]);
     assert.deepEqual(seen, [
