@@ -107,10 +107,14 @@ async function collect(
     } catch (e) {
       if (e instanceof Deno.errors.NotFound && !options.explicit) continue;
       if (e instanceof Deno.errors.NotFound) throw new CommandError(`replay: "${input}" does not exist`);
-      if (e instanceof Deno.errors.NotCapable || e instanceof Deno.errors.PermissionDenied) {
+      if (e instanceof Deno.errors.NotCapable) {
         throw new CommandError(
-          `replay: cannot read "${input}": outside this binary's read scope (the Claude folder and the cliffhanger home)`,
+          `replay: cannot read "${input}": outside this binary's read scope (the Claude folder and the cliffhanger ` +
+            "home); from a checkout, deno task cli replay PATH reads any path it is given",
         );
+      }
+      if (e instanceof Deno.errors.PermissionDenied) {
+        throw new CommandError(`replay: cannot read "${input}": permission denied (check the file's mode)`);
       }
       throw new CommandError(`replay: cannot read "${input}": ${firstLine(e)}`);
     }
