@@ -25,7 +25,7 @@
  *
  * The copies start close together, not at once: one was seen starting up to ~110 ms after the other, after the first
  * copy had already answered. So a copy is told from a repeat by its id alone (Claude Code never gives two calls one
- * id), and a Stop copy by the transcript's count of finished stops, never by when it started.
+ * id), and a Stop copy by the transcript's count of finished stops (up to 5 s after the first answered).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";

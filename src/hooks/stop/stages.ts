@@ -33,7 +33,7 @@ export interface SessionInput {
   fp: string;
   /**
    * The fingerprint holds the transcript's count of finished stops (the final message has reached the file): Claude
-   * Code writes a stop_hook_summary line after each stop's hooks, so the same count is the same stop, however late.
+   * Code writes a stop_hook_summary line after each stop's hooks, so the same count is the same stop (within COUNTED_COPY_WINDOW_MS).
    */
   counted?: boolean;
   /** When this hook process started, and now (ms since the epoch). */
@@ -100,19 +100,28 @@ export function findEscapeLine(message: string, rules: RuleSet): RuleMatch | nul
   return findEscape(message, rules, { maxChars: ESCAPE_MAX_CHARS });
 }
 
+/**
+ * How late a copy may start after the first copy answered, when the fingerprint holds the transcript's stop count:
+ * a real next stop of the main session sees one more stop_hook_summary line, so the count tells it apart at any
+ * time; a subagent's transcript may carry no such lines, so the window stays bounded (a real next stop that repeats
+ * the text later than this is counted, and no stop can be answered as a copy for ever).
+ */
+export const COUNTED_COPY_WINDOW_MS = 5_000;
+
 const duplicate: StopStage = {
   id: "duplicate",
   row: {
-    condition: "the same stop reached a second registration of the hook: the same fingerprint with the same count " +
-      "of finished stops in the transcript, however late it starts; or, before the final message reaches the file, " +
-      "one that started before the first copy finished, plus `dedupeWindowMs`",
+    condition: "the same stop reached a second registration of the hook: the same fingerprint, holding the count of " +
+      "finished stops in the transcript, started up to 5 s after the first copy finished; before the final message " +
+      "reaches the file, started before the first copy finished, plus `dedupeWindowMs`",
     decision: "the first copy's answer again, not logged or counted a second time",
     rule: "the first copy's",
   },
   run(ctx, next) {
     const s = ctx.session;
     if (!s) return next();
-    const earlier = findDuplicate(s.state, s.fp, s.startedAt, s.counted ? Infinity : ctx.config.dedupeWindowMs);
+    const window = s.counted ? Math.max(COUNTED_COPY_WINDOW_MS, ctx.config.dedupeWindowMs) : ctx.config.dedupeWindowMs;
+    const earlier = findDuplicate(s.state, s.fp, s.startedAt, window);
     if (earlier) {
       s.duplicate = true;
       return earlier.decision as StopDecision;

@@ -172,6 +172,14 @@ Deno.test("Stop step: a second copy of the same stop gets the first answer, is n
       copy: true,
       expect: { action: "block", rule: "offers-to-continue", duplicate: true, blocks: 2 },
     },
+    {
+      what: "the same text 10 s later with no new stop line (a subagent's transcript may have none): counted",
+      message: OFFER,
+      prompt: "p1",
+      startedAfter: 10_000,
+      copy: true,
+      expect: { action: "block", rule: "offers-to-continue", blocks: 3 },
+    },
   ]);
 });
 
