@@ -27,6 +27,6 @@ export function scopeText(text: string): string {
     /Requires (read|write|run|env|net) access to ("[^"]*"|[^,\s]+), run again with the --allow-\w+ flag/g,
     (_m, kind: string, what: string) =>
       `${what} is outside this binary's ${kind} scope (rebuild for it: deno task compile --home DIR, --claude-dir ` +
-      "DIR, --cliffhanger-home DIR, --settings PATH or --relay-dir DIR; from a checkout run it with deno task cli)",
+      "DIR, --cliffhanger-home DIR, --settings PATH or --relay-dir DIR; a checkout install: deno task cli install again)",
   );
 }

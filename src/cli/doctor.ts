@@ -151,7 +151,8 @@ async function checkHomeWritable(root: string): Promise<Check> {
         id: "home-writable",
         status: "fail",
         detail: `${root} is outside this binary's permission scope: every hook fails open there, deciding nothing`,
-        fix: `rebuild for it: deno task compile --cliffhanger-home ${root} (or unset CLIFFHANGER_HOME)`,
+        fix: `rebuild for it: deno task compile --cliffhanger-home ${root} (or unset CLIFFHANGER_HOME); a checkout ` +
+          "install: deno task cli install again with this CLIFFHANGER_HOME",
       };
     }
     return {

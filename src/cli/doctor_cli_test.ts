@@ -60,7 +60,8 @@ Deno.test("doctor: a broken setup exits 1 and names each problem with a fix", as
   await Deno.writeTextFile(
     join(claude, "also.json"),
     JSON.stringify({
-      hooks: { UserPromptSubmit: [{ hooks: [handler(["hook", "prompt"], 10)] }] },
+      // the same program written another way (shell form): Claude Code runs both (an identical one it runs once)
+      hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: `${gone} hook prompt`, timeout: 10 }] }] },
     }),
   );
   await Deno.writeTextFile(join(claude, "broken.json"), '{ "hooks": { "Stop": [ }');

@@ -131,7 +131,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     lines.push(
       `cliffhanger-bin ${VERSION}: not working: the home ${paths.root} is outside this binary's permission scope, ` +
         `so every hook fails open, deciding nothing. Rebuild for it: deno task compile --cliffhanger-home ${paths.root}` +
-        " (or unset CLIFFHANGER_HOME)",
+        " (or unset CLIFFHANGER_HOME; a checkout install: deno task cli install again with this CLIFFHANGER_HOME)",
     );
   } else {
     lines.push(

@@ -29,22 +29,20 @@ export function unreadable(f: SettingsFileReport): boolean {
 }
 
 export function checkSettingsParse(files: readonly SettingsFileReport[], missingNamed: readonly string[] = []): Check {
-  if (missingNamed.length > 0) {
-    return {
-      id: "settings-parse",
-      status: "warn",
-      detail: `${missingNamed.join(", ")} does not exist (named with --settings or --project)`,
-      fix: "check the path you named",
-    };
-  }
+  const missing = missingNamed.length > 0
+    ? [`${missingNamed.join(", ")} does not exist (named with --settings or --project)`]
+    : [];
   const broken = files.filter((f) => f.exists && f.error !== null && !unreadable(f));
   if (broken.length > 0) {
     return {
       id: "settings-parse",
       status: "fail",
-      detail: broken.map((f) => `${f.path}: ${f.error}`).join("; "),
+      detail: [...broken.map((f) => `${f.path}: ${f.error}`), ...missing].join("; "),
       fix: "fix the JSON at the position shown (Claude Code ignores a settings file it cannot parse, hooks included)",
     };
+  }
+  if (missing.length > 0) {
+    return { id: "settings-parse", status: "warn", detail: missing[0]!, fix: "check the path you named" };
   }
   const present = files.filter((f) => f.exists && f.error === null).length;
   const unchecked = files.filter(unreadable);
@@ -142,8 +140,17 @@ export function checkTimeouts(
 
 /** The same event registered more than once: the Stop guard answers duplicates once; other hooks would run twice. */
 export function checkDuplicates(files: readonly SettingsFileReport[]): Check {
+  // Claude Code runs an identical handler (the same command and args) once, whichever files hold it
   const where = new Map<string, string[]>();
-  for (const f of files) for (const h of f.handlers) where.set(h.event, [...(where.get(h.event) ?? []), f.path]);
+  const seen = new Set<string>();
+  for (const f of files) {
+    for (const h of f.handlers) {
+      const key = JSON.stringify([h.event, h.command, h.args]);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      where.set(h.event, [...(where.get(h.event) ?? []), f.path]);
+    }
+  }
   const doubled = [...where].filter(([, paths]) => paths.length > 1);
   const unchecked = files.filter(unreadable);
   if (doubled.length === 0 && unchecked.length > 0) {
@@ -236,7 +243,7 @@ export function checkBinary(input: {
   return {
     id: "binary",
     status: mismatch || unchecked.length > 0 ? "warn" : "ok",
-    detail: [`settings run ${commands.join(", ")}`, ...notes].join("; "),
+    detail: [`settings run ${commands.join(", ")}`, ...new Set(notes)].join("; "),
     fix: mismatch
       ? "re-run install with the binary on PATH so both are the same"
       : unchecked.length > 0
@@ -350,7 +357,7 @@ export function checkErrors(s: ErrorsSummary): Check {
       s.newest.join(" | ")
     }`,
     fix: `read ${s.path}: each line says which hook met what; a line ending in "allowed" is a call that failed open ` +
-      "and let the action through, a config line one whose bad value was replaced by its default",
+      "and let the action through, a config line one that was worked around (a bad value gets its default, a file that cannot be parsed is ignored)",
   };
 }
 

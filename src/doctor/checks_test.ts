@@ -45,14 +45,26 @@ Deno.test("timeouts: every event needs budget + 5 s; prompt over 30 s (or unset:
 });
 
 Deno.test("duplicates: a doubled Stop is deduplicated (warn); a doubled prompt hook is broken", () => {
-  const stop = checkDuplicates([file("a", [["Stop", "stop", 60]]), file("b", [["Stop", "stop", 60]])]);
+  // two commands that differ as text both run
+  const stop = checkDuplicates([
+    file("a", [["Stop", "stop", 60]]),
+    file("b", [["Stop", "stop", 60]], "/other/cliffhanger-bin"),
+  ]);
   assert.equal(stop.status, "warn");
   assert.match(stop.detail, /deduplicated/);
   assert.equal(
-    checkDuplicates([file("a", [["UserPromptSubmit", "prompt", 10]]), file("b", [["UserPromptSubmit", "prompt", 10]])])
-      .status,
+    checkDuplicates([
+      file("a", [["UserPromptSubmit", "prompt", 10]]),
+      file("b", [["UserPromptSubmit", "prompt", 10]], "/other/cliffhanger-bin"),
+    ]).status,
     "fail",
   );
+  // an identical handler (another timeout only) runs once: no double
+  const same = checkDuplicates([
+    file("a", [["UserPromptSubmit", "prompt", 10]]),
+    file("b", [["UserPromptSubmit", "prompt", 15]]),
+  ]);
+  assert.equal(same.status, "ok");
 });
 
 Deno.test("binary: missing, another binary than this one, on PATH by name", () => {

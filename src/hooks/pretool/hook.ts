@@ -69,8 +69,11 @@ export const PRETOOL_HOOK: HookDefinition<PretoolPayload, null, LoopState, Resul
   render: (result) => (result.observe ? "" : renderPretool(result.decision)),
 };
 
-/** Answers kept by tool_use_id: a second copy arrives with the first, or a few calls later at most. */
-const ANSWERS_KEPT = 8;
+/**
+ * Answers kept by tool_use_id: a second copy arrives with the first or soon after, but one response may hold many
+ * parallel tool calls, each with two copies.
+ */
+const ANSWERS_KEPT = 64;
 
 /** A stored answer, if it has the shape of one (the file is ours, but validated like everything read). */
 function asDecision(raw: unknown): LoopDecision | null {

@@ -32,9 +32,12 @@ export interface SessionInput {
   /** The stop's fingerprint (turn.ts). */
   fp: string;
   /**
-   * The fingerprint holds the transcript's count of finished stops (the final message has reached the file): Claude
-   * Code writes a stop_hook_summary line after each stop's hooks, so the same count is the same stop (within COUNTED_COPY_WINDOW_MS).
+   * The fingerprint holds the transcript's count of finished stops, and the transcript has such lines (the final
+   * message has reached the file, and Claude Code writes a stop_hook_summary line after each stop's hooks): the same
+   * count is then the same stop (within COUNTED_COPY_WINDOW_MS). A transcript without them (a subagent's, a replay
+   * of an old file) tells nothing apart by its count.
    */
+
   counted?: boolean;
   /** When this hook process started, and now (ms since the epoch). */
   startedAt: number;

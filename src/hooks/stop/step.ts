@@ -47,8 +47,10 @@ export interface StopStepResult {
 
 export function stopStep(input: StopStepInput): StopStepResult {
   const { payload, view, config, clock } = input;
-  const counted = view?.found === true && view.finalSynced;
-  const fp = stopFingerprint(payload, counted ? view.stopSummaries : null);
+  const synced = view?.found === true && view.finalSynced;
+  const fp = stopFingerprint(payload, synced ? view.stopSummaries : null);
+  // the count tells stops apart only in a transcript that has such lines (a subagent's may have none)
+  const counted = synced && view.stopSummaries > 0;
   const out = runStopStages({
     payload,
     view,

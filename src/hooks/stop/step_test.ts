@@ -32,6 +32,8 @@ interface Row {
   startedAfter?: number;
   /** A second copy of the previous stop (default: when it started before that one finished). */
   copy?: boolean;
+  /** The transcript's stop_hook_summary count instead of the running one (0: a transcript without such lines). */
+  summaries?: number;
   config?: Partial<Config>;
   expect: { action: "allow" | "block"; rule: string; duplicate?: boolean; blocks: number; logged?: number };
 }
@@ -39,8 +41,9 @@ interface Row {
 function run(rows: Row[]): void {
   let state: SessionState = freshState();
   let now = Date.UTC(2026, 11, 1);
-  // Claude Code writes a stop_hook_summary line after each stop's hooks: a later stop sees one more
-  let summaries = 0;
+  // Claude Code writes a stop_hook_summary line after each stop's hooks: a later stop sees one more (the session has
+  // had earlier stops, so the count is never 0 here)
+  let summaries = 1;
   for (const [i, row] of rows.entries()) {
     const copy = row.copy ?? (row.startedAfter ?? 1000) < 0;
     if (i > 0 && !copy) summaries++;
@@ -56,8 +59,8 @@ function run(rows: Row[]): void {
     const step = stopStep({
       payload,
       view: row.view === undefined
-        ? view({ stopSummaries: summaries })
-        : row.view && { ...row.view, stopSummaries: summaries },
+        ? view({ stopSummaries: row.summaries ?? summaries })
+        : row.view && { ...row.view, stopSummaries: row.summaries ?? summaries },
       state,
       config: { ...DEFAULT_CONFIG, ...row.config },
       rules,
@@ -173,13 +176,30 @@ Deno.test("Stop step: a second copy of the same stop gets the first answer, is n
       expect: { action: "block", rule: "offers-to-continue", duplicate: true, blocks: 2 },
     },
     {
-      what: "the same text 10 s later with no new stop line (a subagent's transcript may have none): counted",
+      what: "the same text 10 s later with no new stop line: counted",
       message: OFFER,
       prompt: "p1",
       startedAfter: 10_000,
       copy: true,
       expect: { action: "block", rule: "offers-to-continue", blocks: 3 },
     },
+  ]);
+});
+
+Deno.test("Stop step: in a transcript without stop_hook_summary lines (a subagent's) only a copy started alongside is one", () => {
+  const row = { message: OFFER, prompt: "p1", active: true, summaries: 0 };
+  const blocked = (blocks: number) => ({ action: "block" as const, rule: "offers-to-continue", blocks });
+  run([
+    { ...row, what: "offer", expect: blocked(1) },
+    {
+      ...row,
+      what: "a copy started before the first finished",
+      startedAfter: -3,
+      expect: { ...blocked(1), duplicate: true },
+    },
+    { ...row, what: "the same text again, 1 s later: a stop of its own", expect: blocked(2) },
+    { ...row, what: "and again", expect: blocked(3) },
+    { ...row, what: "and again: the cap applies", expect: { action: "allow", rule: "cap", blocks: 3 } },
   ]);
 });
 
