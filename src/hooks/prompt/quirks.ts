@@ -5,7 +5,7 @@
 import { parse as parseJsonc, type ParseError, printParseErrorCode } from "../../jsonc.ts";
 import * as z from "../../zod.ts";
 import builtin from "../../../rules/quirks.json" with { type: "json" };
-import { lineCol } from "../../config.ts";
+import { lineCol } from "../../config_check.ts";
 
 const ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
