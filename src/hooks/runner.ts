@@ -103,7 +103,7 @@ export async function runDefinedHook(def: AnyHookDefinition, deps: HookRunDeps):
     await io.error(`got a payload for ${eventLabel(named)}, not ${def.events.join(" or ")}; ${def.fallback}`);
     return ALLOW_SILENTLY;
   }
-  const payload = def.parse(raw as Record<string, unknown>);
+  const payload = await def.parse(raw as Record<string, unknown>);
   if (def.skip?.(payload) === true) return ALLOW_SILENTLY;
 
   let prepared = await def.prepare(payload, io);
