@@ -178,6 +178,10 @@ function loadData(
     const where = `rules[${index}] "${rule.id}"`;
     if (seen.has(rule.id)) return { error: `${where}: duplicate id in this file` };
     seen.add(rule.id);
+    if (embedded) {
+      rules.push(lazilyCompiled({ ...rule, kind: file.kind, regexes: [], origin }, file.grammar));
+      continue;
+    }
     const regexes: RegExp[] = [];
     for (const [p, raw] of rule.patterns.entries()) {
       const source = expandGrammar(raw, file.grammar);
@@ -190,6 +194,21 @@ function loadData(
     rules.push({ ...rule, kind: file.kind, regexes, origin });
   }
   return { file, rules };
+}
+
+/**
+ * An embedded rule whose patterns are expanded and compiled the first time it is matched: a message reaches only
+ * its languages' rules (half the built-in patterns are for other languages than English), and building all 470
+ * costs a Stop hook milliseconds. load_test.ts compiles every built-in eagerly and compares.
+ */
+function lazilyCompiled(rule: CompiledRule, grammar: Readonly<Record<string, string>>): CompiledRule {
+  let regexes: RegExp[] | null = null;
+  Object.defineProperty(rule, "regexes", {
+    enumerable: true,
+    configurable: true,
+    get: () => regexes ??= rule.patterns.map((raw) => new RegExp(expandGrammar(raw, grammar).text, rule.flags)),
+  });
+  return rule;
 }
 
 type RuleFileInput = Record<string, unknown> & { rules?: Record<string, unknown>[] };

@@ -292,3 +292,19 @@ Deno.test("fillRuleFileDefaults: the schema's output for any valid rule file (op
     { numRuns: 500 },
   );
 });
+
+Deno.test("built-in rules compile lazily to the same regexes as an eager, validated load of the same files", () => {
+  const lazy = buildRuleSet({ userFiles: [] });
+  // the same files passed in as builtins take the validating path: schema, grammar, compile, eagerly
+  const eager = buildRuleSet({ userFiles: [], builtins: BUILTIN_RULE_FILES });
+  assert.deepEqual(eager.files.map((f) => f.error), [null, null, null, null]);
+  for (const kind of ["escape", "blocker", "earlyStop", "counter"] as const) {
+    assert.equal(lazy[kind].length, eager[kind].length);
+    for (const [i, rule] of lazy[kind].entries()) {
+      const other = eager[kind][i]!;
+      assert.deepEqual(Object.keys(rule), Object.keys(other), rule.id);
+      assert.deepEqual(rule.regexes.map((r) => [r.source, r.flags]), other.regexes.map((r) => [r.source, r.flags]));
+      assert.equal(rule.regexes, rule.regexes, "compiled once");
+    }
+  }
+});
