@@ -9,7 +9,10 @@
  * the first rounds are warm-up), so load on the machine falls on all of them alike.
  *
  * The hooks run from the bundle that `deno task compile` compiles (scripts/bundle.ts, built first into
- * .cache/bench/bundle); `--entry source` runs main.ts instead, to compare.
+ * .cache/bench/bundle); `--entry source` runs main.ts instead, to compare. `--binary PATH` runs a compiled binary
+ * instead (`PATH hook <event>`, with the flags baked into it), built for the bench's home:
+ * `deno task compile --home .cache/bench/home --output PATH`. Its floor is `--floor-binary PATH`, an empty module
+ * compiled the same way, when given; else F stays the `deno run` floor, and the table says so.
  *
  * Then the message analysis alone (scripts/bench/analysis.ts): the rule set's load, the first message of a process
  * (which compiles the rules it reaches), the warm cost per labelled message and a 64 KiB message.
@@ -18,7 +21,7 @@
  * (.cache/bench/results.json, or --json PATH). No test asserts a time: the pure parts are tested in
  * scripts/bench/*_test.ts.
  */
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { envFrom } from "../src/env.ts";
 import { MAIN_PATH, REPO_ROOT } from "../src/permissions.ts";
@@ -76,19 +79,30 @@ async function main(): Promise<void> {
       sizes: { type: "string", default: "1,20,200" },
       json: { type: "string" },
       entry: { type: "string", default: "bundle" },
+      binary: { type: "string" },
+      "floor-binary": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
   if (values.help) {
     print(
       "usage: deno task bench [--runs N (default 11)] [--warmup N (2)] [--sizes 1,20,200] [--json PATH]\n" +
-        "                       [--entry bundle|source (default bundle: what deno task compile compiles)]\n",
+        "                       [--entry bundle|source (default bundle: what deno task compile compiles)]\n" +
+        "                       [--binary PATH [--floor-binary PATH]]\n\n" +
+        "--binary runs a compiled binary (PATH hook <event>) instead of deno run; build it for the bench's home:\n" +
+        "  deno task compile --home .cache/bench/home --output /tmp/cliffhanger-bench\n" +
+        "--floor-binary is F for it: scripts/bench/empty.ts compiled with deno compile; without it F is deno run's.\n",
     );
     return;
   }
   if (values.entry !== "bundle" && values.entry !== "source") {
     throw new Error(`--entry must be bundle or source, not ${JSON.stringify(values.entry)}`);
   }
+  const binary = values.binary === undefined ? null : await executable(values.binary, "--binary");
+  const floorBinary = values["floor-binary"] === undefined
+    ? null
+    : await executable(values["floor-binary"], "--floor-binary");
+  if (floorBinary !== null && binary === null) throw new Error("--floor-binary is the floor of --binary; give both");
   const runs = positiveInt(values.runs!, "--runs");
   const warmup = Math.max(0, Number(values.warmup));
   const sizes = values.sizes!.split(",").map((s) => positiveInt(s.trim(), "--sizes"));
@@ -125,19 +139,25 @@ async function main(): Promise<void> {
     TZ: "UTC",
   };
   let entry = MAIN_PATH;
-  if (values.entry === "bundle") {
+  if (binary !== null) {
+    say(`hooks run from the compiled binary ${binary}\n`);
+  } else if (values.entry === "bundle") {
     const plan = bundlePlan(join(cache, "bundle"));
     const built = await buildBundle(plan);
     if (!built.ok) throw new Error(`deno bundle failed:\n${built.stderr}`);
     entry = plan.entry;
     say(`hooks run from the bundle ${entry}\n`);
   }
-  const hookArgs = (event: string) =>
+  const denoArgs = (event: string) =>
     cliArgs(envFrom(env), ["hook", event], home).map((a) => (a === MAIN_PATH ? entry : a));
-  const stopArgs = hookArgs("stop");
-  const mainAt = stopArgs.indexOf(entry);
+  const runArgs = denoArgs("stop");
+  const mainAt = runArgs.indexOf(entry);
   if (mainAt === -1) throw new Error("the entry module is not in the CLI's deno arguments");
-  const floorArgs = [...stopArgs.slice(0, mainAt), EMPTY_ENTRY];
+  const floorArgs = [...runArgs.slice(0, mainAt), EMPTY_ENTRY];
+  /** What runs a hook: `deno run …` of the entry, or the compiled binary (its flags are baked in). */
+  const hookCmd = binary ?? Deno.execPath();
+  const hookArgs = (event: string) => binary === null ? denoArgs(event) : ["hook", event];
+  const stopArgs = hookArgs("stop");
   const deno = Deno.execPath();
   const cat = which("cat", env.PATH!);
   const meter = await createMeter(scratch);
@@ -157,8 +177,13 @@ async function main(): Promise<void> {
   };
   add({
     id: "F",
-    label: "F: empty entry point, same runtime, flags, scopes",
-    prepare: () => Promise.resolve({ cmd: deno, args: floorArgs }),
+    label: floorBinary !== null
+      ? "F: empty module, compiled the same way"
+      : binary !== null
+      ? "F: empty entry point, deno run (not compiled), same flags"
+      : "F: empty entry point, same runtime, flags, scopes",
+    prepare: () =>
+      Promise.resolve(floorBinary !== null ? { cmd: floorBinary, args: [] } : { cmd: deno, args: floorArgs }),
   });
   for (const size of sizes) {
     add({
@@ -173,7 +198,7 @@ async function main(): Promise<void> {
     label: "hook pretool (Bash call)",
     prepare: (run) =>
       Promise.resolve({
-        cmd: deno,
+        cmd: hookCmd,
         args: hookArgs("pretool"),
         stdin: encodePayload(pretoolPayload(pretoolSession, run, promptIdFor(0))),
       }),
@@ -187,7 +212,11 @@ async function main(): Promise<void> {
     id: "prompt",
     label: `hook prompt (model from the ${Math.max(...sizes)} MB transcript's tail)`,
     prepare: (run) =>
-      Promise.resolve({ cmd: deno, args: hookArgs("prompt"), stdin: encodePayload(promptPayload(promptSession, run)) }),
+      Promise.resolve({
+        cmd: hookCmd,
+        args: hookArgs("prompt"),
+        stdin: encodePayload(promptPayload(promptSession, run)),
+      }),
     describe: async (r) => ({
       answered: r.stdout.includes("additionalContext"),
       logged: await lastLogLine(logFile, promptSession.sessionId),
@@ -204,7 +233,7 @@ async function main(): Promise<void> {
       label: `hook stop cold, ${size} MB (no index)`,
       prepare: async () => {
         await Deno.remove(stateFile(cold.sessionId)).catch(() => {});
-        return { cmd: deno, args: stopArgs, stdin: encodePayload(stopPayload(cold, base.last)) };
+        return { cmd: hookCmd, args: stopArgs, stdin: encodePayload(stopPayload(cold, base.last)) };
       },
       describe: async (r) => ({
         stdout: r.stdout.trim().slice(0, 120),
@@ -213,13 +242,13 @@ async function main(): Promise<void> {
     });
 
     // warm and race share one live session on a working copy: each run appends one new turn
-    const live = await startLiveSession(projects, size, base, { deno, args: stopArgs, env, cwd: home });
+    const live = await startLiveSession(projects, size, base, { cmd: hookCmd, args: stopArgs, env, cwd: home });
     add({
       id: `warm:${size}`,
       label: `hook stop warm, ${size} MB (index + 1 new turn)`,
       prepare: async () => {
         const turn = await live.append(false);
-        return { cmd: deno, args: stopArgs, stdin: encodePayload(stopPayload(live.session, turn)) };
+        return { cmd: hookCmd, args: stopArgs, stdin: encodePayload(stopPayload(live.session, turn)) };
       },
       describe: async (r) => ({
         stdout: r.stdout.trim().slice(0, 120),
@@ -232,7 +261,7 @@ async function main(): Promise<void> {
       prepare: async () => {
         const turn = await live.append(true);
         return {
-          cmd: deno,
+          cmd: hookCmd,
           args: stopArgs,
           stdin: encodePayload(stopPayload(live.session, turn)),
           io: { tailMs: DEFAULT_SYNC_MS - 150 },
@@ -288,7 +317,12 @@ async function main(): Promise<void> {
     scenarios.map((s) => [s.id, summarize(times.get(s.id)!, rss.get(s.id)!, cpu.get(s.id)!)]),
   );
   const targets = evaluateTargets({ summaries, sizes, syncMs: DEFAULT_SYNC_MS, raceReads });
-  const table = renderTable(rows, summaries, targets);
+  const runMode = binary !== null
+    ? `the compiled binary ${binary}${
+      floorBinary !== null ? ` (F: ${floorBinary})` : " (F: deno run of an empty module)"
+    },`
+    : `deno run of ${values.entry === "bundle" ? "the bundle" : "main.ts"} (not compiled),`;
+  const table = renderTable(rows, summaries, targets, DEFAULT_SYNC_MS);
   const count = tally(targets);
   const machine = await machineInfo();
   const elapsedS = (performance.now() - began) / 1000;
@@ -300,9 +334,7 @@ async function main(): Promise<void> {
       `Targets: ${count.met} met, ${count.missed} missed${count.na ? `, ${count.na} not measured` : ""}.\n`,
   );
   print(
-    `Median of ${runs} runs after ${warmup} warm-up round(s); peak RSS by ${meter.method}; deno run of ${
-      values.entry === "bundle" ? "the bundle" : "main.ts"
-    } (not compiled), ` +
+    `Median of ${runs} runs after ${warmup} warm-up round(s); peak RSS by ${meter.method}; ${runMode} ` +
       `deno ${Deno.version.deno}; ${machine.cpu}, ${machine.cores} cores, ${machine.memoryMiB} MiB; ` +
       `load ${loadBefore.map((l) => l.toFixed(2)).join(" ")} → ${Deno.loadavg().map((l) => l.toFixed(2)).join(" ")}; ${
         elapsedS.toFixed(0)
@@ -318,7 +350,9 @@ async function main(): Promise<void> {
     generatedAt: new Date().toISOString(),
     command: "deno task bench",
     options: { runs, warmup, sizes, syncMs: DEFAULT_SYNC_MS, seed: SEED, generatorVersion: GENERATOR_VERSION },
-    mode: "deno run with the compiled binary's permission flags (scripts/scopes.ts cliArgs); not a compiled binary",
+    mode: binary !== null
+      ? `compiled binary ${binary}; F: ${floorBinary ?? "deno run of an empty module"}`
+      : "deno run with the compiled binary's permission flags (scripts/scopes.ts cliArgs); not a compiled binary",
     rssMethod: meter.method,
     entry: values.entry,
     machine: { ...machine, loadBefore, loadAfter: Deno.loadavg() },
@@ -396,13 +430,13 @@ async function startLiveSession(
   projects: string,
   size: number,
   base: { path: string; last: { promptId: string; finalText: string } },
-  run: { deno: string; args: string[]; env: Record<string, string>; cwd: string },
+  run: { cmd: string; args: string[]; env: Record<string, string>; cwd: string },
 ) {
   const sessionId = sessionIdFor(`live-${size}`);
   const path = join(projects, `live-${size}mb.jsonl`);
   await Deno.copyFile(base.path, path);
   const session: SessionRef = { sessionId, transcriptPath: path, cwd: CWD };
-  const prime = new Deno.Command(run.deno, {
+  const prime = new Deno.Command(run.cmd, {
     args: run.args,
     env: run.env,
     clearEnv: true,
@@ -498,6 +532,19 @@ function which(name: string, pathVar: string): string {
     }
   }
   return name;
+}
+
+/** The absolute path of an executable file, or an error naming the flag. */
+async function executable(path: string, flag: string): Promise<string> {
+  const absolute = resolve(Deno.env.get("INIT_CWD") || Deno.cwd(), path);
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(absolute);
+  } catch {
+    throw new Error(`${flag}: no file at ${absolute}`);
+  }
+  if (!info.isFile || ((info.mode ?? 0o111) & 0o111) === 0) throw new Error(`${flag}: ${absolute} is not executable`);
+  return absolute;
 }
 
 function positiveInt(text: string, flag: string): number {

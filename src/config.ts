@@ -1,10 +1,16 @@
 /**
  * Settings from `$CLIFFHANGER_HOME/config.jsonc` and the environment, with documented defaults.
  * The environment wins over the file. Pure: the caller reads the file and passes its text.
+ *
+ * The hooks read the config through config_check.ts (the same defaults and environment keys, hand-written checks
+ * equal to this schema) and come here only for the messages of a config with a problem.
  */
 import { parse as parseJsonc, type ParseError, printParseErrorCode } from "./jsonc.ts";
 import * as z from "./zod.ts";
-import { type EnvReader, OFF_WORDS, ON_WORDS } from "./env.ts";
+import type { EnvReader } from "./env.ts";
+import { coerceEnv, type ConfigValues, DEFAULT_CONFIG, ENV_KEYS, lineCol } from "./config_check.ts";
+
+export { DEFAULT_CONFIG, ENV_KEYS, lineCol };
 
 export const ContinueVia = z.enum(["block", "context"]);
 export type ContinueVia = z.infer<typeof ContinueVia>;
@@ -97,37 +103,10 @@ export const ConfigSchema = z.strictObject({
 });
 export type Config = z.output<typeof ConfigSchema>;
 
-export const DEFAULT_CONFIG: Config = ConfigSchema.parse({});
-
-/** Environment variables and the config key each one sets. */
-export const ENV_KEYS = {
-  CLIFFHANGER_MAX: "max",
-  CLIFFHANGER_OBSERVE: "observe",
-  CLIFFHANGER_ATTENDED: "attended",
-  CLIFFHANGER_DISABLE: "disable",
-  CLIFFHANGER_SYNC_MS: "syncMs",
-  CLIFFHANGER_CONTINUE_VIA: "continueVia",
-  CLIFFHANGER_BUDGET_MS: "budgetMs",
-  CLIFFHANGER_STALL_DISABLE: "stallDisable",
-  CLIFFHANGER_STALL_COOLDOWN_S: "stallCooldownS",
-  CLIFFHANGER_STALL_MAX_RETRIES: "stallMaxRetries",
-  CLIFFHANGER_NO_CLOCK: "noClock",
-  CLIFFHANGER_TZ: "tz",
-  CLIFFHANGER_NO_TERSE: "noTerse",
-  CLIFFHANGER_NO_QUIRKS: "noQuirks",
-  CLIFFHANGER_LOOP_MAX_RETRIES: "loopMaxRetries",
-  CLIFFHANGER_LOOP_WINDOW_MIN: "loopWindowMin",
-  CLIFFHANGER_LOOP_WARN: "loopWarn",
-  CLIFFHANGER_LOOP_BLOCK: "loopBlock",
-  CLIFFHANGER_LOOP_TOOLS: "loopTools",
-  CLIFFHANGER_LOOP_BYPASS: "loopBypass",
-  CLIFFHANGER_RELAY_DIR: "relayDir",
-  CLIFFHANGER_RELAY_POLL_S: "relayPollS",
-  CLIFFHANGER_RELAY_MAX_WAIT_S: "relayMaxWaitS",
-  CLIFFHANGER_RELAY_CHECKPOINT: "relayCheckpoint",
-  CLIFFHANGER_LOG_MAX_BYTES: "logMaxBytes",
-  CLIFFHANGER_STATE_MAX_AGE_DAYS: "stateMaxAgeDays",
-} as const satisfies Record<string, keyof Config>;
+/** config_check.ts's hand-written `ConfigValues` is exactly this schema's output: a change to one must change both. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _sameShape: Same<Config, ConfigValues> = true;
+void _sameShape;
 
 export interface LoadedConfig {
   config: Config;
@@ -188,23 +167,4 @@ export function loadConfig(fileText: string | null, env: EnvReader, filePath = "
     else problems.push(`Bad value for ${name}: "${raw}"`);
   }
   return { config: ConfigSchema.parse(merged), problems };
-}
-
-function coerceEnv(key: keyof Config, raw: string): unknown {
-  const defaultValue = DEFAULT_CONFIG[key];
-  if (typeof defaultValue === "boolean") {
-    const v = raw.trim().toLowerCase();
-    if (ON_WORDS.includes(v)) return true;
-    if (OFF_WORDS.includes(v)) return false;
-    return undefined;
-  }
-  if (typeof defaultValue === "number") return /^\s*\d+(?:\.\d+)?\s*$/.test(raw) ? Number(raw) : undefined;
-  return raw.trim();
-}
-
-export function lineCol(text: string, offset: number): { line: number; col: number } {
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  const col = offset - before.lastIndexOf("\n");
-  return { line, col };
 }

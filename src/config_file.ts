@@ -2,7 +2,7 @@
 import { readRegularText, UnsafeFileError } from "./store/safe_file.ts";
 import { dirname } from "./path.ts";
 import type { EnvReader } from "./env.ts";
-import { loadConfig, type LoadedConfig } from "./config.ts";
+import { loadConfigFast, type LoadedConfig } from "./config_check.ts";
 
 /** Largest config.jsonc read (a config is a few hundred bytes). */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -14,7 +14,10 @@ export interface ConfigFile extends LoadedConfig {
   readProblem: string | null;
 }
 
-/** Never throws: an unreadable file is `readProblem`, a bad one is in `problems`. */
+/**
+ * Never throws: an unreadable file is `readProblem`, a bad one is in `problems`. A config without a problem is read
+ * by config_check.ts's hand-written checks; one with a problem loads the zod schema (config.ts) for its messages.
+ */
 export async function readConfigFile(path: string, env: EnvReader): Promise<ConfigFile> {
   let text: string | null = null;
   let readProblem: string | null = null;
@@ -30,5 +33,6 @@ export async function readConfigFile(path: string, env: EnvReader): Promise<Conf
     const defaults = e instanceof UnsafeFileError || e instanceof Deno.errors.NotCapable;
     readProblem = `Cannot read "${path}": ${detail}${defaults ? "; using the defaults" : ""}`;
   }
-  return { ...loadConfig(text, env, path), exists: text !== null, readProblem };
+  const loaded = loadConfigFast(text, env) ?? (await import("./config.ts")).loadConfig(text, env, path);
+  return { ...loaded, exists: text !== null, readProblem };
 }

@@ -13,7 +13,7 @@ const ROOT = normalize(join(dirname(fileURLToPath(import.meta.url)), ".."));
 export const LAYERS: readonly (readonly string[])[] = [
   ["main", "cli"],
   ["hooks", "relay", "replay", "stats", "doctor", "wrap"],
-  ["transcript", "rules", "settings", "permissions", "store", "config_file", "config"],
+  ["transcript", "rules", "settings", "permissions", "store", "config_file", "config", "config_check"],
   ["zod", "path", "jsonc", "env", "output", "sleep", "version", "errors", "controls", "did_you_mean"],
 ];
 
@@ -29,7 +29,9 @@ export const SAME_LAYER: Record<string, string> = {
   "settings → permissions": "install computes the scopes a settings file needs",
   "settings → store": "settings edits are written atomically, with backups",
   "permissions → store": "the scopes are computed from the home paths",
-  "config_file → config": "the config file is read into the config schema",
+  "config_file → config": "a config file with a problem is read with the config schema, for its messages",
+  "config_file → config_check": "a hook reads the config file with the hand-written checks, without zod",
+  "config → config_check": "the schema's module shares the defaults and environment keys with the checks",
   "config_file → store": "config.jsonc is read with the bounded, regular-file-only reader",
   "rules → store": "user rule files are read with the bounded, regular-file-only reader",
   "transcript → store": "transcripts are opened only when they are regular files",

@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { evaluateTargets, median, RSS_ALLOWANCE_MIB, summarize, type Summary, verdictText } from "./stats.ts";
+import {
+  evaluateTargets,
+  median,
+  overFloor,
+  RSS_ALLOWANCE_MIB,
+  summarize,
+  type Summary,
+  verdictText,
+} from "./stats.ts";
 
 const s = (medianMs: number, peakRssMiB: number | null = null): Summary => ({
   runs: 11,
@@ -30,37 +38,44 @@ Deno.test("summarize: median, min, max, the highest peak RSS and the median CPU 
   assert.equal(summarize([1], [null], [null]).medianCpuMs, null);
 });
 
-Deno.test("targets: ratios of the floors of the same run, met and missed by how much", () => {
+Deno.test("targets: each hook's allowance over F of the same run, the absolute cold 200 MB limit, met and missed by how much", () => {
   const results = evaluateTargets({
-    sizes: [1, 200],
+    sizes: [1, 20, 200],
     syncMs: 1500,
     summaries: {
       F: s(100, 30),
       "R:1": s(5),
       "R:200": s(50),
-      pretool: s(125, 40), // ≤ 130: met
-      prompt: s(140, 70), // 10 ms over; RSS 70 > 62: 8 MiB over
-      "cold:1": s(200), // ≤ 2 × 105 = 210: met
-      "cold:200": s(400), // ≤ 300: 100 over
-      "warm:1": s(150), // ≤ 150: met (inclusive)
-      "warm:200": s(151),
-      "race:1": s(1650), // ≤ 1650: met
+      pretool: s(112, 40), // ≤ F + 12 = 112: met (inclusive)
+      prompt: s(130, 70), // ≤ F + 20 = 120: 10 ms over; RSS 70 > 62: 8 MiB over
+      "cold:1": s(130), // ≤ F + 30 = 130: met
+      "cold:20": s(300), // no time target at 20 MB
+      "cold:200": s(460), // ≤ 450 ms: 10 over
+      "warm:1": s(125), // ≤ F + 25 = 125: met
+      "warm:20": s(120),
+      "warm:200": s(126),
+      "race:1": s(1625), // ≤ 1500 + F + 25 = 1625: met
       "race:200": s(1700),
     },
     raceReads: { "race:200": { readBytes: 10, fileBytes: 200 }, "race:1": { readBytes: null, fileBytes: 1 } },
   });
   const get = (id: string, kind: string) => results.find((r) => r.id === id && r.kind === kind)!;
   assert.equal(get("pretool", "time").verdict, "met");
-  assert.equal(get("pretool", "time").limit, 130);
+  assert.equal(get("pretool", "time").limit, 112);
+  assert.equal(get("pretool", "time").target, "≤ F + 12 ms = 112 ms");
   assert.equal(get("prompt", "time").verdict, "missed");
   assert.equal(get("prompt", "time").over, 10);
-  assert.equal(get("cold:1", "time").limit, 210);
+  assert.equal(get("cold:1", "time").limit, 130);
   assert.equal(get("cold:1", "time").verdict, "met");
-  assert.equal(get("cold:200", "time").limit, 300);
-  assert.equal(get("cold:200", "time").over, 100);
+  assert.equal(get("cold:20", "time"), undefined);
+  assert.equal(get("cold:200", "time").limit, 450);
+  assert.equal(get("cold:200", "time").target, "≤ 450 ms");
+  assert.equal(get("cold:200", "time").over, 10);
   assert.equal(get("warm:1", "time").verdict, "met");
+  assert.equal(get("warm:20", "time").verdict, "met");
   assert.equal(get("warm:200", "time").verdict, "missed");
-  assert.equal(get("race:1", "time").limit, 1650);
+  assert.equal(get("race:1", "time").limit, 1625);
+  assert.equal(get("race:1", "time").target, "≤ sync 1500 ms + F + 25 ms = 1625 ms");
   assert.equal(get("race:1", "time").verdict, "met");
   assert.equal(get("race:200", "time").verdict, "missed");
   assert.equal(get("race:200", "reads").verdict, "met");
@@ -75,6 +90,15 @@ Deno.test("targets: ratios of the floors of the same run, met and missed by how 
   assert.ok(!results.some((r) => r.id === "F" || r.id.startsWith("R:")));
 });
 
+Deno.test("overFloor: a hook's median minus F; nothing for a floor or a scenario not run", () => {
+  const summaries = { F: s(100), "R:1": s(5), pretool: s(112.5), "race:1": s(1630) };
+  assert.equal(overFloor(summaries, "pretool"), 12.5);
+  assert.equal(overFloor(summaries, "race:1"), 1530);
+  assert.equal(overFloor(summaries, "F"), null);
+  assert.equal(overFloor(summaries, "R:1"), null);
+  assert.equal(overFloor(summaries, "prompt"), null);
+});
+
 Deno.test("targets: a run without F is an error; without RSS for F there are no RSS targets", () => {
   assert.throws(() => evaluateTargets({ sizes: [], syncMs: 0, summaries: {} }));
   const results = evaluateTargets({ sizes: [], syncMs: 0, summaries: { F: s(100), pretool: s(90, 10) } });
@@ -82,10 +106,10 @@ Deno.test("targets: a run without F is an error; without RSS for F there are no 
 });
 
 Deno.test("verdictText: says by how much, in the target's unit", () => {
-  const [prompt] = evaluateTargets({ sizes: [], syncMs: 0, summaries: { F: s(100), prompt: s(260) } }).filter((r) =>
+  const [prompt] = evaluateTargets({ sizes: [], syncMs: 0, summaries: { F: s(100), prompt: s(240) } }).filter((r) =>
     r.id === "prompt"
   );
-  assert.equal(verdictText(prompt!), "missed by 130 ms (2.00× the limit)");
+  assert.equal(verdictText(prompt!), "missed by 120 ms (2.00× the limit)");
   const [met] = evaluateTargets({ sizes: [], syncMs: 0, summaries: { F: s(100), pretool: s(100) } });
   assert.equal(verdictText(met!), "met");
 });

@@ -1,8 +1,9 @@
 /**
- * The benchmark's one table (Markdown, so docs/performance.md can show it as printed): every scenario with its median, min,
- * max and peak RSS, and every target that applies to it marked met or missed, by how much.
+ * The benchmark's one table (Markdown, so docs/performance.md can show it as printed): every scenario with its median,
+ * its cost over the runtime floor F (a hook's own work), min, max and peak RSS, and every target that applies to it
+ * marked met or missed, by how much.
  */
-import { type Summaries, type TargetResult, verdictText } from "./stats.ts";
+import { overFloor, type Summaries, type TargetResult, verdictText } from "./stats.ts";
 
 export interface ScenarioRow {
   id: string;
@@ -13,10 +14,13 @@ export function renderTable(
   rows: readonly ScenarioRow[],
   summaries: Summaries,
   targets: readonly TargetResult[],
+  /** The race's sync wait: its cost over F is shown as `sync + N ms`. */
+  syncMs = 0,
 ): string {
   const header = [
     "scenario",
     "median",
+    "over F",
     "min",
     "max",
     "CPU",
@@ -35,9 +39,13 @@ export function renderTable(
     const rss = targets.find((t) => t.id === row.id && t.kind === "rss");
     const reads = targets.find((t) => t.id === row.id && t.kind === "reads");
     const floor = !time && !rss;
+    const race = row.id.startsWith("race:") && syncMs > 0;
+    const overRaw = overFloor(summaries, row.id);
+    const over = overRaw === null ? null : race ? overRaw - syncMs : overRaw;
     body.push([
       row.label,
       fmtMs(s.medianMs),
+      over === null ? "" : `${race ? "sync " : ""}${over < 0 ? "−" : "+"}${race ? " " : ""}${fmtMs(Math.abs(over))}`,
       fmtMs(s.minMs),
       fmtMs(s.maxMs),
       s.medianCpuMs === null ? "" : `${Math.round(s.medianCpuMs)} ms`,
@@ -58,7 +66,7 @@ export function renderTable(
   const cols = (r: string[]) => r.filter((_, i) => keep[i]);
   const all = [cols(header), ...body.map(cols)];
   /** Right-aligned: the number columns after the scenario (median … peak RSS, whichever are kept). */
-  const numeric = keep.slice(1, 6).filter(Boolean).length;
+  const numeric = keep.slice(1, 7).filter(Boolean).length;
   const widths = all[0]!.map((_, i) => Math.max(...all.map((r) => [...r[i]!].length)));
   const line = (r: string[]) => `| ${r.map((c, i) => c + " ".repeat(widths[i]! - [...c].length)).join(" | ")} |`;
   const rule = `|${

@@ -105,8 +105,11 @@ export interface HookDefinition<P, X, S, R> {
   events: readonly string[];
   /** How an answer-less call ends, for errors.log: "allowed", "nothing added". */
   fallback: string;
-  /** Validates the payload object; throws (naming the field, never its value) when it cannot be used. */
-  parse(raw: Record<string, unknown>): P;
+  /**
+   * Validates the payload object; throws (naming the field, never its value) when it cannot be used. A promise when
+   * the payload needs a schema the hook loads only then (a hand-written check vouches for the usual payload).
+   */
+  parse(raw: Record<string, unknown>): P | Promise<P>;
   /** A payload this hook has nothing to do with (a client's side agent): allowed, nothing logged. */
   skip?(payload: P): boolean;
   /** Reads what the step needs before the lock: rule files, quirk files, switches. */

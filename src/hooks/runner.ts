@@ -16,11 +16,12 @@
  */
 import { isOn } from "../env.ts";
 import { readConfigFile } from "../config_file.ts";
-import { type Config, ConfigSchema, DEFAULT_CONFIG } from "../config.ts";
+import type { Config } from "../config.ts";
+import { envBudgetMs } from "../config_check.ts";
 import { appendError } from "../store/errors_log.ts";
 import { pathExists } from "../store/exists.ts";
 import { LockTimeoutError, withLock } from "../store/lock.ts";
-import { appendJsonLines } from "../store/log.ts";
+import { appendJsonLines } from "../store/log_file.ts";
 import {
   ALLOW_SILENTLY,
   type AnyHookDefinition,
@@ -65,18 +66,16 @@ export async function runHook(name: HookName, deps: HookDeps): Promise<HookOutco
       startedAt: deps.startedAt,
       budgetStartedAt,
     });
-  }, { name: where, budgetMs: envBudgetMs(deps.env), errorsLog: deps.paths.errors, startedAt: budgetStartedAt });
+  }, {
+    name: where,
+    budgetMs: envBudgetMs(deps.env("CLIFFHANGER_BUDGET_MS")),
+    errorsLog: deps.paths.errors,
+    startedAt: budgetStartedAt,
+  });
   // a later stage with its own budget (the relay's wait): run it under the same fail-open policy
   const next = outcome.continue;
   if (!next) return outcome;
   return await failOpen(() => next.run(), { name: where, budgetMs: next.budgetMs, errorsLog: deps.paths.errors });
-}
-
-/** The budget before the config file is read: CLIFFHANGER_BUDGET_MS when it is a valid value, else the default. */
-function envBudgetMs(env: HookDeps["env"]): number {
-  const raw = env("CLIFFHANGER_BUDGET_MS");
-  const parsed = ConfigSchema.shape.budgetMs.safeParse(raw === undefined ? undefined : Number(raw));
-  return parsed.success ? parsed.data : DEFAULT_CONFIG.budgetMs;
 }
 
 /** Steps 4-6 for one event's definition, with config and stdin already read. Throws; runHook fails it open. */
@@ -105,7 +104,7 @@ export async function runDefinedHook(def: AnyHookDefinition, deps: HookRunDeps):
     await io.error(`got a payload for ${eventLabel(named)}, not ${def.events.join(" or ")}; ${def.fallback}`);
     return ALLOW_SILENTLY;
   }
-  const payload = def.parse(raw as Record<string, unknown>);
+  const payload = await def.parse(raw as Record<string, unknown>);
   if (def.skip?.(payload) === true) return ALLOW_SILENTLY;
 
   let prepared = await def.prepare(payload, io);

@@ -13,8 +13,8 @@ import {
   type CompiledRule,
   type RuleFile,
   type RuleFileReport,
-  RuleFileSchema,
   type RuleKind,
+  ruleSchemas,
   type RuleSet,
 } from "./schema.ts";
 
@@ -40,7 +40,9 @@ export function buildRuleSet(options: BuildRuleSetOptions): RuleSet {
   const builtinIds = new Set<string>();
 
   for (const builtin of options.builtins ?? BUILTIN_RULE_FILES) {
-    const loaded = loadData({ origin: builtin.origin, data: builtin.data, trusted: true });
+    // the embedded files are valid (load_test.ts validates each with the schema): their defaults are filled in by hand
+    const embedded = options.builtins === undefined;
+    const loaded = loadData({ origin: builtin.origin, data: builtin.data, trusted: true, embedded });
     if ("error" in loaded) {
       files.push(report({ origin: builtin.origin, kind: null, error: loaded.error }));
       continue;
@@ -152,23 +154,34 @@ export function lineColumn(text: string, offset: number): { line: number; column
   return { line: before.split("\n").length, column: offset - lastBreak };
 }
 
-/** Validates parsed data against the schema and compiles its rules. */
+/**
+ * Validates parsed data against the schema and compiles its rules. An embedded built-in file skips the schema: its
+ * defaults are filled in by `fillRuleFileDefaults`, which gives the schema's output for a valid file (load_test.ts).
+ */
 function loadData(
-  { origin, data, trusted }: { origin: string; data: unknown; trusted: boolean },
+  { origin, data, trusted, embedded = false }: { origin: string; data: unknown; trusted: boolean; embedded?: boolean },
 ): Loaded | { error: string } {
-  const result = RuleFileSchema.safeParse(data);
-  if (!result.success) {
-    const shown = result.error.issues.slice(0, 5).map((issue) => `${issuePath(issue.path)}: ${issue.message}`);
-    const more = result.error.issues.length > 5 ? ` (and ${result.error.issues.length - 5} more)` : "";
-    return { error: `invalid rule file: ${shown.join("; ")}${more}` };
+  let file: RuleFile;
+  if (embedded) file = fillRuleFileDefaults(data as RuleFileInput);
+  else {
+    const result = ruleSchemas().RuleFileSchema.safeParse(data);
+    if (!result.success) {
+      const shown = result.error.issues.slice(0, 5).map((issue) => `${issuePath(issue.path)}: ${issue.message}`);
+      const more = result.error.issues.length > 5 ? ` (and ${result.error.issues.length - 5} more)` : "";
+      return { error: `invalid rule file: ${shown.join("; ")}${more}` };
+    }
+    file = result.data;
   }
-  const file = result.data;
   const rules: CompiledRule[] = [];
   const seen = new Set<string>();
   for (const [index, rule] of file.rules.entries()) {
     const where = `rules[${index}] "${rule.id}"`;
     if (seen.has(rule.id)) return { error: `${where}: duplicate id in this file` };
     seen.add(rule.id);
+    if (embedded) {
+      rules.push(lazilyCompiled({ ...rule, kind: file.kind, regexes: [], origin }, file.grammar));
+      continue;
+    }
     const regexes: RegExp[] = [];
     for (const [p, raw] of rule.patterns.entries()) {
       const source = expandGrammar(raw, file.grammar);
@@ -181,6 +194,74 @@ function loadData(
     rules.push({ ...rule, kind: file.kind, regexes, origin });
   }
   return { file, rules };
+}
+
+/**
+ * An embedded rule whose patterns are expanded and compiled the first time it is matched: a message reaches only
+ * its languages' rules (half the built-in patterns are for other languages than English), and building all 470
+ * costs a Stop hook milliseconds. load_test.ts compiles every built-in eagerly and compares.
+ */
+function lazilyCompiled(rule: CompiledRule, grammar: Readonly<Record<string, string>>): CompiledRule {
+  let regexes: RegExp[] | null = null;
+  Object.defineProperty(rule, "regexes", {
+    enumerable: true,
+    configurable: true,
+    get: () => regexes ??= rule.patterns.map((raw) => new RegExp(expandGrammar(raw, grammar).text, rule.flags)),
+  });
+  return rule;
+}
+
+type RuleFileInput = Record<string, unknown> & { rules?: Record<string, unknown>[] };
+
+/** The keys of a rule and of a rule file, in the schema's order (its output's key order), and their defaults. */
+const RULE_KEYS = [
+  "id",
+  "description",
+  "patterns",
+  "flags",
+  "tailChars",
+  "advice",
+  "label",
+  "act",
+  "scope",
+  "weight",
+  "lang",
+  "cancels",
+  "examples",
+] as const;
+const RULE_DEFAULTS: Readonly<Record<string, unknown>> = {
+  flags: "iu",
+  tailChars: null,
+  advice: "",
+  scope: "message",
+  weight: 1,
+  lang: "any",
+};
+
+/**
+ * The schema's output for a rule file that is valid, without validating it: defaults filled in, keys in the
+ * schema's order, arrays and objects copied as the schema copies them. Only for the embedded built-ins.
+ */
+export function fillRuleFileDefaults(data: RuleFileInput): RuleFile {
+  const out: Record<string, unknown> = {};
+  if (data["$schema"] !== undefined) out["$schema"] = data["$schema"];
+  out["kind"] = data["kind"];
+  out["disable"] = data["disable"] === undefined ? [] : [...(data["disable"] as string[])];
+  out["grammar"] = data["grammar"] === undefined ? {} : { ...(data["grammar"] as Record<string, string>) };
+  out["rules"] = (data.rules ?? []).map((rule) => {
+    const filled: Record<string, unknown> = {};
+    for (const key of RULE_KEYS) {
+      const value = rule[key];
+      if (value === undefined) {
+        if (key in RULE_DEFAULTS) filled[key] = RULE_DEFAULTS[key];
+      } else if (key === "examples") {
+        const examples = value as { match: string[]; pass: string[] };
+        filled[key] = { match: [...examples.match], pass: [...examples.pass] };
+      } else filled[key] = Array.isArray(value) ? [...value] : value;
+    }
+    return filled;
+  });
+  return out as unknown as RuleFile;
 }
 
 const PART = /(?<!\\[pPu])\{([A-Z][A-Z0-9_]*)\}/g;

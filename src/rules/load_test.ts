@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import earlyStopFile from "../../rules/early_stop.json" with { type: "json" };
 import { join } from "node:path";
-import { buildRuleSet, lineColumn, readUserRuleFiles, type UserRuleSource } from "./load.ts";
+import fc from "fast-check";
+import { buildRuleSet, fillRuleFileDefaults, lineColumn, readUserRuleFiles, type UserRuleSource } from "./load.ts";
+import { BUILTIN_RULE_FILES } from "./builtin.ts";
+import { EARLY_STOP_ACTS, ruleSchemas } from "./schema.ts";
 
 /** The built-in early-stop rule ids, in the order of rules/early_stop.json. */
 const BUILTIN_EARLY_STOP = (earlyStopFile.rules as { id: string }[]).map((r) => r.id);
@@ -222,4 +225,86 @@ Deno.test("buildRuleSet(): a user pattern with \\u{…} or \\p{…} is not read 
   });
   const set = buildRuleSet({ userFiles: [{ origin: "emoji.json", text }] });
   assert.equal(report(set, "emoji.json").error, null);
+});
+
+/** Deep equality that also holds every object's key order (the schema's output order). */
+function assertSameOutput(actual: unknown, expected: unknown, where: string): void {
+  assert.deepStrictEqual(actual, expected, where);
+  const keys = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(keys)
+      : v !== null && typeof v === "object"
+      ? Object.entries(v).map(([k, x]) => [k, keys(x)])
+      : null;
+  assert.deepStrictEqual(keys(actual), keys(expected), `${where}: key order`);
+}
+
+Deno.test("built-in rule files: each is valid, and the hand-filled defaults are the schema's output", () => {
+  for (const builtin of BUILTIN_RULE_FILES) {
+    const parsed = ruleSchemas().RuleFileSchema.safeParse(builtin.data);
+    assert.ok(parsed.success, `${builtin.origin}: ${parsed.success ? "" : JSON.stringify(parsed.error.issues[0])}`);
+    assertSameOutput(
+      fillRuleFileDefaults(builtin.data as Parameters<typeof fillRuleFileDefaults>[0]),
+      parsed.data,
+      builtin.origin,
+    );
+  }
+});
+
+Deno.test("fillRuleFileDefaults: the schema's output for any valid rule file (optional fields present or not)", () => {
+  // an optional key is left out (requiredKeys), never set to undefined: the files are JSON
+  const acts = [...EARLY_STOP_ACTS, "blocker", "courtesy", "report"] as const;
+  const ruleArb = fc.record({
+    id: fc.constantFrom("a", "b-c", "x1-y2"),
+    description: fc.constantFrom("d", "a rule"),
+    patterns: fc.array(fc.constantFrom("x", "a+b", "\\bok\\b"), { minLength: 1, maxLength: 3 }),
+    flags: fc.constantFrom("", "i", "iu", "ms"),
+    tailChars: fc.option(fc.integer({ min: 1, max: 500 }), { nil: null }),
+    advice: fc.constantFrom("", "do it"),
+    label: fc.constantFrom("", "offered"),
+    act: fc.constantFrom(...acts),
+    scope: fc.constantFrom("message", "closing", "prose"),
+    weight: fc.constantFrom(0.5, 1, 10),
+    lang: fc.constantFrom("en", "zh-Hans", "any"),
+    cancels: fc.array(fc.constantFrom(...acts), { maxLength: 2 }),
+    examples: fc.record({
+      match: fc.array(fc.string({ maxLength: 5 }), { minLength: 1, maxLength: 2 }),
+      pass: fc.array(fc.string({ maxLength: 5 }), { minLength: 1, maxLength: 2 }),
+    }),
+  }, { requiredKeys: ["id", "description", "patterns", "examples"] });
+  const fileArb = fc.record({
+    $schema: fc.constant("./schema.json"),
+    kind: fc.constantFrom("escape", "blocker", "early-stop", "counter"),
+    disable: fc.array(fc.constantFrom("a", "b"), { maxLength: 2 }),
+    grammar: fc.dictionary(fc.constantFrom("VERB", "SUBJ", "X1"), fc.constantFrom("a|b", "c"), { maxKeys: 2 }),
+    rules: fc.array(ruleArb, { maxLength: 3 }),
+  }, { requiredKeys: ["kind"] });
+  fc.assert(
+    fc.property(fileArb, (file) => {
+      const parsed = ruleSchemas().RuleFileSchema.safeParse(file);
+      assert.ok(parsed.success, JSON.stringify(parsed.success ? null : parsed.error.issues[0]));
+      assertSameOutput(
+        fillRuleFileDefaults(file as Parameters<typeof fillRuleFileDefaults>[0]),
+        parsed.data,
+        JSON.stringify(file),
+      );
+    }),
+    { numRuns: 500 },
+  );
+});
+
+Deno.test("built-in rules compile lazily to the same regexes as an eager, validated load of the same files", () => {
+  const lazy = buildRuleSet({ userFiles: [] });
+  // the same files passed in as builtins take the validating path: schema, grammar, compile, eagerly
+  const eager = buildRuleSet({ userFiles: [], builtins: BUILTIN_RULE_FILES });
+  assert.deepEqual(eager.files.map((f) => f.error), [null, null, null, null]);
+  for (const kind of ["escape", "blocker", "earlyStop", "counter"] as const) {
+    assert.equal(lazy[kind].length, eager[kind].length);
+    for (const [i, rule] of lazy[kind].entries()) {
+      const other = eager[kind][i]!;
+      assert.deepEqual(Object.keys(rule), Object.keys(other), rule.id);
+      assert.deepEqual(rule.regexes.map((r) => [r.source, r.flags]), other.regexes.map((r) => [r.source, r.flags]));
+      assert.equal(rule.regexes, rule.regexes, "compiled once");
+    }
+  }
 });

@@ -1,6 +1,11 @@
-/** log.jsonl: one line per decision. Only the fields below are written; no message text beyond them. */
+/**
+ * log.jsonl: one line per decision. Only the fields below are written; no message text beyond them. The schemas are
+ * for reading the log (stats); writing it is log_file.ts, which a hook loads without building them.
+ */
 import * as z from "../zod.ts";
-import { appendRotating } from "./rotate.ts";
+import { appendJsonLines, type LogFile } from "./log_file.ts";
+
+export { appendJsonLines, type LogFile };
 
 export const LogLineSchema = z.looseObject({
   ts: z.string(),
@@ -60,21 +65,6 @@ export const StallLogLineSchema = z.looseObject({
   cwd: z.nullable(z.string()),
 });
 export type StallLogLine = z.infer<typeof StallLogLineSchema>;
-
-/** Where log lines go: the file, and the size it is rotated at (to `<path>.1`; config logMaxBytes, 0 = never). */
-export interface LogFile {
-  path: string;
-  maxBytes: number;
-}
-
-/**
- * Append any JSON lines (each hook's own event shapes, validated by its module) in one O_APPEND write, rotating
- * the file first when the write would pass `maxBytes` (src/store/rotate.ts).
- */
-export async function appendJsonLines(log: LogFile, lines: readonly object[]): Promise<void> {
-  if (lines.length === 0) return;
-  await appendRotating(log.path, lines.map((l) => JSON.stringify(l) + "\n").join(""), { maxBytes: log.maxBytes });
-}
 
 /**
  * Append lines in one write with O_APPEND, so concurrent hooks do not interleave them (each hook's lines stay

@@ -24,13 +24,48 @@ export interface LoadedStateFile<T> {
   problem: string | null;
 }
 
+/**
+ * A state file spec for a hook's hot path: a hand-written `check` equal to the schema for valid files (a property
+ * test per state file proves it) gives the state when the JSON is certainly valid, else null; only then is the
+ * schema loaded, to decide and to word the problem. Building a zod schema costs a hook process milliseconds.
+ */
+export interface LazyStateFileSpec<S, F> extends Omit<StateFileSpec<S, F>, "schema"> {
+  check: (raw: unknown) => S | null;
+  schema: () => Promise<z.ZodMiniType<S>>;
+}
+
+/** readStateFile for a spec whose schema is loaded only when its check returns null (or the file is not JSON). */
+export async function readStateFileLazy<S, F>(
+  path: string,
+  spec: LazyStateFileSpec<S, F>,
+): Promise<LoadedStateFile<S | F>> {
+  const text = await readStateText(path, spec);
+  if (typeof text !== "string") return text;
+  try {
+    const state = spec.check(JSON.parse(text));
+    if (state !== null) return { state, problem: null };
+  } catch {
+    // not JSON: parseStateFile says so
+  }
+  return parseStateFile(text, path, { ...spec, schema: await spec.schema() });
+}
+
 export async function readStateFile<S, F>(path: string, spec: StateFileSpec<S, F>): Promise<LoadedStateFile<S | F>> {
-  let text: string;
+  const text = await readStateText(path, spec);
+  if (typeof text !== "string") return text;
+  return parseStateFile(text, path, spec);
+}
+
+/** The file's text, or what reading it came to (missing: fresh state; unreadable: reset). */
+async function readStateText<F>(
+  path: string,
+  spec: { fresh: () => F; label: string },
+): Promise<string | LoadedStateFile<F>> {
   try {
     // a link (planted or left), a FIFO or a folder is never read or followed; it is moved out of the way below
     const read = await readRegularText(path, { maxBytes: MAX_STATE_BYTES, within: dirname(path), label: spec.label });
     if (read === null) return { state: spec.fresh(), problem: null };
-    text = read;
+    return read;
   } catch (e) {
     if (e instanceof Deno.errors.NotCapable) throw e;
     // a folder, a file we may not read (made by another user): report it, move it out of the way, start fresh
@@ -40,7 +75,6 @@ export async function readStateFile<S, F>(path: string, spec: StateFileSpec<S, F
       problem: `Unreadable ${spec.label} "${path}": ${e instanceof Error ? e.message : e}; reset`,
     };
   }
-  return parseStateFile(text, path, spec);
 }
 
 export function parseStateFile<S, F>(text: string, path: string, spec: StateFileSpec<S, F>): LoadedStateFile<S | F> {

@@ -6,72 +6,98 @@
 import { boundToolId } from "./item_text.ts";
 import * as z from "../zod.ts";
 
-const optString = z.catch(z.nullish(z.string()), null);
-const optBool = z.catch(z.nullish(z.boolean()), null);
+/**
+ * The zod schemas, built on first use: the reader runs the hand-written checks below, which line_schema_test.ts holds
+ * equal to these; a hook process never builds them.
+ */
+function buildLineSchemas() {
+  const optString = z.catch(z.nullish(z.string()), null);
+  const optBool = z.catch(z.nullish(z.boolean()), null);
 
-export const TextBlockSchema = z.object({ type: z.literal("text"), text: z.string() });
-export const ImageBlockSchema = z.object({ type: z.literal("image") });
-export const ToolUseBlockSchema = z.object({
-  type: z.literal("tool_use"),
-  id: z.string(),
-  name: z.string(),
-  input: z.optional(z.unknown()),
-});
-export const ToolResultBlockSchema = z.object({
-  type: z.literal("tool_result"),
-  tool_use_id: z.string(),
-  content: z.optional(z.unknown()),
-  is_error: optBool,
-});
+  const TextBlockSchema = z.object({ type: z.literal("text"), text: z.string() });
+  const ImageBlockSchema = z.object({ type: z.literal("image") });
+  const ToolUseBlockSchema = z.object({
+    type: z.literal("tool_use"),
+    id: z.string(),
+    name: z.string(),
+    input: z.optional(z.unknown()),
+  });
+  const ToolResultBlockSchema = z.object({
+    type: z.literal("tool_result"),
+    tool_use_id: z.string(),
+    content: z.optional(z.unknown()),
+    is_error: optBool,
+  });
 
-/** The content blocks the reader acts on. */
-export const BlockSchema = z.discriminatedUnion("type", [
-  TextBlockSchema,
-  ImageBlockSchema,
-  ToolUseBlockSchema,
-  ToolResultBlockSchema,
-]);
-export type Block = z.infer<typeof BlockSchema>;
+  /** The content blocks the reader acts on. */
+  const BlockSchema = z.discriminatedUnion("type", [
+    TextBlockSchema,
+    ImageBlockSchema,
+    ToolUseBlockSchema,
+    ToolResultBlockSchema,
+  ]);
 
-export const MessageSchema = z.object({
-  id: optString,
-  model: optString,
-  content: z.catch(z.nullish(z.union([z.string(), z.array(z.unknown())])), null),
-});
+  const MessageSchema = z.object({
+    id: optString,
+    model: optString,
+    content: z.catch(z.nullish(z.union([z.string(), z.array(z.unknown())])), null),
+  });
 
-const OriginSchema = z.catch(z.nullish(z.object({ kind: optString })), null);
+  const OriginSchema = z.catch(z.nullish(z.object({ kind: optString })), null);
 
-export const AttachmentSchema = z.object({
-  type: optString,
-  prompt: z.optional(z.unknown()),
-  commandMode: optString,
-  origin: OriginSchema,
-});
+  const AttachmentSchema = z.object({
+    type: optString,
+    prompt: z.optional(z.unknown()),
+    commandMode: optString,
+    origin: OriginSchema,
+  });
 
-/** The envelope of one transcript line; `message` is null on metadata lines. */
-export const LineSchema = z.object({
-  type: z.string(),
-  subtype: optString,
-  uuid: optString,
-  promptId: optString,
-  isSidechain: optBool,
-  isMeta: optBool,
-  isCompactSummary: optBool,
-  turnOrigin: optString,
-  promptSource: optString,
-  /** How the client runs: "cli" (interactive), "sdk-cli" (`claude -p`), … (Claude Code writes it on most lines). */
-  entrypoint: optString,
-  origin: OriginSchema,
-  message: z.catch(z.nullish(MessageSchema), null),
-  toolUseResult: z.optional(z.unknown()),
-  attachment: z.catch(z.nullish(AttachmentSchema), null),
-});
-export type Line = z.infer<typeof LineSchema>;
+  /** The envelope of one transcript line; `message` is null on metadata lines. */
+  const LineSchema = z.object({
+    type: z.string(),
+    subtype: optString,
+    uuid: optString,
+    promptId: optString,
+    isSidechain: optBool,
+    isMeta: optBool,
+    isCompactSummary: optBool,
+    turnOrigin: optString,
+    promptSource: optString,
+    /** How the client runs: "cli" (interactive), "sdk-cli" (`claude -p`), … (Claude Code writes it on most lines). */
+    entrypoint: optString,
+    origin: OriginSchema,
+    message: z.catch(z.nullish(MessageSchema), null),
+    toolUseResult: z.optional(z.unknown()),
+    attachment: z.catch(z.nullish(AttachmentSchema), null),
+  });
 
-/** `toolUseResult` of a successful TaskCreate: `{ task: { id } }` (ids are assigned by Claude Code). */
-export const TaskCreatedResultSchema = z.object({
-  task: z.object({ id: z.union([z.string(), z.number()]) }),
-});
+  /** `toolUseResult` of a successful TaskCreate: `{ task: { id } }` (ids are assigned by Claude Code). */
+  const TaskCreatedResultSchema = z.object({
+    task: z.object({ id: z.union([z.string(), z.number()]) }),
+  });
+  return {
+    TextBlockSchema,
+    ImageBlockSchema,
+    ToolUseBlockSchema,
+    ToolResultBlockSchema,
+    BlockSchema,
+    MessageSchema,
+    AttachmentSchema,
+    LineSchema,
+    TaskCreatedResultSchema,
+  };
+}
+
+type LineSchemas = ReturnType<typeof buildLineSchemas>;
+let built: LineSchemas | null = null;
+
+/** The line schemas (built once, when first asked for). */
+export function lineSchemas(): LineSchemas {
+  return built ??= buildLineSchemas();
+}
+
+export type Block = z.infer<LineSchemas["BlockSchema"]>;
+export type Line = z.infer<LineSchemas["LineSchema"]>;
 
 /** Splits `message.content` (string or block list) into the blocks the reader knows. */
 export function contentBlocks(content: string | unknown[] | null | undefined): Block[] {

@@ -4,7 +4,9 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { BlockSchema, createdTaskId, LineSchema, readBlock, readLine, TaskCreatedResultSchema } from "./line_schema.ts";
+import { createdTaskId, lineSchemas, readBlock, readLine } from "./line_schema.ts";
+
+const { BlockSchema, LineSchema, TaskCreatedResultSchema } = lineSchemas();
 
 /** Absent and undefined keys read the same (every reader uses `??`/`===`), so compare without them. */
 function norm(value: unknown): unknown {

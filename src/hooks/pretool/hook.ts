@@ -8,9 +8,10 @@ import type { HookDefinition } from "../contract.ts";
 import { callSignature, describeCall } from "./canonical.ts";
 import { decideLoop, type LoopDecision, type LoopFinding, type LoopInput, recordCall } from "./decide.ts";
 import { boundToolId } from "../../transcript/item_text.ts";
-import { loopKey, loopLockPath, type LoopState, loopStatePath, readLoopState, writeLoopState } from "./history.ts";
+import { loopKey, loopLockPath, type LoopState, loopStatePath, readLoopState, writeLoopState } from "./loop_state.ts";
 import type { LoopLogLine } from "./log_line.ts";
-import { parsePretoolHead, parsePretoolPayload, type PretoolPayload } from "./payload.ts";
+import type { PretoolPayload } from "./payload.ts";
+import { checkPretoolPayload } from "./payload_check.ts";
 import { renderPretool } from "./render.ts";
 import { guardedTools, isGuarded, loopSettings } from "./settings.ts";
 
@@ -23,10 +24,13 @@ export const PRETOOL_HOOK: HookDefinition<PretoolPayload, null, LoopState, Resul
   where: "hook pretool",
   events: ["PreToolUse"],
   fallback: "allowed",
-  parse(raw) {
-    parsePretoolHead(raw);
-    return parsePretoolPayload(raw);
-  },
+  // a payload the hand-written check cannot vouch for goes through the schemas, for their message
+  parse: (raw) =>
+    checkPretoolPayload(raw) ??
+      import("./payload.ts").then(({ parsePretoolHead, parsePretoolPayload }) => {
+        parsePretoolHead(raw);
+        return parsePretoolPayload(raw);
+      }),
   prepare: () => Promise.resolve(null),
   state(payload, _prepared, io) {
     const key = loopKey(payload.session_id, payload.agent_id);

@@ -10,7 +10,9 @@ import { join } from "../../path.ts";
 import type { HookDefinition, HookIo } from "../contract.ts";
 import { composePromptContext } from "./compose.ts";
 import type { PromptLogLine } from "./log_line.ts";
-import { parsePromptPayload, payloadModel, type PromptPayload } from "./payload.ts";
+import type { PromptPayload } from "./payload.ts";
+import { checkPromptPayload } from "./payload_check.ts";
+import { payloadModel } from "./payload_model.ts";
 import { buildQuirkSet, type Quirk, quirksFor } from "./quirks.ts";
 import { readUserQuirkFiles } from "./quirks_files.ts";
 import {
@@ -55,7 +57,8 @@ export const PROMPT_HOOK: HookDefinition<PromptPayload, Prepared, Held, string |
   where: "hook prompt",
   events: ["UserPromptSubmit"],
   fallback: "nothing added",
-  parse: parsePromptPayload,
+  // a payload the hand-written check cannot take as it is goes through the schema (which replaces odd fields)
+  parse: (raw) => checkPromptPayload(raw) ?? import("./payload.ts").then((m) => m.parsePromptPayload(raw)),
   async prepare(payload, io) {
     const zone = resolveTimeZone({ configured: io.config.tz, system: systemTimeZone() });
     if (zone.problem) await io.error(zone.problem);

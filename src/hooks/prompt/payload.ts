@@ -1,4 +1,7 @@
-/** The UserPromptSubmit payload, read tolerantly: unknown fields are ignored, odd types fall back. */
+/**
+ * The UserPromptSubmit payload, read tolerantly: unknown fields are ignored, odd types fall back. The hook checks a
+ * usual payload by hand (payload_check.ts) and loads this schema only for one with a field it would replace.
+ */
 import * as z from "../../zod.ts";
 
 const optionalString = z.catch(z.optional(z.string()), undefined);
@@ -23,8 +26,4 @@ export function parsePromptPayload(raw: unknown): PromptPayload {
   return PromptPayloadSchema.parse(raw);
 }
 
-/** The model id the payload names, if any. */
-export function payloadModel(payload: PromptPayload): string | null {
-  const model = typeof payload.model === "string" ? payload.model : payload.model?.id;
-  return model && model.trim() !== "" ? model.trim() : null;
-}
+export { payloadModel } from "./payload_model.ts";

@@ -5,32 +5,45 @@
 import { parse as parseJsonc, type ParseError, printParseErrorCode } from "../../jsonc.ts";
 import * as z from "../../zod.ts";
 import builtin from "../../../rules/quirks.json" with { type: "json" };
-import { lineCol } from "../../config.ts";
+import { lineCol } from "../../config_check.ts";
 
 const ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
-export const QuirkSchema = z.strictObject({
-  /** kebab-case, unique; a user entry with a built-in's id replaces it. */
-  id: z.string().check(z.regex(ID, "must be kebab-case (a-z, 0-9, -), at most 64 characters")),
-  description: z.optional(z.string().check(z.maxLength(500))),
-  /** Model-id substrings (case-insensitive); any one of them matching applies the entry. */
-  match: z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))).check(z.minLength(1), z.maxLength(50)),
-  /** The corrective lines added to the context, one bullet each. */
-  lines: z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(500))).check(z.minLength(1), z.maxLength(10)),
-  /** Model ids that must match (`match`) and must not (`pass`): checked by the table test, and on load for user files. */
-  examples: z.optional(z.strictObject({
-    match: z._default(z.array(z.string()), []),
-    pass: z._default(z.array(z.string()), []),
-  })),
-});
-export type Quirk = z.infer<typeof QuirkSchema>;
+/** The quirk file schemas, built on first use: for a user's quirk file (the built-in one is filled in by hand). */
+function buildQuirkSchemas() {
+  const QuirkSchema = z.strictObject({
+    /** kebab-case, unique; a user entry with a built-in's id replaces it. */
+    id: z.string().check(z.regex(ID, "must be kebab-case (a-z, 0-9, -), at most 64 characters")),
+    description: z.optional(z.string().check(z.maxLength(500))),
+    /** Model-id substrings (case-insensitive); any one of them matching applies the entry. */
+    match: z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))).check(z.minLength(1), z.maxLength(50)),
+    /** The corrective lines added to the context, one bullet each. */
+    lines: z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(500))).check(z.minLength(1), z.maxLength(10)),
+    /** Model ids that must match (`match`) and must not (`pass`): checked by the table test, and on load for user files. */
+    examples: z.optional(z.strictObject({
+      match: z._default(z.array(z.string()), []),
+      pass: z._default(z.array(z.string()), []),
+    })),
+  });
 
-export const QuirkFileSchema = z.strictObject({
-  /** Built-in ids this file switches off. */
-  disable: z._default(z.array(z.string()), []),
-  quirks: z._default(z.array(QuirkSchema), []),
-});
-export type QuirkFile = z.infer<typeof QuirkFileSchema>;
+  const QuirkFileSchema = z.strictObject({
+    /** Built-in ids this file switches off. */
+    disable: z._default(z.array(z.string()), []),
+    quirks: z._default(z.array(QuirkSchema), []),
+  });
+  return { QuirkSchema, QuirkFileSchema };
+}
+
+type QuirkSchemas = ReturnType<typeof buildQuirkSchemas>;
+let built: QuirkSchemas | null = null;
+
+/** The quirk file schemas (built once, when first asked for). */
+export function quirkSchemas(): QuirkSchemas {
+  return built ??= buildQuirkSchemas();
+}
+
+export type Quirk = z.infer<QuirkSchemas["QuirkSchema"]>;
+export type QuirkFile = z.infer<QuirkSchemas["QuirkFileSchema"]>;
 
 export interface QuirkSet {
   quirks: Quirk[];
@@ -38,8 +51,29 @@ export interface QuirkSet {
   problems: string[];
 }
 
+type QuirkInput = { id: string; description?: string; match: string[]; lines: string[]; examples?: QuirkExamples };
+type QuirkExamples = { match?: string[]; pass?: string[] };
+
+/**
+ * The schema's output for a valid quirk file, without validating it: keys in the schema's order, `match` and `lines`
+ * trimmed, the examples' defaults filled in. Only for the built-in file, which quirks_test.ts validates and compares.
+ */
+export function fillQuirkFile(data: { disable?: string[]; quirks?: QuirkInput[] }): QuirkFile {
+  const quirks = (data.quirks ?? []).map((q) => {
+    const out: Record<string, unknown> = { id: q.id };
+    if (q.description !== undefined) out["description"] = q.description;
+    out["match"] = q.match.map((m) => m.trim());
+    out["lines"] = q.lines.map((l) => l.trim());
+    if (q.examples !== undefined) {
+      out["examples"] = { match: [...(q.examples.match ?? [])], pass: [...(q.examples.pass ?? [])] };
+    }
+    return out as Quirk;
+  });
+  return { disable: [...(data.disable ?? [])], quirks };
+}
+
 /** The built-in file; the table test checks it, so a parse failure here is a bug caught before release. */
-export const BUILTIN_QUIRKS: Quirk[] = QuirkFileSchema.parse(builtin).quirks;
+export const BUILTIN_QUIRKS: Quirk[] = fillQuirkFile(builtin as Parameters<typeof fillQuirkFile>[0]).quirks;
 
 /** A user quirk file as read from disk. */
 export interface UserQuirkSource {
@@ -81,7 +115,7 @@ export function parseQuirkFile(source: UserQuirkSource): { file: QuirkFile } | {
     const { line, col } = lineCol(source.text, first.offset);
     return { error: `invalid JSONC: ${printParseErrorCode(first.error)} at ${line}:${col}` };
   }
-  const result = QuirkFileSchema.safeParse(raw);
+  const result = quirkSchemas().QuirkFileSchema.safeParse(raw);
   if (!result.success) {
     const issue = result.error.issues[0];
     return { error: `${issue?.path.join(".") || "(top level)"}: ${issue?.message ?? "invalid"}` };

@@ -1,6 +1,16 @@
 import assert from "node:assert/strict";
 import builtin from "../../../rules/quirks.json" with { type: "json" };
-import { buildQuirkSet, BUILTIN_QUIRKS, exampleFailure, QuirkFileSchema, quirkMatches, quirksFor } from "./quirks.ts";
+import {
+  buildQuirkSet,
+  BUILTIN_QUIRKS,
+  exampleFailure,
+  fillQuirkFile,
+  quirkMatches,
+  quirkSchemas,
+  quirksFor,
+} from "./quirks.ts";
+
+const { QuirkFileSchema } = quirkSchemas();
 
 Deno.test("rules/quirks.json: every built-in entry matches its examples.match and none of its examples.pass", () => {
   const file = QuirkFileSchema.parse(builtin);
@@ -87,4 +97,30 @@ Deno.test("exampleFailure() names the first example that misbehaves", () => {
   const quirk = { id: "q", match: ["abc"], lines: ["x"], examples: { match: ["xabcx"], pass: ["ABC-1"] } };
   assert.equal(exampleFailure(quirk), 'quirk "q" matched examples.pass[0] "ABC-1"');
   assert.equal(exampleFailure({ ...quirk, examples: { match: [], pass: [] } }), null);
+});
+
+Deno.test("rules/quirks.json: the hand-filled built-ins are the schema's output, key order included", () => {
+  const parsed = QuirkFileSchema.parse(builtin);
+  const filled = fillQuirkFile(builtin as Parameters<typeof fillQuirkFile>[0]);
+  assert.deepStrictEqual(filled, parsed);
+  assert.deepStrictEqual(BUILTIN_QUIRKS, parsed.quirks);
+  const keys = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(keys)
+      : v !== null && typeof v === "object"
+      ? Object.entries(v).map(([k, x]) => [k, keys(x)])
+      : null;
+  assert.deepStrictEqual(keys(filled), keys(parsed));
+  // and on entries with every optional part left out or given, untrimmed
+  const variants = {
+    disable: ["x"],
+    quirks: [
+      { id: "a", match: [" opus "], lines: ["  line  "] },
+      { id: "b", description: "d", match: ["m"], lines: ["l"], examples: {} },
+      { id: "c", match: ["m"], lines: ["l"], examples: { match: ["m1"] } },
+      { id: "d", match: ["m"], lines: ["l"], examples: { pass: ["zz"], match: ["m"] } },
+    ],
+  };
+  assert.deepStrictEqual(keys(fillQuirkFile(variants)), keys(QuirkFileSchema.parse(variants)));
+  assert.deepStrictEqual(fillQuirkFile(variants), QuirkFileSchema.parse(variants));
 });

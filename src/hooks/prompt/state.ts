@@ -3,23 +3,43 @@
  * previous one did. Validated on read; a corrupt file is reported and reset. `advancePromptState` is pure.
  */
 import { join } from "../../path.ts";
-import * as z from "../../zod.ts";
 import { writeJsonAtomic } from "../../store/atomic.ts";
 import { sanitizeId } from "../../store/sanitize.ts";
-import { type LoadedStateFile, parseStateFile, readStateFile } from "../../store/state_file.ts";
+import { type LoadedStateFile, readStateFileLazy } from "../../store/state_file.ts";
 
-export const PromptStateSchema = z.looseObject({
-  v: z.literal(1),
+/** A session's prompt state; state_schema.ts's PromptStateSchema is the schema of its file. */
+export interface PromptState {
+  v: 1;
   /** When the first prompt of the session was seen (ms since the epoch). */
-  openedAt: z.number(),
+  openedAt: number;
   /** The latest prompt. */
-  lastPromptAt: z.number(),
-  lastPromptId: z.nullable(z.string()),
+  lastPromptAt: number;
+  lastPromptId: string | null;
   /** The prompt before the latest one: a second call for the same prompt (the hook registered twice) uses it. */
-  prevPromptAt: z.nullable(z.number()),
-  prompts: z.int().check(z.minimum(1)),
-});
-export type PromptState = z.infer<typeof PromptStateSchema>;
+  prevPromptAt: number | null;
+  prompts: number;
+  /** The schema keeps keys it does not know (a newer version's), as it reads them. */
+  [key: string]: unknown;
+}
+
+type Obj = Record<string, unknown>;
+const STATE_KEYS = ["v", "openedAt", "lastPromptAt", "lastPromptId", "prevPromptAt", "prompts"];
+const finite = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+
+/** PromptStateSchema's output for a file it accepts, or null when this check cannot vouch for the file. */
+export function checkPromptState(raw: unknown): PromptState | null {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw) || Object.hasOwn(raw, "__proto__")) return null;
+  const o = raw as Obj;
+  if (o["v"] !== 1 || !finite(o["openedAt"]) || !finite(o["lastPromptAt"])) return null;
+  if (o["lastPromptId"] !== null && typeof o["lastPromptId"] !== "string") return null;
+  if (o["prevPromptAt"] !== null && !finite(o["prevPromptAt"])) return null;
+  const prompts = o["prompts"];
+  if (typeof prompts !== "number" || !Number.isSafeInteger(prompts) || prompts < 1) return null;
+  const out: Obj = {};
+  for (const key of STATE_KEYS) out[key] = o[key];
+  for (const key of Object.keys(o)) if (!STATE_KEYS.includes(key)) out[key] = o[key];
+  return out as PromptState;
+}
 
 export interface SessionTiming {
   firstTurn: boolean;
@@ -82,14 +102,16 @@ export function promptStatePath(stateDir: string, sessionId: string): string {
 
 export type LoadedPromptState = LoadedStateFile<PromptState | null>;
 
-const PROMPT_STATE_FILE = { schema: PromptStateSchema, fresh: () => null, label: "state file" };
+const PROMPT_STATE_FILE = {
+  check: checkPromptState,
+  // only for a file the check cannot vouch for: to decide, and to word the problem
+  schema: async () => (await import("./state_schema.ts")).PromptStateSchema,
+  fresh: () => null,
+  label: "state file",
+};
 
 export function readPromptState(path: string): Promise<LoadedPromptState> {
-  return readStateFile(path, PROMPT_STATE_FILE);
-}
-
-export function parsePromptState(text: string, path: string): LoadedPromptState {
-  return parseStateFile(text, path, PROMPT_STATE_FILE);
+  return readStateFileLazy(path, PROMPT_STATE_FILE);
 }
 
 export async function writePromptState(path: string, state: PromptState): Promise<void> {

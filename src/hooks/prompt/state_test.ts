@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { advancePromptState, parsePromptState, promptStatePath, readPromptState, writePromptState } from "./state.ts";
+import { advancePromptState, promptStatePath, readPromptState, writePromptState } from "./state.ts";
+import { parsePromptState } from "./state_schema.ts";
 
 const T0 = Date.parse("2026-10-06T12:00:00Z");
 const MIN = 60_000;

@@ -6,24 +6,36 @@ import * as z from "../../../zod.ts";
 import builtin from "../../../../rules/stall_nudges.json" with { type: "json" };
 import type { StallSignature } from "./signature.ts";
 
-const NudgeSchema = z.strictObject({ label: z.string().check(z.minLength(1)), text: z.string().check(z.minLength(1)) });
+function nudgeFileSchema() {
+  const NudgeSchema = z.strictObject({
+    label: z.string().check(z.minLength(1)),
+    text: z.string().check(z.minLength(1)),
+  });
+  return z.strictObject({
+    header: z.string().check(z.minLength(1)),
+    footer: z.string().check(z.minLength(1)),
+    kinds: z.record(z.string(), NudgeSchema),
+    default: NudgeSchema,
+    /** Rendered-text checks run by the table test: each signature's bullet must contain every string. */
+    examples: z.array(z.object({
+      signature: z.object({ kind: z.string(), tool: z.string(), id: z.string(), line: z.int() }),
+      contains: z.array(z.string()).check(z.minLength(1)),
+    })).check(z.minLength(1)),
+  });
+}
+export type NudgeFile = z.infer<ReturnType<typeof nudgeFileSchema>>;
 
-export const NudgeFileSchema = z.strictObject({
-  header: z.string().check(z.minLength(1)),
-  footer: z.string().check(z.minLength(1)),
-  kinds: z.record(z.string(), NudgeSchema),
-  default: NudgeSchema,
-  /** Rendered-text checks run by the table test: each signature's bullet must contain every string. */
-  examples: z.array(z.object({
-    signature: z.object({ kind: z.string(), tool: z.string(), id: z.string(), line: z.int() }),
-    contains: z.array(z.string()).check(z.minLength(1)),
-  })).check(z.minLength(1)),
-});
-export type NudgeFile = z.infer<typeof NudgeFileSchema>;
+let parsed: NudgeFile | null = null;
 
-export const BUILTIN_NUDGES: NudgeFile = NudgeFileSchema.parse(builtin);
+/**
+ * The built-in nudges, validated the first time a nudge is rendered: a stop without a stall never builds the schema
+ * or parses the file (about 3 ms of every Stop hook's start).
+ */
+export function builtinNudges(): NudgeFile {
+  return parsed ??= nudgeFileSchema().parse(builtin);
+}
 
-export function nudgeFor(signature: StallSignature, nudges: NudgeFile = BUILTIN_NUDGES): string {
+export function nudgeFor(signature: StallSignature, nudges: NudgeFile = builtinNudges()): string {
   const nudge = nudges.kinds[signature.kind] ?? nudges.default;
   const text = nudge.text
     .replaceAll("{tool}", signature.tool || "the tool")
@@ -33,7 +45,8 @@ export function nudgeFor(signature: StallSignature, nudges: NudgeFile = BUILTIN_
 }
 
 /** The block reason for a set of stalls ("" for none). */
-export function recoveryReason(signatures: readonly StallSignature[], nudges: NudgeFile = BUILTIN_NUDGES): string {
+export function recoveryReason(signatures: readonly StallSignature[], given?: NudgeFile): string {
   if (signatures.length === 0) return "";
+  const nudges = given ?? builtinNudges();
   return [nudges.header, ...signatures.map((s) => nudgeFor(s, nudges)), nudges.footer].join("\n");
 }

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { BUILTIN_NUDGES, nudgeFor, recoveryReason } from "./nudges.ts";
+import { builtinNudges, nudgeFor, recoveryReason } from "./nudges.ts";
+
+const BUILTIN_NUDGES = builtinNudges();
 import { STALL_KINDS } from "./signature.ts";
 
 Deno.test("rules/stall_nudges.json: every kind has a nudge, and every example renders what it promises", async (t) => {

@@ -1,0 +1,232 @@
+/**
+ * The hook path's reading of the config: the defaults, the environment keys and a hand-written check of every key,
+ * without zod. Building the zod schema (config.ts) costs a hook process about 4 ms before it has read anything, and
+ * zod's core 1.5 ms more; a hook only needs to know that every value is valid. When one is not (or the file cannot
+ * be parsed, or names an unknown key), `loadConfigFast` returns null and the caller runs config.ts's `loadConfig`,
+ * so problems keep zod's messages. A property test (config_check_test.ts) holds the two equal on generated files and
+ * environments: the same config whenever this returns one, and null exactly when `loadConfig` reports a problem.
+ */
+import { parse as parseJsonc, type ParseError } from "./jsonc.ts";
+import { type EnvReader, OFF_WORDS, ON_WORDS } from "./env.ts";
+
+/** The config's values; config.ts checks that this is exactly the zod schema's output type. */
+export interface ConfigValues {
+  max: number;
+  observe: boolean;
+  attended: "observe" | "block";
+  disable: boolean;
+  syncMs: number;
+  continueVia: "block" | "context";
+  budgetMs: number;
+  matchMaxChars: number;
+  dedupeWindowMs: number;
+  stallDisable: boolean;
+  stallCooldownS: number;
+  stallMaxRetries: number;
+  noClock: boolean;
+  tz: string;
+  noTerse: boolean;
+  noQuirks: boolean;
+  terseShortMaxWords: number;
+  terseMediumMaxWords: number;
+  terseShortText: string;
+  terseMediumText: string;
+  loopMaxRetries: number;
+  loopWindowMin: number;
+  loopWarn: number;
+  loopBlock: number;
+  loopTools: string | string[];
+  loopBypass: boolean;
+  relayDir: string;
+  relayPollS: number;
+  relayMaxWaitS: number;
+  relayCheckpoint: boolean;
+  logMaxBytes: number;
+  stateMaxAgeDays: number;
+}
+
+/** The defaults, in the schema's key order (config_check_test.ts compares them with `ConfigSchema.parse({})`). */
+export const DEFAULT_CONFIG: ConfigValues = {
+  max: 3,
+  observe: false,
+  attended: "observe",
+  disable: false,
+  syncMs: 1500,
+  continueVia: "block",
+  budgetMs: 10000,
+  matchMaxChars: 4000,
+  dedupeWindowMs: 0,
+  stallDisable: false,
+  stallCooldownS: 0,
+  stallMaxRetries: 3,
+  noClock: false,
+  tz: "",
+  noTerse: false,
+  noQuirks: false,
+  terseShortMaxWords: 15,
+  terseMediumMaxWords: 60,
+  terseShortText:
+    "The user asked a short question ({words} words): answer in one or two sentences, no headers, no bullets, no preamble.",
+  terseMediumText: "The user's message is {words} words: keep the answer tight and lead with the answer.",
+  loopMaxRetries: 3,
+  loopWindowMin: 5,
+  loopWarn: 3,
+  loopBlock: 5,
+  loopTools: "Bash,Agent,Task,AskUserQuestion",
+  loopBypass: false,
+  relayDir: "",
+  relayPollS: 5,
+  relayMaxWaitS: 570,
+  relayCheckpoint: false,
+  logMaxBytes: 10 * 1024 * 1024,
+  stateMaxAgeDays: 30,
+};
+
+/** Environment variables and the config key each one sets. */
+export const ENV_KEYS = {
+  CLIFFHANGER_MAX: "max",
+  CLIFFHANGER_OBSERVE: "observe",
+  CLIFFHANGER_ATTENDED: "attended",
+  CLIFFHANGER_DISABLE: "disable",
+  CLIFFHANGER_SYNC_MS: "syncMs",
+  CLIFFHANGER_CONTINUE_VIA: "continueVia",
+  CLIFFHANGER_BUDGET_MS: "budgetMs",
+  CLIFFHANGER_STALL_DISABLE: "stallDisable",
+  CLIFFHANGER_STALL_COOLDOWN_S: "stallCooldownS",
+  CLIFFHANGER_STALL_MAX_RETRIES: "stallMaxRetries",
+  CLIFFHANGER_NO_CLOCK: "noClock",
+  CLIFFHANGER_TZ: "tz",
+  CLIFFHANGER_NO_TERSE: "noTerse",
+  CLIFFHANGER_NO_QUIRKS: "noQuirks",
+  CLIFFHANGER_LOOP_MAX_RETRIES: "loopMaxRetries",
+  CLIFFHANGER_LOOP_WINDOW_MIN: "loopWindowMin",
+  CLIFFHANGER_LOOP_WARN: "loopWarn",
+  CLIFFHANGER_LOOP_BLOCK: "loopBlock",
+  CLIFFHANGER_LOOP_TOOLS: "loopTools",
+  CLIFFHANGER_LOOP_BYPASS: "loopBypass",
+  CLIFFHANGER_RELAY_DIR: "relayDir",
+  CLIFFHANGER_RELAY_POLL_S: "relayPollS",
+  CLIFFHANGER_RELAY_MAX_WAIT_S: "relayMaxWaitS",
+  CLIFFHANGER_RELAY_CHECKPOINT: "relayCheckpoint",
+  CLIFFHANGER_LOG_MAX_BYTES: "logMaxBytes",
+  CLIFFHANGER_STATE_MAX_AGE_DAYS: "stateMaxAgeDays",
+} as const satisfies Record<string, keyof ConfigValues>;
+
+type Check = (value: unknown) => boolean;
+
+/** z.int() with minimum and maximum: a safe integer in [min, max]. */
+const int = (min: number, max: number): Check => (v) =>
+  typeof v === "number" && Number.isSafeInteger(v) && v >= min && v <= max;
+/** z.number() with minimum (or positive, `exclusiveMin`) and maximum: a finite number in range. */
+const num = (min: number, max: number, exclusiveMin = false): Check => (v) =>
+  typeof v === "number" && Number.isFinite(v) && (exclusiveMin ? v > min : v >= min) && v <= max;
+const bool: Check = (v) => typeof v === "boolean";
+const str = (minLength: number, maxLength: number): Check => (v) =>
+  typeof v === "string" && v.length >= minLength && v.length <= maxLength;
+const oneOf = (...options: string[]): Check => (v) => typeof v === "string" && options.includes(v);
+
+/** One check per key, equal to config.ts's field schemas (undefined, as with zod's default, takes the default). */
+export const CONFIG_CHECKS: Readonly<Record<keyof ConfigValues, Check>> = {
+  max: int(0, 100),
+  observe: bool,
+  attended: oneOf("observe", "block"),
+  disable: bool,
+  syncMs: int(0, 30000),
+  continueVia: oneOf("block", "context"),
+  budgetMs: int(100, 300000),
+  matchMaxChars: int(200, 100000),
+  dedupeWindowMs: int(0, 60000),
+  stallDisable: bool,
+  stallCooldownS: num(0, 86400),
+  stallMaxRetries: int(0, 100),
+  noClock: bool,
+  tz: str(0, 200),
+  noTerse: bool,
+  noQuirks: bool,
+  terseShortMaxWords: int(0, 1000),
+  terseMediumMaxWords: int(0, 10000),
+  terseShortText: str(1, 2000),
+  terseMediumText: str(1, 2000),
+  loopMaxRetries: int(1, 100),
+  loopWindowMin: num(0, 1440, true),
+  loopWarn: int(1, 1000),
+  loopBlock: int(1, 50),
+  loopTools: (v) => typeof v === "string" || (Array.isArray(v) && v.every((item) => typeof item === "string")),
+  loopBypass: bool,
+  relayDir: str(0, 4096),
+  relayPollS: num(0.05, 600),
+  relayMaxWaitS: num(0, 86400),
+  relayCheckpoint: bool,
+  logMaxBytes: int(0, 1024 ** 4),
+  stateMaxAgeDays: int(0, 36500),
+};
+
+/** The budget before the config file is read: CLIFFHANGER_BUDGET_MS when it is a valid value, else the default. */
+export function envBudgetMs(raw: string | undefined): number {
+  const value = raw === undefined ? undefined : Number(raw);
+  return value !== undefined && CONFIG_CHECKS.budgetMs(value) ? value as number : DEFAULT_CONFIG.budgetMs;
+}
+
+export interface LoadedConfig {
+  config: ConfigValues;
+  /** Problems found (bad file, bad env value); each was replaced by its default. */
+  problems: string[];
+}
+
+/**
+ * config.ts's `loadConfig` for a file and environment without a single problem; null as soon as there is one (a
+ * syntax error, a top level that is not an object, an unknown key, a bad value), so that the caller runs
+ * `loadConfig` for its messages.
+ */
+export function loadConfigFast(fileText: string | null, env: EnvReader): LoadedConfig | null {
+  const merged: Record<string, unknown> = {};
+  if (fileText !== null && fileText.trim() !== "") {
+    const errors: ParseError[] = [];
+    let parsed: unknown;
+    try {
+      parsed = parseJsonc(fileText, errors, { allowTrailingComma: true });
+    } catch {
+      return null;
+    }
+    if (errors.length > 0 || typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return null;
+    for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
+      if (!Object.hasOwn(CONFIG_CHECKS, key)) return null;
+      if (value !== undefined && !CONFIG_CHECKS[key as keyof ConfigValues](value)) return null;
+      merged[key] = value;
+    }
+  }
+  for (const [name, key] of Object.entries(ENV_KEYS)) {
+    const raw = env(name);
+    if (raw === undefined || raw === "") continue;
+    const value = coerceEnv(key, raw);
+    if (value === undefined || !CONFIG_CHECKS[key](value)) return null;
+    merged[key] = value;
+  }
+  const config = {} as Record<string, unknown>;
+  for (const key of Object.keys(DEFAULT_CONFIG) as (keyof ConfigValues)[]) {
+    const value = merged[key];
+    // zod's output: arrays are copies, every other value is itself
+    config[key] = value === undefined ? DEFAULT_CONFIG[key] : Array.isArray(value) ? [...value] : value;
+  }
+  return { config: config as unknown as ConfigValues, problems: [] };
+}
+
+/** An environment value as the key's type: a boolean word, a decimal number, or the trimmed text. */
+export function coerceEnv(key: keyof ConfigValues, raw: string): unknown {
+  const defaultValue = DEFAULT_CONFIG[key];
+  if (typeof defaultValue === "boolean") {
+    const v = raw.trim().toLowerCase();
+    if (ON_WORDS.includes(v)) return true;
+    if (OFF_WORDS.includes(v)) return false;
+    return undefined;
+  }
+  if (typeof defaultValue === "number") return /^\s*\d+(?:\.\d+)?\s*$/.test(raw) ? Number(raw) : undefined;
+  return raw.trim();
+}
+
+export function lineCol(text: string, offset: number): { line: number; col: number } {
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  const col = offset - before.lastIndexOf("\n");
+  return { line, col };
+}

@@ -1,0 +1,83 @@
+/**
+ * loop_state.ts's hand-written check against loop_schema.ts's LoopStateSchema, on generated files near the schema's
+ * shape (extra, missing and mistyped keys): whatever the check accepts, the schema accepts with the same output,
+ * key order included; and the check accepts every file the schema accepts.
+ */
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { checkLoopState } from "./loop_state.ts";
+import { LoopStateSchema } from "./loop_schema.ts";
+
+const runs = Deno.env.get("CLIFFHANGER_FUZZ_LONG") ? 20000 : 2000;
+
+/** Deep equality that also holds every object's key order. */
+function assertSameOutput(actual: unknown, expected: unknown, where: string): void {
+  assert.deepStrictEqual(actual, expected, where);
+  const keys = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(keys)
+      : v !== null && typeof v === "object"
+      ? Object.entries(v).map(([k, x]) => [k, keys(x)])
+      : null;
+  assert.deepStrictEqual(keys(actual), keys(expected), `${where}: key order`);
+}
+
+const anyJson = fc.oneof(
+  fc.constantFrom(null, true, false, 0, -0, 1.5, 1e999, "", "x", [], {}),
+  fc.integer(),
+  fc.string({ maxLength: 4 }),
+);
+/** An object with the given fields, each left out, replaced by another JSON value, or kept; sometimes an extra key. */
+function near(fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<Record<string, unknown>> {
+  const entries = Object.entries(fields).map(([k, arb]) =>
+    fc.oneof({ weight: 40, arbitrary: arb.map((v) => [k, v] as const) }, {
+      weight: 1,
+      arbitrary: anyJson.map((v) => [k, v] as const),
+    }, { weight: 1, arbitrary: fc.constant(null) })
+  );
+  const extraKey = fc.tuple(fc.constantFrom("extra", "v2", "id"), anyJson);
+  return fc.tuple(
+    fc.tuple(...entries),
+    fc.oneof({ weight: 15, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: extraKey }),
+  )
+    .map(([kept, extra]) => {
+      const o: Record<string, unknown> = {};
+      for (const e of kept) if (e !== null) o[e[0]] = e[1];
+      if (extra) o[extra[0]] = extra[1];
+      return o;
+    });
+}
+const entry = near({
+  tool: fc.constantFrom("Bash", "Read"),
+  sig: fc.string({ maxLength: 6 }),
+  desc: fc.string({ maxLength: 6 }),
+  at: fc.oneof(fc.nat(), fc.double({ noNaN: true, noDefaultInfinity: true })),
+  denied: fc.boolean(),
+});
+const answer = near({ id: fc.string({ maxLength: 4 }), decision: anyJson, finishedAt: fc.nat() });
+const file = near({
+  v: fc.constantFrom(1, 1, 1, 1, 1, 2),
+  history: fc.array(entry, { maxLength: 3 }),
+  answered: fc.array(answer, { maxLength: 3 }),
+});
+
+Deno.test("checkLoopState: the schema's output for every file the schema accepts, and nothing it refuses", () => {
+  let accepted = 0;
+  fc.assert(
+    fc.property(file, (raw) => {
+      const text = JSON.stringify(raw);
+      const json = JSON.parse(text); // as the hook sees it: no undefined, no -0 survives
+      const expected = LoopStateSchema.safeParse(json);
+      const got = checkLoopState(json);
+      if (!expected.success) {
+        assert.equal(got, null, text);
+        return;
+      }
+      accepted++;
+      assert.notEqual(got, null, text);
+      assertSameOutput(got, expected.data, text);
+    }),
+    { numRuns: runs },
+  );
+  assert.ok(accepted > runs / 20, `only ${accepted} of ${runs} files were valid`);
+});
