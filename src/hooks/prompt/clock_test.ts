@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { clockParts, formatDuration, partOfDay, renderClockLine } from "./clock.ts";
+import fc from "fast-check";
+import { clockParts, formatDuration, intlClockParts, partOfDay, renderClockLine } from "./clock.ts";
+import { systemIsUtc, validZone } from "./zone.ts";
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -116,4 +118,18 @@ Deno.test("formatDuration() is compact from seconds to days", () => {
     [45 * d, "45d"],
   ];
   for (const [ms, expected] of table) assert.equal(formatDuration(ms), expected, `${ms} ms`);
+});
+
+Deno.test("clockParts: UTC by Date's getters equals the Intl path, at any instant", () => {
+  fc.assert(
+    fc.property(fc.integer({ min: -62_135_596_800_000, max: 253_402_300_799_000 }), (epochMs) => {
+      assert.deepEqual(clockParts(epochMs, "UTC"), intlClockParts(epochMs, "UTC"));
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+Deno.test("systemTimeZone: a process in UTC is told without Intl, and agrees with it", () => {
+  if (systemIsUtc()) assert.equal(new Intl.DateTimeFormat().resolvedOptions().timeZone, "UTC");
+  assert.equal(validZone("UTC"), new Intl.DateTimeFormat("en-US", { timeZone: "UTC" }).resolvedOptions().timeZone);
 });

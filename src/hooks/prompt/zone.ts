@@ -34,6 +34,7 @@ export function resolveTimeZone(input: ZoneInput): ResolvedZone {
 /** The zone's canonical name, or null when Intl does not know it. */
 export function validZone(name: string): string | null {
   if (name.length > 100) return null;
+  if (name === "UTC") return "UTC";
   try {
     return new Intl.DateTimeFormat("en-US", { timeZone: name }).resolvedOptions().timeZone;
   } catch {
@@ -41,12 +42,22 @@ export function validZone(name: string): string | null {
   }
 }
 
-/** The process's zone as Intl sees it (TZ, /etc/localtime); undefined when it cannot tell. */
+/**
+ * The process's zone as Intl sees it (TZ, /etc/localtime); undefined when it cannot tell. A process in UTC (servers,
+ * containers) is told by `Date`, without Intl: a process's first Intl call loads ICU's data, 11-17 ms (docs/performance.md).
+ * Intl canonicalizes every UTC alias (Etc/UTC, Etc/Universal, …) to "UTC", so the answer is the same.
+ */
 export function systemTimeZone(): string | undefined {
+  if (systemIsUtc()) return "UTC";
   try {
     const zone = new Intl.DateTimeFormat().resolvedOptions().timeZone;
     return zone && zone !== "Etc/Unknown" ? zone : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** `Date`'s own zone is UTC: its name in Date#toString, where V8 reads the zone without ICU's data. */
+export function systemIsUtc(): boolean {
+  return new Date(0).toString().endsWith("(Coordinated Universal Time)");
 }
