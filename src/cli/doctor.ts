@@ -28,6 +28,7 @@ import { handlerProgram } from "../settings/handler_words.ts";
 import { inScope, readLauncher } from "../settings/launcher.ts";
 import { generations } from "../store/rotate.ts";
 import { type CommandSpec, parseCommandArgs } from "./args.ts";
+import { forCheckout } from "./checkout_fix.ts";
 import { namedSettings } from "./named_settings.ts";
 import type { CliContext, Command } from "./context.ts";
 import { readTailText } from "../store/read_at.ts";
@@ -127,10 +128,13 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       }
       : c
   );
-  // from a checkout there is no cliffhanger-bin on PATH: each fix names the command that is there
+  // from a checkout there is no cliffhanger-bin on PATH: each fix names the command that is there (the command word
+  // only, never a path that ends in cliffhanger-bin)
   const checkout = self !== null && /(^|[\\/])deno(\.exe)?$/.test(self);
   const runnable = checkout
-    ? shown.map((c) => (c.fix ? { ...c, fix: c.fix.replace(/\bcliffhanger-bin (?=[a-z])/g, "deno task cli ") } : c))
+    ? shown.map((
+      c,
+    ) => (c.fix ? { ...c, fix: forCheckout(c.fix) } : c))
     : shown;
   const code = exitCodeFor(runnable);
   if (parsed.values["json"]) ctx.out(JSON.stringify({ ok: code === 0, checks: runnable }, null, 2) + "\n");
