@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { buildRuleSet, fillRuleFileDefaults, lineColumn, readUserRuleFiles, type UserRuleSource } from "./load.ts";
 import { BUILTIN_RULE_FILES } from "./builtin.ts";
 import { EARLY_STOP_ACTS, ruleSchemas } from "./schema.ts";
+import { assertSameOutput } from "../testing/same_output.ts";
 
 /** The built-in early-stop rule ids, in the order of rules/early_stop.json. */
 const BUILTIN_EARLY_STOP = (earlyStopFile.rules as { id: string }[]).map((r) => r.id);
@@ -226,18 +227,6 @@ Deno.test("buildRuleSet(): a user pattern with \\u{…} or \\p{…} is not read 
   const set = buildRuleSet({ userFiles: [{ origin: "emoji.json", text }] });
   assert.equal(report(set, "emoji.json").error, null);
 });
-
-/** Deep equality that also holds every object's key order (the schema's output order). */
-function assertSameOutput(actual: unknown, expected: unknown, where: string): void {
-  assert.deepStrictEqual(actual, expected, where);
-  const keys = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(keys)
-      : v !== null && typeof v === "object"
-      ? Object.entries(v).map(([k, x]) => [k, keys(x)])
-      : null;
-  assert.deepStrictEqual(keys(actual), keys(expected), `${where}: key order`);
-}
 
 Deno.test("built-in rule files: each is valid, and the hand-filled defaults are the schema's output", () => {
   for (const builtin of BUILTIN_RULE_FILES) {

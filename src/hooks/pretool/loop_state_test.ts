@@ -7,26 +7,11 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { checkLoopState } from "./loop_state.ts";
 import { LoopStateSchema } from "./loop_schema.ts";
+import { anyJsonValue, assertSameOutput } from "../../testing/same_output.ts";
 
 const runs = Deno.env.get("CLIFFHANGER_FUZZ_LONG") ? 20000 : 2000;
 
-/** Deep equality that also holds every object's key order. */
-function assertSameOutput(actual: unknown, expected: unknown, where: string): void {
-  assert.deepStrictEqual(actual, expected, where);
-  const keys = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(keys)
-      : v !== null && typeof v === "object"
-      ? Object.entries(v).map(([k, x]) => [k, keys(x)])
-      : null;
-  assert.deepStrictEqual(keys(actual), keys(expected), `${where}: key order`);
-}
-
-const anyJson = fc.oneof(
-  fc.constantFrom(null, true, false, 0, -0, 1.5, 1e999, "", "x", [], {}),
-  fc.integer(),
-  fc.string({ maxLength: 4 }),
-);
+const anyJson = anyJsonValue(-0, 1e999);
 /** An object with the given fields, each left out, replaced by another JSON value, or kept; sometimes an extra key. */
 function near(fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<Record<string, unknown>> {
   const entries = Object.entries(fields).map(([k, arb]) =>

@@ -7,25 +7,11 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { checkPretoolPayload } from "./payload_check.ts";
 import { PretoolHeadSchema, PretoolPayloadSchema } from "./payload.ts";
+import { anyJsonValue, assertSameOutput } from "../../testing/same_output.ts";
 
 const runs = Deno.env.get("CLIFFHANGER_FUZZ_LONG") ? 20000 : 2000;
 
-function assertSameOutput(actual: unknown, expected: unknown, where: string): void {
-  assert.deepStrictEqual(actual, expected, where);
-  const keys = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(keys)
-      : v !== null && typeof v === "object"
-      ? Object.entries(v).map(([k, x]) => [k, keys(x)])
-      : null;
-  assert.deepStrictEqual(keys(actual), keys(expected), `${where}: key order`);
-}
-
-const anyJson = fc.oneof(
-  fc.constantFrom(null, true, false, 0, 1.5, "", "x", [], {}, [1], { a: 1 }),
-  fc.integer(),
-  fc.string({ maxLength: 4 }),
-);
+const anyJson = anyJsonValue();
 const field = (arb: fc.Arbitrary<unknown>) =>
   fc.oneof({ weight: 8, arbitrary: arb }, { weight: 1, arbitrary: anyJson }, {
     weight: 1,

@@ -9,6 +9,7 @@ import { checkPromptPayload } from "./payload_check.ts";
 import { PromptPayloadSchema } from "./payload.ts";
 import { checkPromptState, type PromptState } from "./state.ts";
 import { type PromptStateOutput, PromptStateSchema } from "./state_schema.ts";
+import { anyJsonValue, assertSameOutput } from "../../testing/same_output.ts";
 
 const runs = Deno.env.get("CLIFFHANGER_FUZZ_LONG") ? 20000 : 2000;
 
@@ -17,22 +18,7 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const sameState: Same<PromptState, PromptStateOutput> = true;
 void sameState;
 
-function assertSameOutput(actual: unknown, expected: unknown, where: string): void {
-  assert.deepStrictEqual(actual, expected, where);
-  const keys = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(keys)
-      : v !== null && typeof v === "object"
-      ? Object.entries(v).map(([k, x]) => [k, keys(x)])
-      : null;
-  assert.deepStrictEqual(keys(actual), keys(expected), `${where}: key order`);
-}
-
-const anyJson = fc.oneof(
-  fc.constantFrom(null, true, false, 0, 1.5, "", "x", [], {}, [1], { a: 1 }, { id: 3 }, { id: "m", x: 1 }),
-  fc.integer(),
-  fc.string({ maxLength: 4 }),
-);
+const anyJson = anyJsonValue({ id: 3 }, { id: "m", x: 1 });
 const field = (arb: fc.Arbitrary<unknown>) =>
   fc.oneof({ weight: 12, arbitrary: arb }, { weight: 1, arbitrary: anyJson }, {
     weight: 2,
