@@ -114,9 +114,10 @@ export const COUNTED_COPY_WINDOW_MS = 5_000;
 const duplicate: StopStage = {
   id: "duplicate",
   row: {
-    condition: "the same stop reached a second registration of the hook: the same fingerprint, holding the count of " +
-      "finished stops in the transcript, started up to 5 s after the first copy finished; before the final message " +
-      "reaches the file, started before the first copy finished, plus `dedupeWindowMs`",
+    condition: "the same stop reached a second registration of the hook: the same fingerprint, which holds the " +
+      "transcript's count of finished stops when it has any, started up to 5 s after the first copy finished; " +
+      "otherwise (no such count, or the final message not in the file yet), started before the first copy " +
+      "finished, plus `dedupeWindowMs`",
     decision: "the first copy's answer again, not logged or counted a second time",
     rule: "the first copy's",
   },
