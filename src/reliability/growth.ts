@@ -24,10 +24,30 @@ export interface Growth {
   superLinear: boolean;
 }
 
-/** `run(size)` does the work on an input of `size` units; `size` is the whole input's size. */
+/**
+ * `run(size)` does the work on an input of `size` units; `size` is the whole input's size. A first reading that looks
+ * super-linear is measured again with twice the factor and twice the repeats, and counts only if that reading is
+ * super-linear too: quadratic work's ratio doubles with the factor, a load spike on a busy machine does not repeat.
+ */
 export function growth(run: (size: number) => void, size: number, options: GrowthOptions = {}): Growth {
   const factor = options.factor ?? 8;
   const repeats = options.repeats ?? 3;
+  const first = measure(run, size, factor, repeats, options);
+  if (!first.superLinear || size < factor * 2) return first;
+  const confirm = measure(run, size, factor * 2, repeats * 2, {
+    ...options,
+    ...(options.limit === undefined ? {} : { limit: options.limit * 2 }),
+  });
+  return confirm.superLinear ? confirm : { ...first, superLinear: false };
+}
+
+function measure(
+  run: (size: number) => void,
+  size: number,
+  factor: number,
+  repeats: number,
+  options: GrowthOptions,
+): Growth {
   const floorMs = options.floorMs ?? 5;
   const limit = options.limit ?? factor / 2;
   const part = Math.max(1, Math.floor(size / factor));
