@@ -8,7 +8,7 @@
 import { readRegularText } from "../store/safe_file.ts";
 import { join } from "../path.ts";
 import { parse, type ParseError, printParseErrorCode } from "../jsonc.ts";
-import { BUILTIN_RULE_FILES, type BuiltinRuleFile } from "./builtin.ts";
+import { BUILTIN_PREFILTERS, BUILTIN_RULE_FILES, type BuiltinRuleFile } from "./builtin.ts";
 import {
   type CompiledRule,
   type RuleFile,
@@ -179,7 +179,8 @@ function loadData(
     if (seen.has(rule.id)) return { error: `${where}: duplicate id in this file` };
     seen.add(rule.id);
     if (embedded) {
-      rules.push(lazilyCompiled({ ...rule, kind: file.kind, regexes: [], origin }, file.grammar));
+      const needs = BUILTIN_PREFILTERS[origin]?.[rule.id];
+      rules.push(lazilyCompiled({ ...rule, kind: file.kind, regexes: [], origin }, file.grammar, needs));
       continue;
     }
     const regexes: RegExp[] = [];
@@ -201,13 +202,25 @@ function loadData(
  * its languages' rules (half the built-in patterns are for other languages than English), and building all 470
  * costs a Stop hook milliseconds. load_test.ts compiles every built-in eagerly and compares.
  */
-function lazilyCompiled(rule: CompiledRule, grammar: Readonly<Record<string, string>>): CompiledRule {
-  let regexes: RegExp[] | null = null;
+function lazilyCompiled(
+  rule: CompiledRule,
+  grammar: Readonly<Record<string, string>>,
+  needs: readonly (readonly string[] | null)[] | undefined,
+): CompiledRule {
+  const compiled: (RegExp | undefined)[] = [];
+  const regexAt = (i: number) => compiled[i] ??= new RegExp(expandGrammar(rule.patterns[i]!, grammar).text, rule.flags);
+  let all: RegExp[] | null = null;
   Object.defineProperty(rule, "regexes", {
     enumerable: true,
     configurable: true,
-    get: () => regexes ??= rule.patterns.map((raw) => new RegExp(expandGrammar(raw, grammar).text, rule.flags)),
+    get: () => all ??= rule.patterns.map((_, i) => regexAt(i)),
   });
+  // not enumerable: the rule's fields stay those of an eagerly loaded one
+  Object.defineProperty(rule, "regexAt", { value: regexAt, enumerable: false });
+  // the generated literals belong to these very patterns (prefilter_test.ts): one per pattern, or none at all
+  if (needs !== undefined && needs.length === rule.patterns.length) {
+    Object.defineProperty(rule, "needs", { value: needs, enumerable: false });
+  }
   return rule;
 }
 

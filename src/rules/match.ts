@@ -3,6 +3,7 @@
  * to its last `maxChars` characters before any regex runs, so a huge message costs no more than a
  * capped one and a slow pattern has a bounded input.
  */
+import { mayMatch } from "./prefilter.ts";
 import type { CompiledRule, RuleMatch } from "./schema.ts";
 
 /** Default cap on the characters matched, used when the caller has no config value. */
@@ -40,7 +41,16 @@ export function quotablePhrase(raw: string): string {
 export function matchRule(rule: CompiledRule, text: string): string | null {
   const scope = rule.tailChars === null ? text : tail(text, rule.tailChars);
   let best: { index: number; text: string } | null = null;
-  for (const regex of rule.regexes) {
+  const ignoreCase = rule.flags.includes("i");
+  let lowered: string | null = null;
+  const count = rule.regexAt ? rule.patterns.length : rule.regexes.length;
+  for (let i = 0; i < count; i++) {
+    // a text without any of the pattern's required literals cannot match it: it is not compiled or run
+    const needs = rule.needs?.[i] ?? null;
+    if (needs !== null && !mayMatch(needs, scope, lowered ??= ignoreCase ? scope.toLowerCase() : scope, ignoreCase)) {
+      continue;
+    }
+    const regex = rule.regexAt ? rule.regexAt(i) : rule.regexes[i]!;
     regex.lastIndex = 0; // compiled without g/y, but never trust a hand-built rule to be stateless
     const found = regex.exec(scope);
     if (!found) continue;

@@ -140,6 +140,12 @@ export type RuleFile = z.output<Schemas["RuleFileSchema"]>;
 export interface CompiledRule extends Rule {
   kind: RuleKind;
   regexes: RegExp[];
+  /**
+   * A built-in rule's patterns compiled one at a time, when first needed (absent: use `regexes`), and each one's
+   * required literals: a text with none of them cannot match, so that pattern is not compiled for it.
+   */
+  regexAt?: (index: number) => RegExp;
+  needs?: readonly (readonly string[] | null)[];
   /** "builtin:<file>" or the user file's path. */
   origin: string;
 }

@@ -1,0 +1,175 @@
+/**
+ * A pattern's required literals: strings one of which every match must contain. A message that contains none of them
+ * cannot match, so the pattern is neither compiled nor run for it (V8 compiles a regex the first time it runs, and a
+ * Stop hook reads one message: compiling is most of the closing analysis' cost).
+ *
+ * Sound by construction, for what it takes: a source in non-`u` mode, where a case-insensitive ASCII letter matches
+ * only the same ASCII letter in either case. Only ASCII characters outside any class, group quantified to zero or
+ * lookaround count; anything it does not read plainly (a class, an escape of a letter, a backreference, a quantifier
+ * that may repeat zero times, a `{` that is not a quantifier) ends a run of literals and requires nothing.
+ * prefilter_test.ts holds every built-in pattern to it over every labelled message and rule example.
+ */
+
+/** null: no requirement (always run the pattern). */
+export type Needs = readonly string[] | null;
+
+/** Strings shorter than this are not worth a test: the pattern runs. */
+const MIN_LITERAL = 3;
+/** More alternatives than this are not worth testing: the pattern runs. */
+const MAX_ALTERNATIVES = 16;
+
+/** The literals one of which a match of `source` must contain (lowercased under `i`), or null. */
+export function requiredLiterals(source: string, flags: string): Needs {
+  if (flags.includes("u") || flags.includes("v")) return null;
+  try {
+    const parser = new Parser(source);
+    const needs = parser.alternation();
+    if (parser.at < source.length) return null; // an unmatched ")": not a source this reads
+    if (needs === null || needs.length > MAX_ALTERNATIVES || needs.some((s) => s.length < MIN_LITERAL)) return null;
+    return flags.includes("i") ? [...new Set(needs.map((s) => s.toLowerCase()))] : needs;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `text` may match a pattern with these needs (`lowered`: the text lowercased, for an `i` pattern). */
+export function mayMatch(needs: Needs, text: string, lowered: string, ignoreCase: boolean): boolean {
+  if (needs === null) return true;
+  const hay = ignoreCase ? lowered : text;
+  return needs.some((s) => hay.includes(s));
+}
+
+class Unreadable extends Error {}
+
+/** One atom of a sequence: a literal ASCII character, or something else with what it requires. */
+type Atom = { literal: string } | { needs: Needs; min: number };
+
+class Parser {
+  at = 0;
+  constructor(readonly src: string) {}
+
+  /** branch ("|" branch)*: a match is a match of one branch. */
+  alternation(): Needs {
+    const branches: Needs[] = [this.sequence()];
+    while (this.src[this.at] === "|") {
+      this.at++;
+      branches.push(this.sequence());
+    }
+    if (branches.some((b) => b === null)) return null;
+    return branches.flatMap((b) => b as string[]);
+  }
+
+  /** The best requirement among the sequence's literal runs and its required groups. */
+  sequence(): Needs {
+    const candidates: string[][] = [];
+    let run = "";
+    const endRun = () => {
+      if (run !== "") candidates.push([run]);
+      run = "";
+    };
+    while (this.at < this.src.length && this.src[this.at] !== "|" && this.src[this.at] !== ")") {
+      const atom = this.atom();
+      const { min, max } = this.quantifier();
+      if ("literal" in atom && min === 1 && max === 1) {
+        run += atom.literal;
+        continue;
+      }
+      endRun();
+      if (min === 0) continue;
+      const needs = "literal" in atom ? [atom.literal] : atom.needs;
+      if (needs !== null && ("literal" in atom || atom.min > 0)) candidates.push([...needs]);
+    }
+    endRun();
+    if (candidates.length === 0) return null;
+    // the most selective: the longest shortest alternative, then the fewest alternatives
+    const score = (c: string[]) => Math.min(...c.map((s) => s.length)) * 100 - c.length;
+    return candidates.reduce((best, c) => (score(c) > score(best) ? c : best));
+  }
+
+  atom(): Atom {
+    const c = this.src[this.at]!;
+    if (c === "(") return this.group();
+    if (c === "[") {
+      this.skipClass();
+      return { needs: null, min: 1 };
+    }
+    if (c === "\\") return this.escape();
+    this.at++;
+    if (c === "." || c === "^" || c === "$") return { needs: null, min: c === "." ? 1 : 0 };
+    if (c === "*" || c === "+" || c === "?") throw new Unreadable(); // a quantifier with nothing before it
+    if (c === "{" || c === "}" || c === "]") return { needs: null, min: 1 }; // Annex B literals: not read
+    // ASCII only: under `i` a non-ASCII letter has case rules this does not follow
+    return c.charCodeAt(0) < 128 ? { literal: c } : { needs: null, min: 1 };
+  }
+
+  group(): Atom {
+    this.at++; // (
+    let zeroWidth = false;
+    if (this.src.startsWith("?:", this.at)) this.at += 2;
+    else if (this.src.startsWith("?=", this.at) || this.src.startsWith("?!", this.at)) {
+      this.at += 2;
+      zeroWidth = true;
+    } else if (this.src.startsWith("?<=", this.at) || this.src.startsWith("?<!", this.at)) {
+      this.at += 3;
+      zeroWidth = true;
+    } else if (this.src.startsWith("?<", this.at)) {
+      const close = this.src.indexOf(">", this.at);
+      if (close < 0) throw new Unreadable();
+      this.at = close + 1;
+    } else if (this.src[this.at] === "?") throw new Unreadable(); // a group kind this does not know
+    const inner = this.alternation();
+    if (this.src[this.at] !== ")") throw new Unreadable();
+    this.at++;
+    // a lookaround matches no characters of its own: it requires nothing of the match
+    return zeroWidth ? { needs: null, min: 0 } : { needs: inner, min: 1 };
+  }
+
+  skipClass(): void {
+    this.at++; // [
+    if (this.src[this.at] === "^") this.at++;
+    if (this.src[this.at] === "]") {
+      this.at++; // [] or [^]: closes at once in JavaScript
+      return;
+    }
+    while (this.at < this.src.length && this.src[this.at] !== "]") this.at += this.src[this.at] === "\\" ? 2 : 1;
+    if (this.at >= this.src.length) throw new Unreadable();
+    this.at++;
+  }
+
+  escape(): Atom {
+    const c = this.src[this.at + 1];
+    if (c === undefined) throw new Unreadable();
+    this.at += 2;
+    if (/[A-Za-z0-9]/.test(c)) {
+      // classes, assertions, control and numeric escapes, backreferences: consume the whole escape, require nothing
+      // (only what the escape really takes: \x41, \u0041, \cJ; else it is the letter itself, read as nothing)
+      const rest = this.src.slice(this.at);
+      if (c === "x" && /^[0-9A-Fa-f]{2}/.test(rest)) this.at += 2;
+      else if (c === "u" && /^[0-9A-Fa-f]{4}/.test(rest)) this.at += 4;
+      else if (c === "c" && /^[A-Za-z]/.test(rest)) this.at += 1;
+      else if (/[0-9]/.test(c)) { while (/[0-9]/.test(this.src[this.at] ?? "")) this.at++; }
+      return { needs: null, min: c === "b" || c === "B" ? 0 : 1 };
+    }
+    return c.charCodeAt(0) < 128 ? { literal: c } : { needs: null, min: 1 };
+  }
+
+  /** The quantifier after an atom: {min, max}, max Infinity for unbounded; a lazy `?` after it is taken too. */
+  quantifier(): { min: number; max: number } {
+    const c = this.src[this.at];
+    let q: { min: number; max: number } | null = null;
+    if (c === "*") q = { min: 0, max: Infinity };
+    else if (c === "+") q = { min: 1, max: Infinity };
+    else if (c === "?") q = { min: 0, max: 1 };
+    if (q !== null) this.at++;
+    else if (c === "{") {
+      const m = /^\{(\d+)(,(\d*))?\}/.exec(this.src.slice(this.at));
+      if (m) {
+        this.at += m[0].length;
+        q = { min: Number(m[1]), max: m[2] === undefined ? Number(m[1]) : m[3] === "" ? Infinity : Number(m[3]) };
+      }
+    }
+    if (q === null) return { min: 1, max: 1 };
+    if (this.src[this.at] === "?") this.at++;
+    return q;
+  }
+}

@@ -1,0 +1,113 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import prefiltersFile from "../../rules/prefilters.json" with { type: "json" };
+import { readFinals } from "../../scripts/eval/finals.ts";
+import { BUILTIN_RULE_FILES } from "./builtin.ts";
+import { expandGrammar } from "./load.ts";
+import { mayMatch, requiredLiterals } from "./prefilter.ts";
+import { computePrefilters } from "./prefilter_data.ts";
+
+Deno.test("rules/prefilters.json is what scripts/rules/prefilters.ts computes from the rule files", () => {
+  assert.deepEqual(
+    prefiltersFile,
+    computePrefilters(BUILTIN_RULE_FILES),
+    "out of date: deno run --allow-read --allow-write scripts/rules/prefilters.ts",
+  );
+});
+
+Deno.test("requiredLiterals: what a match must contain, and nothing where it cannot tell", () => {
+  assert.deepEqual(requiredLiterals("\\bwant\\s+(?:me|us)\\s+to\\b", "i"), ["want"]);
+  assert.deepEqual(requiredLiterals("(?:shall|should) I", "i"), ["shall", "should"]);
+  assert.deepEqual(requiredLiterals("Next steps?:", "i"), ["next step"]);
+  // optional, repeated-from-zero and looked-around parts require nothing; a branch with nothing makes all nothing
+  assert.equal(requiredLiterals("(?:maybe)?\\w+", "i"), null);
+  assert.equal(requiredLiterals("(?=want)\\w+", "i"), null);
+  assert.equal(requiredLiterals("want|\\w+", "i"), null);
+  assert.deepEqual(
+    requiredLiterals("(?:abc)+def", "i"),
+    ["abc"].length ? ["abc"] : [],
+    "a group repeated once or more",
+  );
+  // classes and escapes end a run; an escaped punctuation mark is itself
+  assert.deepEqual(requiredLiterals("[abc]xyz\\.", "i"), ["xyz."]);
+  assert.equal(requiredLiterals("\\x41bc", "i"), null, "bc is too short once \\x41 is not read");
+  // a quantified last letter is not part of the run: "done" needs only "don"
+  assert.deepEqual(requiredLiterals("done?", "i"), ["don"]);
+  // the u flag is not read: its case folding differs
+  assert.equal(requiredLiterals("want", "iu"), null);
+  // case: lowered under i, as written without
+  assert.deepEqual(requiredLiterals("Want", ""), ["Want"]);
+  assert.equal(mayMatch(["want"], "I WANT", "i want", true), true);
+  assert.equal(mayMatch(["Want"], "want", "want", false), false);
+});
+
+/** Every built-in pattern with literals, compiled, and the literals: a text it matches has one of them. */
+function builtinPatterns(): { id: string; regex: RegExp; needs: readonly string[]; flags: string }[] {
+  const out: { id: string; regex: RegExp; needs: readonly string[]; flags: string }[] = [];
+  const data = computePrefilters(BUILTIN_RULE_FILES);
+  for (const file of BUILTIN_RULE_FILES) {
+    const f = file.data as {
+      grammar?: Record<string, string>;
+      rules: { id: string; flags?: string; patterns: string[] }[];
+    };
+    for (const rule of f.rules) {
+      rule.patterns.forEach((p, i) => {
+        const needs = data[file.origin]![rule.id]![i];
+        const flags = rule.flags ?? "iu";
+        if (needs) {
+          out.push({ id: rule.id, regex: new RegExp(expandGrammar(p, f.grammar ?? {}).text, flags), needs, flags });
+        }
+      });
+    }
+  }
+  return out;
+}
+
+function assertSound(texts: readonly string[], what: string): number {
+  let matched = 0;
+  for (const { id, regex, needs, flags } of builtinPatterns()) {
+    for (const text of texts) {
+      if (!regex.test(text)) continue;
+      matched++;
+      assert.ok(
+        mayMatch(needs, text, text.toLowerCase(), flags.includes("i")),
+        `${what}: /${regex.source.slice(0, 80)}/ of "${id}" matches ${JSON.stringify(text.slice(0, 120))} without ${
+          JSON.stringify(needs)
+        }`,
+      );
+    }
+  }
+  return matched;
+}
+
+Deno.test("prefilter soundness: every labelled final message and rule example a pattern matches has its literal", async () => {
+  const finals = (await readFinals()).map((f) => f.text);
+  const examples = BUILTIN_RULE_FILES.flatMap((file) =>
+    (file.data as { rules: { examples?: { match?: string[]; noMatch?: string[] } }[] }).rules.flatMap((r) => [
+      ...(r.examples?.match ?? []),
+      ...(r.examples?.noMatch ?? []),
+    ])
+  );
+  // every sentence and line on its own too, as the closing analysis reads them
+  const pieces = [...finals, ...examples].flatMap((t) => [t, ...t.split(/(?<=[.!?])\s+|\n+/)]);
+  const matched = assertSound(pieces, "labelled text");
+  assert.ok(matched > 500, `only ${matched} matches: the check saw too little`);
+});
+
+Deno.test("prefilter soundness: random text built from the patterns' own words, odd cases and Unicode", () => {
+  const words = [...new Set(builtinPatterns().flatMap((p) => p.needs))].slice(0, 400);
+  const token = fc.oneof(
+    fc.constantFrom(...words),
+    fc.constantFrom(" ", "  ", "\n", ", ", ". ", "? ", "'", "\u2019", "I", "we", "you", "İ", "ſ", "K", "ß", "é"),
+    fc.string({ maxLength: 3 }),
+  );
+  const text = fc.array(token, { maxLength: 20 }).chain((parts) =>
+    fc.constantFrom(parts.join(""), parts.join("").toUpperCase(), parts.join(" "))
+  );
+  fc.assert(
+    fc.property(fc.array(text, { minLength: 20, maxLength: 20 }), (texts) => {
+      assertSound(texts, "random text");
+    }),
+    { numRuns: 30 },
+  );
+});
