@@ -30,3 +30,8 @@ export function scopeText(text: string): string {
       "DIR, --cliffhanger-home DIR, --settings PATH or --relay-dir DIR; a checkout install: deno task cli install again)",
   );
 }
+
+/** The first line of an error's message (Deno's errors can run over several). */
+export function firstLine(e: unknown): string {
+  return ((e instanceof Error ? e.message : String(e)).split("\n")[0]) ?? "";
+}

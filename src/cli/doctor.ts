@@ -2,6 +2,8 @@
  * `doctor [--settings PATH] [--json]`: checks the whole chain a hook call goes through and prints each check with a
  * fix. Exits 1 when something is broken (a warning alone exits 0).
  */
+import { currentRuntime } from "../settings/hook_command.ts";
+import { firstLine } from "../errors.ts";
 import type { SettingsFileReport } from "../settings/inspect.ts";
 import { join } from "node:path";
 import {
@@ -24,8 +26,7 @@ import {
 import { type Facts, gatherFacts } from "../doctor/facts.ts";
 import { checkHandlersStart } from "../doctor/handlers_start.ts";
 import { MAIN_PATH, resolveRunCommand } from "../permissions.ts";
-import { handlerProgram } from "../settings/handler_words.ts";
-import { inScope, readLauncher } from "../settings/launcher.ts";
+import { inScope, launcherPrograms, readLauncher } from "../settings/launcher.ts";
 import { generations } from "../store/rotate.ts";
 import { type CommandSpec, parseCommandArgs } from "./args.ts";
 import { forCheckout } from "./checkout_fix.ts";
@@ -130,7 +131,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   );
   // from a checkout there is no cliffhanger-bin on PATH: each fix names the command that is there (the command word
   // only, never a path that ends in cliffhanger-bin)
-  const checkout = self !== null && /(^|[\\/])deno(\.exe)?$/.test(self);
+  const checkout = !currentRuntime().standalone;
   const runnable = checkout
     ? shown.map((
       c,
@@ -243,9 +244,7 @@ async function checkLaunchers(
   context: { paths: CliContext["paths"]; relayDir: string | null },
 ): Promise<Check[]> {
   const { paths, relayDir } = context;
-  const launchers = [
-    ...new Set(files.flatMap((f) => f.handlers.map((h) => handlerProgram(h, paths.home) ?? h.command))),
-  ].filter((c) => c.endsWith("/bin/cliffhanger-bin"));
+  const launchers = launcherPrograms(files.flatMap((f) => f.handlers), paths.home);
   const checks: Check[] = [];
   const fix = "run `deno task cli install` again from the checkout you use, in the environment Claude Code runs " +
     "with (or install the compiled binary)";
@@ -317,10 +316,6 @@ function exists(path: string): boolean | null {
     if (e instanceof Deno.errors.NotFound) return false;
     return null;
   }
-}
-
-function firstLine(e: unknown): string {
-  return ((e instanceof Error ? e.message : String(e)).split("\n")[0]) ?? "";
 }
 
 export const command: Command = { spec, run };

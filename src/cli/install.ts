@@ -1,11 +1,13 @@
 /** `install`: register this binary's hooks in a Claude Code settings file. */
+import { launcherText } from "../settings/launcher.ts";
 import type { CommandSpec } from "./args.ts";
 import type { CliContext } from "./context.ts";
 import { CommandError } from "../errors.ts";
 import { join } from "../path.ts";
 import { writeFileAtomic } from "../store/atomic.ts";
 import { installHooks, pythonHandlerEvents } from "../settings/edit.ts";
-import { claudeReadsHere, enabledPythonPlugins } from "../settings/plugins.ts";
+import { claudeReadsHere } from "../settings/inspect.ts";
+import { enabledPythonPlugins } from "../settings/plugins.ts";
 import {
   currentHookCommand,
   describeHooks,
@@ -127,10 +129,7 @@ function launcherFor(
 ): { command: HookCommand; write: () => Promise<void> } | null {
   if (direct.prefixArgs.length === 0 || Deno.build.os === "windows") return null;
   const launcher = join(ctx.paths.root, "bin", "cliffhanger-bin");
-  const quote = (w: string) => `'${w.replaceAll("'", "'\\''")}'`;
-  const line = [direct.command, ...direct.prefixArgs].map(quote).join(" ");
-  const text =
-    `#!/bin/sh\n# cliffhanger-bin from a checkout, written by install: runs main.ts under its scopes\nexec ${line} "$@"\n`;
+  const text = launcherText([direct.command, ...direct.prefixArgs]);
   return {
     command: { command: launcher, prefixArgs: [] },
     write: () => writeFileAtomic(launcher, text, { mode: 0o755, label: "launcher" }),

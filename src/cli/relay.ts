@@ -2,9 +2,8 @@
  * `relay on|off|send|read|status|log [--dir DIR]`: the manager side of the relay mailbox (see src/relay/). The
  * manager writes to-code.md, ACTIVE, STOP and manager-state.json; it never writes state.json (the hook's file).
  */
-import { handlerProgram } from "../settings/handler_words.ts";
-import { candidateSettingsFiles, inspectSettings } from "../settings/inspect.ts";
-import { inScope, readLauncher } from "../settings/launcher.ts";
+import { claudeReadsHere, inspectSettings } from "../settings/inspect.ts";
+import { inScope, launcherPrograms, readLauncher } from "../settings/launcher.ts";
 import { readConfigFile } from "../config_file.ts";
 import { clearConsumed, MAX_INSTRUCTION_BYTES, queueDir, queuedPath } from "../relay/queue.ts";
 import { readRegularText } from "../store/safe_file.ts";
@@ -200,13 +199,9 @@ async function hookWillNotSee(ctx: CliContext, dir: string): Promise<string[]> {
   }
   // from a checkout this command's scope names the folder, but the registered launcher has the scopes it was
   // written with
-  const cwd = ctx.cwd();
-  const settings = await inspectSettings(cwd ? candidateSettingsFiles(ctx.paths, cwd) : [ctx.paths.userSettings]);
-  const launchers = new Set(
-    settings.flatMap((f) => f.handlers.filter((h) => h.event === "Stop").map((h) => handlerProgram(h, ctx.paths.home)))
-      .filter((p): p is string => p !== null && p.endsWith("/bin/cliffhanger-bin")),
-  );
-  for (const path of launchers) {
+  const settings = await inspectSettings(claudeReadsHere(ctx.paths, ctx.cwd()));
+  const stops = settings.flatMap((f) => f.handlers.filter((h) => h.event === "Stop"));
+  for (const path of launcherPrograms(stops, ctx.paths.home)) {
     const launcher = await readLauncher(path);
     if (launcher !== null && !inScope(launcher.read, dir)) {
       warnings.push(

@@ -13,7 +13,7 @@ import { ReplayAccumulator } from "../replay/report.ts";
 import { type TranscriptFile, walkTranscripts } from "../replay/walk.ts";
 import { type CommandSpec, intFlag, parseCommandArgs } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
-import { CommandError, UsageError } from "../errors.ts";
+import { CommandError, firstLine, UsageError } from "../errors.ts";
 import { readConfigFile } from "../config_file.ts";
 
 const spec: CommandSpec = {
@@ -157,10 +157,6 @@ async function ruleLabels(rules: ReturnType<typeof buildRuleSet>): Promise<Recor
     if (rule.label) labels[rule.id] = rule.label;
   }
   return await Promise.resolve(labels);
-}
-
-function firstLine(e: unknown): string {
-  return ((e instanceof Error ? e.message : String(e)).split("\n")[0]) ?? "";
 }
 
 export const command: Command = { spec, run };

@@ -1,5 +1,6 @@
 /** `uninstall`: remove this binary's hooks from a Claude Code settings file, and nothing else. */
-import { claudeReadsHere, enabledPythonPlugins } from "../settings/plugins.ts";
+import { claudeReadsHere } from "../settings/inspect.ts";
+import { enabledPythonPlugins } from "../settings/plugins.ts";
 import type { CommandSpec } from "./args.ts";
 import type { CliContext } from "./context.ts";
 import { uninstallHooks } from "../settings/edit.ts";

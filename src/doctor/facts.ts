@@ -16,7 +16,7 @@ import { relayDirFor } from "../relay/paths.ts";
 import { RELAY_TIMEOUT_HEADROOM_S, relayInUse, relayTimeoutWarning } from "../relay/timeout.ts";
 import { buildRuleSet, readUserRuleFiles } from "../rules/load.ts";
 import type { RuleFileReport } from "../rules/schema.ts";
-import { candidateSettingsFiles, inspectSettings, type SettingsFileReport } from "../settings/inspect.ts";
+import { claudeReadsHere, inspectSettings, type SettingsFileReport } from "../settings/inspect.ts";
 import { inspectPlugins, type PluginHooksReport } from "../settings/plugins.ts";
 import { pathExists } from "../store/exists.ts";
 import type { HomePaths } from "../store/paths.ts";
@@ -86,11 +86,11 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
   const read = await readConfigFile(paths.config, env);
   const config = read.config;
   const settingsPaths = [
-    ...new Set([...(cwd ? candidateSettingsFiles(paths, cwd) : [paths.userSettings]), ...input.extraSettings]),
+    ...new Set([...claudeReadsHere(paths, cwd), ...input.extraSettings]),
   ];
   const settings = await inspectSettings(settingsPaths);
   // what enables a plugin is the settings Claude Code reads (user, project, local), not a file named to look at
-  const claudeReads = new Set(cwd ? candidateSettingsFiles(paths, cwd) : [paths.userSettings]);
+  const claudeReads = new Set(claudeReadsHere(paths, cwd));
   const plugins = await inspectPlugins(paths.claudeDir, settings.filter((f) => claudeReads.has(f.path)));
   // plugins that run ours, or the Python cliffhanger (its own plugin), or whose hook file could not be read
   const ours = plugins.reports.filter((p) => p.handlers.length > 0 || (p.python ?? []).length > 0 || p.error !== null);

@@ -95,6 +95,14 @@ async function inspectFile(path: string): Promise<SettingsFileReport> {
   return { path, exists: true, ...inspectSettingsText(text) };
 }
 
+/**
+ * The settings Claude Code reads for a session in `cwd`, in its order (user, project, local: a later file wins); just
+ * the user's when the working directory is not known.
+ */
+export function claudeReadsHere(paths: Pick<HomePaths, "userSettings">, cwd: string | null): string[] {
+  return cwd ? candidateSettingsFiles(paths, cwd) : [paths.userSettings];
+}
+
 /** The settings files Claude Code reads for a session started in `cwd`: user, project, project-local. */
 export function candidateSettingsFiles(paths: Pick<HomePaths, "userSettings">, cwd: string): string[] {
   return [paths.userSettings, join(cwd, ".claude", "settings.json"), join(cwd, ".claude", "settings.local.json")];

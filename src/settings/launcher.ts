@@ -4,6 +4,7 @@
  * for doctor (is the home still in them, does the deno still exist) and `relay on` (will the hook see the folder).
  */
 import { readRegularText } from "../store/safe_file.ts";
+import { type HandlerLike, handlerProgram } from "./handler_words.ts";
 
 export const LAUNCHER_HEADER = "#!/bin/sh\n# cliffhanger-bin from a checkout";
 const MAX_LAUNCHER_BYTES = 64 * 1024;
@@ -16,6 +17,23 @@ export interface Launcher {
   /** Its --allow-read and --allow-write lists. */
   read: string[];
   write: string[];
+}
+
+/** The launcher install writes: a sh script that execs these words (deno, its flags, main.ts) with its own args. */
+export function launcherText(words: readonly string[]): string {
+  const quote = (w: string) => `'${w.replaceAll("'", "'\\''")}'`;
+  return `${LAUNCHER_HEADER}, written by install: runs main.ts under its scopes\nexec ${
+    words.map(quote).join(" ")
+  } "$@"\n`;
+}
+
+/** The programs of these handlers that are a checkout install's launcher (`…/bin/cliffhanger-bin`), each once. */
+export function launcherPrograms(handlers: readonly HandlerLike[], home: string): string[] {
+  return [
+    ...new Set(
+      handlers.map((h) => handlerProgram(h, home) ?? h.command).filter((p) => p.endsWith("/bin/cliffhanger-bin")),
+    ),
+  ];
 }
 
 /** A launcher's text read back, or null when it is not one install wrote. */

@@ -6,11 +6,12 @@
  * `enabledPlugins` in the user, project or local settings (the later wins) says true. A plugin loaded for one run
  * with `claude --plugin-dir DIR` is not listed anywhere and cannot be seen from here.
  */
+import { firstLine } from "../errors.ts";
 import { join, resolve } from "../path.ts";
 import { readRegularText } from "../store/safe_file.ts";
 import * as z from "../zod.ts";
 import type { HomePaths } from "../store/paths.ts";
-import { candidateSettingsFiles, inspectSettings, inspectSettingsText, type SettingsFileReport } from "./inspect.ts";
+import { inspectSettings, inspectSettingsText, type SettingsFileReport } from "./inspect.ts";
 
 /** installed_plugins.json is a list of a few dozen entries; a plugin's hook file a few KiB. */
 const MAX_LIST_BYTES = 4 * 1024 * 1024;
@@ -142,15 +143,6 @@ function unreadable(path: string, e: unknown): SettingsFileReport {
 
 function isString(v: unknown): v is string {
   return typeof v === "string";
-}
-
-function firstLine(e: unknown): string {
-  return ((e instanceof Error ? e.message : String(e)).split("\n")[0]) ?? "";
-}
-
-/** The settings Claude Code reads for a session in `cwd`, in its order (user, project, local): a later file wins. */
-export function claudeReadsHere(paths: Pick<HomePaths, "userSettings">, cwd: string | null): string[] {
-  return cwd ? candidateSettingsFiles(paths, cwd) : [paths.userSettings];
 }
 
 /** Installed plugins that run the Python cliffhanger and that these settings enable, each with the file that does. */
