@@ -27,7 +27,10 @@ export function launcherText(words: readonly string[]): string {
   } "$@"\n`;
 }
 
-/** The programs of these handlers that are a checkout install's launcher (`…/bin/cliffhanger-bin`), each once. */
+/**
+ * The programs of these handlers that may be a checkout install's launcher (named `…/bin/cliffhanger-bin`), each
+ * once; readLauncher tells a launcher from the compiled binary of that name (too big, or not our script: null).
+ */
 export function launcherPrograms(handlers: readonly HandlerLike[], home: string): string[] {
   return [
     ...new Set(

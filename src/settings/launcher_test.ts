@@ -1,0 +1,24 @@
+import assert from "node:assert/strict";
+import { inScope, launcherPrograms, launcherText, parseLauncher } from "./launcher.ts";
+
+Deno.test("a launcher's text reads back to what it runs and the scopes it grants, quotes included", () => {
+  const text = launcherText(["/o'neil/deno", "run", "--allow-read=/a,/b", "--allow-write=/h", "/c/main.ts"]);
+  assert.ok(text.startsWith("#!/bin/sh\n# cliffhanger-bin from a checkout"));
+  assert.deepEqual(parseLauncher(text), {
+    deno: "/o'neil/deno",
+    main: "/c/main.ts",
+    read: ["/a", "/b"],
+    write: ["/h"],
+  });
+  assert.equal(parseLauncher("#!/bin/sh\nexec other"), null, "not one install wrote");
+  assert.ok(inScope(["/h"], "/h/x") && inScope(["/h"], "/h") && !inScope(["/h"], "/hx"));
+  assert.deepEqual(
+    launcherPrograms([
+      { command: "~/.cliffhanger/bin/cliffhanger-bin hook stop", args: [] },
+      { command: "/u/.cliffhanger/bin/cliffhanger-bin", args: ["hook", "pretool"] },
+      { command: "/usr/local/bin/cliffhanger-bin", args: ["hook", "stop"] },
+    ], "/u"),
+    ["/u/.cliffhanger/bin/cliffhanger-bin", "/usr/local/bin/cliffhanger-bin"],
+    "each once, ~ expanded; which is a launcher readLauncher tells",
+  );
+});
