@@ -91,3 +91,22 @@ export function assertModelWasSent(request: RecordedRequest, needle: string): vo
     `the model was not sent ${JSON.stringify(needle)}; last texts: ${JSON.stringify(texts.slice(-4))}`,
   );
 }
+
+/** The tool_result block for `id` in a request's messages, as text. */
+export function toolResult(request: RecordedRequest, id: string): { text: string; isError: boolean } {
+  const messages = (request.body?.messages ?? []) as { content?: unknown }[];
+  for (const message of messages) {
+    if (!Array.isArray(message.content)) continue;
+    for (const block of message.content as JsonLine[]) {
+      if (block.type !== "tool_result" || block.tool_use_id !== id) continue;
+      const content = block.content;
+      const text = typeof content === "string"
+        ? content
+        : Array.isArray(content)
+        ? (content as JsonLine[]).map((c) => String(c.text ?? "")).join("")
+        : "";
+      return { text, isError: block.is_error === true };
+    }
+  }
+  assert.fail(`request for step ${request.step} has no tool_result for ${id}`);
+}

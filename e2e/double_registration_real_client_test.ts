@@ -29,10 +29,9 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { assertCompleted, assertLogShape, decisions, describeRun, requestForStep } from "./checks.ts";
+import { assertCompleted, assertLogShape, decisions, describeRun, requestForStep, toolResult } from "./checks.ts";
 import type { JsonLine, ScenarioRun } from "./harness.ts";
 import { runScenario } from "./harness.ts";
-import type { RecordedRequest } from "./mock_api.ts";
 import { disposeSandbox, type Sandbox } from "./sandbox.ts";
 import type { Script } from "./script.ts";
 import { assertNoHookFailure, attachments, stopFeedback, stopHookSummaries } from "./transcript.ts";
@@ -159,25 +158,6 @@ function hookRuns(output: readonly JsonLine[]): HookRun[] {
     }
   }
   return [...runs.values()];
-}
-
-/** The tool_result block for `id` in a request's messages, as text. */
-function toolResult(request: RecordedRequest, id: string): { text: string; isError: boolean } {
-  const messages = (request.body?.messages ?? []) as { content?: unknown }[];
-  for (const message of messages) {
-    if (!Array.isArray(message.content)) continue;
-    for (const block of message.content as JsonLine[]) {
-      if (block.type !== "tool_result" || block.tool_use_id !== id) continue;
-      const content = block.content;
-      const text = typeof content === "string"
-        ? content
-        : Array.isArray(content)
-        ? (content as JsonLine[]).map((c) => String(c.text ?? "")).join("")
-        : "";
-      return { text, isError: block.is_error === true };
-    }
-  }
-  assert.fail(`request for step ${request.step} has no tool_result for ${id}`);
 }
 
 function pick(line: JsonLine, keys: readonly string[]): JsonLine {

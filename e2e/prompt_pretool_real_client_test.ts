@@ -14,10 +14,11 @@ import {
   decisions,
   describeRun,
   requestForStep,
+  toolResult,
 } from "./checks.ts";
 import type { JsonLine, ScenarioRun } from "./harness.ts";
 import { runScenario } from "./harness.ts";
-import { messageTexts, type RecordedRequest } from "./mock_api.ts";
+import { messageTexts } from "./mock_api.ts";
 import { disposeSandbox } from "./sandbox.ts";
 import { loadScript } from "./script.ts";
 import { assertNoHookFailure, attachments } from "./transcript.ts";
@@ -318,25 +319,6 @@ function promptContext(run: ScenarioRun, n: number): string {
     `no UserPromptSubmit context #${n + 1}\n  ${describeRun(run)}`,
   );
   return String(content[0]);
-}
-
-/** The tool_result block for `id` in a request's messages, as text. */
-function toolResult(request: RecordedRequest, id: string): { text: string; isError: boolean } {
-  const messages = (request.body?.messages ?? []) as { content?: unknown }[];
-  for (const message of messages) {
-    if (!Array.isArray(message.content)) continue;
-    for (const block of message.content as JsonLine[]) {
-      if (block.type !== "tool_result" || block.tool_use_id !== id) continue;
-      const content = block.content;
-      const text = typeof content === "string"
-        ? content
-        : Array.isArray(content)
-        ? (content as JsonLine[]).map((c) => String(c.text ?? "")).join("")
-        : "";
-      return { text, isError: block.is_error === true };
-    }
-  }
-  assert.fail(`request for step ${request.step} has no tool_result for ${id}`);
 }
 
 /** The clock line `hook prompt` writes for an ISO timestamp in Asia/Tokyo (UTC+09:00 all year). */

@@ -4,30 +4,12 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cliArgs } from "../../scripts/scopes.ts";
-import { envFrom } from "../env.ts";
-import { childEnv, runCli, withTempHome } from "../testing/run_cli.ts";
+import { runCli, withTempHome } from "../testing/run_cli.ts";
 
 /** Runs the CLI under the scopes of `home` (as compiled for it) with CLIFFHANGER_HOME pointing elsewhere. */
 async function runOutside(home: string, args: string[], stdin = "") {
-  const built = childEnv({ home });
   const outside = join(home, "..", `${home.split("/").at(-1)}-elsewhere`);
-  const runtime = { ...built, CLIFFHANGER_HOME: outside };
-  const child = new Deno.Command(Deno.execPath(), {
-    args: cliArgs(envFrom(built), args, home),
-    env: runtime,
-    clearEnv: true,
-    cwd: home,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(stdin));
-  await writer.close();
-  const out = await child.output();
-  const d = new TextDecoder();
-  return { code: out.code, stdout: d.decode(out.stdout), stderr: d.decode(out.stderr), outside };
+  return { ...await runCli(args, { home, stdin, runtimeEnv: { CLIFFHANGER_HOME: outside } }), outside };
 }
 
 Deno.test("a runtime CLIFFHANGER_HOME outside the scope: status, doctor and stats name it and the rebuild", () =>

@@ -1,9 +1,7 @@
 /** `replay` as a black-box run: usage errors, and a replay of the default folder inside the binary's read scope. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { childEnv, runCli, tempHome } from "../testing/run_cli.ts";
-import { cliArgs } from "../../scripts/scopes.ts";
-import { envFrom } from "../env.ts";
+import { runCli, tempHome } from "../testing/run_cli.ts";
 import { CORPUS_TRANSCRIPTS as CORPUS } from "../testing/testdata.ts";
 
 Deno.test("replay, black-box: usage errors exit 2; the default folder inside the read scope is replayed", async () => {
@@ -26,15 +24,7 @@ Deno.test("replay, black-box: usage errors exit 2; the default folder inside the
   assert.equal(named.code, 0, named.stderr);
   assert.ok(JSON.parse(named.stdout).files > 1);
   // a compiled binary's scope is fixed: a path outside it is refused, said as such
-  const env = childEnv({ home });
-  const fixed = await new Deno.Command(Deno.execPath(), {
-    args: [...cliArgs(envFrom(env), ["replay"], home), CORPUS],
-    env,
-    clearEnv: true,
-    cwd: home,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
+  const fixed = await runCli(["replay", CORPUS], { home, scopeArgs: ["replay"] });
   assert.equal(fixed.code, 1);
-  assert.match(new TextDecoder().decode(fixed.stderr), /outside this binary's read scope/);
+  assert.match(fixed.stderr, /outside this binary's read scope/);
 });

@@ -5,38 +5,19 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cliArgs } from "../../scripts/scopes.ts";
-import { envFrom } from "../env.ts";
 import { defaultRunHelpers } from "../permissions.ts";
-import { childEnv, readErrors, runCli, withTempHome } from "../testing/run_cli.ts";
+import { readErrors, runCli, runCliBytes as runCliRaw, withTempHome } from "../testing/run_cli.ts";
 import { binaryPayload, processGone, readPid, script } from "../wrap/testing.ts";
 
 const withHome = (body: (home: string) => Promise<void>) => withTempHome(body, "cliffhanger-wrap-cli-");
 
-/** runCli for bytes: stdout and stderr as they came. */
+/** runCli for bytes: stdout as it came. */
 async function runCliBytes(
   args: string[],
   home: string,
   stdin: Uint8Array,
 ): Promise<{ code: number; stdout: Uint8Array; stderr: string }> {
-  const env = childEnv({ home });
-  const child = new Deno.Command(Deno.execPath(), {
-    args: cliArgs(envFrom(env), args, home),
-    env,
-    clearEnv: true,
-    cwd: home,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  const [, out] = await Promise.all([
-    (async () => {
-      await writer.write(stdin).catch(() => {});
-      await writer.close().catch(() => {});
-    })(),
-    child.output(),
-  ]);
+  const out = await runCliRaw(args, { home, stdin });
   return { code: out.code, stdout: out.stdout, stderr: new TextDecoder().decode(out.stderr) };
 }
 

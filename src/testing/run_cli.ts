@@ -28,6 +28,13 @@ export interface RunCliOptions {
   relayDirs?: readonly string[];
   /** The module to run instead of main.ts (the bundle's entry, scripts/bundle.ts), with the same flags. */
   entry?: string;
+  /**
+   * The arguments the scopes are computed for, when they differ from those run: a compiled binary's scope is fixed,
+   * so `replay PATH` run with the scopes of a bare `replay` is the binary's, not a checkout's.
+   */
+  scopeArgs?: readonly string[];
+  /** Variables set for the run only, after the scopes are computed (a runtime CLIFFHANGER_HOME it was not built for). */
+  runtimeEnv?: Record<string, string>;
 }
 
 const REAL_HOME = Deno.env.get("HOME") ?? "/root";
@@ -48,20 +55,32 @@ export function childEnv(options: RunCliOptions): Record<string, string> {
 }
 
 export async function runCli(args: string[], options: RunCliOptions): Promise<CliRun> {
+  const out = await runCliBytes(args, options);
+  const decoder = new TextDecoder();
+  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+}
+
+/** runCli with stdout and stderr as the bytes that came. */
+export async function runCliBytes(
+  args: string[],
+  options: RunCliOptions,
+): Promise<{ code: number; stdout: Uint8Array; stderr: Uint8Array }> {
   const env = childEnv(options);
-  const denoArgs = cliArgs(
+  const scoped = cliArgs(
     envFrom(env),
-    args,
+    options.scopeArgs ?? args,
     options.cwd ?? options.home,
     {
       ...(options.runCommands ? { runCommands: options.runCommands } : {}),
       ...(options.relayDirs ? { relayDirs: options.relayDirs } : {}),
     },
   );
+  // the deno flags and main.ts, then the arguments run (the same ones, unless the scopes were for others)
+  const denoArgs = [...scoped.slice(0, scoped.length - (options.scopeArgs ?? args).length), ...args];
   const entry = options.entry;
   const command = new Deno.Command(Deno.execPath(), {
     args: entry === undefined ? denoArgs : denoArgs.map((a) => (a === MAIN_PATH ? entry : a)),
-    env,
+    env: { ...env, ...options.runtimeEnv },
     clearEnv: true,
     cwd: options.cwd ?? options.home,
     stdin: "piped",
@@ -71,11 +90,14 @@ export async function runCli(args: string[], options: RunCliOptions): Promise<Cl
   const child = command.spawn();
   const writer = child.stdin.getWriter();
   const input = options.stdin ?? "";
-  await writer.write(typeof input === "string" ? new TextEncoder().encode(input) : input).catch(() => {});
-  await writer.close().catch(() => {});
-  const out = await child.output();
-  const decoder = new TextDecoder();
-  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+  const [, out] = await Promise.all([
+    (async () => {
+      await writer.write(typeof input === "string" ? new TextEncoder().encode(input) : input).catch(() => {});
+      await writer.close().catch(() => {});
+    })(),
+    child.output(),
+  ]);
+  return { code: out.code, stdout: out.stdout, stderr: out.stderr };
 }
 
 /** Runs `body` with a fresh temp HOME (tempHome), removed afterwards. */
