@@ -1,7 +1,7 @@
 /** `doctor`, black-box under the binary's scopes: a healthy install passes; a deliberately broken setup fails with fixes. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runCli, tempHome } from "../testing/run_cli.ts";
+import { runCli, tempHome, withTempHome } from "../testing/run_cli.ts";
 import { installPluginFixture, ourPluginHooks, PYTHON_PLUGIN_HOOKS } from "../testing/plugin_fixture.ts";
 
 interface Check {
@@ -114,9 +114,8 @@ Deno.test("doctor: a home that cannot be written and an unknown flag", async () 
   assert.match(bad.stderr, /did you mean "--json"/);
 });
 
-Deno.test("doctor: just after log.jsonl was rotated, the last decision is found in log.jsonl.1", async () => {
-  const home = await tempHome();
-  try {
+Deno.test("doctor: just after log.jsonl was rotated, the last decision is found in log.jsonl.1", () =>
+  withTempHome(async (home) => {
     const install = await runCli(["install", "--events", "stop"], { home });
     assert.equal(install.code, 0, install.stderr);
     const log = join(home, ".cliffhanger", "log.jsonl");
@@ -129,14 +128,10 @@ Deno.test("doctor: just after log.jsonl was rotated, the last decision is found 
     const c = byId(JSON.parse(run.stdout).checks);
     assert.equal(c["recent-decisions"]?.status, "ok", JSON.stringify(c["recent-decisions"]));
     assert.equal(c["recent-decisions"]?.detail, `last decision ${ts}`);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("status and doctor list the same config problems, an unknown key with the nearest known one", async () => {
-  const home = await tempHome();
-  try {
+Deno.test("status and doctor list the same config problems, an unknown key with the nearest known one", () =>
+  withTempHome(async (home) => {
     await Deno.mkdir(join(home, ".cliffhanger"), { recursive: true });
     await Deno.writeTextFile(join(home, ".cliffhanger", "config.jsonc"), '{ "observ": true, "max": "three" }');
     const status = JSON.parse((await runCli(["status", "--json"], { home })).stdout);
@@ -147,14 +142,10 @@ Deno.test("status and doctor list the same config problems, an unknown key with 
     assert.ok(fromStatus.some((p) => /Bad value for "max"/.test(p)), fromStatus.join("; "));
     assert.equal(doctor["config"]?.detail, fromStatus.join("; "), "doctor says exactly what status says");
     assert.doesNotMatch(doctor["config"]?.fix ?? "", /defaults meanwhile/);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("status shows the anti-loop guard's and the prompt hook's settings; doctor checks the quirk files", async () => {
-  const home = await tempHome();
-  try {
+Deno.test("status shows the anti-loop guard's and the prompt hook's settings; doctor checks the quirk files", () =>
+  withTempHome(async (home) => {
     await Deno.mkdir(join(home, ".cliffhanger"), { recursive: true });
     await Deno.writeTextFile(join(home, ".cliffhanger", "config.jsonc"), '{ "loopMaxRetries": 5, "noTerse": true }');
     await Deno.writeTextFile(join(home, ".cliffhanger", "quirks.jsonc"), "{ bad");
@@ -170,14 +161,10 @@ Deno.test("status shows the anti-loop guard's and the prompt hook's settings; do
     const doctor = byId(JSON.parse((await runCli(["doctor", "--json"], { home })).stdout).checks);
     assert.equal(doctor["quirks"]?.status, "warn");
     assert.match(doctor["quirks"]!.detail, /quirks\.jsonc: invalid JSONC/);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("doctor checks what a checkout install's launcher runs: another checkout's main.ts is named", async () => {
-  const home = await tempHome();
-  try {
+Deno.test("doctor checks what a checkout install's launcher runs: another checkout's main.ts is named", () =>
+  withTempHome(async (home) => {
     assert.equal((await runCli(["install"], { home })).code, 0);
     const launcher = join(home, ".cliffhanger", "bin", "cliffhanger-bin");
     const ok = byId(JSON.parse((await runCli(["doctor", "--json"], { home })).stdout).checks);
@@ -191,28 +178,20 @@ Deno.test("doctor checks what a checkout install's launcher runs: another checko
     // started, the launcher fails: every hook would
     assert.equal(moved["handlers-start"]?.status, "fail", JSON.stringify(moved["handlers-start"]));
     assert.match(moved["handlers-start"]!.detail, /cliffhanger-bin --version: exit code 1/);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("doctor under the compiled binary's run scope (none) does not start a handler, and says so", async () => {
-  const home = await tempHome();
-  try {
+Deno.test("doctor under the compiled binary's run scope (none) does not start a handler, and says so", () =>
+  withTempHome(async (home) => {
     assert.equal((await runCli(["install"], { home })).code, 0);
     const run = await runCli(["doctor", "--json"], { home, runCommands: [] });
     const c = byId(JSON.parse(run.stdout).checks);
     assert.equal(c["handlers-start"]?.status, "warn", JSON.stringify(c["handlers-start"]));
     assert.match(c["handlers-start"]!.detail, /not started \(outside this binary's run scope\)/);
     assert.match(c["handlers-start"]!.fix ?? "", /cliffhanger-bin --version$/);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("doctor and status see an installed plugin: enabled beside an install it is a duplicate, with this setup's fix", async () => {
-  const home = await tempHome();
-  try {
+Deno.test("doctor and status see an installed plugin: enabled beside an install it is a duplicate, with this setup's fix", () =>
+  withTempHome(async (home) => {
     assert.equal((await runCli(["install", "--events", "stop,prompt,pretool"], { home })).code, 0);
     const hooksFile = await installPluginFixture(join(home, ".claude"), {
       id: "ch@mkt",
@@ -236,14 +215,10 @@ Deno.test("doctor and status see an installed plugin: enabled beside an install 
       true,
     ]]);
     assert.match((await runCli(["status"], { home })).stdout, /plugin ch@mkt \(enabled\): .*registered for Stop/);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("doctor: a plugin with our hooks that is not enabled registers nothing, and is named", async () => {
-  const home = await tempHome();
-  try {
+Deno.test("doctor: a plugin with our hooks that is not enabled registers nothing, and is named", () =>
+  withTempHome(async (home) => {
     await installPluginFixture(join(home, ".claude"), { id: "ch@mkt", hooks: await ourPluginHooks(), enabled: false });
     const c = byId(JSON.parse((await runCli(["doctor", "--json"], { home, runCommands: [] })).stdout).checks);
     assert.equal(c["registered"]?.status, "warn");
@@ -251,14 +226,10 @@ Deno.test("doctor: a plugin with our hooks that is not enabled registers nothing
     // run from a checkout, the fix names the command a checkout has
     assert.equal(c["registered"]!.fix, "enable it: claude plugin enable ch@mkt (or deno task cli install)");
     assert.equal(c["duplicates"]?.status, "ok");
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("status and doctor report the same relay fit and the same errors.log count", async () => {
-  const home = await tempHome();
-  try {
+Deno.test("status and doctor report the same relay fit and the same errors.log count", () =>
+  withTempHome(async (home) => {
     assert.equal((await runCli(["install"], { home })).code, 0);
     const cliff = join(home, ".cliffhanger");
     await Deno.writeTextFile(join(cliff, "config.jsonc"), JSON.stringify({ relayDir: join(home, "relay") }));
@@ -276,14 +247,10 @@ Deno.test("status and doctor report the same relay fit and the same errors.log c
     assert.ok(c["timeouts"]!.detail.includes(status.relay.warning), "doctor says what status says");
     assert.equal(status.errors.recent, 2);
     assert.match(c["errors"]!.detail, /^2 lines in /);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("doctor: the Python cliffhanger installed as an enabled plugin is flagged, with the plugin to disable", async () => {
-  const home = await tempHome();
-  try {
+Deno.test("doctor: the Python cliffhanger installed as an enabled plugin is flagged, with the plugin to disable", () =>
+  withTempHome(async (home) => {
     await installPluginFixture(join(home, ".claude"), {
       id: "cliffhanger@mkt",
       hooks: PYTHON_PLUGIN_HOOKS,
@@ -298,14 +265,10 @@ Deno.test("doctor: the Python cliffhanger installed as an enabled plugin is flag
       status.stdout,
       /plugin cliffhanger@mkt \(enabled\): .*runs the Python cliffhanger for Stop, SubagentStop/,
     );
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("doctor checks the loop guard's and the prompt hook's settings; status shows the zone problem", async () => {
-  const home = await tempHome();
-  try {
+Deno.test("doctor checks the loop guard's and the prompt hook's settings; status shows the zone problem", () =>
+  withTempHome(async (home) => {
     assert.equal((await runCli(["install", "--events", "stop,prompt,pretool"], { home })).code, 0);
     await Deno.writeTextFile(
       join(home, ".cliffhanger", "config.jsonc"),
@@ -321,14 +284,10 @@ Deno.test("doctor checks the loop guard's and the prompt hook's settings; status
       status.stdout,
       /prompt hook: clock on \(.*\)[^\n]*\n {2}problem: Bad value for CLIFFHANGER_TZ: "Mars\/Olympus_Mons"/,
     );
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("status and doctor --project DIR read that project's settings and local settings, as install --project writes", async () => {
-  const home = await tempHome();
-  try {
+Deno.test("status and doctor --project DIR read that project's settings and local settings, as install --project writes", () =>
+  withTempHome(async (home) => {
     const project = join(home, "elsewhere", "proj");
     await Deno.mkdir(join(project, ".claude"), { recursive: true });
     assert.equal((await runCli(["install", "--project", project, "--events", "pretool"], { home })).code, 0);
@@ -339,14 +298,10 @@ Deno.test("status and doctor --project DIR read that project's settings and loca
     assert.match(c["settings-parse"]!.detail, /settings\.local\.json/);
     const status = await runCli(["status", "--project", project], { home });
     assert.match(status.stdout, /proj\/\.claude\/settings\.json: registered for PreToolUse/);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("a checkout launcher checked against this home and this project's relay folder (doctor, relay on)", async () => {
-  const home = await tempHome();
-  try {
+Deno.test("a checkout launcher checked against this home and this project's relay folder (doctor, relay on)", () =>
+  withTempHome(async (home) => {
     assert.equal((await runCli(["install"], { home })).code, 0);
     // CLIFFHANGER_HOME set after the install: the launcher's scopes hold the old home, every hook fails open
     const elsewhere = join(home, "elsewhere");
@@ -367,14 +322,10 @@ Deno.test("a checkout launcher checked against this home and this project's rela
     const relay = byId(JSON.parse((await runCli(["doctor", "--json"], { home, cwd: project })).stdout).checks);
     assert.equal(relay["launcher"]?.status, "warn", JSON.stringify(relay["launcher"]));
     assert.match(relay["launcher"]!.detail, /may not read the relay folder/);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("doctor: a named file never enables a plugin, a plugin's file named again counts once, a missing one is said", async () => {
-  const home = await tempHome();
-  try {
+Deno.test("doctor: a named file never enables a plugin, a plugin's file named again counts once, a missing one is said", () =>
+  withTempHome(async (home) => {
     assert.equal((await runCli(["install", "--events", "stop,prompt,pretool"], { home })).code, 0);
     const hooksFile = await installPluginFixture(join(home, ".claude"), {
       id: "ch@mkt",
@@ -394,7 +345,4 @@ Deno.test("doctor: a named file never enables a plugin, a plugin's file named ag
     assert.match(missing["settings-parse"]!.detail, /nowhere\/s\.json does not exist/);
     const status = await runCli(["status", "--settings", join(home, "nowhere", "s.json")], { home });
     assert.match(status.stdout, /nowhere\/s\.json: does not exist/);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
+  }));
