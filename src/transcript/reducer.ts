@@ -2,7 +2,6 @@
  * The pure transcript reducer: (state, line) → state. The incremental reader folds it over the lines it
  * reads; replay can fold it over stored lines. It never mutates its input state.
  */
-import { syncKey } from "./final_sync.ts";
 import {
   TASK_CREATE,
   TASK_UPDATE,
@@ -112,10 +111,10 @@ function assistantText(state: ReducerState, messageId: string | null, texts: str
   const added = texts.join("\n");
   const prev = state.message;
   const sameMessage = prev !== null && messageId !== null && prev.id === messageId;
-  // syncKey drops all whitespace, so the key of A + "\n" + B is the key of A followed by the key of B
-  const keys = texts.map(syncKey);
-  const key = extendSyncHash(sameMessage ? prev.key : EMPTY_SYNC_HASH, keys.join(""));
-  const hashes = [...keys.map((k) => syncDigest(syncHashOf(k))), syncDigest(key)];
+  // the hash skips whitespace (it hashes the sync key), so A + "\n" + B hashes as A followed by B
+  let key = sameMessage ? prev.key : EMPTY_SYNC_HASH;
+  for (const text of texts) key = extendSyncHash(key, text);
+  const hashes = [...texts.map((t) => syncDigest(syncHashOf(t))), syncDigest(key)];
   const textHashes = [...state.textHashes.filter((h) => !hashes.includes(h)), ...hashes].slice(-MAX_TEXT_HASHES);
   const scan = scanMarkdownChecklist(added, sameMessage ? prev.fence : null);
   const before = sameMessage && prev.listed && state.markdown ? state.markdown.items : [];

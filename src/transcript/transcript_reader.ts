@@ -1,9 +1,8 @@
 /**
  * Streams an open transcript from an offset into the reducer: fixed-size reads, lines split on bytes, a
- * cheap byte check before JSON.parse, oversize lines skipped undecoded. It can be called again to read only
+ * cheap text check before JSON.parse, oversize lines skipped undecoded. It can be called again to read only
  * what was appended since (the torn tail of the previous read is held in memory, not reread).
  */
-import { includesAny, needles } from "./bytes.ts";
 import type { ClassifyOptions } from "./line_event.ts";
 import { LineScanner, type LineSink, type OversizeLine } from "./line_scanner.ts";
 import { classifyOversize } from "./oversize_line.ts";
@@ -18,18 +17,19 @@ import type { ReadStats } from "./types.ts";
 export const READ_BUFFER_BYTES = 1024 * 1024;
 
 /**
- * A line that matters has one of these byte strings: the `"user"`/`"assistant"` type (or role) value, a
- * queued prompt attachment, or a system line the reducer counts (stop summaries, compaction boundaries). Anything else (progress, snapshots, request blobs, metadata) is never parsed.
- * Tool result lines are `"user"` lines and are parsed too: they answer the turn's pending calls and may be
- * empty (measured on the shared corpus: about a fifth more time on a full read than skipping them).
+ * A line that matters has one of these strings: the `"user"`/`"assistant"` type (or role) value, a queued prompt
+ * attachment, or a system line the reducer counts (stop summaries, compaction boundaries). Anything else (progress,
+ * snapshots, request blobs, metadata) is never parsed. Tool result lines are `"user"` lines and are parsed too: they
+ * answer the turn's pending calls and may be empty (measured on the shared corpus: about a fifth more time on a full
+ * read than skipping them).
  */
-export const RELEVANT = needles([
+export const RELEVANT = [
   '"user"',
   '"assistant"',
   "queued_command",
   '"stop_hook_summary"',
   '"compact_boundary"',
-]);
+] as const;
 
 /** Counters a line sink keeps. */
 export interface LineCounts {
@@ -39,20 +39,33 @@ export interface LineCounts {
 }
 
 /**
- * A complete line's JSON value when the line can matter (see RELEVANT), else undefined: irrelevant lines are
- * never decoded, malformed ones are counted. Counts every line in `counts`.
+ * A complete line's JSON value when the line can matter (see RELEVANT), else undefined; malformed ones are counted.
+ * Counts every line in `counts`.
+ *
+ * The line is decoded first and searched as text: the needles are ASCII, and a UTF-8 decoder turns every ASCII byte
+ * into that character (invalid sequences become U+FFFD without taking an ASCII byte with them), so a needle is in
+ * the text exactly when it is in the bytes. The decoder and the string search are native: a byte loop in
+ * JavaScript costs more in a short process, whose loop runs in the interpreter before it is optimised (a cold 1 MB
+ * read spent 12 ms scanning its few large attachment lines that way), and the text is what JSON.parse needs anyway.
  */
 export function parseRelevantLine(bytes: Uint8Array, decoder: TextDecoder, counts: LineCounts): unknown {
   counts.lines++;
-  if (!includesAny(bytes, RELEVANT)) return undefined;
+  const text = decoder.decode(bytes);
+  if (!isRelevantText(text)) return undefined;
   try {
-    const value: unknown = JSON.parse(decoder.decode(bytes));
+    const value: unknown = JSON.parse(text);
     counts.parsed++;
     return value;
   } catch {
     counts.malformed++;
     return undefined;
   }
+}
+
+/** Whether a line's text holds one of the RELEVANT strings. */
+export function isRelevantText(text: string): boolean {
+  for (const needle of RELEVANT) if (text.includes(needle)) return true;
+  return false;
 }
 
 export interface TranscriptReaderOptions extends ClassifyOptions {
@@ -72,6 +85,7 @@ export class TranscriptReader implements LineSink {
   readonly #scanner: LineScanner;
   readonly #classify: ClassifyOptions;
   readonly #buffer: Uint8Array;
+  #spare: Uint8Array | null = null;
   readonly #decoder = new TextDecoder();
   #position: number;
   state: ReducerState;
@@ -104,20 +118,41 @@ export class TranscriptReader implements LineSink {
     return this.#position;
   }
 
-  /** Reads from the current position to the end of the file; returns the number of bytes read. */
-  /** Reads what was appended, up to about `maxBytes` (whole buffers) in this call. Returns the bytes read. */
+  /**
+   * Reads what was appended, up to about `maxBytes` (whole buffers) in this call. Returns the bytes read.
+   *
+   * Two buffers take turns: the next read is under way while the bytes of the last one are split into lines and
+   * parsed, so the file's reads (async ops, each a round trip to a worker thread) overlap the work on their bytes
+   * instead of adding to it. The scanner keeps no view into a buffer after `feed` returns (it copies a torn line).
+   */
   async readAvailable(maxBytes = Infinity): Promise<number> {
     await this.#file.seek(this.#position, Deno.SeekMode.Start);
     let total = 0;
-    while (total < maxBytes) {
-      const n = await this.#file.read(this.#buffer);
+    let current = this.#buffer;
+    let pending: Promise<number | null> | null = maxBytes > 0 ? this.#file.read(current) : null;
+    while (pending !== null) {
+      const n = await pending;
       if (n === null || n === 0) break;
       total += n;
       this.#position += n;
-      this.#scanner.feed(this.#buffer.subarray(0, n), this);
+      const filled = current;
+      current = filled === this.#buffer ? this.#spareBuffer() : this.#buffer;
+      pending = total < maxBytes ? this.#file.read(current) : null;
+      try {
+        this.#scanner.feed(filled.subarray(0, n), this);
+      } catch (error) {
+        // the read under way still lands in the other buffer: let it settle before the error goes up
+        await pending?.catch(() => null);
+        throw error;
+      }
     }
     this.stats.bytesRead += total;
     return total;
+  }
+
+  /** The second buffer, made when a read first follows another (an empty read touches none of its pages). */
+  #spareBuffer(): Uint8Array {
+    return this.#spare ??= new Uint8Array(this.#buffer.length);
   }
 
   line(bytes: Uint8Array, lineNo: number): void {
