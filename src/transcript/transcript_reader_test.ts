@@ -4,7 +4,17 @@
  */
 import assert from "node:assert/strict";
 import { initialState } from "./reducer_state.ts";
-import { TranscriptReader, type TranscriptReaderOptions } from "./transcript_reader.ts";
+import fc from "fast-check";
+import { includesAny, needles } from "./bytes.ts";
+import {
+  isRelevantLargeLine,
+  isRelevantText,
+  LARGE_LINE_BYTES,
+  parseRelevantLine,
+  RELEVANT,
+  TranscriptReader,
+  type TranscriptReaderOptions,
+} from "./transcript_reader.ts";
 import { CLIENT, CORPUS, fixture } from "../testing/transcript_lines.ts";
 
 const FILES = [
@@ -83,4 +93,40 @@ Deno.test("TranscriptReader: an error while a read is under way reaches the call
   } finally {
     file.close();
   }
+});
+
+Deno.test("isRelevantLargeLine() finds a needle exactly when the bytes hold it, wherever pieces cut the line", () => {
+  const relevant = needles(RELEVANT);
+  const encoder = new TextEncoder();
+  const part = fc.oneof(
+    fc.constantFrom(...RELEVANT, '"use', 'r"', '"assist', 'ant"', "é", "€", "😀", '"', "\n", "x"),
+    fc.string({ maxLength: 6 }),
+    fc.uint8Array({ maxLength: 4 }).map((b) => b), // invalid UTF-8 too
+  );
+  fc.assert(
+    fc.property(fc.array(part, { maxLength: 30 }), fc.integer({ min: 1, max: 40 }), (parts, piece) => {
+      const chunks = parts.map((p) => (typeof p === "string" ? encoder.encode(p) : p));
+      const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+      let at = 0;
+      for (const c of chunks) {
+        bytes.set(c, at);
+        at += c.length;
+      }
+      assert.equal(isRelevantLargeLine(bytes, piece), includesAny(bytes, relevant));
+      assert.equal(isRelevantText(new TextDecoder().decode(bytes)), includesAny(bytes, relevant));
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+Deno.test("parseRelevantLine() reads a large line that matters and skips one that does not", () => {
+  const decoder = new TextDecoder();
+  const counts = { lines: 0, parsed: 0, malformed: 0 };
+  const filler = "é".repeat(LARGE_LINE_BYTES);
+  const user = new TextEncoder().encode(JSON.stringify({ text: filler, type: "user" }));
+  const other = new TextEncoder().encode(JSON.stringify({ type: "progress", text: filler }));
+  assert.ok(user.length > LARGE_LINE_BYTES && other.length > LARGE_LINE_BYTES);
+  assert.deepEqual(parseRelevantLine(user, decoder, counts), { text: filler, type: "user" });
+  assert.equal(parseRelevantLine(other, decoder, counts), undefined);
+  assert.deepEqual(counts, { lines: 2, parsed: 1, malformed: 0 });
 });
