@@ -10,7 +10,6 @@ import { buildRuleSet, readUserRuleFiles } from "../../rules/load.ts";
 import type { RuleSet } from "../../rules/schema.ts";
 import { pathExists } from "../../store/exists.ts";
 import { pruneStateIfDue } from "../../store/prune_state.ts";
-import { TranscriptIndexSchema } from "../../transcript/index_schema.ts";
 import { readTurnView } from "../../transcript/read_view.ts";
 import type { TurnView } from "../../transcript/types.ts";
 import type { HookDefinition, HookIo } from "../contract.ts";
@@ -128,8 +127,8 @@ async function readTranscript(payload: StopPayload, priorIndex: unknown, options
   const subagent = isSubagent(payload);
   const path = subagent ? payload.agent_transcript_path : payload.transcript_path;
   if (!path) return { view: null, index: null };
-  const prior = TranscriptIndexSchema.safeParse(priorIndex);
-  return await readTurnView(expandHome(path, options.home), prior.success ? prior.data : null, {
+  // the stored index is validated by the reader (one that is not valid is read from the start)
+  return await readTurnView(expandHome(path, options.home), priorIndex, {
     includeSidechain: subagent,
     lastAssistantMessage: payload.last_assistant_message ?? null,
     syncMs: options.config.syncMs,
