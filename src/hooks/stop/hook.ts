@@ -6,14 +6,16 @@
 import { expandHome } from "../../store/paths.ts";
 import type { Config } from "../../config.ts";
 import { join } from "../../path.ts";
-import { buildRuleSet, readUserRuleFiles } from "../../rules/load.ts";
+import { loadRuleSet } from "../../rules/load.ts";
 import type { RuleSet } from "../../rules/schema.ts";
 import { pathExists } from "../../store/exists.ts";
 import { pruneStateIfDue } from "../../store/prune_state.ts";
 import { readTurnView } from "../../transcript/read_view.ts";
 import type { TurnView } from "../../transcript/types.ts";
 import type { HookDefinition, HookIo } from "../contract.ts";
-import { isSubagent, parseStopPayload, type StopPayload } from "./payload.ts";
+import type { StopPayload } from "./payload.ts";
+import { checkStopPayload } from "./payload_check.ts";
+import { isSubagent } from "./payload_fields.ts";
 import { relayContinuation } from "./relay_stage.ts";
 import { renderStop } from "./render.ts";
 import type { StopResult } from "./result.ts";
@@ -40,11 +42,12 @@ export const STOP_HOOK: HookDefinition<StopPayload, Prepared, SessionState, Stop
   where: "hook stop",
   events: ["Stop", "SubagentStop"],
   fallback: "allowed",
-  parse: parseStopPayload,
+  // a payload the hand-written check cannot take as it is goes through the schema, for its fallbacks and its refusal
+  parse: (raw) => checkStopPayload(raw) ?? import("./payload.ts").then((m) => m.parseStopPayload(raw)),
   // Side agents (prompt suggestions and the like) stop with an empty agent_type: not the user's work.
   skip: (payload) => payload.hook_event_name === "SubagentStop" && payload.agent_type === "",
   async prepare(_payload, io) {
-    const rules = buildRuleSet({ userFiles: await readUserRuleFiles(io.paths.rules) });
+    const rules = await loadRuleSet(io.paths.rules);
     for (const file of rules.files) if (file.error) await io.error(`${file.origin}: ${file.error}`, "rules");
     return { rules, stallOff: stallKillSwitch(io.env, io.config, await pathExists(io.paths.stallOff)), view: null };
   },
