@@ -2,7 +2,9 @@
  * The hot path imports no Node compatibility module: in the bundle (scripts/bundle.ts), nothing reachable from the
  * entry along `hook <event>` imports a `node:` specifier. The path is the entry's static imports, the hook
  * runners it loads lazily (one chunk per event, from src/hooks/<event>/hook.ts), and everything those chunks import,
- * statically or not. Cold commands (stats, install, …) and the flag parser are lazy chunks off this path.
+ * statically or not. Cold commands (stats, install, …) and the flag parser are lazy chunks off this path. And the Stop
+ * and PreToolUse runners load no zod chunk when they start (their schemas are dynamic imports, for the rare input
+ * their hand-written checks cannot vouch for).
  */
 import assert from "node:assert/strict";
 import { basename, dirname, join } from "node:path";
@@ -74,19 +76,71 @@ export async function hookPathNodeImports(dir: string, entry: string): Promise<{
   return { visited: [...visited].sort(), runners: [...runners].sort(), offenders };
 }
 
-Deno.test("no module reachable from `hook <event>` in the bundle imports node:", async () => {
+/** A chunk that holds zod: its core classes, or its error type. */
+function holdsZod(code: string): boolean {
+  return code.includes("$ZodType") || code.includes("ZodError");
+}
+
+/**
+ * The chunks a chunk loads when it is evaluated: its static imports, and theirs. A dynamic import (a schema loaded
+ * only for an input the hand checks cannot vouch for) is not followed.
+ */
+async function staticClosure(dir: string, file: string): Promise<string[]> {
+  const seen = new Set<string>();
+  const queue = [file];
+  while (queue.length > 0) {
+    const next = queue.shift()!;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    for (const spec of specifiers(await Deno.readTextFile(join(dir, next)), STATIC_IMPORT)) {
+      if (spec.startsWith("./") || spec.startsWith("../")) queue.push(join(dirname(next), spec));
+    }
+  }
+  return [...seen].sort();
+}
+
+Deno.test("the hook path in the bundle", async (t) => {
   const dir = await Deno.makeTempDir({ prefix: "cliffhanger-hook-imports-" });
   try {
     const plan = bundlePlan(join(dir, "bundle"));
     const built = await buildBundle(plan);
     assert.ok(built.ok, built.stderr);
     const { visited, runners, offenders } = await hookPathNodeImports(plan.outdir, basename(plan.entry));
-    assert.equal(runners.length, 3, `one runner chunk per hook event (stop, prompt, pretool): ${runners.join(", ")}`);
-    assert.ok(visited.length > runners.length + 1, "the runners' own imports are walked too");
-    const all = [...Deno.readDirSync(plan.outdir)].filter((e) => e.name.endsWith(".js")).map((e) => e.name);
-    assert.ok(visited.length < all.length, "cold commands stay off the hook path");
-    const names = offenders.map((o) => `${o.module} imports "${o.specifier}"`);
-    assert.deepEqual(names, [], `on the hook path:\n${names.join("\n")}`);
+
+    await t.step("no module reachable from `hook <event>` imports node:", () => {
+      assert.equal(runners.length, 3, `one runner chunk per hook event (stop, prompt, pretool): ${runners.join(", ")}`);
+      assert.ok(visited.length > runners.length + 1, "the runners' own imports are walked too");
+      const all = [...Deno.readDirSync(plan.outdir)].filter((e) => e.name.endsWith(".js")).map((e) => e.name);
+      assert.ok(visited.length < all.length, "cold commands stay off the hook path");
+      const names = offenders.map((o) => `${o.module} imports "${o.specifier}"`);
+      assert.deepEqual(names, [], `on the hook path:\n${names.join("\n")}`);
+    });
+
+    await t.step(
+      "`hook stop` and `hook pretool` load no zod: their schemas are imported only when needed",
+      async () => {
+        const entry = await staticClosure(plan.outdir, basename(plan.entry));
+        for (const event of ["stop", "pretool"]) {
+          const runner = [];
+          for (const file of runners) {
+            if ((await Deno.readTextFile(join(plan.outdir, file))).includes(`// src/hooks/${event}/hook.ts\n`)) {
+              runner.push(file);
+            }
+          }
+          assert.equal(runner.length, 1, `one runner chunk holds src/hooks/${event}/hook.ts`);
+          const loaded = [...new Set([...entry, ...await staticClosure(plan.outdir, runner[0]!)])];
+          assert.ok(loaded.length > 5, `${event}: the runner's imports are walked`);
+          const zod = [];
+          for (const file of loaded) if (holdsZod(await Deno.readTextFile(join(plan.outdir, file)))) zod.push(file);
+          assert.deepEqual(zod, [], `hook ${event} loads zod with ${zod.join(", ")}`);
+        }
+        const all = [...Deno.readDirSync(plan.outdir)].filter((e) => e.name.endsWith(".js")).map((e) => e.name);
+        assert.ok(
+          all.some((name) => holdsZod(Deno.readTextFileSync(join(plan.outdir, name)))),
+          "the bundle still holds zod (for the schemas), so the check can see it",
+        );
+      },
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

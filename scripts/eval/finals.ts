@@ -3,7 +3,7 @@
  */
 import { join } from "node:path";
 import * as z from "zod";
-import { EARLY_STOP_ACTS } from "../../src/rules/schema.ts";
+import { EARLY_STOP_ACTS } from "../../src/rules/acts.ts";
 
 export const LANGS = ["en", "es", "de", "fr", "pt", "ja", "zh-Hans", "zh-Hant"] as const;
 /** A message labelled block names the early-stop act its closing performs (the acts early-stop rules name). */

@@ -19,7 +19,7 @@ import { newestReport, nextInstructionTurn, type RelaySnapshot, snapshot } from 
 import { DEFAULT_RELAY_FOLDER, projectDir, relayDirFor, type RelayPaths, relayPaths } from "../relay/paths.ts";
 import { recordManager } from "../relay/state.ts";
 import { formatMessage } from "../relay/turn_format.ts";
-import { isPermissionError } from "../relay/stage.ts";
+import { isPermissionError } from "../relay/access.ts";
 
 const DIR_FLAG = {
   dir: {

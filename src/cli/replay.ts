@@ -3,7 +3,8 @@
  * core as `hook stop`, in observe mode, writing nothing. Reads each transcript once, line by line.
  */
 import { join } from "node:path";
-import { buildRuleSet, readUserRuleFiles } from "../rules/load.ts";
+import { loadRuleSet } from "../rules/load.ts";
+import type { RuleSet } from "../rules/schema.ts";
 import { STAGE_LABELS } from "../stats/render.ts";
 import { pathExists } from "../store/exists.ts";
 import { replayFile } from "../replay/evaluate.ts";
@@ -44,7 +45,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
 
   const paths = ctx.paths;
   const { config } = await readConfigFile(paths.config, ctx.env);
-  const rules = buildRuleSet({ userFiles: await readUserRuleFiles(paths.rules) });
+  const rules = await loadRuleSet(paths.rules);
   const stallOff = stallKillSwitch(ctx.env, config, await pathExists(paths.stallOff));
 
   const files = await collect(inputs, { explicit, since, limit });
@@ -151,7 +152,7 @@ function progressBar(ctx: CliContext, total: number): (done: number, stops: numb
   };
 }
 
-async function ruleLabels(rules: ReturnType<typeof buildRuleSet>): Promise<Record<string, string>> {
+async function ruleLabels(rules: RuleSet): Promise<Record<string, string>> {
   const labels: Record<string, string> = { ...STAGE_LABELS };
   for (const rule of [...rules.escape, ...rules.blocker, ...rules.earlyStop]) {
     if (rule.label) labels[rule.id] = rule.label;

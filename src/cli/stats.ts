@@ -1,7 +1,7 @@
 /** `stats [--days N] [--json]`: what the Stop guard caught and allowed, read from log.jsonl(.1) as streams. */
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
-import { buildRuleSet, readUserRuleFiles } from "../rules/load.ts";
+import { loadRuleSet } from "../rules/load.ts";
 import { StatsAccumulator } from "../stats/compute.ts";
 import { generations } from "../store/rotate.ts";
 import { renderStats, STAGE_LABELS } from "../stats/render.ts";
@@ -65,7 +65,7 @@ async function readLines(path: string, onLine: (line: string) => void): Promise<
 /** Labels for rule ids: the stages, then every rule in force (built-in and the user's own). */
 async function ruleLabels(ctx: CliContext): Promise<Record<string, string>> {
   const labels: Record<string, string> = { ...STAGE_LABELS };
-  const set = buildRuleSet({ userFiles: await readUserRuleFiles(ctx.paths.rules) });
+  const set = await loadRuleSet(ctx.paths.rules);
   for (const rule of [...set.escape, ...set.blocker, ...set.earlyStop]) if (rule.label) labels[rule.id] = rule.label;
   return labels;
 }

@@ -14,7 +14,7 @@ import { stallKillSwitch } from "../hooks/stop/stall/switch.ts";
 import { resolveTimeZone, systemTimeZone } from "../hooks/prompt/zone.ts";
 import { relayDirFor } from "../relay/paths.ts";
 import { RELAY_TIMEOUT_HEADROOM_S, relayInUse, relayTimeoutWarning } from "../relay/timeout.ts";
-import { buildRuleSet, readUserRuleFiles } from "../rules/load.ts";
+import { loadRuleSet } from "../rules/load.ts";
 import type { RuleFileReport } from "../rules/schema.ts";
 import { claudeReadsHere, inspectSettings, type SettingsFileReport } from "../settings/inspect.ts";
 import { inspectPlugins, type PluginHooksReport } from "../settings/plugins.ts";
@@ -110,7 +110,7 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
   };
   const homeInScope = inScope("write", paths.root);
   const homeReadable = inScope("read", paths.root);
-  const rules = buildRuleSet({ userFiles: await readUserRuleFiles(paths.rules) });
+  const rules = await loadRuleSet(paths.rules);
   return {
     paths,
     homeInScope,

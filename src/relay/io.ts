@@ -1,5 +1,6 @@
 /** The relay stage's file access, injectable for tests. The real one reads and writes the mailbox folder. */
 import { pathExists } from "../store/exists.ts";
+import { existsStrict } from "./access.ts";
 import { appendLogMd } from "./log_md.ts";
 import type { RelayPaths } from "./paths.ts";
 import {
@@ -32,17 +33,6 @@ export interface RelayIo {
     now: Date,
   ): Promise<{ claimed: boolean; current: number } | { problem: string }>;
   appendLog(paths: RelayPaths, line: string): Promise<void>;
-}
-
-/** lstat that tells "not there" from "not allowed to look": permission errors are thrown. */
-export async function existsStrict(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory) return false;
-    throw e;
-  }
 }
 
 /** A mailbox message file: a regular file within the size cap (queue.ts), or null when missing or turn-less. */

@@ -1,5 +1,6 @@
 /** The manager side's reads of the mailbox: the newest report, the counters, the switches. */
-import { existsStrict, readMessageFile } from "./io.ts";
+import { existsStrict } from "./access.ts";
+import { readMessageFile } from "./io.ts";
 import type { RelayPaths } from "./paths.ts";
 import { queuedTurns } from "./queue.ts";
 import { HookStateSchema, ManagerStateSchema, readStateFile } from "./state.ts";

@@ -6,6 +6,7 @@
  *
  * All I/O comes in through `io`, `now`, `sleep` and `checkpoint`, so tests drive the wait deterministically.
  */
+import { isPermissionError } from "./access.ts";
 import { realRelayIo, type RelayIo } from "./io.ts";
 import type { RelayEvent } from "./log_line.ts";
 import { logMdLine } from "./log_md.ts";
@@ -210,10 +211,6 @@ export function relayReason(turn: number, body: string, toAgent: string, reportT
     `--- instruction, turn ${turn} ---`,
     body,
   ].join("\n");
-}
-
-export function isPermissionError(e: unknown): boolean {
-  return e instanceof Deno.errors.NotCapable || e instanceof Deno.errors.PermissionDenied;
 }
 
 function errorText(e: unknown): string {

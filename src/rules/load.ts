@@ -9,14 +9,7 @@ import { readRegularText } from "../store/safe_file.ts";
 import { join } from "../path.ts";
 import { parse, type ParseError, printParseErrorCode } from "../jsonc.ts";
 import { BUILTIN_PREFILTERS, BUILTIN_RULE_FILES, type BuiltinRuleFile } from "./builtin.ts";
-import {
-  type CompiledRule,
-  type RuleFile,
-  type RuleFileReport,
-  type RuleKind,
-  ruleSchemas,
-  type RuleSet,
-} from "./schema.ts";
+import type { CompiledRule, RuleFile, RuleFileReport, RuleFileSchema, RuleKind, RuleSet } from "./schema.ts";
 
 /** A user rule file as read from disk: its text, or why it could not be read. */
 export type UserRuleSource = { origin: string; text: string } | { origin: string; error: string };
@@ -26,6 +19,22 @@ export interface BuildRuleSetOptions {
   userFiles: readonly UserRuleSource[];
   /** The built-in files; defaults to the embedded ones. */
   builtins?: readonly BuiltinRuleFile[];
+  /**
+   * The rule file schema (schema.ts `ruleSchemas().RuleFileSchema`), which validates every file that is not an
+   * embedded built-in: required when there is one (a user's file, or `builtins`). loadRuleSet loads it only then.
+   */
+  fileSchema?: RuleFileSchema;
+}
+
+/**
+ * The rule set of the embedded built-ins and the user's rule files in `dir`. The rule file schema (and zod with it)
+ * is loaded only when there is a user's file to validate: a Stop hook without one builds no schema.
+ */
+export async function loadRuleSet(dir: string): Promise<RuleSet> {
+  const userFiles = await readUserRuleFiles(dir);
+  if (!userFiles.some((source) => "text" in source)) return buildRuleSet({ userFiles });
+  const { ruleSchemas } = await import("./schema.ts");
+  return buildRuleSet({ userFiles, fileSchema: ruleSchemas().RuleFileSchema });
 }
 
 /** User rule files larger than this are refused unread. */
@@ -42,7 +51,10 @@ export function buildRuleSet(options: BuildRuleSetOptions): RuleSet {
   for (const builtin of options.builtins ?? BUILTIN_RULE_FILES) {
     // the embedded files are valid (load_test.ts validates each with the schema): their defaults are filled in by hand
     const embedded = options.builtins === undefined;
-    const loaded = loadData({ origin: builtin.origin, data: builtin.data, trusted: true, embedded });
+    const loaded = loadData(
+      { origin: builtin.origin, data: builtin.data, trusted: true, embedded },
+      options.fileSchema,
+    );
     if ("error" in loaded) {
       files.push(report({ origin: builtin.origin, kind: null, error: loaded.error }));
       continue;
@@ -58,7 +70,9 @@ export function buildRuleSet(options: BuildRuleSetOptions): RuleSet {
       continue;
     }
     const parsed = parseJsonc(source.text);
-    const loaded = "error" in parsed ? parsed : loadData({ origin: source.origin, data: parsed.data, trusted: false });
+    const loaded = "error" in parsed
+      ? parsed
+      : loadData({ origin: source.origin, data: parsed.data, trusted: false }, options.fileSchema);
     const clash = "error" in loaded ? null : kindClash(lists, loaded);
     if ("error" in loaded || clash !== null) {
       const kind = "error" in loaded ? null : loaded.file.kind;
@@ -160,11 +174,15 @@ export function lineColumn(text: string, offset: number): { line: number; column
  */
 function loadData(
   { origin, data, trusted, embedded = false }: { origin: string; data: unknown; trusted: boolean; embedded?: boolean },
+  fileSchema: RuleFileSchema | undefined,
 ): Loaded | { error: string } {
   let file: RuleFile;
   if (embedded) file = fillRuleFileDefaults(data as RuleFileInput);
   else {
-    const result = ruleSchemas().RuleFileSchema.safeParse(data);
+    if (fileSchema === undefined) {
+      throw new TypeError(`buildRuleSet: ${origin} needs the rule file schema (fileSchema)`);
+    }
+    const result = fileSchema.safeParse(data);
     if (!result.success) {
       const shown = result.error.issues.slice(0, 5).map((issue) => `${issuePath(issue.path)}: ${issue.message}`);
       const more = result.error.issues.length > 5 ? ` (and ${result.error.issues.length - 5} more)` : "";

@@ -2,10 +2,21 @@ import assert from "node:assert/strict";
 import earlyStopFile from "../../rules/early_stop.json" with { type: "json" };
 import { join } from "node:path";
 import fc from "fast-check";
-import { buildRuleSet, fillRuleFileDefaults, lineColumn, readUserRuleFiles, type UserRuleSource } from "./load.ts";
+import {
+  buildRuleSet,
+  fillRuleFileDefaults,
+  lineColumn,
+  loadRuleSet,
+  readUserRuleFiles,
+  type UserRuleSource,
+} from "./load.ts";
 import { BUILTIN_RULE_FILES } from "./builtin.ts";
-import { EARLY_STOP_ACTS, ruleSchemas } from "./schema.ts";
+import { EARLY_STOP_ACTS } from "./acts.ts";
+import { ruleSchemas } from "./schema.ts";
 import { assertSameOutput } from "../testing/same_output.ts";
+
+/** What validates a user's rule file (the hook loads it only when there is one, loadRuleSet). */
+const fileSchema = ruleSchemas().RuleFileSchema;
 
 /** The built-in early-stop rule ids, in the order of rules/early_stop.json. */
 const BUILTIN_EARLY_STOP = (earlyStopFile.rules as { id: string }[]).map((r) => r.id);
@@ -49,6 +60,7 @@ Deno.test("buildRuleSet() with no user files loads the built-ins in order", () =
 Deno.test("buildRuleSet() replaces a built-in in place when a user rule has its id", () => {
   const origin = "/home/u/.cliffhanger/rules/offers.jsonc";
   const set = buildRuleSet({
+    fileSchema,
     userFiles: [userFile(origin, { kind: "early-stop", rules: [rule("offers-to-continue", ["\\bfancy offer\\b"])] })],
   });
   assert.deepEqual(set.earlyStop.map((r) => r.id), BUILTIN_EARLY_STOP);
@@ -62,6 +74,7 @@ Deno.test("buildRuleSet() replaces a built-in in place when a user rule has its 
 
 Deno.test("buildRuleSet() appends new user rules after the built-ins of their kind", () => {
   const set = buildRuleSet({
+    fileSchema,
     userFiles: [
       userFile("a.json", { kind: "early-stop", rules: [rule("my-first", ["first"])] }),
       userFile("b.json", { kind: "blocker", rules: [rule("vpn-down", ["\\bvpn is down\\b"])] }),
@@ -74,6 +87,7 @@ Deno.test("buildRuleSet() appends new user rules after the built-ins of their ki
 
 Deno.test("buildRuleSet() lets a later user file replace an earlier one's rule, with a warning", () => {
   const set = buildRuleSet({
+    fileSchema,
     userFiles: [
       userFile("a.json", { kind: "early-stop", rules: [rule("mine", ["one"])] }),
       userFile("b.json", { kind: "early-stop", rules: [rule("mine", ["two"])] }),
@@ -86,6 +100,7 @@ Deno.test("buildRuleSet() lets a later user file replace an earlier one's rule, 
 
 Deno.test("buildRuleSet() disable removes built-ins by id and warns about unknown ids", () => {
   const set = buildRuleSet({
+    fileSchema,
     userFiles: [userFile("off.json", { kind: "early-stop", disable: ["good-place-to-report", "no-such-rule"] })],
   });
   assert.deepEqual(
@@ -99,6 +114,7 @@ Deno.test("buildRuleSet() disable removes built-ins by id and warns about unknow
 
 Deno.test("buildRuleSet() ignores a whole user file with a bad regex; built-ins still apply", () => {
   const set = buildRuleSet({
+    fileSchema,
     userFiles: [
       userFile("bad.json", {
         kind: "early-stop",
@@ -115,7 +131,7 @@ Deno.test("buildRuleSet() ignores a whole user file with a bad regex; built-ins 
 
 Deno.test("buildRuleSet() reports invalid JSONC with line and column", () => {
   const text = '{\n  "kind": "early-stop",\n  "rules": [ { "id": "x" ]\n}\n';
-  const set = buildRuleSet({ userFiles: [{ origin: "broken.jsonc", text }] });
+  const set = buildRuleSet({ fileSchema, userFiles: [{ origin: "broken.jsonc", text }] });
   const broken = report(set, "broken.jsonc");
   assert.equal(broken.kind, null);
   assert.match(broken.error ?? "", /^invalid JSONC: line 3, column \d+: \w+/);
@@ -131,7 +147,7 @@ Deno.test("buildRuleSet() accepts comments and trailing commas in JSONC", () => 
       "examples": { "match": ["the vpn is down"], "pass": ["vpn is up"], }, },
   ],
 }`;
-  const set = buildRuleSet({ userFiles: [{ origin: "vpn.jsonc", text }] });
+  const set = buildRuleSet({ fileSchema, userFiles: [{ origin: "vpn.jsonc", text }] });
   assert.equal(report(set, "vpn.jsonc").error, null);
   assert.equal(set.blocker.at(-1)?.id, "vpn-down");
 });
@@ -150,12 +166,13 @@ Deno.test("buildRuleSet() reports schema errors: unknown kind, unknown keys, g f
     ],
     ["notobject.json", [], /^invalid rule file: \(file\): /],
   ];
-  const set = buildRuleSet({ userFiles: cases.map(([origin, data]) => userFile(origin, data)) });
+  const set = buildRuleSet({ fileSchema, userFiles: cases.map(([origin, data]) => userFile(origin, data)) });
   for (const [origin, , expected] of cases) assert.match(report(set, origin).error ?? "(no error)", expected, origin);
 });
 
 Deno.test("buildRuleSet() refuses to move a rule id to another kind", () => {
   const set = buildRuleSet({
+    fileSchema,
     userFiles: [userFile("clash.json", { kind: "blocker", rules: [rule("offers-to-continue", ["x"])] })],
   });
   assert.match(report(set, "clash.json").error ?? "", /already a early-stop rule.*cannot replace it/);
@@ -171,6 +188,27 @@ Deno.test("buildRuleSet() passes unreadable user files through to files[].error"
     error: "cannot read the file: denied",
     warnings: [],
   });
+});
+
+Deno.test("buildRuleSet() refuses a file to validate without the rule file schema: a mistake in the caller", () => {
+  assert.throws(() => buildRuleSet({ userFiles: [userFile("mine.json", { kind: "blocker", rules: [] })] }), TypeError);
+  assert.throws(() => buildRuleSet({ userFiles: [], builtins: BUILTIN_RULE_FILES }), TypeError);
+});
+
+Deno.test("loadRuleSet() gives buildRuleSet's rule set for the user's files in a folder, or for none", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cliffhanger_rules_" });
+  try {
+    const builtinsOnly = await loadRuleSet(join(dir, "missing"));
+    assert.deepEqual(builtinsOnly.files, buildRuleSet({ userFiles: [] }).files);
+    await Deno.writeTextFile(join(dir, "mine.json"), JSON.stringify({ kind: "blocker", rules: [rule("mine", ["x"])] }));
+    await Deno.writeTextFile(join(dir, "bad.json"), JSON.stringify({ kind: "nope", rules: [] }));
+    const set = await loadRuleSet(dir);
+    assert.deepEqual(set.files, buildRuleSet({ fileSchema, userFiles: await readUserRuleFiles(dir) }).files);
+    assert.equal(report(set, join(dir, "mine.json")).rules, 1);
+    assert.match(report(set, join(dir, "bad.json")).error ?? "", /^invalid rule file: kind: /);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("lineColumn() is 1-based", () => {
@@ -196,7 +234,7 @@ Deno.test("readUserRuleFiles() reads *.json and *.jsonc sorted by name; errors b
     assert.ok(dangling && "error" in dangling, "a dangling symlink is an error entry");
     assert.match(dangling.error, /^cannot read the file: /);
 
-    const set = buildRuleSet({ userFiles: sources });
+    const set = buildRuleSet({ fileSchema, userFiles: sources });
     assert.match(report(set, join(dir, "c.json")).error ?? "", /^cannot read the file: /);
     assert.match(report(set, join(dir, "a.json")).error ?? "", /kind/, "an empty object has no kind");
   } finally {
@@ -224,7 +262,7 @@ Deno.test("buildRuleSet(): a user pattern with \\u{…} or \\p{…} is not read 
     kind: "early-stop",
     rules: [rule("emoji-offer", ["\\u{1F449}\\s*want\\b", "\\p{Lu}{3,}:"])],
   });
-  const set = buildRuleSet({ userFiles: [{ origin: "emoji.json", text }] });
+  const set = buildRuleSet({ fileSchema, userFiles: [{ origin: "emoji.json", text }] });
   assert.equal(report(set, "emoji.json").error, null);
 });
 
@@ -285,7 +323,7 @@ Deno.test("fillRuleFileDefaults: the schema's output for any valid rule file (op
 Deno.test("built-in rules compile lazily to the same regexes as an eager, validated load of the same files", () => {
   const lazy = buildRuleSet({ userFiles: [] });
   // the same files passed in as builtins take the validating path: schema, grammar, compile, eagerly
-  const eager = buildRuleSet({ userFiles: [], builtins: BUILTIN_RULE_FILES });
+  const eager = buildRuleSet({ fileSchema, userFiles: [], builtins: BUILTIN_RULE_FILES });
   assert.deepEqual(eager.files.map((f) => f.error), [null, null, null, null]);
   for (const kind of ["escape", "blocker", "earlyStop", "counter"] as const) {
     assert.equal(lazy[kind].length, eager[kind].length);

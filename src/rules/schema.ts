@@ -1,31 +1,15 @@
 /**
  * The shape of a rule file. Built-in rules live in `rules/*.json` (embedded through static imports);
- * users add or override rules with `$CLIFFHANGER_HOME/rules/*.json` or `*.jsonc`.
+ * users add or override rules with `$CLIFFHANGER_HOME/rules/*.json` or `*.jsonc`. A hook imports only this module's
+ * types; it loads the module (and zod) only to validate a user's rule file (load.ts loadRuleSet).
  */
 import * as z from "../zod.ts";
-
-/** What a closing does (see docs): the acts an early-stop rule can name, and the acts that are fine endings. */
-/** The acts that end a turn early, which early-stop rules name. */
-export const EARLY_STOP_ACTS = [
-  "offer",
-  "permission",
-  "announce",
-  "choice",
-  "pause",
-  "unverified",
-  "own-remaining",
-] as const;
-
-/**
- * The early-stop acts that ask the user something. Asked as a question they block even beside a blocker phrase;
- * after a finished checklist they do not (the other early-stop acts do: the agent says its own work goes on).
- */
-export const ASKING_ACTS: ReadonlySet<string> = new Set(["offer", "permission", "choice"]);
+import { EARLY_STOP_ACTS } from "./acts.ts";
 
 /**
  * The zod schemas of a rule file, built on first use: a hook validates only the user's rule files with them (the
- * built-ins are checked by the tests and filled in by hand, builtin_fill.ts), and building them costs a hook process
- * a few milliseconds.
+ * built-ins are checked by the tests and filled in by hand, load.ts fillRuleFileDefaults), and building them costs a
+ * hook process a few milliseconds.
  */
 function buildSchemas() {
   /** What a rule file's rules are used for. */
@@ -123,6 +107,9 @@ function buildSchemas() {
 
 type Schemas = ReturnType<typeof buildSchemas>;
 let built: Schemas | null = null;
+
+/** The schema of a whole rule file (what buildRuleSet validates a file that is not embedded with). */
+export type RuleFileSchema = Schemas["RuleFileSchema"];
 
 /** The rule file schemas (built once per process, when first asked for). */
 export function ruleSchemas(): Schemas {

@@ -3,7 +3,7 @@
  * shapes (user/assistant/attachment lines, string or block content, harness text) are interpreted; the
  * reducer only sees events.
  */
-import { type Block, contentBlocks, createdTaskId, type Line, readLine } from "./line_schema.ts";
+import { type Block, contentBlocks, createdTaskId, type Line, readLine } from "./read_line.ts";
 import { isEmptyResult } from "./empty_result.ts";
 import { isHarnessOrigin, isHarnessText, type PromptRules } from "./real_prompt.ts";
 import { boundedMark, type PromptMark, promptMarkOf } from "./prompt_mark.ts";

@@ -1,10 +1,12 @@
 /**
- * The hand-written line readers (readLine, readBlock, createdTaskId) give exactly what the zod schemas give,
- * on random JSON and on random line-shaped values with every field sometimes missing or of the wrong type.
+ * The hand-written line readers (read_line.ts: readLine, readBlock, createdTaskId) give exactly what the zod schemas
+ * (line_schema.ts) give, on random JSON and on random line-shaped values with every field sometimes missing or of
+ * the wrong type.
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { createdTaskId, lineSchemas, readBlock, readLine } from "./line_schema.ts";
+import { lineSchemas } from "./line_schema.ts";
+import { createdTaskId, readBlock, readLine } from "./read_line.ts";
 
 const { BlockSchema, LineSchema, TaskCreatedResultSchema } = lineSchemas();
 

@@ -10,8 +10,10 @@ export type {
 } from "./types.ts";
 export { readTurnView } from "./read_view.ts";
 export type { ReadTurnViewOptions, ReadTurnViewResult } from "./read_view.ts";
-export { INDEX_VERSION, type TranscriptIndex, TranscriptIndexSchema } from "./index_schema.ts";
+export { INDEX_VERSION, type TranscriptIndex } from "./transcript_index.ts";
+export { TranscriptIndexSchema } from "./index_schema.ts";
 export { EMPTY_RESULT_RULES, emptyRuleFor, isEmptyResult, type ResultForm } from "./empty_result.ts";
 export { parseMarkdownChecklist } from "./markdown_checklist.ts";
 export { reduceLine } from "./reducer.ts";
-export { initialState, type ReducerState, ReducerStateSchema, turnChecklists } from "./reducer_state.ts";
+export { initialState, type ReducerState, turnChecklists } from "./reducer_state.ts";
+export { ReducerStateSchema } from "./reducer_state_schema.ts";

@@ -4,20 +4,20 @@
  * ("typed", "queued", "sdk", …) and `turnOrigin` ("human", "sdk", …). What the real client writes is in
  * testdata/e2e/observed/README.md. The values are short client names, never message text, and are kept bounded.
  */
-import * as z from "../zod.ts";
 
 /** Longest mark kept; a longer value is cut (no client name seen comes near it). */
 export const MAX_MARK_CHARS = 32;
 
-export const MarkSchema = z.nullable(z.string().check(z.maxLength(MAX_MARK_CHARS)));
-
-/** The marks of the line that started a user turn; null where the line has none. */
-export const PromptMarkSchema = z.object({
-  entrypoint: MarkSchema,
-  promptSource: MarkSchema,
-  turnOrigin: MarkSchema,
-});
-export type PromptMark = z.infer<typeof PromptMarkSchema>;
+/**
+ * The marks of the line that started a user turn; null where the line has none. Its schema (prompt_mark_schema.ts)
+ * is loaded only for a stored index the hand check cannot vouch for; transcript_index_test.ts holds the two types
+ * equal.
+ */
+export interface PromptMark {
+  entrypoint: string | null;
+  promptSource: string | null;
+  turnOrigin: string | null;
+}
 
 export const NO_MARK: PromptMark = { entrypoint: null, promptSource: null, turnOrigin: null };
 

@@ -1,6 +1,7 @@
 /** The reader's record of who runs the session: the current turn's entrypoint, promptSource and turnOrigin. */
 import assert from "node:assert/strict";
-import { INDEX_VERSION, TranscriptIndexSchema } from "./index_schema.ts";
+import { TranscriptIndexSchema } from "./index_schema.ts";
+import { INDEX_VERSION } from "./index_version.ts";
 import { MAX_MARK_CHARS } from "./prompt_mark.ts";
 import { readTurnView, type ReadTurnViewOptions } from "./read_view.ts";
 import { fileURLToPath } from "node:url";

@@ -11,10 +11,10 @@ import {
   HEAD_BYTES,
   identityOf,
   INDEX_VERSION,
+  readStoredIndex,
   staleReason,
   type TranscriptIndex,
-  TranscriptIndexSchema,
-} from "./index_schema.ts";
+} from "./transcript_index.ts";
 import { initialTurnTools, turnToolsView } from "./turn_tools.ts";
 import type { ReadStats, TurnView } from "./types.ts";
 import { sleep as realSleep } from "../sleep.ts";
@@ -51,12 +51,13 @@ export interface ReadTurnViewResult {
 export const DEFAULT_POLL_MS = 50;
 
 /**
- * Reads the transcript at `path`. A missing file gives `found:false` and no index; any other error
- * (permission sandbox, I/O) is thrown for the caller to fail open.
+ * Reads the transcript at `path`, going on from `prior`: the index the last call returned, as stored (it is
+ * validated here; one that is not a valid index is read from the start). A missing file gives `found:false` and no
+ * index; any other error (permission sandbox, I/O) is thrown for the caller to fail open.
  */
 export async function readTurnView(
   path: string,
-  prior: TranscriptIndex | null,
+  prior: unknown,
   options: ReadTurnViewOptions,
 ): Promise<ReadTurnViewResult> {
   const file = await openRegular(path, "transcript");
@@ -64,7 +65,7 @@ export async function readTurnView(
   try {
     const info = await file.stat();
     const head = await readHead(file, Math.min(HEAD_BYTES, info.size));
-    const usable = usablePrior(prior, { path, includeSidechain: options.includeSidechain, info, head });
+    const usable = await usablePrior(prior, { path, includeSidechain: options.includeSidechain, info, head });
     const reader = new TranscriptReader(file, {
       includeSidechain: options.includeSidechain,
       start: usable?.offset ?? 0,
@@ -106,14 +107,12 @@ function indexOf(
   };
 }
 
-function usablePrior(
-  prior: TranscriptIndex | null,
+async function usablePrior(
+  prior: unknown,
   current: { path: string; includeSidechain: boolean; info: Deno.FileInfo; head: Uint8Array },
-): TranscriptIndex | null {
-  if (prior === null) return null;
-  const parsed = TranscriptIndexSchema.safeParse(prior);
-  if (!parsed.success) return null;
-  return staleReason(parsed.data, current) === null ? parsed.data : null;
+): Promise<TranscriptIndex | null> {
+  const index = await readStoredIndex(prior);
+  return index !== null && staleReason(index, current) === null ? index : null;
 }
 
 /** Polls the appended bytes until the final message shows up or `syncMs` has passed. */

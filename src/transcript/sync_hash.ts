@@ -4,13 +4,9 @@
  * split over transcript lines, and over two reads of the file, is hashed as a whole without keeping its text. Not
  * for security: it recognises the same text again.
  */
-import * as z from "../zod.ts";
+import type * as z from "../zod.ts";
+import type { SyncHashSchema } from "./sync_hash_schema.ts";
 
-export const SyncHashSchema = z.object({
-  a: z.int().check(z.nonnegative()),
-  b: z.int().check(z.nonnegative()),
-  len: z.int().check(z.nonnegative()),
-});
 export type SyncHash = z.infer<typeof SyncHashSchema>;
 
 // Two multiply-xor lanes (FNV-1a's step with 32-bit multiplies, the odd constants of cyrb53): Math.imul and xor

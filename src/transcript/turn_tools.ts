@@ -3,26 +3,11 @@
  * and the results the turn ends on. Old turns are history: all of it is reset at each real prompt. Only ids,
  * names and line numbers are kept, each list bounded, so the index stays small.
  */
-import * as z from "../zod.ts";
 import type { ToolResult } from "./line_event.ts";
+import type { ToolCallRefState, TurnToolsState } from "./turn_tools_schema.ts";
 import type { TurnTools } from "./types.ts";
 
-export const ToolCallRefSchema = z.object({ id: z.string(), name: z.string(), line: z.int() });
-export type ToolCallRefState = z.infer<typeof ToolCallRefSchema>;
-
-export const TurnToolsStateSchema = z.object({
-  /** tool_use blocks seen in the turn. */
-  calls: z.int().check(z.nonnegative()),
-  /** tool_use blocks with no result yet, oldest first. */
-  pending: z.array(ToolCallRefSchema),
-  /** Ids of the turn's results (a tool_use line written after its result is then not pending). */
-  answered: z.array(z.string()),
-  /** Results empty in every form. */
-  empty: z.array(ToolCallRefSchema),
-  /** The run of result lines the turn ends on; null once an assistant reply (visible output) follows. */
-  trailing: z.nullable(z.array(ToolCallRefSchema)),
-});
-export type TurnToolsState = z.infer<typeof TurnToolsStateSchema>;
+export type { ToolCallRefState, TurnToolsState };
 
 /** Bound of pending, empty and trailing (the newest are kept). */
 export const MAX_TOOL_REFS = 32;

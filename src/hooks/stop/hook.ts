@@ -6,15 +6,16 @@
 import { expandHome } from "../../store/paths.ts";
 import type { Config } from "../../config.ts";
 import { join } from "../../path.ts";
-import { buildRuleSet, readUserRuleFiles } from "../../rules/load.ts";
+import { loadRuleSet } from "../../rules/load.ts";
 import type { RuleSet } from "../../rules/schema.ts";
 import { pathExists } from "../../store/exists.ts";
 import { pruneStateIfDue } from "../../store/prune_state.ts";
-import { TranscriptIndexSchema } from "../../transcript/index_schema.ts";
 import { readTurnView } from "../../transcript/read_view.ts";
 import type { TurnView } from "../../transcript/types.ts";
 import type { HookDefinition, HookIo } from "../contract.ts";
-import { isSubagent, parseStopPayload, type StopPayload } from "./payload.ts";
+import type { StopPayload } from "./payload.ts";
+import { checkStopPayload } from "./payload_check.ts";
+import { isSubagent } from "./payload_fields.ts";
 import { relayContinuation } from "./relay_stage.ts";
 import { renderStop } from "./render.ts";
 import type { StopResult } from "./result.ts";
@@ -41,11 +42,12 @@ export const STOP_HOOK: HookDefinition<StopPayload, Prepared, SessionState, Stop
   where: "hook stop",
   events: ["Stop", "SubagentStop"],
   fallback: "allowed",
-  parse: parseStopPayload,
+  // a payload the hand-written check cannot take as it is goes through the schema, for its fallbacks and its refusal
+  parse: (raw) => checkStopPayload(raw) ?? import("./payload.ts").then((m) => m.parseStopPayload(raw)),
   // Side agents (prompt suggestions and the like) stop with an empty agent_type: not the user's work.
   skip: (payload) => payload.hook_event_name === "SubagentStop" && payload.agent_type === "",
   async prepare(_payload, io) {
-    const rules = buildRuleSet({ userFiles: await readUserRuleFiles(io.paths.rules) });
+    const rules = await loadRuleSet(io.paths.rules);
     for (const file of rules.files) if (file.error) await io.error(`${file.origin}: ${file.error}`, "rules");
     return { rules, stallOff: stallKillSwitch(io.env, io.config, await pathExists(io.paths.stallOff)), view: null };
   },
@@ -128,8 +130,8 @@ async function readTranscript(payload: StopPayload, priorIndex: unknown, options
   const subagent = isSubagent(payload);
   const path = subagent ? payload.agent_transcript_path : payload.transcript_path;
   if (!path) return { view: null, index: null };
-  const prior = TranscriptIndexSchema.safeParse(priorIndex);
-  return await readTurnView(expandHome(path, options.home), prior.success ? prior.data : null, {
+  // the stored index is validated by the reader (one that is not valid is read from the start)
+  return await readTurnView(expandHome(path, options.home), priorIndex, {
     includeSidechain: subagent,
     lastAssistantMessage: payload.last_assistant_message ?? null,
     syncMs: options.config.syncMs,

@@ -1,6 +1,7 @@
 /**
  * The Stop / SubagentStop payload, read tolerantly: unknown fields are ignored, and a field of the wrong type
- * reads as absent instead of failing the hook.
+ * reads as absent instead of failing the hook. The hook checks a usual payload by hand (payload_check.ts) and loads
+ * this schema only for one with a field it would replace, or a session_id it refuses.
  */
 import * as z from "../../zod.ts";
 
@@ -35,34 +36,4 @@ export function parseStopPayload(raw: unknown): StopPayload {
   const payload = StopPayloadSchema.parse(raw);
   // another event is refused by the runner before this; a name that is not a string reads as Stop
   return payload.hook_event_name === "SubagentStop" ? payload : { ...payload, hook_event_name: "Stop" };
-}
-
-const FINISHED = new Set([
-  "completed",
-  "complete",
-  "done",
-  "failed",
-  "error",
-  "killed",
-  "stopped",
-  "cancelled",
-  "canceled",
-]);
-
-/** Background tasks that are still running (and will wake the session when they finish). */
-export function runningBackgroundTasks(payload: StopPayload): number {
-  const tasks = payload.background_tasks ?? [];
-  let running = 0;
-  for (const task of tasks) {
-    if (typeof task !== "object" || task === null) continue;
-    const status = (task as { status?: unknown }).status;
-    if (typeof status === "string" && FINISHED.has(status.toLowerCase())) continue;
-    running++;
-  }
-  return running;
-}
-
-export function isSubagent(payload: StopPayload): boolean {
-  return payload.hook_event_name === "SubagentStop" ||
-    (typeof payload.agent_id === "string" && payload.agent_id !== "");
 }

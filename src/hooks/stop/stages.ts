@@ -7,12 +7,14 @@
 import type { Config } from "../../config.ts";
 import { analyseMessage, ESCAPE_MAX_CHARS, findEscape, renderEarlyStopReason } from "../../rules/classify.ts";
 import type { ClosingAnalysis as MessageAnalysis } from "../../rules/closing/analyse.ts";
-import { ASKING_ACTS, type RuleMatch, type RuleSet } from "../../rules/schema.ts";
+import { ASKING_ACTS } from "../../rules/acts.ts";
+import type { RuleMatch, RuleSet } from "../../rules/schema.ts";
 import { parseMarkdownChecklist } from "../../transcript/markdown_checklist.ts";
 import type { Checklist, TurnView } from "../../transcript/types.ts";
 import { attended } from "./attended.ts";
 import { allow, type StopDecision } from "./decision.ts";
-import { isSubagent, runningBackgroundTasks, type StopPayload } from "./payload.ts";
+import type { StopPayload } from "./payload.ts";
+import { isSubagent, runningBackgroundTasks } from "./payload_fields.ts";
 import type { StallState } from "./stall/gates.ts";
 import { type StallEvent, stallStage } from "./stall/stage.ts";
 import type { SessionState } from "./state.ts";

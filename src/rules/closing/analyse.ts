@@ -15,7 +15,8 @@
  * Pure, and bounded by the caller's `maxChars` and `MAX_UNITS`.
  */
 import { matchRule, quotablePhrase, tail } from "../match.ts";
-import { ASKING_ACTS, type CompiledRule, type RuleMatch, type RuleSet } from "../schema.ts";
+import { ASKING_ACTS } from "../acts.ts";
+import type { CompiledRule, RuleMatch, RuleSet } from "../schema.ts";
 import { MAX_BLOCK_CHARS, withoutCode } from "./blocks.ts";
 import { languagesOf, runsFor } from "./languages.ts";
 import { readStructure, type Unit } from "./units.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { buildRuleSet } from "../load.ts";
-import type { RuleFile } from "../schema.ts";
+import { type RuleFile, ruleSchemas } from "../schema.ts";
 import { analyseClosing, quoteSentence } from "./analyse.ts";
 
 const set = buildRuleSet({ userFiles: [] });
@@ -50,7 +50,10 @@ Deno.test("analyseClosing(): weak hits add up only in the closing, one per rule"
       examples: { match: [word], pass: ["x"] },
     })),
   });
-  const weak = buildRuleSet({ userFiles: [{ origin: "weak.json", text: JSON.stringify(file(0.5)) }] });
+  const weak = buildRuleSet({
+    userFiles: [{ origin: "weak.json", text: JSON.stringify(file(0.5)) }],
+    fileSchema: ruleSchemas().RuleFileSchema,
+  });
   const run = (text: string) => analyseClosing(text, weak, { maxChars: 4000 }).early?.rule.id ?? null;
   assert.equal(run("Report. alpha beta."), "weak-alpha", "two weak rules in the closing add up to 1");
   assert.equal(run("Report. alpha alpha."), null, "one weak rule twice does not");

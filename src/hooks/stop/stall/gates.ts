@@ -3,16 +3,10 @@
  * block is not nudged again) → kill switch → cooldown → retry cap per tool_use_id → the shared per-turn cap.
  * Pure: the caller passes the state, settings and clock, and gets the outcome and the new state.
  */
-import * as z from "../../../zod.ts";
 import type { StallSignature } from "./signature.ts";
+import type { StallState } from "./stall_schema.ts";
 
-export const StallStateSchema = z.object({
-  /** Nudges sent per tool_use_id (bounded to the newest entries). */
-  retries: z.record(z.string(), z.int().check(z.minimum(0))),
-  /** When the last nudge went out (ms since the epoch). */
-  lastRecoveryAt: z.nullable(z.number()),
-});
-export type StallState = z.infer<typeof StallStateSchema>;
+export type { StallState };
 
 export function freshStallState(): StallState {
   return { retries: {}, lastRecoveryAt: null };

@@ -1,8 +1,16 @@
 import assert from "node:assert/strict";
 import { builtinNudges, nudgeFor, recoveryReason } from "./nudges.ts";
+import { nudgeFileSchema } from "./nudges_schema.ts";
+import { STALL_KINDS } from "./signature.ts";
+import { assertSameOutput } from "../../../testing/same_output.ts";
 
 const BUILTIN_NUDGES = builtinNudges();
-import { STALL_KINDS } from "./signature.ts";
+
+Deno.test("rules/stall_nudges.json is valid, and the hook's nudges are the schema's output for it", () => {
+  const parsed = nudgeFileSchema().safeParse(BUILTIN_NUDGES);
+  assert.ok(parsed.success, parsed.error?.message);
+  assertSameOutput(BUILTIN_NUDGES, parsed.data, "rules/stall_nudges.json");
+});
 
 Deno.test("rules/stall_nudges.json: every kind has a nudge, and every example renders what it promises", async (t) => {
   for (const kind of STALL_KINDS) {
