@@ -2,9 +2,9 @@
  * The hot path imports no Node compatibility module: in the bundle (scripts/bundle.ts), nothing reachable from the
  * entry along `hook <event>` imports a `node:` specifier. The path is the entry's static imports, the hook
  * runners it loads lazily (one chunk per event, from src/hooks/<event>/hook.ts), and everything those chunks import,
- * statically or not. Cold commands (stats, install, …) and the flag parser are lazy chunks off this path. And the Stop
- * and PreToolUse runners load no zod chunk when they start (their schemas are dynamic imports, for the rare input
- * their hand-written checks cannot vouch for).
+ * statically or not. Cold commands (stats, install, …) and the flag parser are lazy chunks off this path. And no hook
+ * runner loads a zod chunk when it starts (their schemas are dynamic imports, for the rare input their hand-written
+ * checks cannot vouch for, and for a user's rule or quirk file).
  */
 import assert from "node:assert/strict";
 import { basename, dirname, join } from "node:path";
@@ -117,10 +117,10 @@ Deno.test("the hook path in the bundle", async (t) => {
     });
 
     await t.step(
-      "`hook stop` and `hook pretool` load no zod: their schemas are imported only when needed",
+      "`hook stop`, `hook prompt` and `hook pretool` load no zod: their schemas are imported only when needed",
       async () => {
         const entry = await staticClosure(plan.outdir, basename(plan.entry));
-        for (const event of ["stop", "pretool"]) {
+        for (const event of ["stop", "prompt", "pretool"]) {
           const runner = [];
           for (const file of runners) {
             if ((await Deno.readTextFile(join(plan.outdir, file))).includes(`// src/hooks/${event}/hook.ts\n`)) {

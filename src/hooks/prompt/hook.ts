@@ -13,7 +13,7 @@ import type { PromptLogLine } from "./log_line.ts";
 import type { PromptPayload } from "./payload.ts";
 import { checkPromptPayload } from "./payload_check.ts";
 import { payloadModel } from "./payload_model.ts";
-import { buildQuirkSet, type Quirk, quirksFor } from "./quirks.ts";
+import { BUILTIN_QUIRKS, type Quirk, quirksFor } from "./quirks.ts";
 import { readUserQuirkFiles } from "./quirks_files.ts";
 import {
   advancePromptState,
@@ -155,7 +155,10 @@ async function findModel(payload: PromptPayload, io: HookIo): Promise<{ model: s
 
 async function loadQuirks(io: HookIo): Promise<Quirk[]> {
   const files = await readUserQuirkFiles(io.paths.root);
-  const set = buildQuirkSet(files.sources);
+  // the quirk file schemas (and zod) are loaded only for a user's quirk file
+  const set = files.sources.length === 0
+    ? { quirks: BUILTIN_QUIRKS, problems: [] }
+    : (await import("./quirks_user.ts")).buildQuirkSet(files.sources);
   for (const problem of [...files.problems, ...set.problems]) await io.error(problem, "quirks");
   return set.quirks;
 }

@@ -1,5 +1,4 @@
 /** The user's quirk files, `$CLIFFHANGER_HOME/quirks.json` then `quirks.jsonc`: the only disk access for quirks. */
-import { buildQuirkSet } from "./quirks.ts";
 import { readRegularText } from "../../store/safe_file.ts";
 import { join } from "../../path.ts";
 import type { UserQuirkSource } from "./quirks.ts";
@@ -39,6 +38,7 @@ export interface QuirkFilesReport {
 
 export async function quirkFilesReport(root: string): Promise<QuirkFilesReport> {
   const files = await readUserQuirkFiles(root);
+  const { buildQuirkSet } = await import("./quirks_user.ts");
   const problems = [...files.problems, ...buildQuirkSet(files.sources).problems];
   // a file with a problem is left out by the hook
   const used = files.sources.map((q) => q.origin).filter((o) => !problems.some((p) => p.includes(o)));

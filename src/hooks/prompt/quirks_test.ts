@@ -2,14 +2,19 @@ import assert from "node:assert/strict";
 import builtin from "../../../rules/quirks.json" with { type: "json" };
 import { keyOrder } from "../../testing/same_output.ts";
 import {
-  buildQuirkSet,
   BUILTIN_QUIRKS,
   exampleFailure,
   fillQuirkFile,
+  type Quirk,
+  type QuirkFile,
   quirkMatches,
-  quirkSchemas,
   quirksFor,
 } from "./quirks.ts";
+import { buildQuirkSet, quirkSchemas, type SchemaQuirk, type SchemaQuirkFile } from "./quirks_user.ts";
+
+/** Compiles only when A and B are the same type: quirks.ts writes the schema's output types by hand. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const quirkTypesAgree: [Same<Quirk, SchemaQuirk>, Same<QuirkFile, SchemaQuirkFile>] = [true, true];
 
 const { QuirkFileSchema } = quirkSchemas();
 
@@ -118,4 +123,8 @@ Deno.test("rules/quirks.json: the hand-filled built-ins are the schema's output,
   };
   assert.deepStrictEqual(keyOrder(fillQuirkFile(variants)), keyOrder(QuirkFileSchema.parse(variants)));
   assert.deepStrictEqual(fillQuirkFile(variants), QuirkFileSchema.parse(variants));
+});
+
+Deno.test("quirks.ts's Quirk and QuirkFile are the schema's output types", () => {
+  assert.deepEqual(quirkTypesAgree, [true, true]);
 });
