@@ -8,32 +8,42 @@
 export const CODE_MARK = "‹code›";
 export const QUOTE_MARK = "‹quote›";
 
-const INLINE_CODE = /(`+)[^`\n]{0,400}?\1/g;
-const LINK = /\[([^\]\n]{0,200})\]\([^)\s]{0,400}\)/g;
-const URL = /\bhttps?:\/\/[^\s)>\]]{1,400}/g;
+export const INLINE_CODE = /(`+)[^`\n]{0,400}?\1/g;
+export const LINK = /\[([^\]\n]{0,200})\]\([^)\s]{0,400}\)/g;
+export const URL = /\bhttps?:\/\/[^\s)>\]]{1,400}/g;
 /** Double-quoted strings in the quote styles of the languages we read; each kind closes with its own mark. */
-const DOUBLE_QUOTES =
+export const DOUBLE_QUOTES =
   /"[^"\n]{1,300}"|“[^”\n]{1,300}”|„[^“”\n]{1,300}[“”]|«[^»\n]{1,300}»|「[^」\n]{1,300}」|『[^』\n]{1,300}』|‘[^’\n]{1,300}’/g;
 /** Single quotes open only after a space, `(` or the start, and close before a non-letter: "don't" is safe. */
-const SINGLE_QUOTES = /(^|[\s(\[])'([^'\n]{1,300}?)'(?=$|[^\p{L}\p{N}])/gu;
-const EMPHASIS = /\*\*|__|(?<![\p{L}\p{N}])[*_](?=\S)|(?<=\S)[*_](?![\p{L}\p{N}])/gu;
+export const SINGLE_QUOTES = /(^|[\s(\[])'([^'\n]{1,300}?)'(?=$|[^\p{L}\p{N}])/gu;
+export const EMPHASIS = /\*\*|__|(?<![\p{L}\p{N}])[*_](?=\S)|(?<=\S)[*_](?![\p{L}\p{N}])/gu;
 
-/** The text with code, quotes, links and emphasis masked. */
+/**
+ * The text with code, quotes, links and emphasis masked. Each mask runs only on a text holding a character every
+ * match of it has: the same result (a text without one has no match), and a regex that is never run is never
+ * compiled, which is most of a mask's cost in a hook process (the two `u` masks cost about 1 ms each to compile).
+ */
 export function maskInline(text: string): string {
-  return text
-    .replace(INLINE_CODE, CODE_MARK)
-    .replace(LINK, "$1")
-    .replace(URL, CODE_MARK)
-    .replace(DOUBLE_QUOTES, quoted)
-    .replace(SINGLE_QUOTES, (_all, before: string, inner: string) => `${before}${quoted(inner)}`)
-    .replace(EMPHASIS, "");
+  let out = text;
+  if (out.includes("`")) out = out.replace(INLINE_CODE, CODE_MARK);
+  if (out.includes("](")) out = out.replace(LINK, "$1");
+  if (out.includes("http")) out = out.replace(URL, CODE_MARK);
+  if (DOUBLE_QUOTE_OPENERS.some((q) => out.includes(q))) out = out.replace(DOUBLE_QUOTES, quoted);
+  if (out.includes("'")) {
+    out = out.replace(SINGLE_QUOTES, (_all, before: string, inner: string) => `${before}${quoted(inner)}`);
+  }
+  if (out.includes("*") || out.includes("_")) out = out.replace(EMPHASIS, "");
+  return out;
 }
+
+/** The characters a DOUBLE_QUOTES match starts with. */
+const DOUBLE_QUOTE_OPENERS = ['"', "“", "„", "«", "「", "『", "‘"];
 
 /**
  * A quoted span is masked, except a short one of one or two words: that is a term ("the 'retry' flag"), and the
  * sentence stays readable. A quoted question or sentence is someone else's words.
  */
-function quoted(span: string): string {
+export function quoted(span: string): string {
   const inner = span.replace(/^["“„«「『‘']|["”“»」』’']$/g, "");
   if (!/[?？!！.。:]/.test(inner) && inner.trim().split(/\s+/).length <= 2 && inner.length <= 24) return inner;
   return QUOTE_MARK;

@@ -1,5 +1,18 @@
 import assert from "node:assert/strict";
-import { CODE_MARK, maskInline, QUOTE_MARK, splitSentences } from "./prose.ts";
+import fc from "fast-check";
+import {
+  CODE_MARK,
+  DOUBLE_QUOTES,
+  EMPHASIS,
+  INLINE_CODE,
+  LINK,
+  maskInline,
+  QUOTE_MARK,
+  quoted,
+  SINGLE_QUOTES,
+  splitSentences,
+  URL,
+} from "./prose.ts";
 
 Deno.test("maskInline(): code, URLs and quoted sentences are masked; short quoted terms stay", () => {
   assert.equal(maskInline("Run `npm test` now"), `Run ${CODE_MARK} now`);
@@ -23,4 +36,40 @@ Deno.test("splitSentences(): a run without stops is cut into bounded pieces", ()
   const parts = splitSentences("word ".repeat(10_000));
   assert.ok(parts.length > 10);
   assert.ok(parts.every((p) => p.length <= 601));
+});
+
+Deno.test("maskInline(): skipping a mask for a text without its character gives what running every mask gives", () => {
+  const every = (text: string) =>
+    text
+      .replace(INLINE_CODE, CODE_MARK)
+      .replace(LINK, "$1")
+      .replace(URL, CODE_MARK)
+      .replace(DOUBLE_QUOTES, quoted)
+      .replace(SINGLE_QUOTES, (_all, before: string, inner: string) => `${before}${quoted(inner)}`)
+      .replace(EMPHASIS, "");
+  const unit = fc.constantFrom(
+    ..."ab ?.`'\"*_[]()\n".split(""),
+    "“",
+    "”",
+    "„",
+    "«",
+    "»",
+    "「",
+    "」",
+    "『",
+    "』",
+    "‘",
+    "’",
+    "http://x.io",
+    "](",
+    "é",
+    "Done",
+  );
+  fc.assert(
+    fc.property(fc.array(unit, { maxLength: 40 }), (parts) => {
+      const text = parts.join("");
+      assert.equal(maskInline(text), every(text));
+    }),
+    { numRuns: 5000 },
+  );
 });
