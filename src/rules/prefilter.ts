@@ -4,7 +4,7 @@
  * Stop hook reads one message: compiling is most of the closing analysis' cost).
  *
  * Sound by construction, for what it takes: a source in non-`u` mode, where a case-insensitive ASCII letter matches
- * only the same ASCII letter in either case. Only ASCII characters outside any class, group quantified to zero or
+ * only the same ASCII letter in either case, and a kana or CJK ideograph only itself. Only those characters outside any class, group quantified to zero or
  * lookaround count; anything it does not read plainly (a class, an escape of a letter, a backreference, a quantifier
  * that may repeat zero times, a `{` that is not a quantifier) ends a run of literals and requires nothing.
  * prefilter_test.ts holds every built-in pattern to it over every labelled message and rule example.
@@ -25,7 +25,7 @@ export function requiredLiterals(source: string, flags: string): Needs {
     const parser = new Parser(source);
     const needs = parser.alternation();
     if (parser.at < source.length) return null; // an unmatched ")": not a source this reads
-    if (needs === null || needs.length > MAX_ALTERNATIVES || needs.some((s) => s.length < MIN_LITERAL)) return null;
+    if (needs === null || needs.length > MAX_ALTERNATIVES || needs.some((s) => !worthTesting(s))) return null;
     return flags.includes("i") ? [...new Set(needs.map((s) => s.toLowerCase()))] : needs;
   } catch {
     return null;
@@ -40,6 +40,28 @@ export function mayMatch(needs: Needs, text: string, lowered: string, ignoreCase
 }
 
 class Unreadable extends Error {}
+
+/**
+ * Kana and CJK ideographs (U+3040-U+30FF, U+3400-U+4DBF, U+4E00-U+9FFF, U+F900-U+FAFF): one UTF-16 code unit each, with
+ * no case mapping, so that `i` matches each only as itself, as it does an ASCII digit.
+ */
+export function isCaselessCjk(code: number): boolean {
+  return (code >= 0x3040 && code <= 0x30ff) || (code >= 0x3400 && code <= 0x4dbf) ||
+    (code >= 0x4e00 && code <= 0x9fff) || (code >= 0xf900 && code <= 0xfaff);
+}
+
+/** A character read as itself: ASCII, or a caseless CJK one. */
+function isPlainLiteral(c: string): boolean {
+  const code = c.charCodeAt(0);
+  return code < 128 || isCaselessCjk(code);
+}
+
+/** A literal worth a test: MIN_LITERAL characters, or fewer that hold a CJK one (a two-character CJK word is rare). */
+function worthTesting(s: string): boolean {
+  if (s.length >= MIN_LITERAL) return true;
+  for (let i = 0; i < s.length; i++) if (isCaselessCjk(s.charCodeAt(i))) return true;
+  return false;
+}
 
 /** One atom of a sequence: a literal ASCII character, or something else with what it requires. */
 type Atom = { literal: string } | { needs: Needs; min: number };
@@ -98,8 +120,8 @@ class Parser {
     if (c === "." || c === "^" || c === "$") return { needs: null, min: c === "." ? 1 : 0 };
     if (c === "*" || c === "+" || c === "?") throw new Unreadable(); // a quantifier with nothing before it
     if (c === "{" || c === "}" || c === "]") return { needs: null, min: 1 }; // Annex B literals: not read
-    // ASCII only: under `i` a non-ASCII letter has case rules this does not follow
-    return c.charCodeAt(0) < 128 ? { literal: c } : { needs: null, min: 1 };
+    // ASCII and caseless CJK only: under `i` another non-ASCII letter has case rules this does not follow
+    return isPlainLiteral(c) ? { literal: c } : { needs: null, min: 1 };
   }
 
   group(): Atom {
@@ -150,7 +172,7 @@ class Parser {
       else if (/[0-9]/.test(c)) { while (/[0-9]/.test(this.src[this.at] ?? "")) this.at++; }
       return { needs: null, min: c === "b" || c === "B" ? 0 : 1 };
     }
-    return c.charCodeAt(0) < 128 ? { literal: c } : { needs: null, min: 1 };
+    return isPlainLiteral(c) ? { literal: c } : { needs: null, min: 1 };
   }
 
   /** The quantifier after an atom: {min, max}, max Infinity for unbounded; a lazy `?` after it is taken too. */

@@ -95,10 +95,15 @@ Deno.test("prefilter soundness: every labelled final message and rule example a 
 });
 
 Deno.test("prefilter soundness: random text built from the patterns' own words, odd cases and Unicode", () => {
-  const words = [...new Set(builtinPatterns().flatMap((p) => p.needs))].slice(0, 400);
+  const all = [...new Set(builtinPatterns().flatMap((p) => p.needs))];
+  // the CJK literals (kana and ideographs are read as literals too) all take part, and the rest up to 400
+  const cjk = all.filter((w) => /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]/.test(w));
+  assert.ok(cjk.length > 10, `only ${cjk.length} CJK literals`);
+  const words = [...cjk, ...all.filter((w) => !cjk.includes(w)).slice(0, 400)];
   const token = fc.oneof(
     fc.constantFrom(...words),
     fc.constantFrom(" ", "  ", "\n", ", ", ". ", "? ", "'", "\u2019", "I", "we", "you", "İ", "ſ", "K", "ß", "é"),
+    fc.constantFrom("。", "？", "！", "吗", "嗎", "か", "が", "を", "ない", "再", "下去", "ｷ", "Ａ", "\u{20000}"),
     fc.string({ maxLength: 3 }),
   );
   const text = fc.array(token, { maxLength: 20 }).chain((parts) =>
