@@ -17,6 +17,10 @@
  * Then the message analysis alone (scripts/bench/analysis.ts): the rule set's load, the first message of a process
  * (which compiles the rules it reaches), the warm cost per labelled message and a 64 KiB message.
  *
+ * `--cpu-prof DIR` then runs F and every hook scenario once more under V8's profiler (`deno run --cpu-prof`, one
+ * folder per scenario in DIR) and prints each profile's idle, `(program)` and GC time and the functions with the most
+ * self time (scripts/bench/profile.ts). The profiled runs are not timed.
+ *
  * Prints one Markdown table with every target marked met or missed, and writes the same as JSON
  * (.cache/bench/results.json, or --json PATH). No test asserts a time: the pure parts are tested in
  * scripts/bench/*_test.ts.
@@ -31,6 +35,13 @@ import { cliArgs } from "./scopes.ts";
 import { readTailText } from "../src/store/read_at.ts";
 import { buildBundle, bundlePlan } from "./bundle.ts";
 import { measureAnalysis, renderAnalysis } from "./bench/analysis.ts";
+import {
+  type CpuProfile,
+  type ProfileSummary,
+  renderProfiles,
+  summarizeProfile,
+  withCpuProf,
+} from "./bench/profile.ts";
 import { createMeter, type RunResult, type RunSpec } from "./bench/measure.ts";
 import {
   encodePayload,
@@ -81,6 +92,7 @@ async function main(): Promise<void> {
       entry: { type: "string", default: "bundle" },
       binary: { type: "string" },
       "floor-binary": { type: "string" },
+      "cpu-prof": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -88,10 +100,12 @@ async function main(): Promise<void> {
     print(
       "usage: deno task bench [--runs N (default 11)] [--warmup N (2)] [--sizes 1,20,200] [--json PATH]\n" +
         "                       [--entry bundle|source (default bundle: what deno task compile compiles)]\n" +
-        "                       [--binary PATH [--floor-binary PATH]]\n\n" +
+        "                       [--binary PATH [--floor-binary PATH]] [--cpu-prof DIR]\n\n" +
         "--binary runs a compiled binary (PATH hook <event>) instead of deno run; build it for the bench's home:\n" +
         "  deno task compile --home .cache/bench/home --output /tmp/cliffhanger-bench\n" +
-        "--floor-binary is F for it: scripts/bench/empty.ts compiled with deno compile; without it F is deno run's.\n",
+        "--floor-binary is F for it: scripts/bench/empty.ts compiled with deno compile; without it F is deno run's.\n" +
+        "--cpu-prof DIR: after the timed rounds, F and each hook once more under deno run --cpu-prof, profiles in DIR,\n" +
+        "  with each one's idle, (program) and GC time and its top functions by self time (not with --binary).\n",
     );
     return;
   }
@@ -103,6 +117,10 @@ async function main(): Promise<void> {
     ? null
     : await executable(values["floor-binary"], "--floor-binary");
   if (floorBinary !== null && binary === null) throw new Error("--floor-binary is the floor of --binary; give both");
+  if (values["cpu-prof"] !== undefined && binary !== null) {
+    throw new Error("--cpu-prof profiles deno run's processes; it cannot be given with --binary");
+  }
+  const profDir = values["cpu-prof"] === undefined ? null : resolve(values["cpu-prof"]);
   const runs = positiveInt(values.runs!, "--runs");
   const warmup = Math.max(0, Number(values.warmup));
   const sizes = values.sizes!.split(",").map((s) => positiveInt(s.trim(), "--sizes"));
@@ -342,6 +360,14 @@ async function main(): Promise<void> {
   );
   const analysis = await measureAnalysis(5);
   print(`\n${renderAnalysis(analysis)}\n`);
+  const profiles = profDir === null ? null : await profileScenarios({
+    scenarios: scenarios.filter((s) => s.id === "F" || isHook(s.id)),
+    round: rounds,
+    dir: profDir,
+    deno,
+    run: (spec) => meter.run({ ...spec, env, cwd: home }),
+  });
+  if (profiles !== null) print(`\nCPU profiles (self time; one run each, not timed):\n${renderProfiles(profiles)}\n`);
   if (problems.length > 0) {
     print(`\nproblems (the numbers above may not mean what they say):\n- ${problems.slice(0, 20).join("\n- ")}\n`);
   }
@@ -377,6 +403,7 @@ async function main(): Promise<void> {
     targets,
     tally: count,
     analysis,
+    ...(profiles !== null ? { profiles } : {}),
     table,
     problems,
   };
@@ -483,6 +510,38 @@ async function removeLiveCopies(projects: string): Promise<void> {
   for await (const entry of Deno.readDir(projects)) {
     if (entry.name.startsWith("live-")) await Deno.remove(join(projects, entry.name)).catch(() => {});
   }
+}
+
+/**
+ * Runs each scenario once more with deno run's profiler into its own folder of `dir`, and summarizes the profile it
+ * writes. A scenario run by another program (the read floor's cat) is left out.
+ */
+async function profileScenarios(options: {
+  scenarios: readonly Scenario[];
+  round: number;
+  dir: string;
+  deno: string;
+  run: (spec: Omit<RunSpec, "env" | "cwd">) => Promise<RunResult>;
+}): Promise<{ id: string; label: string; summary: ProfileSummary; path: string }[]> {
+  const out: { id: string; label: string; summary: ProfileSummary; path: string }[] = [];
+  for (const scenario of options.scenarios) {
+    const spec = await scenario.prepare(options.round);
+    if (spec.cmd !== options.deno) continue;
+    const folder = join(options.dir, scenario.id.replace(/[^A-Za-z0-9_-]/g, "-"));
+    await Deno.remove(folder, { recursive: true }).catch(() => {});
+    await Deno.mkdir(folder, { recursive: true });
+    say(`profiling ${scenario.id} …\n`);
+    const result = await options.run({ ...spec, args: withCpuProf(spec.args, folder) });
+    if (result.code !== 0) throw new Error(`${scenario.id} under --cpu-prof: exit ${result.code}: ${result.stderr}`);
+    const written = [...Deno.readDirSync(folder)].filter((e) => e.name.endsWith(".cpuprofile"));
+    if (written.length !== 1) {
+      throw new Error(`${scenario.id}: expected one profile in ${folder}, found ${written.length}`);
+    }
+    const path = join(folder, written[0]!.name);
+    const profile = JSON.parse(await Deno.readTextFile(path)) as CpuProfile;
+    out.push({ id: scenario.id, label: scenario.label, summary: summarizeProfile(profile), path });
+  }
+  return out;
 }
 
 // ---- helpers ----
