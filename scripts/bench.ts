@@ -630,4 +630,13 @@ async function machineInfo() {
   };
 }
 
-if (import.meta.main) await main();
+if (import.meta.main) {
+  try {
+    await main();
+  } catch (e) {
+    // a bad option or a failed step: one line, exit 1 (a bug's stack is for CLIFFHANGER_BENCH_STACK=1)
+    const stack = Deno.env.get("CLIFFHANGER_BENCH_STACK") === "1" && e instanceof Error ? `\n${e.stack}` : "";
+    Deno.stderr.writeSync(new TextEncoder().encode(`bench: ${e instanceof Error ? e.message : String(e)}${stack}\n`));
+    Deno.exit(1);
+  }
+}
