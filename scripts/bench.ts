@@ -366,6 +366,7 @@ async function main(): Promise<void> {
     dir: profDir,
     deno,
     run: (spec) => meter.run({ ...spec, env, cwd: home }),
+    problems,
   });
   if (profiles !== null) print(`\nCPU profiles (self time; one run each, not timed):\n${renderProfiles(profiles)}\n`);
   if (problems.length > 0) {
@@ -516,32 +517,53 @@ async function removeLiveCopies(projects: string): Promise<void> {
  * Runs each scenario once more with deno run's profiler into its own folder of `dir`, and summarizes the profile it
  * writes. A scenario run by another program (the read floor's cat) is left out.
  */
-async function profileScenarios(options: {
-  scenarios: readonly Scenario[];
+async function profileScenarios(
+  options: ProfileOptions & {
+    scenarios: readonly Scenario[];
+    /** A scenario that cannot be profiled is listed here and left out; the timed results are kept either way. */
+    problems: string[];
+  },
+): Promise<ProfiledScenario[]> {
+  const out: ProfiledScenario[] = [];
+  for (const scenario of options.scenarios) {
+    try {
+      const profiled = await profileOne(scenario, options);
+      if (profiled !== null) out.push(profiled);
+    } catch (e) {
+      options.problems.push(`${scenario.id} under --cpu-prof: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  return out;
+}
+
+interface ProfileOptions {
   round: number;
   dir: string;
   deno: string;
   run: (spec: Omit<RunSpec, "env" | "cwd">) => Promise<RunResult>;
-}): Promise<{ id: string; label: string; summary: ProfileSummary; path: string }[]> {
-  const out: { id: string; label: string; summary: ProfileSummary; path: string }[] = [];
-  for (const scenario of options.scenarios) {
-    const spec = await scenario.prepare(options.round);
-    if (spec.cmd !== options.deno) continue;
-    const folder = join(options.dir, scenario.id.replace(/[^A-Za-z0-9_-]/g, "-"));
-    await Deno.remove(folder, { recursive: true }).catch(() => {});
-    await Deno.mkdir(folder, { recursive: true });
-    say(`profiling ${scenario.id} …\n`);
-    const result = await options.run({ ...spec, args: withCpuProf(spec.args, folder) });
-    if (result.code !== 0) throw new Error(`${scenario.id} under --cpu-prof: exit ${result.code}: ${result.stderr}`);
-    const written = [...Deno.readDirSync(folder)].filter((e) => e.name.endsWith(".cpuprofile"));
-    if (written.length !== 1) {
-      throw new Error(`${scenario.id}: expected one profile in ${folder}, found ${written.length}`);
-    }
-    const path = join(folder, written[0]!.name);
-    const profile = JSON.parse(await Deno.readTextFile(path)) as CpuProfile;
-    out.push({ id: scenario.id, label: scenario.label, summary: summarizeProfile(profile), path });
-  }
-  return out;
+}
+
+interface ProfiledScenario {
+  id: string;
+  label: string;
+  summary: ProfileSummary;
+  path: string;
+}
+
+async function profileOne(scenario: Scenario, options: ProfileOptions): Promise<ProfiledScenario | null> {
+  const spec = await scenario.prepare(options.round);
+  if (spec.cmd !== options.deno) return null;
+  const folder = join(options.dir, scenario.id.replace(/[^A-Za-z0-9_-]/g, "-"));
+  await Deno.remove(folder, { recursive: true }).catch(() => {});
+  await Deno.mkdir(folder, { recursive: true });
+  say(`profiling ${scenario.id} …\n`);
+  const result = await options.run({ ...spec, args: withCpuProf(spec.args, folder) });
+  if (result.code !== 0) throw new Error(`exit ${result.code}: ${result.stderr.trim().slice(0, 300)}`);
+  const written = [...Deno.readDirSync(folder)].filter((e) => e.name.endsWith(".cpuprofile"));
+  if (written.length !== 1) throw new Error(`expected one profile in ${folder}, found ${written.length}`);
+  const path = join(folder, written[0]!.name);
+  const profile = JSON.parse(await Deno.readTextFile(path)) as CpuProfile;
+  return { id: scenario.id, label: scenario.label, summary: summarizeProfile(profile), path };
 }
 
 // ---- helpers ----

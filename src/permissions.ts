@@ -120,17 +120,14 @@ function computeRunScope(input: ScopeInput): string[] {
 }
 
 /**
- * V8 flags every process of the binary runs with.
- * - `--regexp-interpret-all --no-regexp-peephole-optimization`: a hook process analyses one message, and V8's regexp
- *   interpreter without the peephole pass makes each rule's first (and usually only) match cheap to prepare, which
- *   cuts the closing analysis' cost in a new process by about a third (docs/closing-analysis.md). Matching is the
- *   same engine with the same results; a warm, repeated match is a little slower.
- * - `--no-lazy`: every function of a loaded module is compiled with it, so the V8 code cache Deno writes for a module
- *   on its first load holds the bytecode of all of them. Lazily, the cache holds only the top level, and every
- *   process parsed and compiled again each function it ran (the Stop hook's reader, reducer and analysis: about 20
- *   ms of compiling per stop here). The first run after a new build compiles more, once (docs/performance.md).
+ * V8 flags every process of the binary runs with. A hook process analyses one message: V8's regexp interpreter
+ * without the peephole pass makes each rule's first (and usually only) match cheap to prepare, which cuts the
+ * closing analysis' cost in a new process by about a third (docs/closing-analysis.md). Matching is the same engine
+ * with the same results; a warm, repeated match is a little slower. (`--no-lazy` was measured and not kept: a
+ * compiled binary code-caches only the modules it loads at start-up, so it would compile every function of the
+ * lazily imported hook chunks in every process; docs/performance.md.)
  */
-export const V8_FLAGS = "--v8-flags=--regexp-interpret-all,--no-regexp-peephole-optimization,--no-lazy";
+export const V8_FLAGS = "--v8-flags=--regexp-interpret-all,--no-regexp-peephole-optimization";
 
 /**
  * Deno flags for the scopes: no prompt, scoped read/write/env, explicitly no network and no remote imports, and no

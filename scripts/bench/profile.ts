@@ -11,7 +11,7 @@ export interface CpuProfile {
   startTime: number;
   endTime: number;
   samples: number[];
-  /** Microseconds since the sample before (the first: since startTime). */
+  /** Microseconds since the sample before (the first: since startTime); a sample lasts until the next one. */
   timeDeltas: number[];
 }
 
@@ -36,8 +36,12 @@ export function summarizeProfile(profile: CpuProfile, top = 8): ProfileSummary {
   const self = new Map<string, number>();
   const out: ProfileSummary = { totalMs: 0, idleMs: 0, programMs: 0, gcMs: 0, top: [] };
   const count = Math.min(profile.samples.length, profile.timeDeltas.length);
+  // a sample stands for the time until the next one (as DevTools counts it); the last one, until endTime
+  const at: number[] = [];
+  let t = profile.startTime;
+  for (let i = 0; i < count; i++) at.push(t += profile.timeDeltas[i]!);
   for (let i = 0; i < count; i++) {
-    const ms = profile.timeDeltas[i]! / 1000;
+    const ms = Math.max(0, (i + 1 < count ? at[i + 1]! : profile.endTime) - at[i]!) / 1000;
     out.totalMs += ms;
     const frame = frames.get(profile.samples[i]!);
     if (frame === undefined) continue;

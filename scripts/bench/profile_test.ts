@@ -15,9 +15,10 @@ const PROFILE: CpuProfile = {
   ],
   startTime: 0,
   endTime: 10_000,
-  // µs: idle 3000, program 1000, GC 500, matchRule 2500 (two samples), anonymous 1000, feed 2000
+  // samples at µs 0, 3000, 4000, 5000, 7000, 7500, 8000; each lasts until the next, the last until endTime:
+  // idle 3000, matchRule 1000 + 2000, program 1000, GC 500, anonymous 500, feed 2000
   samples: [2, 5, 3, 5, 4, 6, 7],
-  timeDeltas: [3000, 1500, 1000, 1000, 500, 1000, 2000],
+  timeDeltas: [0, 3000, 1000, 1000, 2000, 500, 500],
 };
 
 Deno.test("summarizeProfile(): self time per function, the runtime's idle, program and GC apart", () => {
@@ -26,7 +27,7 @@ Deno.test("summarizeProfile(): self time per function, the runtime's idle, progr
   assert.equal(s.idleMs, 3);
   assert.equal(s.programMs, 1);
   assert.equal(s.gcMs, 0.5);
-  assert.deepEqual(s.top, [{ fn: "matchRule chunk-A.js:10", ms: 2.5 }, { fn: "feed chunk-A.js:100", ms: 2 }]);
+  assert.deepEqual(s.top, [{ fn: "matchRule chunk-A.js:10", ms: 3 }, { fn: "feed chunk-A.js:100", ms: 2 }]);
   assert.deepEqual(summarizeProfile(PROFILE).top.map((t) => t.fn), [
     "matchRule chunk-A.js:10",
     "feed chunk-A.js:100",
@@ -35,7 +36,7 @@ Deno.test("summarizeProfile(): self time per function, the runtime's idle, progr
 });
 
 Deno.test("summarizeProfile(): a sample of an unknown node counts in the total only", () => {
-  const s = summarizeProfile({ ...PROFILE, samples: [99], timeDeltas: [4000] });
+  const s = summarizeProfile({ ...PROFILE, samples: [99], timeDeltas: [6000] });
   assert.deepEqual(s, { totalMs: 4, idleMs: 0, programMs: 0, gcMs: 0, top: [] });
 });
 
@@ -44,7 +45,7 @@ Deno.test("renderProfiles(): one block per scenario with its figures and path", 
   assert.equal(
     text,
     "hook stop warm, 1 MB: 10.0 ms profiled; idle 3.0 ms, (program) 1.0 ms, GC 0.5 ms\n" +
-      "     2.5 ms  matchRule chunk-A.js:10\n" +
+      "     3.0 ms  matchRule chunk-A.js:10\n" +
       "  /p/x",
   );
 });
