@@ -28,3 +28,35 @@ export function anyJsonValue(...extra: unknown[]): fc.Arbitrary<unknown> {
     fc.string({ maxLength: 4 }),
   );
 }
+
+/**
+ * The property every hand-written check is held to: on each generated input, the check gives the schema's output
+ * (same value, same key order) where the schema accepts it, and null where it does not; and at least `minAccepted`
+ * of the `runs` inputs were accepted, so the valid side was really tried. `what` names the inputs in the message.
+ */
+export function assertCheckMatchesSchema<T>(options: {
+  inputs: fc.Arbitrary<unknown>;
+  schema: { safeParse(raw: unknown): { success: true; data: T } | { success: false } };
+  check: (raw: unknown) => T | null;
+  runs: number;
+  minAccepted: number;
+  what: string;
+}): void {
+  let accepted = 0;
+  fc.assert(
+    fc.property(options.inputs, (raw) => {
+      const where = JSON.stringify(raw);
+      const expected = options.schema.safeParse(raw);
+      const got = options.check(raw);
+      if (!expected.success) {
+        assert.equal(got, null, where);
+        return;
+      }
+      accepted++;
+      assert.notEqual(got, null, where);
+      assertSameOutput(got, expected.data, where);
+    }),
+    { numRuns: options.runs },
+  );
+  assert.ok(accepted > options.minAccepted, `only ${accepted} of ${options.runs} ${options.what} were valid`);
+}

@@ -12,7 +12,7 @@ import { INDEX_VERSION } from "./index_version.ts";
 import { MAX_MARK_CHARS, type PromptMark } from "./prompt_mark.ts";
 import type { PromptMarkOutput } from "./prompt_mark_schema.ts";
 import { ReducerStateSchema } from "./reducer_state_schema.ts";
-import { anyJsonValue, assertSameOutput } from "../testing/same_output.ts";
+import { anyJsonValue, assertCheckMatchesSchema, assertSameOutput } from "../testing/same_output.ts";
 import { FIXTURES, readOnce } from "../testing/transcript_lines.ts";
 
 const runs = Deno.env.get("CLIFFHANGER_FUZZ_LONG") ? 20000 : 2000;
@@ -99,43 +99,25 @@ const index = fc.record({
 const stored = (arb: fc.Arbitrary<unknown>) => arb.map((o) => JSON.parse(JSON.stringify(o)) as unknown);
 
 Deno.test("checkTranscriptIndex: the schema's output for every index the schema accepts, and null for the rest", () => {
-  let accepted = 0;
-  fc.assert(
-    fc.property(stored(index), (raw) => {
-      const where = JSON.stringify(raw);
-      const expected = TranscriptIndexSchema.safeParse(raw);
-      const got = checkTranscriptIndex(raw);
-      if (!expected.success) {
-        assert.equal(got, null, where);
-        return;
-      }
-      accepted++;
-      assert.notEqual(got, null, where);
-      assertSameOutput(got, expected.data, where);
-    }),
-    { numRuns: runs },
-  );
-  assert.ok(accepted > runs / 20, `only ${accepted} of ${runs} indexes were valid`);
+  assertCheckMatchesSchema({
+    inputs: stored(index),
+    schema: TranscriptIndexSchema,
+    check: checkTranscriptIndex,
+    runs,
+    minAccepted: runs / 20,
+    what: "indexes",
+  });
 });
 
 Deno.test("checkStoredState: the schema's output for every reducer state the schema accepts, and null for the rest", () => {
-  let accepted = 0;
-  fc.assert(
-    fc.property(stored(state), (raw) => {
-      const where = JSON.stringify(raw);
-      const expected = ReducerStateSchema.safeParse(raw);
-      const got = checkStoredState(raw);
-      if (!expected.success) {
-        assert.equal(got, null, where);
-        return;
-      }
-      accepted++;
-      assert.notEqual(got, null, where);
-      assertSameOutput(got, expected.data, where);
-    }),
-    { numRuns: runs },
-  );
-  assert.ok(accepted > runs / 10, `only ${accepted} of ${runs} states were valid`);
+  assertCheckMatchesSchema({
+    inputs: stored(state),
+    schema: ReducerStateSchema,
+    check: checkStoredState,
+    runs,
+    minAccepted: runs / 10,
+    what: "states",
+  });
 });
 
 Deno.test("checkTranscriptIndex takes the index the reader writes, for every test transcript, as it is stored", async () => {

@@ -10,7 +10,7 @@ import { DEFAULT_CONFIG } from "../../config.ts";
 import { buildRuleSet } from "../../rules/load.ts";
 import { turnView } from "../../testing/turn_view.ts";
 import { FIXTURES, readOnce } from "../../testing/transcript_lines.ts";
-import { anyJsonValue, assertSameOutput } from "../../testing/same_output.ts";
+import { anyJsonValue, assertCheckMatchesSchema, assertSameOutput } from "../../testing/same_output.ts";
 import { checkTranscriptIndex } from "../../transcript/transcript_index.ts";
 import { parseStopPayload } from "./payload.ts";
 import { checkSessionState, freshState, readSessionState, type SessionState, writeSessionState } from "./state.ts";
@@ -70,23 +70,14 @@ const state = fc.record({
 }).map((o) => JSON.parse(JSON.stringify(o)) as unknown); // as the hook reads it back
 
 Deno.test("checkSessionState: the schema's output for every state file the schema accepts, and null for the rest", () => {
-  let accepted = 0;
-  fc.assert(
-    fc.property(state, (raw) => {
-      const where = JSON.stringify(raw);
-      const expected = SessionStateSchema.safeParse(raw);
-      const got = checkSessionState(raw);
-      if (!expected.success) {
-        assert.equal(got, null, where);
-        return;
-      }
-      accepted++;
-      assert.notEqual(got, null, where);
-      assertSameOutput(got, expected.data, where);
-    }),
-    { numRuns: runs },
-  );
-  assert.ok(accepted > runs / 10, `only ${accepted} of ${runs} files were valid`);
+  assertCheckMatchesSchema({
+    inputs: state,
+    schema: SessionStateSchema,
+    check: checkSessionState,
+    runs,
+    minAccepted: runs / 10,
+    what: "files",
+  });
 });
 
 /** The states the hook writes over a few stops: a block, an allow, a stall nudge; each as read back from its file. */
