@@ -9,7 +9,7 @@ import { checkPromptPayload } from "./payload_check.ts";
 import { PromptPayloadSchema } from "./payload.ts";
 import { checkPromptState, type PromptState } from "./state.ts";
 import { type PromptStateOutput, PromptStateSchema } from "./state_schema.ts";
-import { anyJsonValue, assertSameOutput } from "../../testing/same_output.ts";
+import { anyJsonValue, assertCheckMatchesSchema, assertSameOutput } from "../../testing/same_output.ts";
 
 const runs = Deno.env.get("CLIFFHANGER_FUZZ_LONG") ? 20000 : 2000;
 
@@ -77,21 +77,12 @@ const state = fc.record({
 }).map((o) => JSON.parse(JSON.stringify(o)) as unknown);
 
 Deno.test("checkPromptState: the schema's output for every file the schema accepts, and nothing it refuses", () => {
-  let accepted = 0;
-  fc.assert(
-    fc.property(state, (raw) => {
-      const text = JSON.stringify(raw);
-      const expected = PromptStateSchema.safeParse(raw);
-      const got = checkPromptState(raw);
-      if (!expected.success) {
-        assert.equal(got, null, text);
-        return;
-      }
-      accepted++;
-      assert.notEqual(got, null, text);
-      assertSameOutput(got, expected.data, text);
-    }),
-    { numRuns: runs },
-  );
-  assert.ok(accepted > runs / 20, `only ${accepted} of ${runs} files were valid`);
+  assertCheckMatchesSchema({
+    inputs: state,
+    schema: PromptStateSchema,
+    check: checkPromptState,
+    runs,
+    minAccepted: runs / 20,
+    what: "files",
+  });
 });
