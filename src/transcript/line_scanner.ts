@@ -39,6 +39,8 @@ export const DEFAULT_MAX_LINE_BYTES = 1024 * 1024;
 const DEFAULT_KEEP_BYTES = 8 * 1024;
 const NL = 10;
 const CR = 13;
+/** The head and tail of a line that is not being discarded; never written (it has no bytes). */
+const NO_BYTES = new Uint8Array(0);
 
 export class LineScanner {
   readonly #max: number;
@@ -49,8 +51,8 @@ export class LineScanner {
   #parts: Uint8Array[] = [];
   #partLen = 0;
   #discarding = false;
-  #head: Uint8Array = new Uint8Array(0);
-  #tail: Uint8Array = new Uint8Array(0);
+  #head: Uint8Array = NO_BYTES;
+  #tail: Uint8Array = NO_BYTES;
 
   constructor(options: LineScannerOptions) {
     this.#max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
@@ -119,6 +121,11 @@ export class LineScanner {
 
   /** Ends the current line with `seg` as its last piece. */
   #finish(seg: Uint8Array, sink: LineSink): void {
+    if (this.#partLen === 0 && !this.#discarding && seg.length <= this.#max) {
+      // the common case, a line within one read: nothing held, nothing to reset
+      emitLine(seg, this.#lines, sink);
+      return;
+    }
     if (!this.#discarding && this.#partLen + seg.length > this.#max) this.#startDiscard(seg);
     else if (this.#discarding) this.#hold(seg);
     else if (this.#partLen === 0) emitLine(seg, this.#lines, sink);
@@ -133,8 +140,8 @@ export class LineScanner {
     this.#parts = [];
     this.#partLen = 0;
     this.#discarding = false;
-    this.#head = new Uint8Array(0);
-    this.#tail = new Uint8Array(0);
+    this.#head = NO_BYTES;
+    this.#tail = NO_BYTES;
   }
 }
 

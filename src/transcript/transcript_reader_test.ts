@@ -11,6 +11,7 @@ import {
   isRelevantText,
   LARGE_LINE_BYTES,
   parseRelevantLine,
+  PROBES,
   RELEVANT,
   TranscriptReader,
   type TranscriptReaderOptions,
@@ -117,6 +118,34 @@ Deno.test("isRelevantLargeLine() finds a needle exactly when the bytes hold it, 
     }),
     { numRuns: 3000 },
   );
+});
+
+Deno.test("isRelevantText() finds a RELEVANT string exactly when the text holds one, wherever its probe recurs", () => {
+  // the parts a probe search can be fooled by: every needle cut around its probe, probes alone, near misses
+  const pieces = PROBES.flatMap(({ needle, probe, at }) => [
+    needle,
+    probe,
+    needle.slice(0, at),
+    needle.slice(at + probe.length),
+    needle.slice(0, -1),
+    needle.slice(1),
+  ]).filter((p) => p !== "");
+  const part = fc.oneof(fc.constantFrom(...pieces, '"', "é", "😀", "x"), fc.string({ maxLength: 4 }));
+  fc.assert(
+    fc.property(fc.array(part, { maxLength: 24 }), (parts) => {
+      const text = parts.join("");
+      assert.equal(isRelevantText(text), RELEVANT.some((needle) => text.includes(needle)), JSON.stringify(text));
+    }),
+    { numRuns: 5000 },
+  );
+});
+
+Deno.test("each RELEVANT string has a probe: the whole string, or a part of it of at most 6 characters", () => {
+  assert.deepEqual(PROBES.map((p) => p.needle), [...RELEVANT]);
+  for (const { needle, probe, at } of PROBES) {
+    assert.ok(at >= 0 && needle.slice(at, at + probe.length) === probe, needle);
+    assert.ok(probe === needle || probe.length <= 6, needle);
+  }
 });
 
 Deno.test("parseRelevantLine() reads a large line that matters and skips one that does not", () => {
