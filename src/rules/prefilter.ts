@@ -4,7 +4,7 @@
  * Stop hook reads one message: compiling is most of the closing analysis' cost).
  *
  * Sound by construction, for what it takes: a source in non-`u` mode, where a case-insensitive ASCII letter matches
- * only the same ASCII letter in either case, and a kana or CJK ideograph only itself. Only those characters outside any class, group quantified to zero or
+ * only the same ASCII letter in either case, and a kana, a CJK ideograph, `¿` or `¡` only itself. Only those characters outside any class, group quantified to zero or
  * lookaround count; anything it does not read plainly (a class, an escape of a letter, a backreference, a quantifier
  * that may repeat zero times, a `{` that is not a quantifier) ends a run of literals and requires nothing.
  * prefilter_test.ts holds every built-in pattern to it over every labelled message and rule example.
@@ -50,16 +50,30 @@ export function isCaselessCjk(code: number): boolean {
     (code >= 0x4e00 && code <= 0x9fff) || (code >= 0xf900 && code <= 0xfaff);
 }
 
-/** A character read as itself: ASCII, or a caseless CJK one. */
-function isPlainLiteral(c: string): boolean {
-  const code = c.charCodeAt(0);
-  return code < 128 || isCaselessCjk(code);
+/**
+ * Spanish's opening marks `¿` (U+00BF) and `¡` (U+00A1): punctuation with no case mapping, so that `i` matches each
+ * only as itself, and rare outside Spanish text, so that one alone is worth a test.
+ */
+export function isCaselessMark(code: number): boolean {
+  return code === 0xbf || code === 0xa1;
 }
 
-/** A literal worth a test: MIN_LITERAL characters, or fewer that hold a CJK one (a two-character CJK word is rare). */
+/** A character read as itself: ASCII, a caseless CJK one, or a caseless mark. */
+function isPlainLiteral(c: string): boolean {
+  const code = c.charCodeAt(0);
+  return code < 128 || isCaselessCjk(code) || isCaselessMark(code);
+}
+
+/**
+ * A literal worth a test: MIN_LITERAL characters, or fewer that hold a CJK one (a two-character CJK word is rare) or
+ * a caseless mark.
+ */
 function worthTesting(s: string): boolean {
   if (s.length >= MIN_LITERAL) return true;
-  for (let i = 0; i < s.length; i++) if (isCaselessCjk(s.charCodeAt(i))) return true;
+  for (let i = 0; i < s.length; i++) {
+    const code = s.charCodeAt(i);
+    if (isCaselessCjk(code) || isCaselessMark(code)) return true;
+  }
   return false;
 }
 
@@ -103,8 +117,9 @@ class Parser {
     }
     endRun();
     if (candidates.length === 0) return null;
-    // the most selective: the longest shortest alternative, then the fewest alternatives
-    const score = (c: string[]) => Math.min(...c.map((s) => s.length)) * 100 - c.length;
+    // the most selective: one worth testing, then the longest shortest alternative, then the fewest alternatives
+    const score = (c: string[]) =>
+      (c.every(worthTesting) ? 1_000_000 : 0) + Math.min(...c.map((s) => s.length)) * 100 - c.length;
     return candidates.reduce((best, c) => (score(c) > score(best) ? c : best));
   }
 

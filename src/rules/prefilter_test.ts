@@ -33,6 +33,12 @@ Deno.test("requiredLiterals: what a match must contain, and nothing where it can
   assert.equal(requiredLiterals("\\x41bc", "i"), null, "bc is too short once \\x41 is not read");
   // a quantified last letter is not part of the run: "done" needs only "don"
   assert.deepEqual(requiredLiterals("done?", "i"), ["don"]);
+  // Spanish's opening marks have no case: one alone is worth a test, and chosen over short words that are not
+  assert.deepEqual(requiredLiterals("¿\\s*(?:te|le|os)\\s+\\w+", "i"), ["¿"]);
+  assert.deepEqual(requiredLiterals("¡(?:ya|listo)", "i"), ["¡"]);
+  assert.deepEqual(requiredLiterals("¿(?:quieres|prefieres)", "i"), ["quieres", "prefieres"]);
+  // other non-ASCII letters have case rules under i this does not follow: they end a run
+  assert.equal(requiredLiterals("ñu", "i"), null);
   // the u flag is not read: its case folding differs
   assert.equal(requiredLiterals("want", "iu"), null);
   // case: lowered under i, as written without
@@ -102,7 +108,26 @@ Deno.test("prefilter soundness: random text built from the patterns' own words, 
   const words = [...cjk, ...all.filter((w) => !cjk.includes(w)).slice(0, 400)];
   const token = fc.oneof(
     fc.constantFrom(...words),
-    fc.constantFrom(" ", "  ", "\n", ", ", ". ", "? ", "'", "\u2019", "I", "we", "you", "İ", "ſ", "K", "ß", "é"),
+    fc.constantFrom(
+      " ",
+      "  ",
+      "\n",
+      ", ",
+      ". ",
+      "? ",
+      "'",
+      "\u2019",
+      "I",
+      "we",
+      "you",
+      "İ",
+      "ſ",
+      "K",
+      "ß",
+      "é",
+      "¿",
+      "¡",
+    ),
     fc.constantFrom("。", "？", "！", "吗", "嗎", "か", "が", "を", "ない", "再", "下去", "ｷ", "Ａ", "\u{20000}"),
     fc.string({ maxLength: 3 }),
   );
