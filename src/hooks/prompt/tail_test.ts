@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { modelOfLine, readModelFromTail } from "./tail.ts";
+import fc from "fast-check";
+import { modelOfLine, readModelFromTail, splitLines } from "./tail.ts";
 
 const assistant = (model: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({
@@ -125,4 +126,23 @@ Deno.test("modelOfLine() reads only main-thread assistant lines with a real mode
   assert.equal(modelOfLine(enc(user("assistant model"))), null);
   assert.equal(modelOfLine(enc("null")), null);
   assert.equal(modelOfLine(new Uint8Array(0)), null);
+});
+
+Deno.test("splitLines(): the pieces between newlines, as a byte-by-byte split gives them", () => {
+  const reference = (bytes: Uint8Array): number[][] => {
+    const out: number[][] = [[]];
+    for (const b of bytes) {
+      if (b === 0x0a) out.push([]);
+      else out[out.length - 1]!.push(b);
+    }
+    return out;
+  };
+  const bytes = fc.array(fc.oneof(fc.constant(0x0a), fc.integer({ min: 0, max: 255 })), { maxLength: 60 })
+    .map((a) => new Uint8Array(a));
+  fc.assert(
+    fc.property(bytes, (b) => {
+      assert.deepEqual(splitLines(b).map((line) => [...line]), reference(b));
+    }),
+    { numRuns: 2000 },
+  );
 });
