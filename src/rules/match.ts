@@ -3,7 +3,7 @@
  * to its last `maxChars` characters before any regex runs, so a huge message costs no more than a
  * capped one and a slow pattern has a bounded input.
  */
-import { mayMatch } from "./prefilter.ts";
+import { foldForPrefilter, mayMatch } from "./prefilter.ts";
 import type { CompiledRule, RuleMatch } from "./schema.ts";
 
 /** Default cap on the characters matched, used when the caller has no config value. */
@@ -47,7 +47,9 @@ export function matchRule(rule: CompiledRule, text: string): string | null {
   for (let i = 0; i < count; i++) {
     // a text without any of the pattern's required literals cannot match it: it is not compiled or run
     const needs = rule.needs?.[i] ?? null;
-    if (needs !== null && !mayMatch(needs, scope, lowered ??= ignoreCase ? scope.toLowerCase() : scope, ignoreCase)) {
+    if (
+      needs !== null && !mayMatch(needs, scope, lowered ??= ignoreCase ? foldForPrefilter(scope) : scope, ignoreCase)
+    ) {
       continue;
     }
     const regex = rule.regexAt ? rule.regexAt(i) : rule.regexes[i]!;

@@ -3,8 +3,9 @@
  * cannot match, so the pattern is neither compiled nor run for it (V8 compiles a regex the first time it runs, and a
  * Stop hook reads one message: compiling is most of the closing analysis' cost).
  *
- * Sound by construction, for what it takes: a source in non-`u` mode, where a case-insensitive ASCII letter matches
- * only the same ASCII letter in either case, and a kana, a CJK ideograph, `¿` or `¡` only itself. Only those characters outside any class, group quantified to zero or
+ * Sound by construction, for what it takes: a case-insensitive ASCII letter matches only the same ASCII letter in
+ * either case (and, in `u` mode, `ſ` for `s` and the Kelvin sign for `k`: foldForPrefilter puts both in the text it
+ * searches), and a kana, a CJK ideograph, `¿` or `¡` only itself. A `v` source is not read. Only those characters outside any class, group quantified to zero or
  * lookaround count; anything it does not read plainly (a class, an escape of a letter, a backreference, a quantifier
  * that may repeat zero times, a `{` that is not a quantifier) ends a run of literals and requires nothing.
  * prefilter_test.ts holds every built-in pattern to it over every labelled message and rule example.
@@ -20,19 +21,30 @@ const MAX_ALTERNATIVES = 16;
 
 /** The literals one of which a match of `source` must contain (lowercased under `i`), or null. */
 export function requiredLiterals(source: string, flags: string): Needs {
-  if (flags.includes("u") || flags.includes("v")) return null;
+  if (flags.includes("v")) return null;
   try {
-    const parser = new Parser(source);
+    const parser = new Parser(source, flags.includes("u"));
     const needs = parser.alternation();
     if (parser.at < source.length) return null; // an unmatched ")": not a source this reads
     if (needs === null || needs.length > MAX_ALTERNATIVES || needs.some((s) => !worthTesting(s))) return null;
-    return flags.includes("i") ? [...new Set(needs.map((s) => s.toLowerCase()))] : needs;
+    return [...new Set(flags.includes("i") ? needs.map((s) => s.toLowerCase()) : needs)];
   } catch {
     return null;
   }
 }
 
-/** Whether `text` may match a pattern with these needs (`lowered`: the text lowercased, for an `i` pattern). */
+/**
+ * The text an `i` pattern's literals are looked for in: lowercased, and `ſ` (U+017F) read as `s`. Under `iu` a
+ * pattern's `s` matches `ſ` and its `k` the Kelvin sign (U+212A), which lowercases to `k`; they are the only characters
+ * outside ASCII that `u` case folding matches with an ASCII letter (prefilter_test.ts asks V8 about every code point).
+ * Without `u` neither matches, and reading it as `s` only lets a pattern run that then fails.
+ */
+export function foldForPrefilter(text: string): string {
+  const lowered = text.toLowerCase();
+  return lowered.includes("ſ") ? lowered.replaceAll("ſ", "s") : lowered;
+}
+
+/** Whether `text` may match a pattern with these needs (`lowered`: foldForPrefilter of the text, for an `i` pattern). */
 export function mayMatch(needs: Needs, text: string, lowered: string, ignoreCase: boolean): boolean {
   if (needs === null) return true;
   const hay = ignoreCase ? lowered : text;
@@ -82,7 +94,8 @@ type Atom = { literal: string } | { needs: Needs; min: number };
 
 class Parser {
   at = 0;
-  constructor(readonly src: string) {}
+  /** `unicode`: a `u` source, whose `\p{…}`, `\P{…}` and `\u{…}` escapes run to their `}`. */
+  constructor(readonly src: string, readonly unicode = false) {}
 
   /** branch ("|" branch)*: a match is a match of one branch. */
   alternation(): Needs {
@@ -181,7 +194,11 @@ class Parser {
       // classes, assertions, control and numeric escapes, backreferences: consume the whole escape, require nothing
       // (only what the escape really takes: \x41, \u0041, \cJ; else it is the letter itself, read as nothing)
       const rest = this.src.slice(this.at);
-      if (c === "x" && /^[0-9A-Fa-f]{2}/.test(rest)) this.at += 2;
+      if (this.unicode && (c === "p" || c === "P" || c === "u") && rest.startsWith("{")) {
+        const close = this.src.indexOf("}", this.at);
+        if (close < 0) throw new Unreadable();
+        this.at = close + 1;
+      } else if (c === "x" && /^[0-9A-Fa-f]{2}/.test(rest)) this.at += 2;
       else if (c === "u" && /^[0-9A-Fa-f]{4}/.test(rest)) this.at += 4;
       else if (c === "c" && /^[A-Za-z]/.test(rest)) this.at += 1;
       else if (/[0-9]/.test(c)) { while (/[0-9]/.test(this.src[this.at] ?? "")) this.at++; }

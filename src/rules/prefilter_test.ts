@@ -4,7 +4,7 @@ import prefiltersFile from "../../rules/prefilters.json" with { type: "json" };
 import { readFinals } from "../../scripts/eval/finals.ts";
 import { BUILTIN_RULE_FILES } from "./builtin.ts";
 import { expandGrammar } from "./load.ts";
-import { mayMatch, requiredLiterals } from "./prefilter.ts";
+import { foldForPrefilter, mayMatch, requiredLiterals } from "./prefilter.ts";
 import { computePrefilters } from "./prefilter_data.ts";
 
 Deno.test("rules/prefilters.json is what scripts/rules/prefilters.ts computes from the rule files", () => {
@@ -39,12 +39,41 @@ Deno.test("requiredLiterals: what a match must contain, and nothing where it can
   assert.deepEqual(requiredLiterals("¿(?:quieres|prefieres)", "i"), ["quieres", "prefieres"]);
   // other non-ASCII letters have case rules under i this does not follow: they end a run
   assert.equal(requiredLiterals("ñu", "i"), null);
-  // the u flag is not read: its case folding differs
-  assert.equal(requiredLiterals("want", "iu"), null);
+  // u: the same literals; its \p{…}, \P{…} and \u{…} escapes are read to their "}" and require nothing; v is not read
+  assert.deepEqual(requiredLiterals("Status", "iu"), ["status"]);
+  assert.deepEqual(requiredLiterals("\\p{Lu}xyz", "u"), ["xyz"]);
+  assert.equal(requiredLiterals("\\p{Lowercase}\\P{Lu}", "u"), null);
+  assert.deepEqual(requiredLiterals("\\u{1F600}abc", "u"), ["abc"]);
+  assert.equal(requiredLiterals("want", "iv"), null);
+  // without i, u or not, a literal is matched as written
+  assert.deepEqual(requiredLiterals("BLOCKED|NEEDS-YOU", "mu"), ["BLOCKED", "NEEDS-YOU"]);
+  assert.equal(mayMatch(["BLOCKED"], "blocked", "blocked", false), false);
+  // under iu, s matches ſ: the folded text has the literal
+  assert.ok(/status/iu.test("ſtatuſ"));
+  assert.equal(mayMatch(["status"], "ſtatuſ", foldForPrefilter("ſtatuſ"), true), true);
+  assert.equal(mayMatch(["kit"], "\u212AIT", foldForPrefilter("\u212AIT"), true), true);
   // case: lowered under i, as written without
   assert.deepEqual(requiredLiterals("Want", ""), ["Want"]);
   assert.equal(mayMatch(["want"], "I WANT", "i want", true), true);
   assert.equal(mayMatch(["Want"], "want", "want", false), false);
+});
+
+Deno.test("foldForPrefilter: the only characters outside ASCII that match an ASCII letter or digit under i are ſ and the Kelvin sign, under u only", () => {
+  const matching = (flags: string) => {
+    const re = new RegExp("[a-z0-9]", flags);
+    const out: number[] = [];
+    for (let cp = 0x80; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      if (re.test(String.fromCodePoint(cp))) out.push(cp);
+    }
+    return out;
+  };
+  assert.deepEqual(matching("iu"), [0x17f, 0x212a]);
+  assert.deepEqual(matching("i"), []);
+  for (const [c, letter] of [["\u017F", "s"], ["\u212A", "k"]] as const) {
+    assert.ok(new RegExp(letter, "iu").test(c));
+    assert.equal(foldForPrefilter(c), letter);
+  }
 });
 
 /** Every built-in pattern with literals, compiled, and the literals: a text it matches has one of them. */
@@ -76,7 +105,7 @@ function assertSound(texts: readonly string[], what: string): number {
       if (!regex.test(text)) continue;
       matched++;
       assert.ok(
-        mayMatch(needs, text, text.toLowerCase(), flags.includes("i")),
+        mayMatch(needs, text, foldForPrefilter(text), flags.includes("i")),
         `${what}: /${regex.source.slice(0, 80)}/ of "${id}" matches ${JSON.stringify(text.slice(0, 120))} without ${
           JSON.stringify(needs)
         }`,
@@ -89,13 +118,15 @@ function assertSound(texts: readonly string[], what: string): number {
 Deno.test("prefilter soundness: every labelled final message and rule example a pattern matches has its literal", async () => {
   const finals = (await readFinals()).map((f) => f.text);
   const examples = BUILTIN_RULE_FILES.flatMap((file) =>
-    (file.data as { rules: { examples?: { match?: string[]; noMatch?: string[] } }[] }).rules.flatMap((r) => [
+    (file.data as { rules: { examples?: { match?: string[]; pass?: string[] } }[] }).rules.flatMap((r) => [
       ...(r.examples?.match ?? []),
-      ...(r.examples?.noMatch ?? []),
+      ...(r.examples?.pass ?? []),
     ])
   );
   // every sentence and line on its own too, as the closing analysis reads them
-  const pieces = [...finals, ...examples].flatMap((t) => [t, ...t.split(/(?<=[.!?])\s+|\n+/)]);
+  // and with the letters u case folding matches outside ASCII: ſ for s, the Kelvin sign for k
+  const folded = examples.flatMap((t) => [t.replaceAll("s", "ſ"), t.replaceAll("k", "\u212A"), t.toUpperCase()]);
+  const pieces = [...finals, ...examples, ...folded].flatMap((t) => [t, ...t.split(/(?<=[.!?])\s+|\n+/)]);
   const matched = assertSound(pieces, "labelled text");
   assert.ok(matched > 500, `only ${matched} matches: the check saw too little`);
 });
