@@ -37,6 +37,9 @@ Deno.test("requiredLiterals: what a match must contain, and nothing where it can
   assert.deepEqual(requiredLiterals("¿\\s*(?:te|le|os)\\s+\\w+", "i"), ["¿"]);
   assert.deepEqual(requiredLiterals("¡(?:ya|listo)", "i"), ["¡"]);
   assert.deepEqual(requiredLiterals("¿(?:quieres|prefieres)", "i"), ["quieres", "prefieres"]);
+  // a question mark is worth a test alone: most final messages hold none
+  assert.deepEqual(requiredLiterals("\\b(?:go|on)\\b[^?]{0,40}\\?\\s*$", "i"), ["?"]);
+  assert.deepEqual(requiredLiterals("\\bwant\\b[^?]*\\?", "i"), ["want"]);
   // other non-ASCII letters have case rules under i this does not follow: they end a run
   assert.equal(requiredLiterals("ñu", "i"), null);
   // u: the same literals; its \p{…}, \P{…} and \u{…} escapes are read to their "}" and require nothing; v is not read
