@@ -8,6 +8,8 @@ import { isFinalSynced, syncTarget } from "./final_sync.ts";
 import { initialState, type ReducerState, storedState, turnChecklists } from "./reducer_state.ts";
 import { TranscriptReader } from "./transcript_reader.ts";
 import {
+  type FileHead,
+  fileHead,
   HEAD_BYTES,
   identityOf,
   INDEX_VERSION,
@@ -64,7 +66,7 @@ export async function readTurnView(
   if (file === null) return { view: notFoundView(), index: null };
   try {
     const info = await file.stat();
-    const head = await readHead(file, Math.min(HEAD_BYTES, info.size));
+    const head = fileHead(await readHead(file, Math.min(HEAD_BYTES, info.size)));
     const usable = await usablePrior(prior, { path, includeSidechain: options.includeSidechain, info, head });
     const reader = new TranscriptReader(file, {
       includeSidechain: options.includeSidechain,
@@ -92,7 +94,7 @@ export async function readTurnView(
 
 function indexOf(
   reader: TranscriptReader,
-  at: { path: string; options: ReadTurnViewOptions; info: Deno.FileInfo; head: Uint8Array },
+  at: { path: string; options: ReadTurnViewOptions; info: Deno.FileInfo; head: FileHead },
 ): TranscriptIndex {
   return {
     v: INDEX_VERSION,
@@ -109,7 +111,7 @@ function indexOf(
 
 async function usablePrior(
   prior: unknown,
-  current: { path: string; includeSidechain: boolean; info: Deno.FileInfo; head: Uint8Array },
+  current: { path: string; includeSidechain: boolean; info: Deno.FileInfo; head: FileHead },
 ): Promise<TranscriptIndex | null> {
   const index = await readStoredIndex(prior);
   return index !== null && staleReason(index, current) === null ? index : null;

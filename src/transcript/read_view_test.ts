@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { TranscriptIndexSchema } from "./index_schema.ts";
+import { HEAD_BYTES } from "./transcript_index.ts";
 import { readTurnView } from "./read_view.ts";
 import { append, CLIENT, jsonl, line, readOnce, withTempFile } from "../testing/transcript_lines.ts";
 
@@ -79,6 +80,22 @@ Deno.test("readTurnView() rescans when the same inode was rewritten with other c
     await Deno.writeTextFile(path, TURN_1.replace("add the endpoint", "ADD THE ENDPOINT") + TURN_2);
     const again = await readTurnView(path, first.index, OPTS);
     assert.equal(again.view.stats.fullScan, true);
+  });
+});
+
+Deno.test("readTurnView() tells a file of more than HEAD_BYTES rewritten in its first bytes from one appended to", async () => {
+  await withTempFile(async (path) => {
+    // a first line long enough that both heads are a whole HEAD_BYTES: the index's hash is the head's own
+    const long = jsonl(line.prompt(`start ${"a".repeat(HEAD_BYTES)}`, "q1")) + TURN_1;
+    await append(path, long);
+    const first = await readTurnView(path, null, OPTS);
+    assert.equal(first.index!.identity.headLen, HEAD_BYTES);
+    await append(path, TURN_2);
+    const appended = await readTurnView(path, first.index, OPTS);
+    assert.equal(appended.view.stats.fullScan, false);
+    await Deno.writeTextFile(path, long.replace("start a", "start b") + TURN_2);
+    const rewritten = await readTurnView(path, appended.index, OPTS);
+    assert.equal(rewritten.view.stats.fullScan, true);
   });
 });
 

@@ -17,14 +17,24 @@ export { INDEX_VERSION };
 /** How much of the file's start identifies it (a replaced file has another first line: session id, uuid). */
 export const HEAD_BYTES = 4096;
 
-export function identityOf(info: Deno.FileInfo, head: Uint8Array): FileIdentity {
-  return { ino: info.ino ?? null, dev: info.dev ?? null, headLen: head.length, headHash: hash53(head) };
+/** The file's first bytes (up to HEAD_BYTES) and their hash, hashed once for both the check and the new index. */
+export interface FileHead {
+  bytes: Uint8Array;
+  hash: string;
+}
+
+export function fileHead(bytes: Uint8Array): FileHead {
+  return { bytes, hash: hash53(bytes) };
+}
+
+export function identityOf(info: Deno.FileInfo, head: FileHead): FileIdentity {
+  return { ino: info.ino ?? null, dev: info.dev ?? null, headLen: head.bytes.length, headHash: head.hash };
 }
 
 /** Why a prior index cannot be continued, or null when it can. */
 export function staleReason(
   prior: TranscriptIndex,
-  current: { path: string; includeSidechain: boolean; info: Deno.FileInfo; head: Uint8Array },
+  current: { path: string; includeSidechain: boolean; info: Deno.FileInfo; head: FileHead },
 ): string | null {
   if (prior.path !== current.path) return "other path";
   if (prior.includeSidechain !== current.includeSidechain) return "other mode";
@@ -32,8 +42,10 @@ export function staleReason(
   const id = prior.identity;
   if (id.ino !== null && current.info.ino != null && id.ino !== current.info.ino) return "replaced";
   if (id.dev !== null && current.info.dev != null && id.dev !== current.info.dev) return "replaced";
-  if (current.head.length < id.headLen) return "shrank";
-  if (hash53(current.head.subarray(0, id.headLen)) !== id.headHash) return "replaced";
+  const head = current.head.bytes;
+  if (head.length < id.headLen) return "shrank";
+  const hash = head.length === id.headLen ? current.head.hash : hash53(head.subarray(0, id.headLen));
+  if (hash !== id.headHash) return "replaced";
   return null;
 }
 
