@@ -201,6 +201,11 @@ class Parser {
         const close = this.src.indexOf("}", this.at);
         if (close < 0) throw new Unreadable();
         this.at = close + 1;
+      } else if (c === "k" && rest.startsWith("<")) {
+        // a named backreference, \k<name>: its name is not text to match
+        const close = this.src.indexOf(">", this.at);
+        if (close < 0) throw new Unreadable();
+        this.at = close + 1;
       } else if (c === "x" && /^[0-9A-Fa-f]{2}/.test(rest)) this.at += 2;
       else if (c === "u" && /^[0-9A-Fa-f]{4}/.test(rest)) this.at += 4;
       else if (c === "c" && /^[A-Za-z]/.test(rest)) this.at += 1;

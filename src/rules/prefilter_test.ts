@@ -48,6 +48,9 @@ Deno.test("requiredLiterals: what a match must contain, and nothing where it can
   assert.equal(requiredLiterals("\\p{Lowercase}\\P{Lu}", "u"), null);
   assert.deepEqual(requiredLiterals("\\u{1F600}abc", "u"), ["abc"]);
   assert.equal(requiredLiterals("want", "iv"), null);
+  // a named backreference's name is not text to match
+  assert.deepEqual(requiredLiterals("(?<x>a)\\k<x>bcd", ""), ["bcd"]);
+  assert.deepEqual(requiredLiterals("(?<xyz>a)\\k<xyz>", "u"), null);
   // without i, u or not, a literal is matched as written
   assert.deepEqual(requiredLiterals("BLOCKED|NEEDS-YOU", "mu"), ["BLOCKED", "NEEDS-YOU"]);
   assert.equal(mayMatch(["BLOCKED"], "blocked", "blocked", false), false);
