@@ -5,9 +5,10 @@
  *
  * Sound by construction, for what it takes: a case-insensitive ASCII letter matches only the same ASCII letter in
  * either case (and, in `u` mode, `ſ` for `s` and the Kelvin sign for `k`: foldForPrefilter puts both in the text it
- * searches), and a kana, a CJK ideograph, `¿` or `¡` only itself. A `v` source is not read. Only those characters outside any class, group quantified to zero or
- * lookaround count; anything it does not read plainly (a class, an escape of a letter, a backreference, a quantifier
- * that may repeat zero times, a `{` that is not a quantifier) ends a run of literals and requires nothing.
+ * searches), and a kana, a CJK ideograph, `¿` or `¡` only itself. A `v` source is not read. Only those characters
+ * outside any class, group quantified to zero or lookaround count; anything it does not read plainly (a class, an
+ * escape of a letter, a backreference, a quantifier that may repeat zero times, a `{` that is not a quantifier) ends a
+ * run of literals and requires nothing.
  * prefilter_test.ts holds every built-in pattern to it over every labelled message and rule example.
  */
 
@@ -94,6 +95,9 @@ function worthTesting(s: string): boolean {
 
 /** One atom of a sequence: a literal ASCII character, or something else with what it requires. */
 type Atom = { literal: string } | { needs: Needs; min: number };
+
+/** A named group, `(?<name>`, not a lookbehind `(?<=` or `(?<!` (a pattern without one reads `\k` as the letter). */
+const HAS_NAMED_GROUP = /\(\?<(?![=!])/;
 
 class Parser {
   at = 0;
@@ -201,8 +205,8 @@ class Parser {
         const close = this.src.indexOf("}", this.at);
         if (close < 0) throw new Unreadable();
         this.at = close + 1;
-      } else if (c === "k" && rest.startsWith("<")) {
-        // a named backreference, \k<name>: its name is not text to match
+      } else if (c === "k" && rest.startsWith("<") && (this.unicode || HAS_NAMED_GROUP.test(this.src))) {
+        // a named backreference, \k<name> (in a u source, or one with a named group; else \k is the letter k)
         const close = this.src.indexOf(">", this.at);
         if (close < 0) throw new Unreadable();
         this.at = close + 1;

@@ -4,7 +4,7 @@ import prefiltersFile from "../../rules/prefilters.json" with { type: "json" };
 import { readFinals } from "../../scripts/eval/finals.ts";
 import { BUILTIN_RULE_FILES } from "./builtin.ts";
 import { expandGrammar } from "./load.ts";
-import { foldForPrefilter, mayMatch, requiredLiterals } from "./prefilter.ts";
+import { foldForPrefilter, isCaselessCjk, mayMatch, requiredLiterals } from "./prefilter.ts";
 import { computePrefilters } from "./prefilter_data.ts";
 
 Deno.test("rules/prefilters.json is what scripts/rules/prefilters.ts computes from the rule files", () => {
@@ -51,6 +51,11 @@ Deno.test("requiredLiterals: what a match must contain, and nothing where it can
   // a named backreference's name is not text to match
   assert.deepEqual(requiredLiterals("(?<x>a)\\k<x>bcd", ""), ["bcd"]);
   assert.deepEqual(requiredLiterals("(?<xyz>a)\\k<xyz>", "u"), null);
+  // without u and without a named group, \k is the letter k and what follows it is read as ever
+  assert.ok(new RegExp("abc\\k<|>").test(">"));
+  assert.equal(requiredLiterals("abc\\k<|>", ""), null);
+  assert.deepEqual(requiredLiterals("(?<=x)abcd\\k<wxyz>", ""), ["<wxyz>"]);
+  assert.ok(new RegExp("(?<=x)abcd\\k<wxyz>").test("xabcdk<wxyz>"));
   // without i, u or not, a literal is matched as written
   assert.deepEqual(requiredLiterals("BLOCKED|NEEDS-YOU", "mu"), ["BLOCKED", "NEEDS-YOU"]);
   assert.equal(mayMatch(["BLOCKED"], "blocked", "blocked", false), false);
@@ -64,18 +69,27 @@ Deno.test("requiredLiterals: what a match must contain, and nothing where it can
   assert.equal(mayMatch(["Want"], "want", "want", false), false);
 });
 
-Deno.test("foldForPrefilter: the only characters outside ASCII that match an ASCII letter or digit under i are ſ and the Kelvin sign, under u only", () => {
-  const matching = (flags: string) => {
-    const re = new RegExp("[a-z0-9]", flags);
+Deno.test("foldForPrefilter: only ſ and the Kelvin sign match ASCII from outside it; marks and CJK match themselves", () => {
+  /** The code points outside `own` that `[class]` matches under `flags`. */
+  const others = (cls: string, flags: string, own: (cp: number) => boolean) => {
+    const re = new RegExp(`[${cls}]`, flags);
     const out: number[] = [];
-    for (let cp = 0x80; cp <= 0x10ffff; cp++) {
-      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if ((cp >= 0xd800 && cp <= 0xdfff) || own(cp)) continue;
       if (re.test(String.fromCodePoint(cp))) out.push(cp);
     }
     return out;
   };
-  assert.deepEqual(matching("iu"), [0x17f, 0x212a]);
-  assert.deepEqual(matching("i"), []);
+  const ascii = (cp: number) => cp < 0x80;
+  assert.deepEqual(others("a-z0-9", "iu", ascii), [0x17f, 0x212a]);
+  assert.deepEqual(others("a-z0-9", "i", ascii), []);
+  // ASCII that is not a letter, the marks and the caseless CJK ranges match only themselves, in either mode
+  const rest = " -@\\[-`{-~";
+  assert.deepEqual(others(rest, "iu", (cp) => cp < 0x80 && !/[A-Za-z]/.test(String.fromCharCode(cp))), []);
+  assert.deepEqual(others("¿¡", "iu", (cp) => cp === 0xbf || cp === 0xa1), []);
+  assert.deepEqual(others("¿¡", "i", (cp) => cp === 0xbf || cp === 0xa1), []);
+  const cjk = (cp: number) => isCaselessCjk(cp);
+  assert.deepEqual(others("\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff", "iu", cjk), []);
   for (const [c, letter] of [["\u017F", "s"], ["\u212A", "k"]] as const) {
     assert.ok(new RegExp(letter, "iu").test(c));
     assert.equal(foldForPrefilter(c), letter);
