@@ -13,6 +13,7 @@ import { appendError } from "./src/store/errors_log.ts";
 import { writeStderr, writeStdout } from "./src/output.ts";
 import { stripTerminalControls } from "./src/controls.ts";
 import { homePaths } from "./src/store/paths.ts";
+import { releaseHeldLocks } from "./src/store/lock.ts";
 import { revokeSettingsWrites } from "./src/store/settings_files.ts";
 import { VERSION } from "./src/version.ts";
 
@@ -277,5 +278,7 @@ function cliContext(): CliContext {
 
 if (import.meta.main) {
   const code = await main(Deno.args);
+  // a hook that gave up on its budget may still have been taking a lock: none outlives the process
+  releaseHeldLocks();
   Deno.exit(code);
 }

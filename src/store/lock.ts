@@ -22,10 +22,24 @@ export const DEFAULT_STALE_MS = 10000;
 const HELD = new Map<string, string>();
 
 /**
- * Removes every lock this process still holds (the file is removed only if it still carries our token).
- * Called when a hook gives up on its time budget while its body may still hold a lock.
+ * How many times releaseHeldLocks has run. An acquisition that was under way when it ran (its file created, its token
+ * not yet written, so not in HELD) gives the lock up as soon as it has it: else the lock would outlive the process
+ * and the session's next call would wait for it and fail open.
+ */
+let releases = 0;
+
+/** A lock taken while releaseHeldLocks ran: given up at once, since its process is giving up too. */
+export class LockReleasedError extends Error {
+  override name = "LockReleasedError";
+}
+
+/**
+ * Removes every lock this process still holds (the file is removed only if it still carries our token), and makes an
+ * acquisition under way give its lock up. Called when a hook gives up on its time budget while its body may still
+ * hold a lock, and before the process exits.
  */
 export function releaseHeldLocks(): void {
+  releases++;
   for (const [path, token] of HELD) {
     try {
       if (Deno.readTextFileSync(path) === token) Deno.removeSync(path);
@@ -55,6 +69,7 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
   const pollMs = options.pollMs ?? 15;
   const token = `${Deno.pid}-${crypto.randomUUID()}`;
   const deadline = Date.now() + waitMs;
+  const startedAt = releases;
   try {
     await Deno.mkdir(dirname(lockPath), { recursive: true });
   } catch (e) {
@@ -64,12 +79,17 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
   // a lock folder planted as a link would put our lock files where it points
   await refuseLinkedFolder(dirname(lockPath), `the lock folder "${dirname(lockPath)}"`, "not used");
   for (;;) {
+    if (releases !== startedAt) throw new LockReleasedError(`Not taking lock "${lockPath}": the process is giving up`);
     try {
       const file = await Deno.open(lockPath, { write: true, createNew: true, mode: 0o600 });
       try {
         await file.write(new TextEncoder().encode(token));
       } finally {
         file.close();
+      }
+      if (releases !== startedAt) {
+        await Deno.remove(lockPath).catch(() => {});
+        throw new LockReleasedError(`Gave up lock "${lockPath}": the process is giving up`);
       }
       HELD.set(lockPath, token);
       return async () => {

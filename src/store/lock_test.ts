@@ -1,7 +1,7 @@
 /** The session lock: what is at the lock path when it is not a lock file. Other lock tests are in reliability/. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { acquireLock } from "./lock.ts";
+import { acquireLock, LockReleasedError, releaseHeldLocks } from "./lock.ts";
 
 Deno.test("acquireLock(): a folder, a link or a FIFO at the lock path is cleared at once, not waited on", async () => {
   const dir = await Deno.makeTempDir();
@@ -19,6 +19,29 @@ Deno.test("acquireLock(): a folder, a link or a FIFO at the lock path is cleared
       await release();
     }
     assert.equal(await Deno.readTextFile(victim), "keep\n", "the link's target is untouched");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("acquireLock(): one under way when releaseHeldLocks runs gives the lock up, and a later one takes it", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const lockPath = join(dir, "s.lock");
+    // the budget of a hook runs out while its body is taking the session lock
+    const pending = acquireLock(lockPath);
+    releaseHeldLocks();
+    await assert.rejects(pending, LockReleasedError);
+    await assert.rejects(Deno.lstat(lockPath), Deno.errors.NotFound);
+    // a lock taken and held when releaseHeldLocks runs is removed too
+    const release = await acquireLock(lockPath);
+    releaseHeldLocks();
+    await assert.rejects(Deno.lstat(lockPath), Deno.errors.NotFound);
+    await release();
+    // and a later acquisition takes the lock as ever, at once (no stale lock to wait out)
+    const again = await acquireLock(lockPath, { waitMs: 0 });
+    assert.ok((await Deno.lstat(lockPath)).isFile);
+    await again();
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
