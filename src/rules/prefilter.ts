@@ -67,7 +67,7 @@ export function isCaselessCjk(code: number): boolean {
  * Spanish's opening marks `¿` (U+00BF) and `¡` (U+00A1): punctuation with no case mapping, so that `i` matches each
  * only as itself, and rare outside Spanish text, so that one alone is worth a test.
  */
-export function isCaselessMark(code: number): boolean {
+function isCaselessMark(code: number): boolean {
   return code === 0xbf || code === 0xa1;
 }
 

@@ -122,13 +122,12 @@ export class LineScanner {
   /** Ends the current line with `seg` as its last piece. */
   #finish(seg: Uint8Array, sink: LineSink): void {
     if (this.#partLen === 0 && !this.#discarding && seg.length <= this.#max) {
-      // the common case, a line within one read: nothing held, nothing to reset
+      // the common case, a line within one read: nothing held, nothing to reset (below, some part is held)
       emitLine(seg, this.#lines, sink);
       return;
     }
     if (!this.#discarding && this.#partLen + seg.length > this.#max) this.#startDiscard(seg);
     else if (this.#discarding) this.#hold(seg);
-    else if (this.#partLen === 0) emitLine(seg, this.#lines, sink);
     else {
       this.#parts.push(seg);
       emitLine(concat(this.#parts, this.#partLen + seg.length), this.#lines, sink);

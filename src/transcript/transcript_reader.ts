@@ -72,8 +72,9 @@ export function parseRelevantLine(bytes: Uint8Array, decoder: TextDecoder, count
  * character rarer in a transcript than `"`. V8 finds a pattern of up to 6 characters by its first character (memchr),
  * which is fast when that character is rare; a longer one it searches another way (a first search that can move to
  * Boyer-Moore-Horspool, set up again on each call), which measured 2.5-4.5 times slower on lines of a few KiB. A
- * probe's hit is only a candidate: the whole string is then compared where the probe puts it. `"user"` and `"assistant"` are searched
- * whole: no part of them starts with a rarer character (measured: `stant"` and `sistan` were no faster).
+ * probe's hit is only a candidate: the whole string is then compared where the probe puts it. `"user"` and
+ * `"assistant"` are their own probes: no part of them starts with a rarer character (`stant"` and `sistan` were no
+ * faster).
  */
 const PROBE_OF: Readonly<Record<string, string>> = {
   "queued_command": "queued",
@@ -90,10 +91,6 @@ export const PROBES: readonly { needle: string; probe: string; at: number }[] = 
 /** Whether a line's text holds one of the RELEVANT strings. */
 export function isRelevantText(text: string): boolean {
   for (const { needle, probe, at } of PROBES) {
-    if (probe === needle) {
-      if (text.includes(needle)) return true;
-      continue;
-    }
     for (let i = text.indexOf(probe, at); i !== -1; i = text.indexOf(probe, i + 1)) {
       if (text.startsWith(needle, i - at)) return true;
     }
