@@ -1,7 +1,8 @@
 /**
  * SHA-256 of a UTF-8 string or bytes, as lowercase hex: the same digest as node:crypto's
- * `createHash("sha256").update(x).digest("hex")` (sha256_test.ts checks it). The hooks hash a few short strings
- * per run (state file names, call signatures, stop fingerprints), synchronously. `@noble/hashes` is plain ESM;
+ * `createHash("sha256").update(x).digest("hex")` (sha256_test.ts checks it). The hooks hash with it only the ids
+ * that need it in a state file name (sanitize.ts), synchronously; call signatures and stop fingerprints, which can
+ * be long texts, use text_hash.ts. `@noble/hashes` is plain ESM;
  * node:crypto would start Deno's Node compatibility layer in every hook process (docs/performance.md), and Web
  * Crypto's digest is asynchronous only.
  */

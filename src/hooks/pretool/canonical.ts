@@ -3,7 +3,7 @@
  * keys sorted at every depth (key order never matters) and everything else kept exactly (any differing value,
  * array order, type or nesting makes a different call).
  */
-import { sha256Hex } from "../../store/sha256.ts";
+import { textHash64 } from "../../store/text_hash.ts";
 
 /** JSON with sorted keys at every depth. Values JSON cannot carry (undefined, functions) are dropped as JSON does. */
 export function canonicalJson(value: unknown): string {
@@ -23,8 +23,8 @@ function sortKeys(value: unknown): unknown {
 export const SIGNED_MAX_CHARS = 1 << 20;
 
 /**
- * A short stable id of the call: sha-256 of tool name and canonical input, 16 hex digits. A huge input (a 20 MB
- * command) is signed by its first and last half-MiB and its length, so hashing stays bounded.
+ * A short stable id of the call: a 64-bit hash of tool name and canonical input (textHash64), 16 hex digits. A huge
+ * input (a 20 MB command) is signed by its first and last half-MiB and its length, so hashing stays bounded.
  */
 export function callSignature(tool: string, input: Record<string, unknown>): string {
   const json = canonicalJson(input);
@@ -32,7 +32,7 @@ export function callSignature(tool: string, input: Record<string, unknown>): str
   const signed = json.length <= SIGNED_MAX_CHARS
     ? json
     : `${json.slice(0, half)}\u0000${json.length}\u0000${json.slice(-half)}`;
-  return sha256Hex(`${tool}\u0000${signed}`).slice(0, 16);
+  return textHash64(`${tool}\u0000${signed}`);
 }
 
 /** Longest description of a call kept in state and quoted in a warning or denial. */

@@ -2,7 +2,7 @@
  * Which user turn a stop belongs to, and whether it is a second call for a stop already decided.
  * Pure functions over the session state.
  */
-import { sha256Hex } from "../../store/sha256.ts";
+import { textHash64 } from "../../store/text_hash.ts";
 import type { RecentDecision, SessionState } from "./state.ts";
 import type { StopPayload } from "./payload.ts";
 
@@ -39,7 +39,7 @@ export function stopFingerprint(payload: StopPayload, stopSummaries: number | nu
     payload.stop_hook_active === true ? "1" : "0",
     payload.last_assistant_message ?? "",
   ];
-  return sha256Hex(parts.join("\u0000")).slice(0, 32);
+  return textHash64(parts.join("\u0000"));
 }
 
 /**
