@@ -10,7 +10,14 @@ import { homePaths } from "./store/paths.ts";
 import { settingsLockFile, settingsTempPath } from "./store/settings_files.ts";
 
 /** Every environment variable the binary reads. `CLIFFHANGER_*` is a prefix wildcard. */
-export const ENV_ALLOW = ["HOME", "CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR", "NO_COLOR", "CLIFFHANGER_*"] as const;
+export const ENV_ALLOW = [
+  "HOME",
+  "CLAUDE_CONFIG_DIR",
+  "CLAUDE_PROJECT_DIR",
+  "NO_COLOR",
+  "TZ",
+  "CLIFFHANGER_*",
+] as const;
 
 export interface ScopeInput {
   /** The user's home directory. */

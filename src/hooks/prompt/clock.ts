@@ -1,6 +1,6 @@
 /**
  * The wall clock: an instant and an IANA time zone in, the parts people read out (pure; Intl does the zone math, but
- * for UTC, which Date's own getters give).
+ * for UTC and for a zone whose offset and abbreviation the caller knows, where Date's UTC getters do).
  * Never cached: a stale clock is the bug this exists to fix.
  */
 
@@ -32,8 +32,29 @@ export function partOfDay(hour: number): PartOfDay {
   return "evening";
 }
 
-export function clockParts(epochMs: number, timeZone: string): ClockParts {
-  return timeZone === "UTC" ? utcParts(epochMs) : intlClockParts(epochMs, timeZone);
+/**
+ * A zone's offset and abbreviation at an instant, known without Intl (the system zone's, read through Date, with the
+ * abbreviation kept in the zone cache: hook_zone.ts).
+ */
+export interface KnownOffset {
+  /** Minutes east of UTC: +60 for CET, -240 for EDT. */
+  offsetMinutes: number;
+  /** What intlClockParts gives as `zone` for the zone at this offset. */
+  abbreviation: string;
+  /** When the offset was read (ms since the epoch). */
+  readAt: number;
+}
+
+/**
+ * The parts in `timeZone`: by Intl, but for UTC and for a zone whose offset is known (`known`), which Date's getters
+ * give. `known` serves only an instant in the same UTC minute as its reading: zones change offset on a whole minute,
+ * so none changed in between; any other instant goes through Intl.
+ */
+export function clockParts(epochMs: number, timeZone: string, known: KnownOffset | null = null): ClockParts {
+  if (timeZone === "UTC") return utcParts(epochMs);
+  return known !== null && Math.floor(known.readAt / 60_000) === Math.floor(epochMs / 60_000)
+    ? offsetClockParts(epochMs, timeZone, known)
+    : intlClockParts(epochMs, timeZone);
 }
 
 /** The parts by Intl, for any zone. */
@@ -80,17 +101,26 @@ const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
  * the 11-17 ms a process's first Intl call costs.
  */
 function utcParts(epochMs: number): ClockParts {
-  const d = new Date(Math.floor(epochMs / 1000) * 1000);
+  return offsetClockParts(epochMs, "UTC", { offsetMinutes: 0, abbreviation: "UTC", readAt: epochMs });
+}
+
+/**
+ * The parts at a known offset, by Date's UTC getters of the instant moved by it: what the Intl path gives for a zone
+ * at that offset (clock_test.ts holds the two equal), without Intl.
+ */
+function offsetClockParts(epochMs: number, timeZone: string, known: KnownOffset): ClockParts {
+  const d = new Date(Math.floor(epochMs / 1000) * 1000 + known.offsetMinutes * 60_000);
   const date = `${String(d.getUTCFullYear()).padStart(4, "0")}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
   const [hour, minute, second] = [d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()];
+  const offset = formatOffset(known.offsetMinutes);
   return {
-    iso: `${date}T${pad(hour)}:${pad(minute)}:${pad(second)}+00:00`,
+    iso: `${date}T${pad(hour)}:${pad(minute)}:${pad(second)}${offset}`,
     weekday: WEEKDAYS[d.getUTCDay()]!,
     date,
     time: `${pad(hour)}:${pad(minute)}`,
-    zone: "UTC",
-    timeZone: "UTC",
-    offset: "+00:00",
+    zone: known.abbreviation,
+    timeZone,
+    offset,
     partOfDay: partOfDay(hour),
   };
 }
@@ -119,7 +149,8 @@ export function formatDuration(ms: number): string {
  */
 const ABBREVIATION_LOCALES = ["en-US", "en-GB", "en-IN", "en-AU", "en-NZ", "en-SG", "en-HK", "en-ZA", "ja-JP", "pt-BR"];
 
-function zoneAbbreviation(epochMs: number, timeZone: string): string {
+/** The zone's short name at the instant (Intl): a plain abbreviation from the first locale that has one, else its IANA name. */
+export function zoneAbbreviation(epochMs: number, timeZone: string): string {
   for (const locale of ABBREVIATION_LOCALES) {
     const name = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: "short" }).formatToParts(epochMs)
       .find((p) => p.type === "timeZoneName")?.value;
@@ -128,7 +159,8 @@ function zoneAbbreviation(epochMs: number, timeZone: string): string {
   return timeZone;
 }
 
-function formatOffset(minutes: number): string {
+/** `+05:30`, `-04:00`: minutes east of UTC as the clock shows them. */
+export function formatOffset(minutes: number): string {
   const sign = minutes < 0 ? "-" : "+";
   const abs = Math.abs(minutes);
   return `${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { clockParts, formatDuration, intlClockParts, partOfDay, renderClockLine } from "./clock.ts";
+import type { KnownOffset } from "./clock.ts";
 import { systemIsUtc, validZone } from "./zone.ts";
 
 const at = (iso: string) => Date.parse(iso);
@@ -132,4 +133,53 @@ Deno.test("clockParts: UTC by Date's getters equals the Intl path, at any instan
 Deno.test("systemTimeZone: a process in UTC is told without Intl, and agrees with it", () => {
   if (systemIsUtc()) assert.equal(new Intl.DateTimeFormat().resolvedOptions().timeZone, "UTC");
   assert.equal(validZone("UTC"), new Intl.DateTimeFormat("en-US", { timeZone: "UTC" }).resolvedOptions().timeZone);
+});
+
+/** The offset and abbreviation Intl gives at the instant, as hook_zone.ts keeps them. */
+function knownFromIntl(epochMs: number, timeZone: string, readAt = epochMs): KnownOffset {
+  const parts = intlClockParts(epochMs, timeZone);
+  const [, sign, hours, minutes] = /^([+-])(\d\d):(\d\d)$/.exec(parts.offset)!;
+  const offsetMinutes = (sign === "-" ? -1 : 1) * (Number(hours) * 60 + Number(minutes));
+  return { offsetMinutes, abbreviation: parts.zone, readAt };
+}
+
+const ZONES = [
+  "America/New_York",
+  "America/St_Johns",
+  "America/Sao_Paulo",
+  "Europe/Berlin",
+  "Europe/London",
+  "Asia/Kolkata",
+  "Asia/Kathmandu",
+  "Asia/Tokyo",
+  "Australia/Lord_Howe",
+  "Pacific/Chatham",
+  "Africa/Lagos",
+];
+
+Deno.test("clockParts: a known offset (Date's) gives what the Intl path gives, in any zone, at any instant", () => {
+  fc.assert(
+    fc.property(
+      fc.constantFrom(...ZONES),
+      fc.integer({ min: Date.parse("1990-01-01T00:00:00Z"), max: Date.parse("2060-01-01T00:00:00Z") }),
+      (zone, epochMs) => {
+        assert.deepEqual(clockParts(epochMs, zone, knownFromIntl(epochMs, zone)), intlClockParts(epochMs, zone));
+      },
+    ),
+    { numRuns: 400 },
+  );
+});
+
+Deno.test("clockParts: a known offset serves its own UTC minute only; across a DST change Intl decides", () => {
+  // Europe/Berlin springs forward at 01:00 UTC on 2026-03-29: CET (+01:00) before, CEST (+02:00) after
+  const before = Date.parse("2026-03-29T00:59:59.500Z");
+  const after = Date.parse("2026-03-29T01:00:00.200Z");
+  const known = knownFromIntl(before, "Europe/Berlin");
+  assert.deepEqual(known, { offsetMinutes: 60, abbreviation: "CET", readAt: before });
+  assert.equal(clockParts(before + 400, "Europe/Berlin", known).offset, "+01:00");
+  assert.deepEqual(clockParts(after, "Europe/Berlin", known), intlClockParts(after, "Europe/Berlin"));
+  assert.equal(clockParts(after, "Europe/Berlin", known).zone, "CEST");
+  // a wrong reading from another minute is never used
+  const wrong = { offsetMinutes: 600, abbreviation: "AEST", readAt: after - 60_000 };
+  assert.deepEqual(clockParts(after, "Europe/Berlin", wrong), intlClockParts(after, "Europe/Berlin"));
 });

@@ -2,7 +2,7 @@
  * What `hook prompt` adds to the context, as one pure function: the wall-clock block, the length nudge and the
  * model's quirk notes, each a short tagged block. Nothing to add → null.
  */
-import { clockParts, formatDuration, renderClockLine } from "./clock.ts";
+import { clockParts, formatDuration, type KnownOffset, renderClockLine } from "./clock.ts";
 import type { Quirk } from "./quirks.ts";
 import type { SessionTiming } from "./state.ts";
 import { classifyPrompt, type TerseOptions, type TerseResult } from "./terse.ts";
@@ -13,6 +13,8 @@ export const MAX_CONTEXT_CHARS = 9500;
 export interface ComposeInput {
   now: number;
   timeZone: string;
+  /** The zone's offset and abbreviation, read without Intl (hook_zone.ts); absent or null: Intl works them out. */
+  known?: KnownOffset | null;
   /** false: no wall-clock block (noClock). */
   clock: boolean;
   /** Session timing; null when the payload names no session. */
@@ -33,17 +35,22 @@ export interface Composed {
 export function composePromptContext(input: ComposeInput): Composed {
   const terse = classifyPrompt(input.prompt, input.terse);
   const blocks: string[] = [];
-  if (input.clock) blocks.push(wallClockBlock(input.now, input.timeZone, input.timing));
+  if (input.clock) blocks.push(wallClockBlock(input.now, input.timeZone, input.timing, input.known ?? null));
   if (terse.text) blocks.push(`<answer-length>${terse.text}</answer-length>`);
   if (input.quirks.length > 0) blocks.push(quirkBlock(input.model, input.quirks));
   const context = blocks.length === 0 ? null : cap(blocks.join("\n"));
   return { context, terse, quirkIds: input.quirks.map((q) => q.id) };
 }
 
-export function wallClockBlock(now: number, timeZone: string, timing: SessionTiming | null): string {
+export function wallClockBlock(
+  now: number,
+  timeZone: string,
+  timing: SessionTiming | null,
+  known: KnownOffset | null = null,
+): string {
   const lines = [
     `<wall-clock note="the user's current local time; use it instead of guessing">`,
-    `Now: ${renderClockLine(clockParts(now, timeZone))}.`,
+    `Now: ${renderClockLine(clockParts(now, timeZone, known))}.`,
   ];
   if (timing) lines.push(sessionLine(timing));
   lines.push("</wall-clock>");

@@ -1,5 +1,5 @@
 /**
- * `hook prompt`'s definition for the hook runner (../runner.ts): before the lock, the time zone, the model (the
+ * `hook prompt`'s definition for the hook runner (../runner.ts): before the lock, the time zone (hook_zone.ts), the model (the
  * payload's, else the transcript's tail) and the quirk files; under the session's prompt lock, the prompt state; the
  * pure step composes the context (compose.ts) and the log line. A lock held too long costs the timing, not the answer.
  * Never blocks a prompt.
@@ -25,7 +25,8 @@ import {
 } from "./state.ts";
 import { readModelFromTail } from "./tail.ts";
 import type { TerseOptions } from "./terse.ts";
-import { resolveTimeZone, systemTimeZone } from "./zone.ts";
+import type { KnownOffset } from "./clock.ts";
+import { hookZone } from "./hook_zone.ts";
 
 type ModelSource = PromptLogLine["modelSource"];
 
@@ -43,6 +44,8 @@ export function cleanModelId(raw: string): string | null {
 
 interface Prepared {
   zone: string;
+  /** The zone's offset and abbreviation, read without Intl; null: the step's clock asks Intl. */
+  known: KnownOffset | null;
   model: string | null;
   modelSource: ModelSource;
   quirks: Quirk[];
@@ -60,7 +63,7 @@ export const PROMPT_HOOK: HookDefinition<PromptPayload, Prepared, Held, string |
   // a payload the hand-written check cannot take as it is goes through the schema (which replaces odd fields)
   parse: (raw) => checkPromptPayload(raw) ?? import("./payload.ts").then((m) => m.parsePromptPayload(raw)),
   async prepare(payload, io) {
-    const zone = resolveTimeZone({ configured: io.config.tz, system: systemTimeZone() });
+    const zone = await hookZone(io);
     if (zone.problem) await io.error(zone.problem);
     const found = io.config.noQuirks ? { model: null, source: "none" as const } : await findModel(payload, io);
     // a model id is payload or transcript text that is logged and named in <model-notes>: only the characters model
@@ -68,7 +71,7 @@ export const PROMPT_HOOK: HookDefinition<PromptPayload, Prepared, Held, string |
     const model = found.model === null ? null : cleanModelId(found.model);
     const source = found.source;
     const quirks = io.config.noQuirks || model === null ? [] : quirksFor(model, await loadQuirks(io));
-    return { zone: zone.zone, model, modelSource: source, quirks };
+    return { zone: zone.zone, known: zone.known, model, modelSource: source, quirks };
   },
   state(payload, _prepared, io) {
     if (!payload.session_id) return null;
@@ -91,6 +94,7 @@ export const PROMPT_HOOK: HookDefinition<PromptPayload, Prepared, Held, string |
     const composed = composePromptContext({
       now: clock.now,
       timeZone: prepared.zone,
+      known: prepared.known,
       clock: !config.noClock,
       timing,
       prompt: payload.prompt,

@@ -119,3 +119,26 @@ Deno.test("hook prompt (CLI): CLIFFHANGER_DISABLE and the off switch print nothi
     assert.equal(off.stdout, "");
     assert.deepEqual(await readAllLog(home), []);
   }));
+
+Deno.test("hook prompt (CLI): outside UTC the system zone's clock, cold and from the zone cache alike", () =>
+  withHome(async (home) => {
+    for (
+      const [tz, shown] of [["Asia/Kolkata", /Now: \w{3} [\d-]{10} \d\d:\d\d IST \(UTC\+05:30\), \w+\./], [
+        "America/St_Johns",
+        /Now: \w{3} [\d-]{10} \d\d:\d\d America\/St_Johns \(UTC-0[23]:30\), \w+\./, // no locale tried names it
+      ]] as const
+    ) {
+      for (const round of ["cold", "warm"]) {
+        const run = await runCli(["hook", "prompt"], {
+          home,
+          stdin: promptPayload(home, { prompt_id: `${tz}-${round}` }),
+          env: { TZ: tz },
+        });
+        assert.equal(run.code, 0, run.stderr);
+        assert.match(JSON.parse(run.stdout).hookSpecificOutput.additionalContext, shown, `${tz}, ${round}`);
+      }
+      const cache = JSON.parse(await Deno.readTextFile(join(home, ".cliffhanger", "state", ".zone.json")));
+      assert.match(cache.key, new RegExp(tz));
+    }
+    assert.equal(await readErrors(home), "");
+  }));

@@ -61,3 +61,21 @@ export function systemTimeZone(): string | undefined {
 export function systemIsUtc(): boolean {
   return new Date(0).toString().endsWith("(Coordinated Universal Time)");
 }
+
+/** What Date tells of the process's zone at an instant, without Intl: its offset, and its name in Date#toString. */
+export interface DateZoneReading {
+  /** Minutes east of UTC. */
+  offsetMinutes: number;
+  /** "Eastern Daylight Time", "Coordinated Universal Time"; "" when Date gives none. */
+  name: string;
+}
+
+export function readDateZone(epochMs: number): DateZoneReading {
+  const d = new Date(epochMs);
+  const text = d.toString();
+  const open = text.lastIndexOf(" (");
+  return {
+    offsetMinutes: -d.getTimezoneOffset(),
+    name: open === -1 || !text.endsWith(")") ? "" : text.slice(open + 2, -1),
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * The zone `hook prompt` shows the time in, and, where it can be known without Intl, its offset and abbreviation:
+ * CLIFFHANGER_TZ, or a system in UTC, as zone.ts resolves them; any other system zone through the zone cache
+ * (zone_cache.ts), so that a process outside UTC pays Intl's first-call cost (12-17 ms) once a day per zone, not on
+ * every prompt. The cache is only a shortcut: on a miss, the zone is resolved as ever, and it is kept only when
+ * Intl's offset for it is the one Date reports. Never throws; a cache that cannot be read or written is passed by.
+ */
+import { join } from "../../path.ts";
+import { readRegularText } from "../../store/safe_file.ts";
+import { writeJsonAtomic } from "../../store/atomic.ts";
+import { VERSION } from "../../version.ts";
+import type { HookIo } from "../contract.ts";
+import { formatOffset, intlClockParts, type KnownOffset } from "./clock.ts";
+import { readDateZone, resolveTimeZone, systemIsUtc, systemTimeZone } from "./zone.ts";
+import {
+  checkZoneCacheEntry,
+  ZONE_CACHE_FILE,
+  type ZoneCacheEntry,
+  zoneCacheKey,
+  zoneCacheUsable,
+} from "./zone_cache.ts";
+
+export interface HookZone {
+  zone: string;
+  /** The zone's offset and abbreviation when the step may use them instead of Intl; null: Intl (or UTC). */
+  known: KnownOffset | null;
+  /** A bad CLIFFHANGER_TZ, worded for errors.log. */
+  problem: string | null;
+}
+
+type ZoneIo = Pick<HookIo, "env" | "paths" | "config" | "now" | "error">;
+
+export async function hookZone(io: ZoneIo): Promise<HookZone> {
+  const configured = io.config.tz;
+  if ((configured?.trim() ?? "") !== "" || systemIsUtc()) {
+    const resolved = resolveTimeZone({ configured, system: systemTimeZone() });
+    return { zone: resolved.zone, known: null, problem: resolved.problem };
+  }
+  const now = io.now();
+  const reading = readDateZone(now);
+  const key = zoneCacheKey({
+    version: VERSION,
+    tz: io.env("TZ"),
+    dateName: reading.name,
+    offsetMinutes: reading.offsetMinutes,
+  });
+  const file = join(io.paths.state, ZONE_CACHE_FILE);
+  const cached = await readZoneCache(file, io.paths.root);
+  if (cached !== null && zoneCacheUsable(cached, { key, now })) {
+    return { zone: cached.zone, known: known(reading.offsetMinutes, cached.abbreviation, now), problem: null };
+  }
+  const resolved = resolveTimeZone({ configured: undefined, system: systemTimeZone() });
+  if (resolved.zone === "UTC") return { zone: resolved.zone, known: null, problem: resolved.problem };
+  const parts = intlClockParts(now, resolved.zone);
+  // Date and Intl disagree (an odd TZ string Intl reads otherwise): Intl's answer as ever, nothing kept
+  if (parts.offset !== formatOffset(reading.offsetMinutes)) return { zone: resolved.zone, known: null, problem: null };
+  const entry: ZoneCacheEntry = { v: 1, key, zone: resolved.zone, abbreviation: parts.zone, at: now };
+  try {
+    await writeJsonAtomic(file, entry, { fsync: false, label: "zone cache file" });
+  } catch (e) {
+    await io.error(`cannot keep the zone cache (${e instanceof Error ? `${e.name}: ${e.message}` : String(e)})`);
+  }
+  return { zone: resolved.zone, known: known(reading.offsetMinutes, parts.zone, now), problem: null };
+}
+
+function known(offsetMinutes: number, abbreviation: string, readAt: number): KnownOffset {
+  return { offsetMinutes, abbreviation, readAt };
+}
+
+/** The cache's entry, or null for no file, an unsafe or unreadable one, or one the check refuses. */
+async function readZoneCache(file: string, root: string): Promise<ZoneCacheEntry | null> {
+  try {
+    const text = await readRegularText(file, { maxBytes: 4096, within: root, label: "zone cache file" });
+    return text === null ? null : checkZoneCacheEntry(JSON.parse(text));
+  } catch {
+    return null;
+  }
+}

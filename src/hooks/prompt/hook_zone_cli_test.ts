@@ -1,0 +1,135 @@
+/**
+ * hookZone() in real processes outside UTC (`deno eval` children with TZ set; the zone a process runs in cannot be
+ * changed from inside it): the zone cache gives the clock Intl gives, a warm cache makes no Intl call, and a cache
+ * that does not fit is passed by.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { withTempHome } from "../../testing/run_cli.ts";
+import { ZONE_CACHE_FILE } from "./zone_cache.ts";
+
+const module = (name: string) => JSON.stringify(new URL(name, import.meta.url).href);
+
+/** The child: hookZone twice at one instant, the second with Intl made to throw; prints what each gave. */
+const SCRIPT = `
+  import { hookZone } from ${module("./hook_zone.ts")};
+  import { clockParts, intlClockParts } from ${module("./clock.ts")};
+  import { homePaths } from ${module("../../store/paths.ts")};
+  const [home, nowText] = Deno.args;
+  const now = Number(nowText);
+  const errors = [];
+  const io = {
+    env: (name) => Deno.env.get(name),
+    paths: homePaths((name) => (name === "HOME" ? home : undefined)),
+    config: { tz: undefined },
+    now: () => now,
+    error: async (message) => { errors.push(String(message)); },
+  };
+  const cold = await hookZone(io);
+  const coldParts = clockParts(now, cold.zone, cold.known);
+  const intl = intlClockParts(now, cold.zone);
+  const system = new Intl.DateTimeFormat().resolvedOptions().timeZone;
+  Intl.DateTimeFormat = function () { throw new Error("Intl was called"); };
+  const warm = await hookZone(io);
+  const warmParts = clockParts(now, warm.zone, warm.known);
+  console.log(JSON.stringify({ cold, coldParts, intl, system, warm, warmParts, errors }));
+`;
+
+interface ChildResult {
+  cold: { zone: string; known: unknown };
+  coldParts: Record<string, string>;
+  intl: Record<string, string>;
+  system: string;
+  warm: { zone: string; known: unknown };
+  warmParts: Record<string, string>;
+  errors: string[];
+}
+
+async function child(home: string, tz: string, now: number): Promise<ChildResult> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--no-prompt", "--quiet", SCRIPT, home, String(now)],
+    env: { TZ: tz },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(out.stderr);
+  assert.equal(out.code, 0, stderr);
+  return JSON.parse(new TextDecoder().decode(out.stdout));
+}
+
+/** The zone's name as Intl spells it (Asia/Kolkata reads as Asia/Calcutta). */
+const canonical = (tz: string) => new Intl.DateTimeFormat("en-US", { timeZone: tz }).resolvedOptions().timeZone;
+
+const WINTER = Date.parse("2026-01-15T14:03:27.250Z");
+const SUMMER = Date.parse("2026-07-15T03:59:59.999Z");
+const ZONES = [
+  "America/New_York",
+  "Asia/Kolkata",
+  "Europe/Berlin",
+  "Asia/Kathmandu",
+  "America/St_Johns",
+  "Australia/Lord_Howe",
+];
+
+Deno.test("hookZone (processes): outside UTC, the clock from a cold and a warm zone cache is Intl's, and warm makes no Intl call", async () => {
+  const cases = ZONES.flatMap((tz) => [WINTER, SUMMER].map((now) => ({ tz, now })));
+  await Promise.all(cases.map(({ tz, now }) =>
+    withTempHome(async (home) => {
+      const r = await child(home, tz, now);
+      const label = `${tz} at ${new Date(now).toISOString()}`;
+      assert.equal(r.system, canonical(tz), label);
+      assert.equal(r.cold.zone, canonical(tz), label);
+      assert.deepEqual(r.coldParts, r.intl, label);
+      assert.deepEqual(r.warm, r.cold, label);
+      assert.deepEqual(r.warmParts, r.intl, label);
+      assert.deepEqual(r.errors, [], label);
+      const entry = JSON.parse(await Deno.readTextFile(join(home, ".cliffhanger", "state", ZONE_CACHE_FILE)));
+      assert.deepEqual([entry.zone, entry.abbreviation, entry.at], [canonical(tz), r.intl.zone, now], label);
+    })
+  ));
+});
+
+Deno.test("hookZone (processes): another TZ with the same offset and Date name misses the cache", () =>
+  withTempHome(async (home) => {
+    const berlin = await child(home, "Europe/Berlin", WINTER);
+    assert.equal(berlin.warm.zone, "Europe/Berlin");
+    const paris = await child(home, "Europe/Paris", WINTER);
+    assert.equal(paris.cold.zone, "Europe/Paris");
+    assert.deepEqual(paris.warmParts, paris.intl);
+  }));
+
+Deno.test("hookZone (processes): a stale, foreign or tampered cache is passed by and rewritten; a planted link is not written through", () =>
+  withTempHome(async (home) => {
+    const state = join(home, ".cliffhanger", "state");
+    const file = join(state, ZONE_CACHE_FILE);
+    await Deno.mkdir(state, { recursive: true });
+    const first = await child(home, "Asia/Kolkata", WINTER);
+    const good = JSON.parse(await Deno.readTextFile(file));
+    const bad = [
+      { ...good, zone: "Asia/Tokyo", at: WINTER - 24 * 60 * 60 * 1000 }, // a day old
+      { ...good, zone: "Asia/Tokyo", at: WINTER + 1 }, // written "after" now
+      { ...good, zone: "Asia/Tokyo", key: good.key.replace("Asia/Kolkata", "Asia/Colombo") },
+      { ...good, zone: "Asia/Tokyo", abbreviation: "<IST>" },
+      { ...good, zone: "Asia/Tokyo", extra: true },
+    ];
+    for (const entry of bad) {
+      await Deno.writeTextFile(file, JSON.stringify(entry));
+      const r = await child(home, "Asia/Kolkata", WINTER);
+      assert.equal(r.cold.zone, canonical("Asia/Kolkata"), JSON.stringify(entry));
+      assert.deepEqual(r.coldParts, first.intl);
+      assert.deepEqual(JSON.parse(await Deno.readTextFile(file)), good);
+    }
+    await Deno.writeTextFile(file, "{ not json");
+    assert.deepEqual((await child(home, "Asia/Kolkata", WINTER)).coldParts, first.intl);
+    // a link planted at the cache's name: read as nothing (it leads out of our folder), never written through
+    const outside = join(home, "outside.json");
+    await Deno.writeTextFile(outside, JSON.stringify({ ...good, zone: "Asia/Tokyo" }));
+    await Deno.remove(file);
+    await Deno.symlink(outside, file);
+    const linked = await child(home, "Asia/Kolkata", WINTER);
+    assert.deepEqual(linked.coldParts, first.intl);
+    // (the warm call finds no cache either, and Intl made to throw: it falls back to UTC, writing nothing)
+    assert.equal(linked.errors.length, 1, linked.errors.join("\n"));
+    assert.match(linked.errors[0]!, /cannot keep the zone cache/);
+    assert.equal(JSON.parse(await Deno.readTextFile(outside)).zone, "Asia/Tokyo", "the link's target is untouched");
+  }));
