@@ -56,8 +56,10 @@ const TEMP = /\.json\.tmp-[^/]*$/;
 export type StateName = { kind: "state"; lock: string } | { kind: "temp" } | { kind: "foreign" };
 
 export function classifyStateName(name: string): StateName {
-  if (name.startsWith(".") || name.includes("/")) return { kind: "foreign" };
+  if (name.includes("/")) return { kind: "foreign" };
+  // a temp file first: a dot file of ours (the zone cache) leaves `.zone.json.tmp-…` when its writer is killed
   if (TEMP.test(name)) return { kind: "temp" };
+  if (name.startsWith(".")) return { kind: "foreign" };
   if (name.endsWith(".json") && name.length > ".json".length) {
     return { kind: "state", lock: `${name.slice(0, -".json".length)}.lock` };
   }

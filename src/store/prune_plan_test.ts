@@ -19,6 +19,8 @@ Deno.test("classifyStateName(): every hook's state file maps to its lock; temp f
     ["s1.loop.json", { kind: "state", lock: "s1.loop.lock" }],
     ["s1.a1.loop.json", { kind: "state", lock: "s1.a1.loop.lock" }],
     ["s1.json.tmp-123-abcd1234", { kind: "temp" }],
+    [".zone.json.tmp-123-abcd1234", { kind: "temp" }],
+    [".zone.json", { kind: "foreign" }],
     [".pruned", { kind: "foreign" }],
     [".json", { kind: "foreign" }],
     ["notes.txt", { kind: "foreign" }],

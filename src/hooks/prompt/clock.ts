@@ -52,9 +52,17 @@ export interface KnownOffset {
  */
 export function clockParts(epochMs: number, timeZone: string, known: KnownOffset | null = null): ClockParts {
   if (timeZone === "UTC") return utcParts(epochMs);
-  return known !== null && Math.floor(known.readAt / 60_000) === Math.floor(epochMs / 60_000)
-    ? offsetClockParts(epochMs, timeZone, known)
-    : intlClockParts(epochMs, timeZone);
+  if (known === null) return intlClockParts(epochMs, timeZone);
+  if (Math.floor(known.readAt / 60_000) === Math.floor(epochMs / 60_000)) {
+    return offsetClockParts(epochMs, timeZone, known);
+  }
+  try {
+    return intlClockParts(epochMs, timeZone);
+  } catch {
+    // a zone Intl does not take (a cache entry written by hand, a zone the runtime dropped): the reading is a
+    // minute old at most, better than no clock
+    return offsetClockParts(epochMs, timeZone, known);
+  }
 }
 
 /** The parts by Intl, for any zone. */

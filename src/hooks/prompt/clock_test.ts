@@ -183,3 +183,12 @@ Deno.test("clockParts: a known offset serves its own UTC minute only; across a D
   const wrong = { offsetMinutes: 600, abbreviation: "AEST", readAt: after - 60_000 };
   assert.deepEqual(clockParts(after, "Europe/Berlin", wrong), intlClockParts(after, "Europe/Berlin"));
 });
+
+Deno.test("clockParts: a zone Intl refuses, with a reading from another minute, gives the reading's parts, not a throw", () => {
+  const now = Date.parse("2026-01-15T14:03:27.250Z");
+  const known = { offsetMinutes: -300, abbreviation: "EST", readAt: now - 60_000 };
+  assert.throws(() => intlClockParts(now, "Not/AZone"), RangeError);
+  const parts = clockParts(now, "Not/AZone", known);
+  assert.equal(renderClockLine(parts), "Thu 2026-01-15 09:03 EST (UTC-05:00), morning");
+  assert.equal(parts.timeZone, "Not/AZone");
+});

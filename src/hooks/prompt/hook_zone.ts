@@ -1,11 +1,12 @@
 /**
  * The zone `hook prompt` shows the time in, and, where it can be known without Intl, its offset and abbreviation:
  * CLIFFHANGER_TZ, or a system in UTC, as zone.ts resolves them; any other system zone through the zone cache
- * (zone_cache.ts), so that a process outside UTC pays Intl's first-call cost (12-17 ms) once a day per zone, not on
+ * (zone_cache.ts), so that a process outside UTC pays Intl's first-call cost (11-17 ms) once a day per zone, not on
  * every prompt. The cache is only a shortcut: on a miss, the zone is resolved as ever, and it is kept only when
- * Intl's offset for it is the one Date reports. Never throws; a cache that cannot be read or written is passed by.
+ * Intl's offset for it is the one Date reports and the entry reads back. Never throws; a cache that cannot be read is
+ * passed by, and a link planted at its name is removed (the link, never what it points to) before the write.
  */
-import { join } from "../../path.ts";
+import { dirname, join } from "../../path.ts";
 import { readRegularText } from "../../store/safe_file.ts";
 import { writeJsonAtomic } from "../../store/atomic.ts";
 import { VERSION } from "../../version.ts";
@@ -55,16 +56,25 @@ export async function hookZone(io: ZoneIo): Promise<HookZone> {
   // Date and Intl disagree (an odd TZ string Intl reads otherwise): Intl's answer as ever, nothing kept
   if (parts.offset !== formatOffset(reading.offsetMinutes)) return { zone: resolved.zone, known: null, problem: null };
   const entry: ZoneCacheEntry = { v: 1, key, zone: resolved.zone, abbreviation: parts.zone, at: now };
-  try {
-    await writeJsonAtomic(file, entry, { fsync: false, label: "zone cache file" });
-  } catch (e) {
-    await io.error(`cannot keep the zone cache (${e instanceof Error ? `${e.name}: ${e.message}` : String(e)})`);
-  }
+  // an entry the read would refuse is not written: it would miss, and be written again, on every prompt
+  if (checkZoneCacheEntry(entry) !== null) await writeZoneCache(file, entry, io);
   return { zone: resolved.zone, known: known(reading.offsetMinutes, parts.zone, now), problem: null };
 }
 
 function known(offsetMinutes: number, abbreviation: string, readAt: number): KnownOffset {
   return { offsetMinutes, abbreviation, readAt };
+}
+
+async function writeZoneCache(file: string, entry: ZoneCacheEntry, io: ZoneIo): Promise<void> {
+  try {
+    // a link at the cache's name (the atomic write refuses to replace one): the link goes, what it points to stays
+    // (only within our own state folder: a folder planted as a link is the atomic write's to refuse)
+    const [info, folder] = await Promise.all([file, dirname(file)].map((p) => Deno.lstat(p).catch(() => null)));
+    if (info?.isSymlink && folder?.isDirectory) await Deno.remove(file);
+    await writeJsonAtomic(file, entry, { fsync: false, label: "zone cache file" });
+  } catch (e) {
+    await io.error(`cannot keep the zone cache (${e instanceof Error ? `${e.name}: ${e.message}` : String(e)})`);
+  }
 }
 
 /** The cache's entry, or null for no file, an unsafe or unreadable one, or one the check refuses. */

@@ -98,7 +98,7 @@ Deno.test("hookZone (processes): another TZ with the same offset and Date name m
     assert.deepEqual(paris.warmParts, paris.intl);
   }));
 
-Deno.test("hookZone (processes): a stale, foreign or tampered cache is passed by and rewritten; a planted link is not written through", () =>
+Deno.test("hookZone (processes): a stale, foreign or tampered cache is passed by and rewritten; a planted link is replaced, never written through", () =>
   withTempHome(async (home) => {
     const state = join(home, ".cliffhanger", "state");
     const file = join(state, ZONE_CACHE_FILE);
@@ -121,15 +121,27 @@ Deno.test("hookZone (processes): a stale, foreign or tampered cache is passed by
     }
     await Deno.writeTextFile(file, "{ not json");
     assert.deepEqual((await child(home, "Asia/Kolkata", WINTER)).coldParts, first.intl);
-    // a link planted at the cache's name: read as nothing (it leads out of our folder), never written through
+    // a link planted at the cache's name: read as nothing (it leads out of our folder), then the link itself is
+    // replaced by the cache, and what it pointed to is untouched
     const outside = join(home, "outside.json");
     await Deno.writeTextFile(outside, JSON.stringify({ ...good, zone: "Asia/Tokyo" }));
     await Deno.remove(file);
     await Deno.symlink(outside, file);
     const linked = await child(home, "Asia/Kolkata", WINTER);
     assert.deepEqual(linked.coldParts, first.intl);
-    // (the warm call finds no cache either, and Intl made to throw: it falls back to UTC, writing nothing)
-    assert.equal(linked.errors.length, 1, linked.errors.join("\n"));
-    assert.match(linked.errors[0]!, /cannot keep the zone cache/);
+    assert.deepEqual(linked.warm, linked.cold, "the second call reads the new file");
+    assert.deepEqual(linked.errors, []);
+    assert.equal((await Deno.lstat(file)).isFile, true);
+    assert.deepEqual(JSON.parse(await Deno.readTextFile(file)), good);
     assert.equal(JSON.parse(await Deno.readTextFile(outside)).zone, "Asia/Tokyo", "the link's target is untouched");
+  }));
+
+Deno.test("hookZone (processes): TZ=GMT, which Intl names +00:00, is kept and read back like any zone", () =>
+  withTempHome(async (home) => {
+    const r = await child(home, "GMT", WINTER);
+    assert.equal(r.cold.zone, r.system);
+    assert.equal(r.system, "+00:00");
+    assert.deepEqual(r.warm, r.cold, "the second call is a hit (Intl would throw)");
+    assert.deepEqual(r.warmParts, r.intl);
+    assert.deepEqual(r.errors, []);
   }));

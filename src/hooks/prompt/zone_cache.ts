@@ -1,12 +1,12 @@
 /**
  * The system zone's names, kept a day (`state/.zone.json`): the IANA zone and its abbreviation, for the zone Date
- * reports (its name in Date#toString and its offset, with TZ). A process's first Intl call costs 12-17 ms
+ * reports (its name in Date#toString and its offset, with TZ). A process's first Intl call costs 11-17 ms
  * (docs/performance.md); with a fresh entry, `hook prompt` outside UTC makes none, and the clock's parts come from
  * Date's offset (clock.ts offsetClockParts). The key holds the offset and Date's zone name, so a DST change or a new
  * zone misses, and an entry over a day old is not used.
  *
  * The file's name starts with a dot: never a state file (sanitized ids start with a letter or digit), never pruned.
- * Pure checks here; the read and the write are in zone_cache_file.ts.
+ * Pure checks here; the read and the write are in hook_zone.ts, which writes only what checkZoneCacheEntry takes.
  */
 
 export const ZONE_CACHE_FILE = ".zone.json";
@@ -40,7 +40,11 @@ export function zoneCacheKey(input: ZoneKeyInput): string {
   return JSON.stringify([input.version, input.tz ?? null, input.dateName, input.offsetMinutes]);
 }
 
-const ZONE = /^[A-Za-z0-9_+\-\/]{1,100}$/;
+/**
+ * A zone as Intl names one: `Area[/Place[/Place]]`, each part starting with a capital letter (America/Port-au-Prince,
+ * Etc/GMT+5, EST5EDT), or an offset (`+00:00`, what Intl makes of TZ=GMT). Nothing else is taken from the file.
+ */
+const ZONE = /^(?:[A-Z][A-Za-z0-9_+-]{0,29}(?:\/[A-Z0-9][A-Za-z0-9_+-]{0,29}){0,2}|[+-]\d\d:\d\d)$/;
 const ABBREVIATION = /^[A-Z]{2,5}$/;
 const KEYS = ["v", "key", "zone", "abbreviation", "at"];
 
@@ -52,7 +56,7 @@ export function checkZoneCacheEntry(raw: unknown): ZoneCacheEntry | null {
   if (keys.length !== KEYS.length || !KEYS.every((k) => Object.hasOwn(o, k))) return null;
   const { v, key, zone, abbreviation, at } = o;
   if (v !== 1 || typeof key !== "string" || key.length > 400) return null;
-  if (typeof zone !== "string" || !ZONE.test(zone) || zone.includes("..")) return null;
+  if (typeof zone !== "string" || !ZONE.test(zone)) return null;
   if (typeof abbreviation !== "string" || !(ABBREVIATION.test(abbreviation) || abbreviation === zone)) return null;
   if (typeof at !== "number" || !Number.isFinite(at)) return null;
   return { v, key, zone, abbreviation, at };
