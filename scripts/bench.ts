@@ -72,11 +72,17 @@ const print = (text: string) => {
   while (at < bytes.length) at += Deno.stdout.writeSync(bytes.subarray(at));
 };
 
+/** A run as a scenario gives it: the bench's environment, with `env` over it (a scenario's TZ). */
+type ScenarioSpec = Omit<RunSpec, "env" | "cwd"> & { env?: Record<string, string> };
+
+/** The zone of the second prompt scenario: a system zone outside UTC, with DST. */
+const PROMPT_TZ = "America/New_York";
+
 interface Scenario {
   id: string;
   label: string;
   /** Untimed set-up before each run (appending a turn, removing state); returns what the run needs. */
-  prepare(run: number): Promise<Omit<RunSpec, "env" | "cwd">>;
+  prepare(run: number): Promise<ScenarioSpec>;
   /** The first measured run's outcome, described for the JSON (decision, rule). */
   describe?(result: RunResult): Promise<Record<string, unknown>>;
 }
@@ -240,6 +246,24 @@ async function main(): Promise<void> {
       logged: await lastLogLine(logFile, promptSession.sessionId),
     }),
   });
+  // most people's machines are not in UTC: there the clock's zone comes from the zone cache (warm after round one)
+  const zonedSession: SessionRef = { ...promptSession, sessionId: sessionIdFor("prompt-tz") };
+  add({
+    id: "prompt:tz",
+    label: `hook prompt, TZ=${PROMPT_TZ} (the zone cache warm)`,
+    prepare: (run) =>
+      Promise.resolve({
+        cmd: hookCmd,
+        args: hookArgs("prompt"),
+        stdin: encodePayload(promptPayload(zonedSession, run)),
+        env: { TZ: PROMPT_TZ },
+      }),
+    describe: async (r) => ({
+      answered: r.stdout.includes("additionalContext"),
+      clock: /Now: [^\n]*/.exec(r.stdout.replaceAll("\\n", "\n"))?.[0] ?? null,
+      logged: await lastLogLine(logFile, zonedSession.sessionId),
+    }),
+  });
 
   const raceReads: Record<string, { readBytes: number | null; fileBytes: number }> = {};
   const raceTail: Record<string, number[]> = {};
@@ -307,7 +331,7 @@ async function main(): Promise<void> {
     for (const scenario of scenarios) {
       const spec = await scenario.prepare(round);
       const errorsBefore = await sizeOf(errorsLog);
-      const result = await meter.run({ ...spec, env, cwd: home });
+      const result = await meter.run({ ...spec, env: { ...env, ...spec.env }, cwd: home });
       if (result.code !== 0 || (isHook(scenario.id) && result.stderr.trim() !== "")) {
         problems.push(`${scenario.id} run ${round}: exit ${result.code}, stderr ${result.stderr.trim().slice(0, 300)}`);
       }
@@ -365,7 +389,7 @@ async function main(): Promise<void> {
     round: rounds,
     dir: profDir,
     deno,
-    run: (spec) => meter.run({ ...spec, env, cwd: home }),
+    run: (spec) => meter.run({ ...spec, env: { ...env, ...spec.env }, cwd: home }),
     problems,
   });
   if (profiles !== null) print(`\nCPU profiles (self time; one run each, not timed):\n${renderProfiles(profiles)}\n`);
@@ -540,7 +564,7 @@ interface ProfileOptions {
   round: number;
   dir: string;
   deno: string;
-  run: (spec: Omit<RunSpec, "env" | "cwd">) => Promise<RunResult>;
+  run: (spec: ScenarioSpec) => Promise<RunResult>;
 }
 
 interface ProfiledScenario {

@@ -99,6 +99,7 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
     time(id, base + F + allowance, `≤ ${prefix}F + ${allowance} ms = ${ms(base + F + allowance)}`);
   overF("pretool", OVER_F_MS.pretool);
   overF("prompt", OVER_F_MS.prompt);
+  overF("prompt:tz", OVER_F_MS.prompt);
   for (const size of sizes) {
     // the issue sets cold limits for 1 MB (over F) and 200 MB (absolute); other sizes are measured without one
     if (size === 1) overF(`cold:${size}`, OVER_F_MS.cold1);
@@ -149,7 +150,7 @@ export function overFloor(summaries: Summaries, id: string): number | null {
 
 /** Scenario ids that run a hook (not a floor). */
 export function isHook(id: string): boolean {
-  return id === "pretool" || id === "prompt" || /^(cold|warm|race):/.test(id);
+  return id === "pretool" || /^prompt(:tz)?$/.test(id) || /^(cold|warm|race):/.test(id);
 }
 
 function compare(

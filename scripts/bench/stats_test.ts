@@ -48,6 +48,7 @@ Deno.test("targets: each hook's allowance over F of the same run, the absolute c
       "R:200": s(50),
       pretool: s(112, 40), // ≤ F + 12 = 112: met (inclusive)
       prompt: s(130, 70), // ≤ F + 20 = 120: 10 ms over; RSS 70 > 62: 8 MiB over
+      "prompt:tz": s(118, 41), // outside UTC, the same target: met
       "cold:1": s(130), // ≤ F + 30 = 130: met
       "cold:20": s(300), // no time target at 20 MB
       "cold:200": s(460), // ≤ 450 ms: 10 over
@@ -65,6 +66,9 @@ Deno.test("targets: each hook's allowance over F of the same run, the absolute c
   assert.equal(get("pretool", "time").target, "≤ F + 12 ms = 112 ms");
   assert.equal(get("prompt", "time").verdict, "missed");
   assert.equal(get("prompt", "time").over, 10);
+  assert.equal(get("prompt:tz", "time").target, "≤ F + 20 ms = 120 ms");
+  assert.equal(get("prompt:tz", "time").verdict, "met");
+  assert.equal(get("prompt:tz", "rss").verdict, "met");
   assert.equal(get("cold:1", "time").limit, 130);
   assert.equal(get("cold:1", "time").verdict, "met");
   assert.equal(get("cold:20", "time"), undefined);
