@@ -64,6 +64,18 @@ Deno.test("the bundle's entry answers every command as main.ts does, under the s
     const plan = bundlePlan(join(outdir, "bundle"));
     const built = await buildBundle(plan);
     assert.ok(built.ok, `deno bundle failed: ${built.stderr}`);
+    // the rule files are inlined: a compiled binary that imports a JSON (or Wasm) module writes no code cache at all
+    // (docs/performance.md, "A compiled binary")
+    for await (const entry of Deno.readDir(join(outdir, "bundle"))) {
+      if (!entry.name.endsWith(".js")) continue;
+      const text = await Deno.readTextFile(join(outdir, "bundle", entry.name));
+      assert.doesNotMatch(
+        text,
+        /\bwith\s*\{\s*type\s*:\s*["'](?:json|bytes|text)["']/,
+        `${entry.name} imports a JSON module`,
+      );
+      assert.doesNotMatch(text, /\bimport\b[^;\n]*\.(?:json|wasm)["']/, `${entry.name} imports a JSON or Wasm file`);
+    }
     let blocks = 0;
     for (const step of STEPS) {
       const options = {
