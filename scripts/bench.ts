@@ -248,21 +248,33 @@ async function main(): Promise<void> {
   });
   // most people's machines are not in UTC: there the clock's zone comes from the zone cache (warm after round one)
   const zonedSession: SessionRef = { ...promptSession, sessionId: sessionIdFor("prompt-tz") };
+  let zonedRunAt = 0;
   add({
     id: "prompt:tz",
     label: `hook prompt, TZ=${PROMPT_TZ} (the zone cache warm)`,
-    prepare: (run) =>
-      Promise.resolve({
+    prepare: (run) => {
+      zonedRunAt = Date.now();
+      return Promise.resolve({
         cmd: hookCmd,
         args: hookArgs("prompt"),
         stdin: encodePayload(promptPayload(zonedSession, run)),
         env: { TZ: PROMPT_TZ },
-      }),
-    describe: async (r) => ({
-      answered: r.stdout.includes("additionalContext"),
-      clock: /Now: [^\n]*/.exec(r.stdout.replaceAll("\\n", "\n"))?.[0] ?? null,
-      logged: await lastLogLine(logFile, zonedSession.sessionId),
-    }),
+      });
+    },
+    describe: async (r) => {
+      // a hit leaves the entry as it was; a miss writes it again, dated by the run
+      const entry = await Deno.readTextFile(join(chHome, "state", ".zone.json")).then(JSON.parse).catch(() => null);
+      const hit = entry !== null && entry.zone === PROMPT_TZ && typeof entry.at === "number" && entry.at < zonedRunAt;
+      if (!hit) {
+        problems.push(`prompt:tz: the first measured run did not read the zone cache (${JSON.stringify(entry)})`);
+      }
+      return {
+        answered: r.stdout.includes("additionalContext"),
+        clock: /Now: [^\n]*/.exec(r.stdout.replaceAll("\\n", "\n"))?.[0] ?? null,
+        zoneCacheHit: hit,
+        logged: await lastLogLine(logFile, zonedSession.sessionId),
+      };
+    },
   });
 
   const raceReads: Record<string, { readBytes: number | null; fileBytes: number }> = {};

@@ -101,6 +101,7 @@ Deno.test("overFloor: a hook's median minus F; nothing for a floor or a scenario
   assert.equal(overFloor(summaries, "F"), null);
   assert.equal(overFloor(summaries, "R:1"), null);
   assert.equal(overFloor(summaries, "prompt"), null);
+  assert.equal(overFloor({ F: s(100), "prompt:tz": s(118) }, "prompt:tz"), 18, "the prompt outside UTC is a hook too");
 });
 
 Deno.test("targets: a run without F is an error; without RSS for F there are no RSS targets", () => {

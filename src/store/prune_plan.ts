@@ -51,15 +51,18 @@ export interface PrunePlan {
 }
 
 const TEMP = /\.json\.tmp-[^/]*$/;
+/** The zone cache's temp files (src/hooks/prompt/zone_cache.ts ZONE_CACHE_FILE; its test holds the two names equal). */
+const ZONE_CACHE_TEMP = ".zone.json.tmp-";
 
 /** A name in `state/`: a state file and the lock guarding it, a leftover temp file, or not ours (never touched). */
 export type StateName = { kind: "state"; lock: string } | { kind: "temp" } | { kind: "foreign" };
 
 export function classifyStateName(name: string): StateName {
   if (name.includes("/")) return { kind: "foreign" };
-  // a temp file first: a dot file of ours (the zone cache) leaves `.zone.json.tmp-…` when its writer is killed
+  // our one dot file with a temp file (the prompt hook's zone cache, `.zone.json`) leaves `.zone.json.tmp-…` when its
+  // writer is killed; any other dot file is not ours to remove
+  if (name.startsWith(".")) return name.startsWith(ZONE_CACHE_TEMP) ? { kind: "temp" } : { kind: "foreign" };
   if (TEMP.test(name)) return { kind: "temp" };
-  if (name.startsWith(".")) return { kind: "foreign" };
   if (name.endsWith(".json") && name.length > ".json".length) {
     return { kind: "state", lock: `${name.slice(0, -".json".length)}.lock` };
   }

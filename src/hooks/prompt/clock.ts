@@ -59,8 +59,8 @@ export function clockParts(epochMs: number, timeZone: string, known: KnownOffset
   try {
     return intlClockParts(epochMs, timeZone);
   } catch {
-    // a zone Intl does not take (a cache entry written by hand, a zone the runtime dropped): the reading is a
-    // minute old at most, better than no clock
+    // a zone Intl does not take (a cache entry written by hand, a zone the runtime dropped): the reading, from
+    // before the step, is better than no clock
     return offsetClockParts(epochMs, timeZone, known);
   }
 }

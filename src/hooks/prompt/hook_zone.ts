@@ -70,7 +70,12 @@ async function writeZoneCache(file: string, entry: ZoneCacheEntry, io: ZoneIo): 
     // a link at the cache's name (the atomic write refuses to replace one): the link goes, what it points to stays
     // (only within our own state folder: a folder planted as a link is the atomic write's to refuse)
     const [info, folder] = await Promise.all([file, dirname(file)].map((p) => Deno.lstat(p).catch(() => null)));
-    if (info?.isSymlink && folder?.isDirectory) await Deno.remove(file);
+    if (info?.isSymlink && folder?.isDirectory) {
+      // another prompt may have removed it first; one planted again is refused by the atomic write below
+      await Deno.remove(file).catch((e) => {
+        if (!(e instanceof Deno.errors.NotFound)) throw e;
+      });
+    }
     await writeJsonAtomic(file, entry, { fsync: false, label: "zone cache file" });
   } catch (e) {
     await io.error(`cannot keep the zone cache (${e instanceof Error ? `${e.name}: ${e.message}` : String(e)})`);

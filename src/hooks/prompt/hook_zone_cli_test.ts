@@ -145,3 +145,18 @@ Deno.test("hookZone (processes): TZ=GMT, which Intl names +00:00, is kept and re
     assert.deepEqual(r.warmParts, r.intl);
     assert.deepEqual(r.errors, []);
   }));
+
+Deno.test("hookZone (processes): a TZ Intl cannot name (JST-9, a zoneinfo path) shows Date's offset, not UTC", async () => {
+  for (const tz of ["JST-9", "/usr/share/zoneinfo/Asia/Tokyo"]) {
+    if (tz.startsWith("/") && !(await Deno.stat(tz).catch(() => null))) continue; // no zoneinfo on this machine
+    await withTempHome(async (home) => {
+      const r = await child(home, tz, WINTER);
+      assert.equal(r.cold.zone, "+09:00", tz);
+      assert.equal(r.coldParts.offset, "+09:00", tz);
+      assert.equal(r.coldParts.time, "23:03", tz);
+      assert.deepEqual(r.coldParts, r.intl, tz);
+      assert.deepEqual(r.warm, r.cold, `${tz}: the second call is a hit`);
+      assert.deepEqual(r.errors, [], tz);
+    });
+  }
+});

@@ -140,5 +140,12 @@ Deno.test("hook prompt (CLI): outside UTC the system zone's clock, cold and from
       const cache = JSON.parse(await Deno.readTextFile(join(home, ".cliffhanger", "state", ".zone.json")));
       assert.match(cache.key, new RegExp(tz));
     }
+    // a TZ Intl cannot name: the offset Date reports, not UTC
+    const posix = await runCli(["hook", "prompt"], {
+      home,
+      stdin: promptPayload(home, { prompt_id: "posix" }),
+      env: { TZ: "JST-9" },
+    });
+    assert.match(JSON.parse(posix.stdout).hookSpecificOutput.additionalContext, /Now: [^\n]* \(UTC\+09:00\), \w+\./);
     assert.equal(await readErrors(home), "");
   }));

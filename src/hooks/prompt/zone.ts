@@ -1,4 +1,5 @@
 /** Which time zone the wall clock uses: CLIFFHANGER_TZ, else the system's, else UTC. Pure; the caller reads both. */
+import { formatOffset } from "./clock.ts";
 
 export interface ResolvedZone {
   /** A valid IANA zone (canonical spelling). */
@@ -45,16 +46,21 @@ export function validZone(name: string): string | null {
 /**
  * The process's zone as Intl sees it (TZ, /etc/localtime); undefined when it cannot tell. A process in UTC (servers,
  * containers) is told by `Date`, without Intl: a process's first Intl call loads ICU's data, 11-17 ms (docs/performance.md).
- * Intl canonicalizes every UTC alias (Etc/UTC, Etc/Universal, …) to "UTC", so the answer is the same.
+ * Intl canonicalizes every UTC alias (Etc/UTC, Etc/Universal, …) to "UTC", so the answer is the same. A TZ that Date
+ * reads but Intl cannot name (`JST-9`, a path such as `/usr/share/zoneinfo/Asia/Tokyo`) is the offset Date reports
+ * now, as an offset zone (`+09:00`), rather than UTC.
  */
 export function systemTimeZone(): string | undefined {
   if (systemIsUtc()) return "UTC";
+  let zone: string | undefined;
   try {
-    const zone = new Intl.DateTimeFormat().resolvedOptions().timeZone;
-    return zone && zone !== "Etc/Unknown" ? zone : undefined;
+    zone = new Intl.DateTimeFormat().resolvedOptions().timeZone;
   } catch {
-    return undefined;
+    zone = undefined;
   }
+  if (zone && zone !== "Etc/Unknown") return zone;
+  const offsetMinutes = -new Date().getTimezoneOffset();
+  return offsetMinutes === 0 || !Number.isFinite(offsetMinutes) ? undefined : formatOffset(offsetMinutes);
 }
 
 /** `Date`'s own zone is UTC: its name in Date#toString, where V8 reads the zone without ICU's data. */

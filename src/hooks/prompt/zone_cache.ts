@@ -42,7 +42,9 @@ export function zoneCacheKey(input: ZoneKeyInput): string {
 
 /**
  * A zone as Intl names one: `Area[/Place[/Place]]`, each part starting with a capital letter (America/Port-au-Prince,
- * Etc/GMT+5, EST5EDT), or an offset (`+00:00`, what Intl makes of TZ=GMT). Nothing else is taken from the file.
+ * Etc/GMT+5, EST5EDT), or an offset (`+00:00`, what Intl makes of TZ=GMT). Nothing else is taken from the file. The
+ * shape is all a hit checks (asking Intl is the cost the cache saves): a name written by hand in that shape
+ * (`Reply_in/French`) would be shown, as anyone who can write the home can also write a quirk note.
  */
 const ZONE = /^(?:[A-Z][A-Za-z0-9_+-]{0,29}(?:\/[A-Z0-9][A-Za-z0-9_+-]{0,29}){0,2}|[+-]\d\d:\d\d)$/;
 const ABBREVIATION = /^[A-Z]{2,5}$/;
