@@ -28,6 +28,7 @@
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { envFrom } from "../src/env.ts";
+import { ZONE_CACHE_FILE } from "../src/hooks/prompt/zone_cache.ts";
 import { MAIN_PATH, REPO_ROOT } from "../src/permissions.ts";
 import { sanitizeId } from "../src/store/sanitize.ts";
 import { DENO_DIR } from "../src/testing/run_cli.ts";
@@ -263,7 +264,7 @@ async function main(): Promise<void> {
     },
     describe: async (r) => {
       // a hit leaves the entry as it was; a miss writes it again, dated by the run
-      const entry = await Deno.readTextFile(join(chHome, "state", ".zone.json")).then(JSON.parse).catch(() => null);
+      const entry = await Deno.readTextFile(join(chHome, "state", ZONE_CACHE_FILE)).then(JSON.parse).catch(() => null);
       const hit = entry !== null && entry.zone === PROMPT_TZ && typeof entry.at === "number" && entry.at < zonedRunAt;
       if (!hit) {
         problems.push(`prompt:tz: the first measured run did not read the zone cache (${JSON.stringify(entry)})`);

@@ -33,8 +33,9 @@ type ZoneIo = Pick<HookIo, "env" | "paths" | "config" | "now" | "error">;
 
 export async function hookZone(io: ZoneIo): Promise<HookZone> {
   const configured = io.config.tz;
-  if ((configured?.trim() ?? "") !== "" || systemIsUtc()) {
-    const resolved = resolveTimeZone({ configured, system: systemTimeZone() });
+  const utc = systemIsUtc();
+  if ((configured?.trim() ?? "") !== "" || utc) {
+    const resolved = resolveTimeZone({ configured, system: utc ? "UTC" : systemTimeZone() });
     return { zone: resolved.zone, known: null, problem: resolved.problem };
   }
   const now = io.now();

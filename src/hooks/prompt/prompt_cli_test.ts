@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readAllLog, readErrors, runCli, withTempHome } from "../../testing/run_cli.ts";
 import { CLIENT } from "../../testing/testdata.ts";
+import { ZONE_CACHE_FILE } from "./zone_cache.ts";
 
 const REAL_PAYLOAD = `${CLIENT}payloads/01-UserPromptSubmit.json`;
 
@@ -137,7 +138,7 @@ Deno.test("hook prompt (CLI): outside UTC the system zone's clock, cold and from
         assert.equal(run.code, 0, run.stderr);
         assert.match(JSON.parse(run.stdout).hookSpecificOutput.additionalContext, shown, `${tz}, ${round}`);
       }
-      const cache = JSON.parse(await Deno.readTextFile(join(home, ".cliffhanger", "state", ".zone.json")));
+      const cache = JSON.parse(await Deno.readTextFile(join(home, ".cliffhanger", "state", ZONE_CACHE_FILE)));
       assert.match(cache.key, new RegExp(tz));
     }
     // a TZ Intl cannot name: the offset Date reports, not UTC

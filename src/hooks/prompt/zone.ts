@@ -60,7 +60,7 @@ export function systemTimeZone(): string | undefined {
   }
   if (zone && zone !== "Etc/Unknown") return zone;
   const offsetMinutes = -new Date().getTimezoneOffset();
-  return offsetMinutes === 0 || !Number.isFinite(offsetMinutes) ? undefined : formatOffset(offsetMinutes);
+  return offsetMinutes === 0 ? undefined : formatOffset(offsetMinutes);
 }
 
 /** `Date`'s own zone is UTC: its name in Date#toString, where V8 reads the zone without ICU's data. */
