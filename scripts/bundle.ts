@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
 import { CONFIG_PATH, MAIN_PATH, REPO_ROOT } from "../src/permissions.ts";
 import { writeStderr, writeStdout } from "../src/output.ts";
+import { makeBundleEager } from "./bundle_eager.ts";
 
 export const DEFAULT_BUNDLE_DIR = join(REPO_ROOT, "dist", "bundle");
 
@@ -18,11 +19,14 @@ export interface BundlePlan {
   outdir: string;
   /** The bundle's entry module. */
   entry: string;
+  /** Make the chunks' top-level functions eager (scripts/bundle_eager.ts); true unless `--no-eager`. */
+  eager: boolean;
 }
 
-export function bundlePlan(outdir: string = DEFAULT_BUNDLE_DIR): BundlePlan {
+export function bundlePlan(outdir: string = DEFAULT_BUNDLE_DIR, options: { eager?: boolean } = {}): BundlePlan {
   const dir = resolve(outdir);
   return {
+    eager: options.eager ?? true,
     args: [
       "bundle",
       "--quiet",
@@ -40,12 +44,19 @@ export function bundlePlan(outdir: string = DEFAULT_BUNDLE_DIR): BundlePlan {
 /** Written into every bundle folder: only a folder holding it, an empty one, or one of chunks only is cleared. */
 export const BUNDLE_MARKER = ".cliffhanger-bundle";
 
+export interface BundleResult {
+  ok: boolean;
+  stderr: string;
+  /** What scripts/bundle_eager.ts did, when the plan asked for it and the bundle was built. */
+  eager?: { functions: number; skipped: string[] };
+}
+
 /**
  * Runs `deno bundle` into a clean `outdir` (stale chunks of an earlier build would be dead weight). The folder is
  * cleared only when it is an earlier bundle (it holds BUNDLE_MARKER, or nothing but `.js` chunks) or empty; any
  * other folder is refused.
  */
-export async function buildBundle(plan: BundlePlan): Promise<{ ok: boolean; stderr: string }> {
+export async function buildBundle(plan: BundlePlan): Promise<BundleResult> {
   const cleared = await clearBundleDir(plan.outdir);
   if (cleared !== null) return { ok: false, stderr: `${cleared}\n` };
   // marked before bundling, so that a build failing halfway leaves a folder the next build may clear
@@ -61,6 +72,14 @@ export async function buildBundle(plan: BundlePlan): Promise<{ ok: boolean; stde
     await Deno.stat(plan.entry);
   } catch {
     return { ok: false, stderr: `${stderr}no ${plan.entry} after bundling\n` };
+  }
+  if (plan.eager) {
+    try {
+      return { ok: true, stderr, eager: await makeBundleEager(plan.outdir) };
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      return { ok: false, stderr: `${stderr}making the bundle's functions eager failed: ${why}\n` };
+    }
   }
   return { ok: true, stderr };
 }
@@ -86,31 +105,39 @@ async function clearBundleDir(dir: string): Promise<string | null> {
 
 if (import.meta.main) {
   let outdir: string | undefined;
+  let eager = true;
   try {
     const { values } = parseArgs({
       args: Deno.args,
       strict: true,
-      options: { outdir: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: { outdir: { type: "string" }, "no-eager": { type: "boolean" }, help: { type: "boolean", short: "h" } },
     });
     if (values.help) {
       writeStdout(
-        "usage: deno task bundle [--outdir DIR]\n\n" +
+        "usage: deno task bundle [--outdir DIR] [--no-eager]\n\n" +
           "Bundles main.ts into DIR (default dist/bundle): main.js and its chunks, as deno task compile uses them.\n" +
+          "The chunks' top-level functions are made eager, so that V8 compiles them with their module and the code\n" +
+          "cache holds them; --no-eager leaves them as deno bundle wrote them (for measuring).\n" +
           "DIR must be empty, new, or an earlier bundle. Exit codes: 0 written; 1 deno bundle failed or DIR refused;\n" +
           "2 usage error.\n",
       );
       Deno.exit(0);
     }
+    eager = values["no-eager"] !== true;
     outdir = values.outdir === undefined ? undefined : resolve(Deno.env.get("INIT_CWD") || Deno.cwd(), values.outdir);
   } catch (e) {
     writeStderr(`bundle: ${e instanceof Error ? e.message : e}\n`);
     Deno.exit(2);
   }
-  const plan = bundlePlan(outdir);
+  const plan = bundlePlan(outdir, { eager });
   const result = await buildBundle(plan);
   if (!result.ok) {
     writeStderr(`bundle: failed\n${result.stderr}`);
     Deno.exit(1);
   }
-  writeStderr(`bundle: wrote ${plan.entry}\n`);
+  const made = result.eager
+    ? `; ${result.eager.functions} top-level functions made eager` +
+      (result.eager.skipped.length > 0 ? ` (left lazy, on an import cycle: ${result.eager.skipped.join(", ")})` : "")
+    : "";
+  writeStderr(`bundle: wrote ${plan.entry}${made}\n`);
 }

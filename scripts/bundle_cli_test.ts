@@ -75,7 +75,11 @@ Deno.test("the bundle's entry answers every command as main.ts does, under the s
         `${entry.name} imports a JSON module`,
       );
       assert.doesNotMatch(text, /\bimport\b[^;\n]*\.(?:json|wasm)["']/, `${entry.name} imports a JSON or Wasm file`);
+      // the functions are eager (scripts/bundle_eager.ts): the steps below run them in their rewritten form
+      assert.doesNotMatch(text, /^(?:async )?function\b/m, `${entry.name} keeps a top-level function declaration`);
     }
+    assert.ok((built.eager?.functions ?? 0) > 100, `functions made eager: ${built.eager?.functions}`);
+    assert.deepEqual(built.eager?.skipped, [], "no chunk is on an import cycle");
     let blocks = 0;
     for (const step of STEPS) {
       const options = {
@@ -109,11 +113,14 @@ Deno.test("buildBundle() refuses to clear a folder that is not an earlier bundle
     assert.equal(await Deno.readTextFile(join(dir, "precious.txt")), "keep me\n", "nothing removed");
 
     const target = join(dir, "out");
-    const first = await buildBundle(bundlePlan(target));
+    const first = await buildBundle(bundlePlan(target, { eager: false }));
     assert.ok(first.ok, first.stderr);
+    assert.equal(first.eager, undefined, "--no-eager: the functions are left as deno bundle wrote them");
+    assert.match(await Deno.readTextFile(join(target, "main.js")), /^(?:async )?function \w+\(/m);
     await Deno.writeTextFile(join(target, "stale-chunk.js"), "// from an older build\n");
     const again = await buildBundle(bundlePlan(target));
     assert.ok(again.ok, again.stderr);
+    assert.ok((again.eager?.functions ?? 0) > 0);
     assert.ok(!(await Deno.stat(join(target, "stale-chunk.js")).then(() => true, () => false)), "stale chunk gone");
     assert.ok((await Deno.stat(join(target, BUNDLE_MARKER))).isFile);
 
@@ -137,7 +144,7 @@ Deno.test("deno task bundle: --help prints usage with exit 0; an unknown flag is
       .output();
   const help = await run("--help");
   assert.equal(help.code, 0);
-  assert.match(new TextDecoder().decode(help.stdout), /^usage: deno task bundle \[--outdir DIR\]/);
+  assert.match(new TextDecoder().decode(help.stdout), /^usage: deno task bundle \[--outdir DIR\] \[--no-eager\]/);
   const bad = await run("--bogus");
   assert.equal(bad.code, 2);
   assert.match(new TextDecoder().decode(bad.stderr), /^bundle: Unknown option '--bogus'\n$/);
