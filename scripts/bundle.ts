@@ -47,7 +47,7 @@ export const BUNDLE_MARKER = ".cliffhanger-bundle";
 export interface BundleResult {
   ok: boolean;
   stderr: string;
-  /** What scripts/bundle_eager.ts did, when the plan asked for it and the bundle was built. */
+  /** What scripts/bundle_eager.ts did, when the plan asked for it and it worked (else `stderr` says why not). */
   eager?: { functions: number; skipped: string[] };
 }
 
@@ -77,8 +77,10 @@ export async function buildBundle(plan: BundlePlan): Promise<BundleResult> {
     try {
       return { ok: true, stderr, eager: await makeBundleEager(plan.outdir) };
     } catch (e) {
+      // a chunk it cannot rewrite leaves every chunk as deno bundle wrote it (see makeBundleEager), a correct bundle;
+      // a write that fails part way leaves some rewritten, each as correct as before
       const why = e instanceof Error ? e.message : String(e);
-      return { ok: false, stderr: `${stderr}making the bundle's functions eager failed: ${why}\n` };
+      return { ok: true, stderr: `${stderr}bundle: making the functions eager failed (${why}); the rest stay lazy\n` };
     }
   }
   return { ok: true, stderr };
@@ -86,17 +88,17 @@ export async function buildBundle(plan: BundlePlan): Promise<BundleResult> {
 
 /** Removes an earlier bundle at `dir`; the reason it will not, or null when `dir` is ready. */
 async function clearBundleDir(dir: string): Promise<string | null> {
-  let names: string[];
+  let entries: Deno.DirEntry[];
   try {
-    names = [...Deno.readDirSync(dir)].map((e) => e.name);
+    entries = [...Deno.readDirSync(dir)];
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return null;
     return `cannot read "${dir}": ${e instanceof Error ? e.message : e}`;
   }
-  if (names.length === 0) return null;
-  // a bundle from before the marker existed holds nothing but JavaScript chunks
-  const chunksOnly = names.every((n) => n.endsWith(".js") || n.endsWith(".js.map"));
-  if (!names.includes(BUNDLE_MARKER) && !chunksOnly) {
+  if (entries.length === 0) return null;
+  // a bundle from before the marker existed holds nothing but JavaScript chunks (files, no folder)
+  const chunksOnly = entries.every((e) => e.isFile && (e.name.endsWith(".js") || e.name.endsWith(".js.map")));
+  if (!entries.some((e) => e.name === BUNDLE_MARKER) && !chunksOnly) {
     return `"${dir}" is not empty and not an earlier bundle (no ${BUNDLE_MARKER}); choose an empty or new --outdir`;
   }
   await Deno.remove(dir, { recursive: true });
@@ -135,6 +137,7 @@ if (import.meta.main) {
     writeStderr(`bundle: failed\n${result.stderr}`);
     Deno.exit(1);
   }
+  if (result.stderr !== "") writeStderr(result.stderr);
   const made = result.eager
     ? `; ${result.eager.functions} top-level functions made eager` +
       (result.eager.skipped.length > 0 ? ` (left lazy, on an import cycle: ${result.eager.skipped.join(", ")})` : "")

@@ -1,7 +1,9 @@
 /**
- * The bundle's top-level functions made eager: `function f(…) {…}` becomes `var f = (function f(…) {…});`, moved
+ * The bundle's top-level functions made eager: `function f(…) {…}` becomes `var f = (function (…) {…});`, moved
  * to the top of its chunk (in their order), so that every function is defined before any of the chunk's code runs, as
- * a hoisted declaration is.
+ * a hoisted declaration is. The expression is anonymous (its `name` is still `f`, from the binding): a named one would
+ * bind `f` inside its body to itself, read-only, where a declaration's body sees the chunk's `f`, which code may
+ * reassign (`f = memo(f)`, a function that replaces itself).
  *
  * Why: V8 compiles a function declaration lazily, on its first call, and Deno writes a module's code cache when it
  * compiles the module, so the cache holds the module's top level and nothing a lazy function compiles later. A hook
@@ -12,7 +14,8 @@
  * What differs from a declaration: the function exists once its chunk starts to run, not once the chunk is linked.
  * Only a module of an import cycle can call a function of another chunk before that chunk runs, so a chunk on a
  * static import cycle is left as it is. Exported declarations (`export function`), classes and nested functions are
- * left as they are too. The source is parsed with acorn; a chunk it cannot parse is an error.
+ * left as they are too. The source is parsed with acorn; a chunk it cannot parse is an error, and then no chunk is
+ * rewritten.
  */
 import { parse } from "acorn";
 
@@ -26,7 +29,7 @@ interface Node {
   type: string;
   start: number;
   end: number;
-  id?: { name: string } | null;
+  id?: { name: string; start: number; end: number } | null;
   source?: { value: unknown } | null;
 }
 
@@ -43,7 +46,12 @@ export function eagerFunctions(source: string): EagerResult {
   // the definitions open the program (after a leading comment); imports are linked before any code runs, wherever
   // they stand, and esbuild writes a package's `node:` imports in the middle of a chunk
   const at = body[0]!.start;
-  const definitions = functions.map((node) => `var ${node.id!.name} = (${source.slice(node.start, node.end)});\n`);
+  const definitions = functions.map((node) => {
+    const id = node.id!;
+    // `function f(` → `function (`, `async function* f(` → `async function* (`
+    const anonymous = `${source.slice(node.start, id.start).trimEnd()} ${source.slice(id.end, node.end)}`;
+    return `var ${id.name} = (${anonymous});\n`;
+  });
   let out = source.slice(0, at) + definitions.join("");
   let from = at;
   for (const node of functions) {
@@ -56,14 +64,17 @@ export function eagerFunctions(source: string): EagerResult {
   return { source: out, functions: functions.length };
 }
 
-/** The relative specifiers a chunk imports or re-exports statically (`import … from "./x.js"`, `export … from`). */
+/**
+ * The chunks of its own folder a chunk imports or re-exports statically (`import … from "./x.js"`, `import "./x.js"`,
+ * `export … from`), by file name: a bundle folder is flat.
+ */
 export function staticImports(source: string): string[] {
   const out: string[] = [];
   for (const node of programBody(source)) {
     const isImport = node.type === "ImportDeclaration" || node.type === "ExportNamedDeclaration" ||
       node.type === "ExportAllDeclaration";
     const spec = isImport ? node.source?.value : undefined;
-    if (typeof spec === "string" && (spec.startsWith("./") || spec.startsWith("../"))) out.push(spec);
+    if (typeof spec === "string" && spec.startsWith("./") && !spec.slice(2).includes("/")) out.push(spec.slice(2));
   }
   return out;
 }
@@ -92,11 +103,6 @@ export function chunksOnCycles(graph: ReadonlyMap<string, readonly string[]>): S
   return onCycle;
 }
 
-/** A chunk name from a specifier of a chunk in the same folder (`./chunk-X.js` → `chunk-X.js`). */
-function chunkName(spec: string): string {
-  return spec.replace(/^\.\//, "");
-}
-
 /**
  * Rewrites every `.js` chunk in `dir` (a bundle folder, flat) with eagerFunctions, except the chunks on a static
  * import cycle. Returns the functions made eager and the chunks left as they are.
@@ -108,17 +114,22 @@ export async function makeBundleEager(dir: string): Promise<{ functions: number;
       sources.set(entry.name, await Deno.readTextFile(`${dir}/${entry.name}`));
     }
   }
-  const graph = new Map([...sources].map(([name, source]) => [name, staticImports(source).map(chunkName)]));
+  const graph = new Map([...sources].map(([name, source]) => [name, staticImports(source)]));
   const skipped = chunksOnCycles(graph);
+  // every rewrite is made before any is written: a chunk that cannot be rewritten leaves the bundle as it was
+  const rewrites: [string, string][] = [];
   let functions = 0;
   for (const [name, source] of [...sources].sort(([a], [b]) => a.localeCompare(b))) {
     if (skipped.has(name)) continue;
     const result = eagerFunctions(source);
     if (result.functions === 0) continue;
     functions += result.functions;
+    rewrites.push([name, result.source]);
+  }
+  for (const [name, source] of rewrites) {
     const path = `${dir}/${name}`;
     const temp = `${path}.eager-tmp`;
-    await Deno.writeTextFile(temp, result.source, { createNew: true });
+    await Deno.writeTextFile(temp, source, { createNew: true });
     await Deno.rename(temp, path);
   }
   return { functions, skipped: [...skipped].sort() };

@@ -153,11 +153,14 @@ if (import.meta.main) {
   const dryRun = Deno.args.includes("--dry-run");
   if (plan.bundle) {
     writeStderr(`deno ${plan.bundle.args.join(" ")}` + "\n");
+    if (plan.bundle.eager) writeStderr("then the bundle's top-level functions made eager (scripts/bundle_eager.ts)\n");
     if (!dryRun) {
       const bundled = await buildBundle(plan.bundle);
       if (!bundled.ok) {
         writeStderr(`${bundled.stderr}compile: deno bundle failed; compiling main.ts unbundled (slower start-up)\n`);
         plan = unbundled(plan);
+      } else if (bundled.stderr !== "") {
+        writeStderr(bundled.stderr);
       }
     }
   }
