@@ -11,7 +11,7 @@ import { LineScanner, type LineSink, type OversizeLine } from "../transcript/lin
 import { classifyOversize } from "../transcript/oversize_line.ts";
 import { reduceEvent } from "../transcript/reducer.ts";
 import { initialState, type ReducerState } from "../transcript/reducer_state.ts";
-import { parseRelevantLine, READ_BUFFER_BYTES } from "../transcript/transcript_reader.ts";
+import { parseRelevantLine, parseRelevantText, READ_BUFFER_BYTES } from "../transcript/transcript_reader.ts";
 
 export interface StopPoint {
   state: ReducerState;
@@ -39,7 +39,8 @@ export interface ScanStats {
 }
 
 const PROMPT_HEAD_CHARS = 2000;
-const INTERRUPTED = needles(["[Request interrupted by user"]);
+const INTERRUPTED_TEXT = "[Request interrupted by user";
+const INTERRUPTED = needles([INTERRUPTED_TEXT]);
 
 class StopSink implements LineSink {
   state = initialState();
@@ -61,6 +62,15 @@ class StopSink implements LineSink {
     if (value === undefined) return;
     const event = classifyLine(value, { includeSidechain: this.includeSidechain });
     if (event.kind === "ignored" && this.#turnHasOutput && includesAny(bytes, INTERRUPTED)) this.#interrupted = true;
+    this.#apply(event, lineNo, value);
+  }
+
+  /** `line` for a line the scanner decoded (its needle is ASCII: in the text exactly when in the bytes). */
+  text(text: string, lineNo: number): void {
+    const value = parseRelevantText(text, this.stats);
+    if (value === undefined) return;
+    const event = classifyLine(value, { includeSidechain: this.includeSidechain });
+    if (event.kind === "ignored" && this.#turnHasOutput && text.includes(INTERRUPTED_TEXT)) this.#interrupted = true;
     this.#apply(event, lineNo, value);
   }
 

@@ -4,6 +4,14 @@
  * kept, so a caller can still tell what kind of line it was. A trailing "\r" is dropped; empty lines are
  * skipped but counted: every line is reported with its 1-based number in the file. Bytes after the last "\n"
  * are a torn line: held until more bytes arrive, never reported.
+ *
+ * A sink that takes text (`LineSink.text`) gets most lines already decoded: the complete lines of up to
+ * TEXT_PIECE_BYTES of a read are decoded at once and split at "\n" in the text, where the byte path finds each line
+ * end in the bytes and decodes each line on its own. Both give a sink the same lines: "\n" is one byte and one
+ * character, and a UTF-8 decoder never carries a sequence across it (0x0A is no continuation byte: a sequence cut by it
+ * becomes U+FFFD, as it does at the end of the line's own bytes), so a text line is exactly its bytes' decoding, less
+ * the one leading BOM a decoder drops, which is dropped by hand. line_scanner_test.ts holds the two ways equal on
+ * arbitrary bytes, invalid sequences included.
  */
 
 export interface OversizeLine {
@@ -22,6 +30,11 @@ export interface LineSink {
    */
   line(bytes: Uint8Array, lineNo: number): void;
   oversize(line: OversizeLine, lineNo: number): void;
+  /**
+   * A complete line as text, if the sink takes it: what `new TextDecoder().decode(bytes)` gives for the bytes `line`
+   * would get (at most TEXT_PIECE_BYTES of them). It must do what `line` does with those bytes.
+   */
+  text?(text: string, lineNo: number): void;
 }
 
 export interface LineScannerOptions {
@@ -36,6 +49,14 @@ export interface LineScannerOptions {
 }
 
 export const DEFAULT_MAX_LINE_BYTES = 1024 * 1024;
+/**
+ * The most bytes decoded at once for a text sink. Its text stays under V8's large-object size (128 KiB) even with
+ * two bytes a character, so it is freed with the young generation; a longer line goes the byte way.
+ */
+export const TEXT_PIECE_BYTES = 48 * 1024;
+/** Decodes a piece without dropping a BOM: each line's leading BOM is dropped by hand, as a line's own decoding does. */
+const PIECE_DECODER = new TextDecoder("utf-8", { ignoreBOM: true });
+const BOM = 0xfeff;
 const DEFAULT_KEEP_BYTES = 8 * 1024;
 const NL = 10;
 const CR = 13;
@@ -78,20 +99,54 @@ export class LineScanner {
   }
 
   feed(chunk: Uint8Array, sink: LineSink): void {
+    // a text piece holds whole lines of at most TEXT_PIECE_BYTES, which must not be oversize
+    const pieces = sink.text !== undefined && this.#max >= TEXT_PIECE_BYTES;
     let pos = 0;
     while (pos < chunk.length) {
-      const nl = chunk.indexOf(NL, pos);
-      if (nl === -1) {
-        this.#hold(chunk.subarray(pos));
-        this.#offset += chunk.length - pos;
-        return;
+      if (pieces && this.#partLen === 0 && !this.#discarding) {
+        const end = chunk.lastIndexOf(NL, Math.min(chunk.length, pos + TEXT_PIECE_BYTES) - 1);
+        if (end >= pos) {
+          pos = this.#piece(chunk, pos, end + 1, sink);
+          continue;
+        }
       }
-      this.#lines++;
-      this.#finish(chunk.subarray(pos, nl), sink);
-      this.#offset += nl + 1 - pos;
-      this.#consumed = this.#offset;
-      pos = nl + 1;
+      const next = this.#step(chunk, pos, sink);
+      if (next === -1) return;
+      pos = next;
     }
+  }
+
+  /** The line at `pos`: reported (its end is in the chunk; returns where the next starts) or held (returns -1). */
+  #step(chunk: Uint8Array, pos: number, sink: LineSink): number {
+    const nl = chunk.indexOf(NL, pos);
+    if (nl === -1) {
+      this.#hold(chunk.subarray(pos));
+      this.#offset += chunk.length - pos;
+      return -1;
+    }
+    this.#lines++;
+    this.#finish(chunk.subarray(pos, nl), sink);
+    this.#offset += nl + 1 - pos;
+    this.#consumed = this.#offset;
+    return nl + 1;
+  }
+
+  /** The whole lines in chunk[from, to) (`to` just past a "\n"), decoded at once; returns `to`. */
+  #piece(chunk: Uint8Array, from: number, to: number, sink: LineSink): number {
+    const text = PIECE_DECODER.decode(chunk.subarray(from, to));
+    let at = 0;
+    while (at < text.length) {
+      const nl = text.indexOf("\n", at); // the text ends with "\n"
+      this.#lines++;
+      const end = nl > at && text.charCodeAt(nl - 1) === CR ? nl - 1 : nl;
+      if (end > at) {
+        sink.text!(text.charCodeAt(at) === BOM ? text.slice(at + 1, end) : text.slice(at, end), this.#lines);
+      }
+      at = nl + 1;
+    }
+    this.#offset += to - from;
+    this.#consumed = this.#offset;
+    return to;
   }
 
   /** Keeps part of an unterminated line, switching to discard mode once it is too long. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { LineScanner, type OversizeLine } from "./line_scanner.ts";
+import { LineScanner, type OversizeLine, TEXT_PIECE_BYTES } from "./line_scanner.ts";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -131,4 +131,109 @@ Deno.test("LineScanner passes invalid UTF-8 through as bytes", () => {
   const got = scan(bytes, [2]);
   assert.equal(got.lines.length, 2);
   assert.equal(got.lines[1], "a");
+});
+
+/** What a sink is told, in order: each line as text (from `text`, or `line`'s bytes decoded) and each oversize line. */
+function told(bytes: Uint8Array, chunkSizes: number[], options: { text: boolean; maxLineBytes?: number }) {
+  const scanner = new LineScanner({
+    start: 0,
+    ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
+  });
+  const out: string[] = [];
+  const ways = { text: 0, bytes: 0 };
+  const decoder = new TextDecoder();
+  const sink = {
+    line: (b: Uint8Array, n: number) => {
+      ways.bytes++;
+      out.push(`${n}:${decoder.decode(b)}`);
+    },
+    oversize: (o: OversizeLine, n: number) =>
+      out.push(`${n}:<oversize ${o.length} ${o.head.join(",")}|${o.tail.join(",")}>`),
+    ...(options.text
+      ? {
+        text: (t: string, n: number) => {
+          ways.text++;
+          out.push(`${n}:${t}`);
+        },
+      }
+      : {}),
+  };
+  let at = 0;
+  let i = 0;
+  while (at < bytes.length) {
+    const size = Math.max(1, chunkSizes[i++ % chunkSizes.length]!);
+    const buffer = new Uint8Array(size);
+    const piece = bytes.subarray(at, at + size);
+    buffer.set(piece);
+    scanner.feed(buffer.subarray(0, piece.length), sink);
+    buffer.fill(0x21);
+    at += piece.length;
+  }
+  return { out, ways, lines: scanner.lines, consumed: scanner.consumed, pending: scanner.pendingBytes };
+}
+
+/** Bytes a transcript may hold: JSON-ish ASCII, multi-byte characters, BOMs, CRs, invalid sequences, long lines. */
+const transcriptBytes = fc.array(
+  fc.oneof(
+    { weight: 20, arbitrary: fc.string({ unit: "grapheme", maxLength: 60 }).map((s) => enc.encode(s)) },
+    { weight: 8, arbitrary: fc.constantFrom("\n", "\r\n", "\n\n", '{"type":"user"}\n').map((s) => enc.encode(s)) },
+    { weight: 3, arbitrary: fc.constantFrom("\uFEFF", "\r", "é", "日本", "\u{1F600}").map((s) => enc.encode(s)) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom([0xff], [0xe2, 0x82], [0xc3], [0xed, 0xa0, 0x80], [0xef, 0xbf, 0xbd]).map((b) =>
+        new Uint8Array(b)
+      ),
+    },
+    { weight: 2, arbitrary: fc.integer({ min: 1, max: 70 * 1024 }).map((n) => enc.encode("x".repeat(n) + "ü")) },
+  ),
+  { maxLength: 40 },
+).map((parts) => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+});
+
+Deno.test("LineScanner tells a text sink exactly what it tells a bytes sink, whatever the bytes and chunks", () => {
+  let textLines = 0;
+  fc.assert(
+    fc.property(
+      transcriptBytes,
+      fc.array(fc.integer({ min: 1, max: 200 * 1024 }), { minLength: 1, maxLength: 6 }),
+      fc.constantFrom(undefined, 2 * 1024 * 1024, 64, 48 * 1024),
+      (bytes, chunks, maxLineBytes) => {
+        const options = maxLineBytes === undefined ? {} : { maxLineBytes };
+        const viaBytes = told(bytes, chunks, { text: false, ...options });
+        const viaText = told(bytes, chunks, { text: true, ...options });
+        assert.deepEqual(viaText.out, viaBytes.out);
+        assert.deepEqual(
+          [viaText.lines, viaText.consumed, viaText.pending],
+          [viaBytes.lines, viaBytes.consumed, viaBytes.pending],
+        );
+        textLines += viaText.ways.text;
+      },
+    ),
+    { numRuns: 300 },
+  );
+  assert.ok(textLines > 100, `the text way was taken (${textLines} lines)`);
+});
+
+Deno.test("LineScanner: a text line is its bytes' decoding: invalid sequences, U+FFFD, one BOM dropped, CR dropped", () => {
+  const bytes = new Uint8Array([
+    ...enc.encode('{"a":1}\n'),
+    ...[0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf],
+    ...enc.encode('{"b":2}\r\n'),
+    ...[0x61, 0xff, 0xe2, 0x82, 0x0a, 0xe2, 0x0a],
+    ...enc.encode("\uFFFD\n\r\n"),
+  ]);
+  const viaText = told(bytes, [1024], { text: true });
+  assert.deepEqual(viaText.out, ['1:{"a":1}', '2:\uFEFF{"b":2}', "3:a\uFFFD\uFFFD", "4:\uFFFD", "5:\uFFFD"]);
+  assert.deepEqual(viaText.ways, { text: 5, bytes: 0 });
+  assert.deepEqual(told(bytes, [1024], { text: false }).out, viaText.out);
+  // a line longer than a piece goes the byte way
+  const long = told(enc.encode(`s\n${"y".repeat(TEXT_PIECE_BYTES)}\nt\n`), [256 * 1024], { text: true });
+  assert.deepEqual(long.ways, { text: 2, bytes: 1 });
 });

@@ -57,6 +57,19 @@ export function parseRelevantLine(bytes: Uint8Array, decoder: TextDecoder, count
   if (large && !isRelevantLargeLine(bytes)) return undefined;
   const text = decoder.decode(bytes);
   if (!large && !isRelevantText(text)) return undefined;
+  return parseCounted(text, counts);
+}
+
+/**
+ * parseRelevantLine of a line the line scanner gave as text (LineSink.text): its bytes' decoding, no longer than
+ * LARGE_LINE_BYTES (TEXT_PIECE_BYTES is less), so it is searched whole, as parseRelevantLine searches such a line.
+ */
+export function parseRelevantText(text: string, counts: LineCounts): unknown {
+  counts.lines++;
+  return isRelevantText(text) ? parseCounted(text, counts) : undefined;
+}
+
+function parseCounted(text: string, counts: LineCounts): unknown {
   try {
     const value: unknown = JSON.parse(text);
     counts.parsed++;
@@ -217,6 +230,11 @@ export class TranscriptReader implements LineSink {
 
   line(bytes: Uint8Array, lineNo: number): void {
     const value = parseRelevantLine(bytes, this.#decoder, this.stats);
+    if (value !== undefined) this.state = reduceLine(this.state, value, this.#classify, lineNo);
+  }
+
+  text(text: string, lineNo: number): void {
+    const value = parseRelevantText(text, this.stats);
     if (value !== undefined) this.state = reduceLine(this.state, value, this.#classify, lineNo);
   }
 
