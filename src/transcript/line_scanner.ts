@@ -32,7 +32,8 @@ export interface LineSink {
   oversize(line: OversizeLine, lineNo: number): void;
   /**
    * A complete line as text, if the sink takes it: what `new TextDecoder().decode(bytes)` gives for the bytes `line`
-   * would get (at most TEXT_PIECE_BYTES of them). It must do what `line` does with those bytes.
+   * would get (fewer than TEXT_PIECE_BYTES of them). It must do what `line` does with those bytes. The string is a
+   * slice of its piece's text: a sink that keeps it keeps the piece (JSON.parse's values are copies).
    */
   text?(text: string, lineNo: number): void;
 }
@@ -50,8 +51,10 @@ export interface LineScannerOptions {
 
 export const DEFAULT_MAX_LINE_BYTES = 1024 * 1024;
 /**
- * The most bytes decoded at once for a text sink. Its text stays under V8's large-object size (128 KiB) even with
- * two bytes a character, so it is freed with the young generation; a longer line goes the byte way.
+ * The most bytes decoded at once for a text sink (its "\n" included). Every byte gives at most one UTF-16 unit, so its
+ * text is at most 96 KiB even with two bytes a unit: under V8's large-object size (128 KiB), in the young generation's
+ * ordinary space. A longer line goes the byte way. At most LARGE_LINE_BYTES (transcript_reader.ts), so that a text line
+ * is one the reader searches whole (transcript_reader_test.ts checks it).
  */
 export const TEXT_PIECE_BYTES = 48 * 1024;
 /** Decodes a piece without dropping a BOM: each line's leading BOM is dropped by hand, as a line's own decoding does. */
@@ -99,26 +102,28 @@ export class LineScanner {
   }
 
   feed(chunk: Uint8Array, sink: LineSink): void {
-    // a text piece holds whole lines of at most TEXT_PIECE_BYTES, which must not be oversize
+    // a text piece holds whole lines shorter than TEXT_PIECE_BYTES, which must not be oversize
     const pieces = sink.text !== undefined && this.#max >= TEXT_PIECE_BYTES;
     let pos = 0;
     while (pos < chunk.length) {
-      if (pieces && this.#partLen === 0 && !this.#discarding) {
+      const nl = chunk.indexOf(NL, pos);
+      // nothing held (#partLen 0), and the next line fits a piece: the piece runs to the last line end within reach
+      if (pieces && this.#partLen === 0 && nl !== -1 && nl - pos < TEXT_PIECE_BYTES) {
         const end = chunk.lastIndexOf(NL, Math.min(chunk.length, pos + TEXT_PIECE_BYTES) - 1);
-        if (end >= pos) {
-          pos = this.#piece(chunk, pos, end + 1, sink);
-          continue;
-        }
+        pos = this.#piece(chunk, pos, end + 1, sink);
+        continue;
       }
-      const next = this.#step(chunk, pos, sink);
+      const next = this.#step(chunk, pos, nl, sink);
       if (next === -1) return;
       pos = next;
     }
   }
 
-  /** The line at `pos`: reported (its end is in the chunk; returns where the next starts) or held (returns -1). */
-  #step(chunk: Uint8Array, pos: number, sink: LineSink): number {
-    const nl = chunk.indexOf(NL, pos);
+  /**
+   * The line at `pos`, whose end is `nl` (the next "\n", or -1): reported (returns where the next line starts) or
+   * held (returns -1).
+   */
+  #step(chunk: Uint8Array, pos: number, nl: number, sink: LineSink): number {
     if (nl === -1) {
       this.#hold(chunk.subarray(pos));
       this.#offset += chunk.length - pos;
@@ -131,7 +136,10 @@ export class LineScanner {
     return nl + 1;
   }
 
-  /** The whole lines in chunk[from, to) (`to` just past a "\n"), decoded at once; returns `to`. */
+  /**
+   * The whole lines in chunk[from, to) (`to` just past a "\n"), decoded at once; returns `to`. The offsets move once,
+   * after the piece: a sink that throws leaves `lines` past `consumed` (a reader is not used after it threw).
+   */
   #piece(chunk: Uint8Array, from: number, to: number, sink: LineSink): number {
     const text = PIECE_DECODER.decode(chunk.subarray(from, to));
     let at = 0;

@@ -6,11 +6,13 @@ import assert from "node:assert/strict";
 import { initialState } from "./reducer_state.ts";
 import fc from "fast-check";
 import { includesAny, needles } from "./bytes.ts";
+import { TEXT_PIECE_BYTES } from "./line_scanner.ts";
 import {
   isRelevantLargeLine,
   isRelevantText,
   LARGE_LINE_BYTES,
   parseRelevantLine,
+  parseRelevantText,
   PROBES,
   RELEVANT,
   TranscriptReader,
@@ -158,4 +160,15 @@ Deno.test("parseRelevantLine() reads a large line that matters and skips one tha
   assert.deepEqual(parseRelevantLine(user, decoder, counts), { text: filler, type: "user" });
   assert.equal(parseRelevantLine(other, decoder, counts), undefined);
   assert.deepEqual(counts, { lines: 2, parsed: 1, malformed: 0 });
+});
+
+Deno.test("a line the scanner gives as text is one parseRelevantLine searches whole, and parses the same", () => {
+  assert.ok(TEXT_PIECE_BYTES <= LARGE_LINE_BYTES, "a text line is never a large line");
+  const enc = new TextEncoder();
+  const lines = ['{"type":"user","message":{"content":"hi"}}', '{"type":"progress"}', '{"type":"assistant",', "x"];
+  for (const line of lines) {
+    const [a, b] = [{ lines: 0, parsed: 0, malformed: 0 }, { lines: 0, parsed: 0, malformed: 0 }];
+    assert.deepEqual(parseRelevantText(line, a), parseRelevantLine(enc.encode(line), new TextDecoder(), b), line);
+    assert.deepEqual(a, b, line);
+  }
 });
