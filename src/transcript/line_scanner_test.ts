@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { LineScanner, type OversizeLine, TEXT_PIECE_BYTES } from "./line_scanner.ts";
+import { LineScanner, type LineSink, type OversizeLine, TEXT_PIECE_BYTES } from "./line_scanner.ts";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -28,6 +28,12 @@ function scan(bytes: Uint8Array, chunkSizes: number[], maxLineBytes?: number): C
       out.numbers.push(n);
     },
   };
+  feedInChunks(scanner, bytes, chunkSizes, sink);
+  return { ...out, scanner };
+}
+
+/** Feeds `bytes` to `scanner` in chunks of the given sizes (cycled), each through a read buffer that is reused. */
+function feedInChunks(scanner: LineScanner, bytes: Uint8Array, chunkSizes: number[], sink: LineSink): void {
   let at = 0;
   let i = 0;
   while (at < bytes.length) {
@@ -40,7 +46,6 @@ function scan(bytes: Uint8Array, chunkSizes: number[], maxLineBytes?: number): C
     buffer.fill(0x21);
     at += piece.length;
   }
-  return { ...out, scanner };
 }
 
 Deno.test("LineScanner gives the same lines whatever the chunk boundaries", () => {
@@ -158,17 +163,7 @@ function told(bytes: Uint8Array, chunkSizes: number[], options: { text: boolean;
       }
       : {}),
   };
-  let at = 0;
-  let i = 0;
-  while (at < bytes.length) {
-    const size = Math.max(1, chunkSizes[i++ % chunkSizes.length]!);
-    const buffer = new Uint8Array(size);
-    const piece = bytes.subarray(at, at + size);
-    buffer.set(piece);
-    scanner.feed(buffer.subarray(0, piece.length), sink);
-    buffer.fill(0x21);
-    at += piece.length;
-  }
+  feedInChunks(scanner, bytes, chunkSizes, sink);
   return { out, ways, lines: scanner.lines, consumed: scanner.consumed, pending: scanner.pendingBytes };
 }
 
