@@ -1,6 +1,7 @@
 /** Whole-file writes that never leave a torn file: write a temp file beside the target, then rename over it. */
 import { dirname } from "../path.ts";
 import { checkWritable } from "./safe_file.ts";
+import { randomToken } from "./random_token.ts";
 
 export interface AtomicWriteOptions {
   /** The temp file to write first (default: `<path>.tmp-<pid>-<random>`). Must be in the same directory. */
@@ -22,7 +23,7 @@ export async function writeFileAtomic(path: string, text: string, options: Atomi
   // the target must not be a link (the rename would replace the link, but a reader could follow it first) or a
   // FIFO, and its folder must not be a planted link
   await checkWritable(path, { label: options.label ?? "file", folderMayBeLink: options.folderMayBeLink ?? false });
-  const temp = options.tempPath ?? `${path}.tmp-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
+  const temp = options.tempPath ?? `${path}.tmp-${Deno.pid}-${randomToken(4)}`;
   if (options.tempPath !== undefined) {
     // a fixed temp name (one the permission scope names) may be left over, or planted as a link: remove the entry
     // itself (a link is removed, never followed); the exclusive create below refuses anything put back in between

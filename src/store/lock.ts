@@ -5,6 +5,7 @@
 import { refuseLinkedFolder } from "./safe_file.ts";
 import { dirname } from "../path.ts";
 import { sleep } from "../sleep.ts";
+import { randomToken } from "./random_token.ts";
 
 export interface LockOptions {
   /** Longest wait for the lock (default 3000 ms). */
@@ -67,7 +68,7 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
   const waitMs = options.waitMs ?? 3000;
   const staleMs = options.staleMs ?? DEFAULT_STALE_MS;
   const pollMs = options.pollMs ?? 15;
-  const token = `${Deno.pid}-${crypto.randomUUID()}`;
+  const token = `${Deno.pid}-${randomToken(16)}`;
   const deadline = Date.now() + waitMs;
   const startedAt = releases;
   try {
