@@ -59,18 +59,19 @@ class StopSink implements LineSink {
 
   line(bytes: Uint8Array, lineNo: number): void {
     const value = parseRelevantLine(bytes, this.#decoder, this.stats);
-    if (value === undefined) return;
-    const event = classifyLine(value, { includeSidechain: this.includeSidechain });
-    if (event.kind === "ignored" && this.#turnHasOutput && includesAny(bytes, INTERRUPTED)) this.#interrupted = true;
-    this.#apply(event, lineNo, value);
+    this.#take(value, lineNo, () => includesAny(bytes, INTERRUPTED));
   }
 
   /** `line` for a line the scanner decoded (its needle is ASCII: in the text exactly when in the bytes). */
   text(text: string, lineNo: number): void {
-    const value = parseRelevantText(text, this.stats);
+    this.#take(parseRelevantText(text, this.stats), lineNo, () => text.includes(INTERRUPTED_TEXT));
+  }
+
+  /** A parsed line (undefined: not parsed); `interrupted` tells whether it holds the interruption marker. */
+  #take(value: unknown, lineNo: number, interrupted: () => boolean): void {
     if (value === undefined) return;
     const event = classifyLine(value, { includeSidechain: this.includeSidechain });
-    if (event.kind === "ignored" && this.#turnHasOutput && text.includes(INTERRUPTED_TEXT)) this.#interrupted = true;
+    if (event.kind === "ignored" && this.#turnHasOutput && interrupted()) this.#interrupted = true;
     this.#apply(event, lineNo, value);
   }
 
