@@ -6,7 +6,7 @@
 import { openRegular } from "../store/safe_file.ts";
 import { isFinalSynced, syncTarget } from "./final_sync.ts";
 import { initialState, type ReducerState, storedState, turnChecklists } from "./reducer_state.ts";
-import { TranscriptReader } from "./transcript_reader.ts";
+import { SKIP_MIN_BYTES, TranscriptReader } from "./transcript_reader.ts";
 import {
   type FileHead,
   fileHead,
@@ -36,6 +36,11 @@ export interface ReadTurnViewOptions {
   now?: () => number;
   /** Most bytes one call reads (default MAX_READ_BYTES_PER_STOP); the rest is left for the next call. */
   maxReadBytes?: number;
+  /**
+   * Leave the tool results of earlier turns unparsed (TranscriptReader, "Old tool results"): the same view, sooner.
+   * Default: when there are at least SKIP_MIN_BYTES to read.
+   */
+  skipOldResults?: boolean;
 }
 
 /**
@@ -68,14 +73,18 @@ export async function readTurnView(
     const info = await file.stat();
     const head = fileHead(await readHead(file, Math.min(HEAD_BYTES, info.size)));
     const usable = await usablePrior(prior, { path, includeSidechain: options.includeSidechain, info, head });
+    const start = usable?.offset ?? 0;
     const reader = new TranscriptReader(file, {
       includeSidechain: options.includeSidechain,
-      start: usable?.offset ?? 0,
+      start,
       startLine: usable?.line ?? 0,
       state: usable?.state ?? initialState(),
       ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
     });
-    await reader.readAvailable(options.maxReadBytes ?? MAX_READ_BYTES_PER_STOP);
+    await reader.readAvailable({
+      maxBytes: options.maxReadBytes ?? MAX_READ_BYTES_PER_STOP,
+      skipOldResults: options.skipOldResults ?? info.size - start >= SKIP_MIN_BYTES,
+    });
     if (reader.position < info.size) {
       // more than one stop may read: keep what was read, and decide from the final message alone this time
       const stats: ReadStats = { ...reader.stats, fullScan: usable === null, waitedMs: 0, partial: true };

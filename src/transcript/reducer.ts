@@ -36,9 +36,12 @@ import { capList } from "./item_text.ts";
  * unknown): it is what the turn's tool calls point at.
  */
 export function reduceLine(state: ReducerState, line: unknown, options: ClassifyOptions, lineNo = 0): ReducerState {
-  const next = reduceEvent(state, classifyLine(line, options), lineNo);
-  const entrypoint = lineEntrypoint(line, options);
-  return entrypoint === null || entrypoint === next.entrypoint ? next : { ...next, entrypoint };
+  return withEntrypoint(reduceEvent(state, classifyLine(line, options), lineNo), lineEntrypoint(line, options));
+}
+
+/** The state after a line whose `entrypoint` (lineEntrypoint) is this: the newest one is kept, none keeps the last. */
+export function withEntrypoint(state: ReducerState, entrypoint: string | null): ReducerState {
+  return entrypoint === null || entrypoint === state.entrypoint ? state : { ...state, entrypoint };
 }
 
 /** Models that are not a model: Claude Code's own placeholder messages (API errors, "No response requested."). */

@@ -3,11 +3,12 @@
  * cheap text check before JSON.parse, oversize lines skipped undecoded. It can be called again to read only
  * what was appended since (the torn tail of the previous read is held in memory, not reread).
  */
-import type { ClassifyOptions } from "./line_event.ts";
+import { classifyLine, type ClassifyOptions, lineEntrypoint } from "./line_event.ts";
 import { LineScanner, type LineSink, type OversizeLine } from "./line_scanner.ts";
 import { classifyOversize } from "./oversize_line.ts";
-import { reduceEvent, reduceLine } from "./reducer.ts";
+import { reduceEvent, withEntrypoint } from "./reducer.ts";
 import type { ReducerState } from "./reducer_state.ts";
+import { isToolResultHead, RESULT_HEAD_BYTES } from "./result_head.ts";
 import type { ReadStats } from "./types.ts";
 
 /**
@@ -69,7 +70,8 @@ export function parseRelevantText(text: string, counts: LineCounts): unknown {
   return isRelevantText(text) ? parseCounted(text, counts) : undefined;
 }
 
-function parseCounted(text: string, counts: LineCounts): unknown {
+/** JSON.parse of a line's text, counted in `parsed` or `malformed`. */
+export function parseCounted(text: string, counts: LineCounts): unknown {
   try {
     const value: unknown = JSON.parse(text);
     counts.parsed++;
@@ -149,24 +151,118 @@ export interface TranscriptReaderOptions extends ClassifyOptions {
   state: ReducerState;
   maxLineBytes?: number;
   bufferBytes?: number;
+  /** MAX_HELD_BYTES, smaller in tests. */
+  maxHeldBytes?: number;
 }
 
-export type ReaderStats = Omit<ReadStats, "fullScan" | "waitedMs">;
+export interface ReadAvailableOptions {
+  /** Most bytes to read in this call, in whole buffers (default: all there is). */
+  maxBytes?: number;
+  /** Leave the tool results of earlier turns unparsed (see "Old tool results" below); for long reads. */
+  skipOldResults?: boolean;
+}
+
+/**
+ * A read that passes over old tool results with less than this to read parses every line: the read again of the last
+ * turn, and the bookkeeping, would cost about what the skipping saves.
+ */
+export const SKIP_MIN_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The `entrypoint` key as JSON.stringify writes it (keys are written as they are, with no escape): a line without
+ * this text has no entrypoint.
+ */
+const ENTRYPOINT_KEY = '"entrypoint"';
+
+/**
+ * The most bytes from the first line passed over that a read goes on holding: past them (a long turn, as an
+ * unattended session's can be, where nothing starts a new one) the lines passed over are read again at once and the
+ * rest of the turn is parsed. So a transcript that is all one turn costs at most this much more than a full parse.
+ */
+export const MAX_HELD_BYTES = 4 * 1024 * 1024;
+
+export type ReaderStats = Omit<ReadStats, "fullScan" | "waitedMs" | "skipped" | "rereadBytes"> & {
+  skipped: number;
+  rereadBytes: number;
+};
+
+/**
+ * Old tool results. In a cold read of a long transcript most of the time went to JSON.parse of tool result lines
+ * (118 of the 147 MB parsed in the bench's 200 MB file). A tool result line changes three things in the state:
+ * - the turn's tool calls, which the next turn's start resets;
+ * - a TaskCreate's task, when its call waits for this result;
+ * - the newest entrypoint, which any later line that has one replaces.
+ *
+ * So a read with `skipOldResults` passes over a line whose head is a tool result's (result_head.ts) without parsing
+ * it, while no TaskCreate waits and the last line the reader applied had an entrypoint, and notes where it was: the
+ * state before it, and where the read that held it began (a line boundary). Once a turn has started after the lines
+ * passed over, and a line with an entrypoint has come after the last of them, they cannot change the state any more,
+ * and the note is dropped. A note still held when readAvailable ends (the last turn's results, mostly) is settled:
+ * the lines from the note to the end of what was read are read again, each one parsed, from the state it kept. The
+ * state is then what a read that parsed every line gives: transcript_reader_test.ts holds the two equal on real
+ * transcripts and on generated sequences of their lines. A malformed line that was passed over and not read again is
+ * not counted in `malformed`.
+ */
+interface PassedOver {
+  /** Where the first line passed over can be read from: the start of the read that ended it, and its line count. */
+  offset: number;
+  startLine: number;
+  /** The first line passed over, and the state before it. */
+  line: number;
+  state: ReducerState;
+  /** The numbers of the lines passed over, so that the read again counts them (and only them). */
+  lines: Set<number>;
+  /** A turn has started after the last line passed over. */
+  turnSince: boolean;
+  /** A line with an entrypoint has come after the last line passed over. */
+  entrypointSince: boolean;
+}
+
+/** What a read again takes from the reader it settles: where to start applying, and which lines to count. */
+interface Settling {
+  from: number;
+  counted: ReadonlySet<number>;
+}
 
 export class TranscriptReader implements LineSink {
   readonly #file: Deno.FsFile;
   readonly #scanner: LineScanner;
   readonly #classify: ClassifyOptions;
+  readonly #maxLineBytes: number | undefined;
+  readonly #maxHeldBytes: number;
   readonly #buffer: Uint8Array;
   #spare: Uint8Array | null = null;
   readonly #decoder = new TextDecoder();
   #position: number;
   state: ReducerState;
-  readonly stats: ReaderStats = { bytesRead: 0, lines: 0, parsed: 0, malformed: 0, oversize: 0 };
+  readonly stats: ReaderStats = {
+    bytesRead: 0,
+    lines: 0,
+    parsed: 0,
+    malformed: 0,
+    oversize: 0,
+    skipped: 0,
+    rereadBytes: 0,
+  };
+  /** Whether this read passes over old tool results (set by each readAvailable). */
+  #skipping = false;
+  /** Off from a long turn's read again (MAX_HELD_BYTES) to the next turn's start. */
+  #passingThisTurn = true;
+  /** The last line applied had an entrypoint. */
+  #lastHadEntrypoint = false;
+  #passedOver: PassedOver | null = null;
+  /** Where the read being split began: a line boundary and its line count. */
+  #readStart = { offset: 0, line: 0 };
+  /** Set on a reader that reads again for another (settle): lines before `from` are only counted. */
+  #settling: Settling | null = null;
+  /** The counts of lines a read again parses that the reader it settles has counted already. */
+  readonly #uncounted: LineCounts = { lines: 0, parsed: 0, malformed: 0 };
 
   constructor(file: Deno.FsFile, options: TranscriptReaderOptions) {
     this.#file = file;
     this.#classify = { includeSidechain: options.includeSidechain };
+    this.#maxLineBytes = options.maxLineBytes;
+    this.#maxHeldBytes = options.maxHeldBytes ?? MAX_HELD_BYTES;
     const at = { start: options.start, startLine: options.startLine ?? 0 };
     this.#scanner = new LineScanner(
       options.maxLineBytes === undefined ? at : { ...at, maxLineBytes: options.maxLineBytes },
@@ -192,13 +288,16 @@ export class TranscriptReader implements LineSink {
   }
 
   /**
-   * Reads what was appended, up to about `maxBytes` (whole buffers) in this call. Returns the bytes read.
+   * Reads what was appended, up to about `maxBytes` (whole buffers) in this call. Returns the bytes read. The state
+   * is settled when it returns: every line that was passed over and can still matter has been read again.
    *
    * Two buffers take turns: the next read is under way while the bytes of the last one are split into lines and
    * parsed, so the file's reads (async ops, each a round trip to a worker thread) overlap the work on their bytes
    * instead of adding to it. The scanner keeps no view into a buffer after `feed` returns (it copies a torn line).
    */
-  async readAvailable(maxBytes = Infinity): Promise<number> {
+  async readAvailable(options: ReadAvailableOptions = {}): Promise<number> {
+    const maxBytes = options.maxBytes ?? Infinity;
+    this.#skipping = options.skipOldResults === true && this.#settling === null;
     await this.#file.seek(this.#position, Deno.SeekMode.Start);
     let total = 0;
     let current = this.#buffer;
@@ -211,6 +310,7 @@ export class TranscriptReader implements LineSink {
       const filled = current;
       current = filled === this.#buffer ? this.#spareBuffer() : this.#buffer;
       pending = total < maxBytes ? this.#file.read(current) : null;
+      this.#readStart = { offset: this.#scanner.consumed, line: this.#scanner.lines };
       try {
         this.#scanner.feed(filled.subarray(0, n), this);
       } catch (error) {
@@ -218,8 +318,20 @@ export class TranscriptReader implements LineSink {
         await pending?.catch(() => null);
         throw error;
       }
+      const held = this.#passedOver;
+      if (held !== null && this.#scanner.consumed - held.offset > this.#maxHeldBytes) {
+        // a long turn: read its results again now, and parse the rest of it. The read under way must land first
+        // (the read again moves the file's position); it is then taken as the next one.
+        const landed = await pending;
+        await this.#settle(held);
+        this.#passingThisTurn = false;
+        await this.#file.seek(this.#position + (landed ?? 0), Deno.SeekMode.Start);
+        pending = pending === null ? null : Promise.resolve(landed);
+      }
     }
     this.stats.bytesRead += total;
+    this.#skipping = false;
+    if (this.#passedOver !== null) await this.#settle(this.#passedOver);
     return total;
   }
 
@@ -229,18 +341,150 @@ export class TranscriptReader implements LineSink {
   }
 
   line(bytes: Uint8Array, lineNo: number): void {
-    const value = parseRelevantLine(bytes, this.#decoder, this.stats);
-    if (value !== undefined) this.state = reduceLine(this.state, value, this.#classify, lineNo);
+    if (this.#before(lineNo)) return;
+    if (this.#mayPassOver() && isToolResultHead(this.#decoder.decode(bytes.subarray(0, RESULT_HEAD_BYTES)))) {
+      const text = this.#lastHadEntrypoint ? null : this.#decoder.decode(bytes);
+      if (text === null || !text.includes(ENTRYPOINT_KEY)) {
+        this.stats.lines++;
+        this.#passOver(lineNo, text !== null);
+        return;
+      }
+      const counts = this.#countsOf(lineNo);
+      counts.lines++;
+      this.#apply(parseCounted(text, counts), lineNo);
+      return;
+    }
+    this.#apply(parseRelevantLine(bytes, this.#decoder, this.#countsOf(lineNo)), lineNo);
   }
 
   text(text: string, lineNo: number): void {
-    const value = parseRelevantText(text, this.stats);
-    if (value !== undefined) this.state = reduceLine(this.state, value, this.#classify, lineNo);
+    if (this.#before(lineNo)) return;
+    // parseRelevantText, with the head looked at between the search and the parse (the search is cheaper)
+    const counts = this.#countsOf(lineNo);
+    counts.lines++;
+    if (!isRelevantText(text)) return;
+    if (this.#mayPassOver() && isToolResultHead(text)) {
+      const neutral = !this.#lastHadEntrypoint;
+      if (!neutral || !text.includes(ENTRYPOINT_KEY)) {
+        this.#passOver(lineNo, neutral);
+        return;
+      }
+    }
+    this.#apply(parseCounted(text, counts), lineNo);
   }
 
   oversize(line: OversizeLine, lineNo: number): void {
-    this.stats.lines++;
-    this.stats.oversize++;
-    this.state = reduceEvent(this.state, classifyOversize(line, this.#classify), lineNo);
+    if (this.#before(lineNo)) return;
+    // never passed over, so a read again has counted it already
+    if (this.#settling === null) {
+      this.stats.lines++;
+      this.stats.oversize++;
+    }
+    const before = this.state;
+    this.state = reduceEvent(before, classifyOversize(line, this.#classify), lineNo);
+    this.#applied(before, false);
+  }
+
+  /** A read again skips the lines before the one it starts applying at (they come from its start, a line boundary). */
+  #before(lineNo: number): boolean {
+    return this.#settling !== null && lineNo < this.#settling.from;
+  }
+
+  /** Where a line's counts go: a read again counts only the lines the reader it settles passed over. */
+  #countsOf(lineNo: number): LineCounts {
+    return this.#settling === null || this.#settling.counted.has(lineNo) ? this.stats : this.#uncounted;
+  }
+
+  /**
+   * Whether a tool result line may be passed over now: while no TaskCreate waits, and not after a turn started since
+   * the lines held (their note could then be dropped with this one in it). The caller adds the entrypoint's rule.
+   */
+  #mayPassOver(): boolean {
+    const held = this.#passedOver;
+    return this.#skipping && this.#passingThisTurn && this.state.pendingCreates.length === 0 &&
+      (held === null || !held.turnSince);
+  }
+
+  /**
+   * Passes over line `lineNo` (counted in `lines` by the caller). `neutral`: it has no entrypoint (its text was
+   * searched), so only the turn's start can drop it; otherwise a line with an entrypoint must come after it too.
+   */
+  #passOver(lineNo: number, neutral: boolean): void {
+    this.stats.skipped++;
+    const held = this.#passedOver;
+    if (held === null) {
+      this.#passedOver = {
+        offset: this.#readStart.offset,
+        startLine: this.#readStart.line,
+        line: lineNo,
+        state: this.state,
+        lines: new Set([lineNo]),
+        turnSince: false,
+        entrypointSince: neutral,
+      };
+      return;
+    }
+    held.lines.add(lineNo);
+    if (!neutral) held.entrypointSince = false;
+  }
+
+  #apply(value: unknown, lineNo: number): void {
+    if (value === undefined) return;
+    const before = this.state;
+    const entrypoint = lineEntrypoint(value, this.#classify);
+    this.state = withEntrypoint(reduceEvent(before, classifyLine(value, this.#classify), lineNo), entrypoint);
+    this.#applied(before, entrypoint !== null);
+  }
+
+  /** After a line changed the state from `before`: whether what was passed over can still matter. */
+  #applied(before: ReducerState, hadEntrypoint: boolean): void {
+    this.#lastHadEntrypoint = hadEntrypoint;
+    const turnStarted = this.state.turnSeq !== before.turnSeq;
+    if (turnStarted) this.#passingThisTurn = true;
+    const held = this.#passedOver;
+    if (held === null) return;
+    if (turnStarted) held.turnSince = true;
+    if (hadEntrypoint) held.entrypointSince = true;
+    if (held.turnSince && held.entrypointSince) this.#passedOver = null;
+  }
+
+  /**
+   * Reads the lines from the first one passed over to `consumed` again, every one parsed, from the state before it.
+   * A file that no longer has the same lines there (rewritten while read) is an error, for the caller to fail open.
+   */
+  async #settle(held: PassedOver): Promise<void> {
+    this.#passedOver = null;
+    const again = new TranscriptReader(this.#file, {
+      includeSidechain: this.#classify.includeSidechain,
+      start: held.offset,
+      startLine: held.startLine,
+      state: held.state,
+      ...(this.#maxLineBytes === undefined ? {} : { maxLineBytes: this.#maxLineBytes }),
+      bufferBytes: this.#buffer.length,
+    });
+    again.#settling = { from: held.line, counted: held.lines };
+    const end = this.#scanner.consumed;
+    await again.#readUntil(end);
+    if (again.consumed !== end || again.lineCount !== this.#scanner.lines) {
+      throw new Error("the transcript changed while it was read");
+    }
+    this.state = again.state;
+    this.#lastHadEntrypoint = again.#lastHadEntrypoint;
+    this.stats.skipped -= held.lines.size;
+    this.stats.parsed += again.stats.parsed;
+    this.stats.malformed += again.stats.malformed;
+    this.stats.rereadBytes += again.stats.bytesRead;
+  }
+
+  /** Reads from the start to exactly `end` (a line boundary), one buffer at a time. */
+  async #readUntil(end: number): Promise<void> {
+    await this.#file.seek(this.#position, Deno.SeekMode.Start);
+    while (this.#position < end) {
+      const n = await this.#file.read(this.#buffer.subarray(0, Math.min(this.#buffer.length, end - this.#position)));
+      if (n === null || n === 0) break;
+      this.#position += n;
+      this.stats.bytesRead += n;
+      this.#scanner.feed(this.#buffer.subarray(0, n), this);
+    }
   }
 }

@@ -27,14 +27,19 @@ const FILES = [
   `${CORPUS}transcripts/entireio__cli__44-54089969c1-0__full.jsonl`,
 ];
 
-async function readAll(path: string, options: Partial<TranscriptReaderOptions>, maxBytes?: number) {
+async function readAll(
+  path: string,
+  options: Partial<TranscriptReaderOptions>,
+  maxBytes?: number,
+  skipOldResults = false,
+) {
   const file = await Deno.open(path);
   try {
     const reader = new TranscriptReader(file, { includeSidechain: false, start: 0, state: initialState(), ...options });
     let calls = 0;
     const reads: number[] = [];
     while (true) {
-      const n = await reader.readAvailable(maxBytes);
+      const n = await reader.readAvailable(maxBytes === undefined ? { skipOldResults } : { maxBytes, skipOldResults });
       calls++;
       if (n === 0) break;
       reads.push(n);

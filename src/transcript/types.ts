@@ -22,6 +22,13 @@ export interface ReadStats {
   malformed: number;
   /** Lines longer than the reader's limit, skipped without decoding. */
   oversize: number;
+  /**
+   * Tool result lines of an earlier turn that a long read left unparsed (see transcript_reader.ts, "Old tool
+   * results"); absent where nothing was left.
+   */
+  skipped?: number;
+  /** Bytes read a second time, to parse the lines that were passed over in the turn the read ended in. */
+  rereadBytes?: number;
   /** True when the index could not be used (file shrank, was replaced, or no index) and the whole file was read. */
   fullScan: boolean;
   /** Time spent polling for the final assistant message to be flushed (0 when it was there or not awaited). */
