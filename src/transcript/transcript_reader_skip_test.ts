@@ -11,7 +11,7 @@ import { classifyLine } from "./line_event.ts";
 import { readTurnView } from "./read_view.ts";
 import { initialState } from "./reducer_state.ts";
 import { isToolResultHead } from "./result_head.ts";
-import { type ReaderStats, SKIP_MIN_BYTES, TranscriptReader } from "./transcript_reader.ts";
+import { MAX_HELD_BYTES, type ReaderStats, SKIP_MIN_BYTES, TranscriptReader } from "./transcript_reader.ts";
 import { CLIENT, CORPUS, fixture, withTempFile } from "../testing/transcript_lines.ts";
 
 function observed(name: string): string {
@@ -282,4 +282,12 @@ Deno.test("a long turn is held for at most maxHeldBytes: its results are read ag
     // the second turn's results stay unparsed: the first turn's end did not stop passing over for good
     assert.equal(held.stats.skipped, 20, JSON.stringify(held.stats));
   });
+});
+
+Deno.test("docs/transcript.md gives the sizes the reader uses for old tool results", async () => {
+  const doc = await Deno.readTextFile(new URL("../../docs/transcript.md", import.meta.url));
+  const section = doc.slice(doc.indexOf("**Old tool results.**"), doc.indexOf("- Malformed lines"));
+  assert.ok(section.includes(`A read of at least ${SKIP_MIN_BYTES / 1024 / 1024} MiB`), "SKIP_MIN_BYTES");
+  assert.ok(section.includes(`past ${MAX_HELD_BYTES / 1024 / 1024} MiB of them`), "MAX_HELD_BYTES");
+  assert.ok(section.includes(`at most ${MAX_HELD_BYTES / 1024 / 1024} MiB more`), "MAX_HELD_BYTES");
 });
