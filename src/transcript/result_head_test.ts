@@ -248,12 +248,3 @@ Deno.test("isToolResultHead: on generated lines, whole or cut, a yes is right", 
   );
   assert.ok(yes > 100, `only ${yes} generated lines were tool results`);
 });
-
-Deno.test("isToolResultHead: on random JSON text, a yes is right", () => {
-  fc.assert(
-    fc.property(fc.json(), (text) => {
-      if (isToolResultHead(text)) assert.ok(yesIsRight(text), text);
-    }),
-    { numRuns: 2000 },
-  );
-});

@@ -153,6 +153,8 @@ export interface TranscriptReaderOptions extends ClassifyOptions {
   bufferBytes?: number;
   /** MAX_HELD_BYTES, smaller in tests. */
   maxHeldBytes?: number;
+  /** A buffer to read into, instead of one of `bufferBytes` (its length is the read size): a read again's. */
+  buffer?: Uint8Array;
 }
 
 export interface ReadAvailableOptions {
@@ -177,7 +179,8 @@ const ENTRYPOINT_KEY = '"entrypoint"';
 /**
  * The most bytes from the first line passed over that a read goes on holding: past them (a long turn, as an
  * unattended session's can be, where nothing starts a new one) the lines passed over are read again at once and the
- * rest of the turn is parsed. So a transcript that is all one turn costs at most this much more than a full parse.
+ * rest of the turn is parsed. So a long turn costs about this much more than a full parse (plus the read buffer or two
+ * that hold the bytes before its first line passed over and past the limit, and the line that crosses it).
  */
 export const MAX_HELD_BYTES = 4 * 1024 * 1024;
 
@@ -199,7 +202,7 @@ export type ReaderStats = Omit<ReadStats, "fullScan" | "waitedMs" | "skipped" | 
  * passed over, and a line with an entrypoint has come after the last of them, they cannot change the state any more,
  * and the note is dropped. A note still held when readAvailable ends (the last turn's results, mostly) is settled:
  * the lines from the note to the end of what was read are read again, each one parsed, from the state it kept. The
- * state is then what a read that parsed every line gives: transcript_reader_test.ts holds the two equal on real
+ * state is then what a read that parsed every line gives: transcript_reader_skip_test.ts holds the two equal on real
  * transcripts and on generated sequences of their lines. A malformed line that was passed over and not read again is
  * not counted in `malformed`.
  */
@@ -267,7 +270,7 @@ export class TranscriptReader implements LineSink {
     this.#scanner = new LineScanner(
       options.maxLineBytes === undefined ? at : { ...at, maxLineBytes: options.maxLineBytes },
     );
-    this.#buffer = new Uint8Array(options.bufferBytes ?? READ_BUFFER_BYTES);
+    this.#buffer = options.buffer ?? new Uint8Array(options.bufferBytes ?? READ_BUFFER_BYTES);
     this.#position = options.start;
     this.state = options.state;
   }
@@ -323,7 +326,7 @@ export class TranscriptReader implements LineSink {
         // a long turn: read its results again now, and parse the rest of it. The read under way must land first
         // (the read again moves the file's position); it is then taken as the next one.
         const landed = await pending;
-        await this.#settle(held);
+        await this.#settle(held, filled);
         this.#passingThisTurn = false;
         await this.#file.seek(this.#position + (landed ?? 0), Deno.SeekMode.Start);
         pending = pending === null ? null : Promise.resolve(landed);
@@ -331,7 +334,7 @@ export class TranscriptReader implements LineSink {
     }
     this.stats.bytesRead += total;
     this.#skipping = false;
-    if (this.#passedOver !== null) await this.#settle(this.#passedOver);
+    if (this.#passedOver !== null) await this.#settle(this.#passedOver, this.#buffer);
     return total;
   }
 
@@ -451,8 +454,9 @@ export class TranscriptReader implements LineSink {
   /**
    * Reads the lines from the first one passed over to `consumed` again, every one parsed, from the state before it.
    * A file that no longer has the same lines there (rewritten while read) is an error, for the caller to fail open.
+   * `free`: one of this reader's buffers that holds nothing now, which the read again reads into.
    */
-  async #settle(held: PassedOver): Promise<void> {
+  async #settle(held: PassedOver, free: Uint8Array): Promise<void> {
     this.#passedOver = null;
     const again = new TranscriptReader(this.#file, {
       includeSidechain: this.#classify.includeSidechain,
@@ -460,7 +464,7 @@ export class TranscriptReader implements LineSink {
       startLine: held.startLine,
       state: held.state,
       ...(this.#maxLineBytes === undefined ? {} : { maxLineBytes: this.#maxLineBytes }),
-      bufferBytes: this.#buffer.length,
+      buffer: free,
     });
     again.#settling = { from: held.line, counted: held.lines };
     const end = this.#scanner.consumed;

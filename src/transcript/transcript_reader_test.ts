@@ -27,19 +27,14 @@ const FILES = [
   `${CORPUS}transcripts/entireio__cli__44-54089969c1-0__full.jsonl`,
 ];
 
-async function readAll(
-  path: string,
-  options: Partial<TranscriptReaderOptions>,
-  maxBytes?: number,
-  skipOldResults = false,
-) {
+async function readAll(path: string, options: Partial<TranscriptReaderOptions>, maxBytes?: number) {
   const file = await Deno.open(path);
   try {
     const reader = new TranscriptReader(file, { includeSidechain: false, start: 0, state: initialState(), ...options });
     let calls = 0;
     const reads: number[] = [];
     while (true) {
-      const n = await reader.readAvailable(maxBytes === undefined ? { skipOldResults } : { maxBytes, skipOldResults });
+      const n = await reader.readAvailable(maxBytes === undefined ? {} : { maxBytes });
       calls++;
       if (n === 0) break;
       reads.push(n);

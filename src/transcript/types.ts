@@ -24,10 +24,13 @@ export interface ReadStats {
   oversize: number;
   /**
    * Tool result lines of an earlier turn that a long read left unparsed (see transcript_reader.ts, "Old tool
-   * results"); absent where nothing was left.
+   * results"); the reader always gives it (0 when none was), a view built without a read may not.
    */
   skipped?: number;
-  /** Bytes read a second time, to parse the lines that were passed over in the turn the read ended in. */
+  /**
+   * Bytes read a second time: for each run of lines passed over that could still matter (the last turn's, a long
+   * turn's), from the start of the read that held its first line to where the read had got, every line parsed.
+   */
   rereadBytes?: number;
   /** True when the index could not be used (file shrank, was replaced, or no index) and the whole file was read. */
   fullScan: boolean;
