@@ -197,7 +197,9 @@ export type ReaderStats = Omit<ReadStats, "fullScan" | "waitedMs" | "skipped" | 
  * - the newest entrypoint, which any later line that has one replaces.
  *
  * So a read with `skipOldResults` passes over a line whose head is a tool result's (result_head.ts) without parsing
- * it, while no TaskCreate waits and the last line the reader applied had an entrypoint, and notes where it was: the
+ * it, while no TaskCreate waits and either the last line the reader applied had an entrypoint or the line itself has
+ * none (its text holds no `"entrypoint"`: a transcript of a client that writes none is passed over too), and notes
+ * where it was: the
  * state before it, and where the read that held it began (a line boundary). Once a turn has started after the lines
  * passed over, and a line with an entrypoint has come after the last of them, they cannot change the state any more,
  * and the note is dropped. A note still held when readAvailable ends (the last turn's results, mostly) is settled:
