@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
+import { filesUnder } from "./files.ts";
 import { CORPUS, PEERS, TESTDATA } from "./testdata.ts";
 
 interface Row {
@@ -25,16 +26,6 @@ function filesTable(sourcesMd: string): Row[] {
     else if (line.startsWith("| `")) assert.fail(`unreadable row in SOURCES.md: ${line}`);
   }
   return rows;
-}
-
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of Deno.readDirSync(dir)) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory) out.push(...filesUnder(path));
-    else out.push(path);
-  }
-  return out;
 }
 
 async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<string> {

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { classifyLine } from "./line_event.ts";
 import { isToolResultHead } from "./result_head.ts";
+import { filesUnder } from "../testing/files.ts";
 import { CLIENT, TESTDATA } from "../testing/testdata.ts";
 
 const RESULT_HEAD =
@@ -130,18 +131,14 @@ function yesIsRight(line: string): boolean {
   return true;
 }
 
-async function* jsonlFiles(dir: string): AsyncGenerator<string> {
-  for await (const entry of Deno.readDir(dir)) {
-    const path = `${dir}${entry.name}`;
-    if (entry.isDirectory) yield* jsonlFiles(`${path}/`);
-    else if (entry.name.endsWith(".jsonl")) yield path;
-  }
+function jsonlFiles(dir: string): string[] {
+  return filesUnder(dir).filter((path) => path.endsWith(".jsonl"));
 }
 
 Deno.test("isToolResultHead: on every line of the test data, a yes is right, and 2.1.328's results are all yes", async () => {
   let yes = 0;
   let lines = 0;
-  for await (const path of jsonlFiles(TESTDATA)) {
+  for (const path of jsonlFiles(TESTDATA)) {
     for (const line of (await Deno.readTextFile(path)).split("\n")) {
       if (line === "") continue;
       lines++;
@@ -151,7 +148,7 @@ Deno.test("isToolResultHead: on every line of the test data, a yes is right, and
     }
   }
   assert.ok(lines > 5000 && yes > 1000, `${yes} of ${lines} lines`);
-  for await (const path of jsonlFiles(`${CLIENT}transcripts/`)) {
+  for (const path of jsonlFiles(`${CLIENT}transcripts/`)) {
     for (const line of (await Deno.readTextFile(path)).split("\n")) {
       if (line === "") continue;
       const kind = classifyLine(JSON.parse(line), { includeSidechain: false }).kind;
