@@ -44,6 +44,7 @@ import {
   withCpuProf,
 } from "./bench/profile.ts";
 import { createMeter, type RunResult, type RunSpec } from "./bench/measure.ts";
+import { parseInstructionCount, renderInstructions, VALGRIND_BUDGET_MS, withCallgrind } from "./bench/instructions.ts";
 import {
   encodePayload,
   pretoolPayload,
@@ -100,6 +101,7 @@ async function main(): Promise<void> {
       binary: { type: "string" },
       "floor-binary": { type: "string" },
       "cpu-prof": { type: "string" },
+      instructions: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -107,12 +109,14 @@ async function main(): Promise<void> {
     print(
       "usage: deno task bench [--runs N (default 11)] [--warmup N (2)] [--sizes 1,20,200] [--json PATH]\n" +
         "                       [--entry bundle|source (default bundle: what deno task compile compiles)]\n" +
-        "                       [--binary PATH [--floor-binary PATH]] [--cpu-prof DIR]\n\n" +
+        "                       [--binary PATH [--floor-binary PATH]] [--cpu-prof DIR] [--instructions]\n\n" +
         "--binary runs a compiled binary (PATH hook <event>) instead of deno run; build it for the bench's home:\n" +
         "  deno task compile --home .cache/bench/home --output /tmp/cliffhanger-bench\n" +
         "--floor-binary is F for it: scripts/bench/empty.ts compiled with deno compile; without it F is deno run's.\n" +
         "--cpu-prof DIR: after the timed rounds, F and each hook once more under deno run --cpu-prof, profiles in DIR,\n" +
-        "  with each one's idle, (program) and GC time and its top functions by self time (not with --binary).\n",
+        "  with each one's idle, (program) and GC time and its top functions by self time (not with --binary).\n" +
+        "--instructions: after the timed rounds, F and each hook once more under valgrind's callgrind, and the\n" +
+        "  instructions each ran (a count that repeats from run to run, unlike a time); needs valgrind on PATH.\n",
     );
     return;
   }
@@ -128,6 +132,10 @@ async function main(): Promise<void> {
     throw new Error("--cpu-prof profiles deno run's processes; it cannot be given with --binary");
   }
   const profDir = values["cpu-prof"] === undefined ? null : resolve(values["cpu-prof"]);
+  const valgrind = values.instructions ? which("valgrind", Deno.env.get("PATH") ?? "/usr/bin:/bin") : null;
+  if (valgrind !== null && !valgrind.includes("/")) {
+    throw new Error("--instructions needs valgrind on PATH (Debian's package valgrind)");
+  }
   const runs = positiveInt(values.runs!, "--runs");
   const warmup = Math.max(0, Number(values.warmup));
   const sizes = values.sizes!.split(",").map((s) => positiveInt(s.trim(), "--sizes"));
@@ -406,6 +414,22 @@ async function main(): Promise<void> {
     problems,
   });
   if (profiles !== null) print(`\nCPU profiles (self time; one run each, not timed):\n${renderProfiles(profiles)}\n`);
+  const instructions = valgrind === null ? null : await countScenarios({
+    scenarios: scenarios.filter((s) => s.id === "F" || isHook(s.id)),
+    round: rounds + 1,
+    valgrind,
+    scratch,
+    env: { ...env, CLIFFHANGER_BUDGET_MS: VALGRIND_BUDGET_MS },
+    cwd: home,
+    problems,
+  });
+  if (instructions !== null) {
+    print(
+      `\nInstructions (valgrind --tool=callgrind, every thread; one run each, not timed):\n${
+        renderInstructions(instructions)
+      }\n`,
+    );
+  }
   if (problems.length > 0) {
     print(`\nproblems (the numbers above may not mean what they say):\n- ${problems.slice(0, 20).join("\n- ")}\n`);
   }
@@ -442,6 +466,7 @@ async function main(): Promise<void> {
     tally: count,
     analysis,
     ...(profiles !== null ? { profiles } : {}),
+    ...(instructions !== null ? { instructions } : {}),
     table,
     problems,
   };
@@ -601,6 +626,58 @@ async function profileOne(scenario: Scenario, options: ProfileOptions): Promise<
   const path = join(folder, written[0]!.name);
   const profile = JSON.parse(await Deno.readTextFile(path)) as CpuProfile;
   return { id: scenario.id, label: scenario.label, summary: summarizeProfile(profile), path };
+}
+
+/**
+ * Runs each scenario once more under callgrind and reads the instruction count of its report. A scenario run by
+ * another program than a hook's (the read floor's cat) is not given here.
+ */
+async function countScenarios(
+  options: {
+    scenarios: readonly Scenario[];
+    round: number;
+    valgrind: string;
+    scratch: string;
+    env: Record<string, string>;
+    cwd: string;
+    /** A scenario that could not be counted is listed here and left out; the timed results are kept either way. */
+    problems: string[];
+  },
+): Promise<{ id: string; label: string; count: number }[]> {
+  const out: { id: string; label: string; count: number }[] = [];
+  for (const scenario of options.scenarios) {
+    const spec = await scenario.prepare(options.round);
+    const report = join(options.scratch, `callgrind-${scenario.id.replace(/[^A-Za-z0-9_-]/g, "-")}.txt`);
+    say(`counting ${scenario.id} under callgrind …\n`);
+    const wrapped = withCallgrind(options.valgrind, spec.cmd, spec.args, report);
+    const child = new Deno.Command(wrapped.cmd, {
+      args: wrapped.args,
+      env: { ...options.env, ...spec.env },
+      clearEnv: true,
+      cwd: options.cwd,
+      stdin: spec.stdin ? "piped" : "null",
+      stdout: "null",
+      stderr: "piped",
+    }).spawn();
+    if (spec.stdin) {
+      const writer = child.stdin.getWriter();
+      await writer.write(spec.stdin);
+      await writer.close();
+    }
+    const done = await child.output();
+    const count = parseInstructionCount(await Deno.readTextFile(report).catch(() => ""));
+    const stderr = new TextDecoder().decode(done.stderr).trim();
+    if (!done.success || count === null || (isHook(scenario.id) && stderr !== "")) {
+      options.problems.push(
+        `${scenario.id} under callgrind: exit ${done.code}, ${count === null ? "no count, " : ""}stderr ${
+          stderr.slice(0, 300)
+        }`,
+      );
+      continue;
+    }
+    out.push({ id: scenario.id, label: scenario.label, count });
+  }
+  return out;
 }
 
 // ---- helpers ----
