@@ -116,7 +116,9 @@ async function main(): Promise<void> {
         "--cpu-prof DIR: after the timed rounds, F and each hook once more under deno run --cpu-prof, profiles in DIR,\n" +
         "  with each one's idle, (program) and GC time and its top functions by self time (not with --binary).\n" +
         "--instructions: after the timed rounds, F and each hook once more under valgrind's callgrind, and the\n" +
-        "  instructions each ran (a count that repeats from run to run, unlike a time); needs valgrind on PATH.\n",
+        "  instructions each ran (a count that repeats from run to run, unlike a time); needs valgrind on PATH.\n" +
+        "  Each run is ~50x slower (minutes in all; with --sizes 200 a cold stop alone takes about a minute), and\n" +
+        "  runs with CLIFFHANGER_BUDGET_MS=300000 so that a hook does not give up first. Works with --binary too.\n",
     );
     return;
   }
@@ -421,6 +423,7 @@ async function main(): Promise<void> {
     scratch,
     env: { ...env, CLIFFHANGER_BUDGET_MS: VALGRIND_BUDGET_MS },
     cwd: home,
+    errorsLog,
     problems,
   });
   if (instructions !== null) {
@@ -640,44 +643,70 @@ async function countScenarios(
     scratch: string;
     env: Record<string, string>;
     cwd: string;
+    errorsLog: string;
     /** A scenario that could not be counted is listed here and left out; the timed results are kept either way. */
     problems: string[];
   },
 ): Promise<{ id: string; label: string; count: number }[]> {
   const out: { id: string; label: string; count: number }[] = [];
   for (const scenario of options.scenarios) {
-    const spec = await scenario.prepare(options.round);
-    const report = join(options.scratch, `callgrind-${scenario.id.replace(/[^A-Za-z0-9_-]/g, "-")}.txt`);
-    say(`counting ${scenario.id} under callgrind …\n`);
-    const wrapped = withCallgrind(options.valgrind, spec.cmd, spec.args, report);
-    const child = new Deno.Command(wrapped.cmd, {
-      args: wrapped.args,
-      env: { ...options.env, ...spec.env },
-      clearEnv: true,
-      cwd: options.cwd,
-      stdin: spec.stdin ? "piped" : "null",
-      stdout: "null",
-      stderr: "piped",
-    }).spawn();
-    if (spec.stdin) {
-      const writer = child.stdin.getWriter();
-      await writer.write(spec.stdin);
-      await writer.close();
+    try {
+      const count = await countOne(scenario, options);
+      if (count !== null) out.push({ id: scenario.id, label: scenario.label, count });
+    } catch (e) {
+      options.problems.push(`${scenario.id} under callgrind: ${e instanceof Error ? e.message : String(e)}`);
     }
-    const done = await child.output();
-    const count = parseInstructionCount(await Deno.readTextFile(report).catch(() => ""));
-    const stderr = new TextDecoder().decode(done.stderr).trim();
-    if (!done.success || count === null || (isHook(scenario.id) && stderr !== "")) {
-      options.problems.push(
-        `${scenario.id} under callgrind: exit ${done.code}, ${count === null ? "no count, " : ""}stderr ${
-          stderr.slice(0, 300)
-        }`,
-      );
-      continue;
-    }
-    out.push({ id: scenario.id, label: scenario.label, count });
   }
   return out;
+}
+
+/** One scenario's count, or null (and a problem listed) for a run that failed or failed open. */
+async function countOne(
+  scenario: Scenario,
+  options: {
+    round: number;
+    valgrind: string;
+    scratch: string;
+    env: Record<string, string>;
+    cwd: string;
+    errorsLog: string;
+    problems: string[];
+  },
+): Promise<number | null> {
+  const spec = await scenario.prepare(options.round);
+  const report = join(options.scratch, `callgrind-${scenario.id.replace(/[^A-Za-z0-9_-]/g, "-")}.txt`);
+  say(`counting ${scenario.id} under callgrind …\n`);
+  const wrapped = withCallgrind(options.valgrind, spec.cmd, spec.args, report);
+  const errorsBefore = await sizeOf(options.errorsLog);
+  const child = new Deno.Command(wrapped.cmd, {
+    args: wrapped.args,
+    env: { ...options.env, ...spec.env },
+    clearEnv: true,
+    cwd: options.cwd,
+    stdin: spec.stdin ? "piped" : "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  if (spec.stdin) {
+    const writer = child.stdin.getWriter();
+    await writer.write(spec.stdin).catch(() => {}); // a process that exits early shows in its exit code
+    await writer.close().catch(() => {});
+  }
+  const done = await child.output();
+  const count = parseInstructionCount(await Deno.readTextFile(report).catch(() => ""));
+  const stderr = new TextDecoder().decode(done.stderr).trim();
+  // a hook that gave up (fail open) exits 0 having done little: its errors.log line says so
+  const failedOpen = (await sizeOf(options.errorsLog)) !== errorsBefore;
+  if (!done.success || count === null || (isHook(scenario.id) && stderr !== "") || failedOpen) {
+    const why = failedOpen ? `errors.log grew: ${(await readTailText(options.errorsLog, 300)).trim()}` : "";
+    options.problems.push(
+      `${scenario.id} under callgrind: exit ${done.code}, ${count === null ? "no count, " : ""}stderr ${
+        stderr.slice(0, 300)
+      } ${why}`.trim(),
+    );
+    return null;
+  }
+  return count;
 }
 
 // ---- helpers ----
