@@ -27,8 +27,10 @@ function same(text: string, options: { allowTrailingComma?: boolean; disallowCom
 }
 
 const ws = fc.constantFrom("", " ", "\t", "\n", "\r\n", "  ", " // note\n", "/* c */", "/*\n*/ ", "\v", "\u00a0");
+// no key holds a backslash: once one has, the runtime's JSON.parse can read a later escaped key as it (the defect
+// pinned at the end of this file, and docs/reliability.md), which is not this parser's to match
 const key = fc.oneof(
-  fc.string({ maxLength: 6 }).map((s) => JSON.stringify(s)),
+  fc.string({ maxLength: 6 }).filter((s) => !s.includes("\\")).map((s) => JSON.stringify(s)),
   fc.constantFrom('"a"', '"b"', '"\\u00e9"', '"__proto__"'),
 );
 const scalar = fc.oneof(
@@ -141,7 +143,7 @@ Deno.test("jsonc: the cases the config, rule and quirk files meet", () => {
 });
 
 // docs/reliability.md, "JSON.parse and escaped keys": the runtime's own defect, which the generated-JSONC test above
-// can meet (seed 1424855204; its keys here are longer than that test makes, so it cannot have set them up). Once an
+// met (seed 1424855204) before its keys left out backslashes (its keys here are longer than it makes, as well). Once an
 // object has had a key that decodes to a backslash, a later object with the same keys before it reads an escaped key
 // that starts with a backslash as that key. When a Deno upgrade fixes it, this fails: then the doc's section goes, and
 // this test with it.
