@@ -243,5 +243,7 @@ Deno.test("isToolResultHead: on generated lines, whole or cut, a yes is right", 
     }),
     { numRuns: 3000 },
   );
-  assert.ok(yes > 100, `only ${yes} generated lines were tool results`);
+  // the generator must make tool result lines for the checks above to mean much: about 115 of 3,000 on average
+  // (90-140 over many runs), so the floor sits far below what any run gives
+  assert.ok(yes >= 30, `only ${yes} generated lines were tool results`);
 });
