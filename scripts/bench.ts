@@ -43,7 +43,7 @@ import {
   summarizeProfile,
   withCpuProf,
 } from "./bench/profile.ts";
-import { createMeter, type RunResult, type RunSpec } from "./bench/measure.ts";
+import { createMeter, type RunResult, type RunSpec, runUnmeasured } from "./bench/measure.ts";
 import { parseInstructionCount, renderInstructions, VALGRIND_BUDGET_MS, withCallgrind } from "./bench/instructions.ts";
 import {
   encodePayload,
@@ -631,22 +631,23 @@ async function profileOne(scenario: Scenario, options: ProfileOptions): Promise<
   return { id: scenario.id, label: scenario.label, summary: summarizeProfile(profile), path };
 }
 
+interface CountOptions {
+  round: number;
+  valgrind: string;
+  scratch: string;
+  env: Record<string, string>;
+  cwd: string;
+  errorsLog: string;
+  /** A scenario that could not be counted is listed here and left out; the timed results are kept either way. */
+  problems: string[];
+}
+
 /**
  * Runs each scenario once more under callgrind and reads the instruction count of its report. A scenario run by
  * another program than a hook's (the read floor's cat) is not given here.
  */
 async function countScenarios(
-  options: {
-    scenarios: readonly Scenario[];
-    round: number;
-    valgrind: string;
-    scratch: string;
-    env: Record<string, string>;
-    cwd: string;
-    errorsLog: string;
-    /** A scenario that could not be counted is listed here and left out; the timed results are kept either way. */
-    problems: string[];
-  },
+  options: CountOptions & { scenarios: readonly Scenario[] },
 ): Promise<{ id: string; label: string; count: number }[]> {
   const out: { id: string; label: string; count: number }[] = [];
   for (const scenario of options.scenarios) {
@@ -661,43 +662,23 @@ async function countScenarios(
 }
 
 /** One scenario's count, or null (and a problem listed) for a run that failed or failed open. */
-async function countOne(
-  scenario: Scenario,
-  options: {
-    round: number;
-    valgrind: string;
-    scratch: string;
-    env: Record<string, string>;
-    cwd: string;
-    errorsLog: string;
-    problems: string[];
-  },
-): Promise<number | null> {
+async function countOne(scenario: Scenario, options: CountOptions): Promise<number | null> {
   const spec = await scenario.prepare(options.round);
   const report = join(options.scratch, `callgrind-${scenario.id.replace(/[^A-Za-z0-9_-]/g, "-")}.txt`);
   say(`counting ${scenario.id} under callgrind …\n`);
-  const wrapped = withCallgrind(options.valgrind, spec.cmd, spec.args, report);
   const errorsBefore = await sizeOf(options.errorsLog);
-  const child = new Deno.Command(wrapped.cmd, {
-    args: wrapped.args,
+  const done = await runUnmeasured({
+    ...spec,
+    ...withCallgrind(options.valgrind, spec.cmd, spec.args, report),
     env: { ...options.env, ...spec.env },
-    clearEnv: true,
     cwd: options.cwd,
-    stdin: spec.stdin ? "piped" : "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  if (spec.stdin) {
-    const writer = child.stdin.getWriter();
-    await writer.write(spec.stdin).catch(() => {}); // a process that exits early shows in its exit code
-    await writer.close().catch(() => {});
-  }
-  const done = await child.output();
+    discardStdout: true,
+  });
   const count = parseInstructionCount(await Deno.readTextFile(report).catch(() => ""));
-  const stderr = new TextDecoder().decode(done.stderr).trim();
+  const stderr = done.stderr.trim();
   // a hook that gave up (fail open) exits 0 having done little: its errors.log line says so
   const failedOpen = (await sizeOf(options.errorsLog)) !== errorsBefore;
-  if (!done.success || count === null || (isHook(scenario.id) && stderr !== "") || failedOpen) {
+  if (done.code !== 0 || count === null || (isHook(scenario.id) && stderr !== "") || failedOpen) {
     const why = failedOpen ? `errors.log grew: ${(await readTailText(options.errorsLog, 300)).trim()}` : "";
     options.problems.push(
       `${scenario.id} under callgrind: exit ${done.code}, ${count === null ? "no count, " : ""}stderr ${

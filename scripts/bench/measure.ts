@@ -122,6 +122,20 @@ async function runSampled(spec: RunSpec, proc: boolean): Promise<RunResult> {
   return { ms, ...result, peakRssKiB: peak, cpuMs: null, ...reads };
 }
 
+/** Runs `spec` without measuring it (the same stdin, environment and output handling as a measured run). */
+export function runUnmeasured(spec: RunSpec): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = new Deno.Command(spec.cmd, {
+    args: spec.args,
+    env: spec.env,
+    clearEnv: true,
+    cwd: spec.cwd,
+    stdin: "piped",
+    stdout: spec.discardStdout ? "null" : "piped",
+    stderr: "piped",
+  }).spawn();
+  return finish(child, spec.stdin, spec.discardStdout === true);
+}
+
 async function finish(child: Deno.ChildProcess, stdin: Uint8Array | undefined, discardStdout: boolean) {
   const writer = child.stdin.getWriter();
   if (stdin && stdin.length > 0) await writer.write(stdin).catch(() => {});
