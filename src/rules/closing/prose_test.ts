@@ -73,3 +73,47 @@ Deno.test("maskInline(): skipping a mask for a text without its character gives 
     { numRuns: 5000 },
   );
 });
+
+Deno.test("SINGLE_QUOTES and EMPHASIS built on WORD_CLASS match as the same masks written with \\p{L}\\p{N}", () => {
+  const singleQuotes = /(^|[\s(\[])'([^'\n]{1,300}?)'(?=$|[^\p{L}\p{N}])/gu;
+  const emphasis = /\*\*|__|(?<![\p{L}\p{N}])[*_](?=\S)|(?<=\S)[*_](?![\p{L}\p{N}])/gu;
+  // letters and numbers of several scripts (astral ones too), marks, symbols, lone surrogates and the masks' own marks
+  const unit = fc.constantFrom(
+    ..."ab Z9 '*_()[\n\t.-".split(""),
+    "é",
+    "ß",
+    "Ж",
+    "日",
+    "か",
+    "٣",
+    "Ⅻ",
+    "\u0301",
+    "\u{1d400}",
+    "\u{20000}",
+    "\u{1f600}",
+    "\ud800",
+    "\udc00",
+    "’",
+    "\u00a0",
+  );
+  fc.assert(
+    fc.property(fc.array(unit, { maxLength: 30 }), (parts) => {
+      const text = parts.join("");
+      assert.deepEqual(
+        [...text.matchAll(SINGLE_QUOTES)].map((m) => [m.index, ...m]),
+        [
+          ...text.matchAll(singleQuotes),
+        ].map((m) => [m.index, ...m]),
+      );
+      assert.deepEqual(
+        [...text.matchAll(EMPHASIS)].map((m) => [m.index, m[0]]),
+        [...text.matchAll(emphasis)].map((
+          m,
+        ) => [m.index, m[0]]),
+      );
+    }),
+    { numRuns: 5000 },
+  );
+  assert.equal(SINGLE_QUOTES.flags, "gu");
+  assert.equal(EMPHASIS.flags, "gu");
+});
