@@ -29,7 +29,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { envFrom } from "../src/env.ts";
 import { ZONE_CACHE_FILE } from "../src/hooks/prompt/zone_cache.ts";
-import { MAIN_PATH, REPO_ROOT } from "../src/permissions.ts";
+import { bundleRunArgs, MAIN_PATH, REPO_ROOT } from "../src/permissions.ts";
 import { sanitizeId } from "../src/store/sanitize.ts";
 import { DENO_DIR } from "../src/testing/run_cli.ts";
 import { cliArgs } from "./scopes.ts";
@@ -183,8 +183,10 @@ async function main(): Promise<void> {
     entry = plan.entry;
     say(`hooks run from the bundle ${entry}\n`);
   }
-  const denoArgs = (event: string) =>
-    cliArgs(envFrom(env), ["hook", event], home).map((a) => (a === MAIN_PATH ? entry : a));
+  const denoArgs = (event: string) => {
+    const args = cliArgs(envFrom(env), ["hook", event], home);
+    return entry === MAIN_PATH ? args : bundleRunArgs(args, entry);
+  };
   const runArgs = denoArgs("stop");
   const mainAt = runArgs.indexOf(entry);
   if (mainAt === -1) throw new Error("the entry module is not in the CLI's deno arguments");

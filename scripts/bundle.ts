@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { CONFIG_PATH, MAIN_PATH, REPO_ROOT } from "../src/permissions.ts";
 import { writeStderr, writeStdout } from "../src/output.ts";
 import { makeBundleEager } from "./bundle_eager.ts";
+import { hideBundleImports } from "./bundle_hidden.ts";
 
 export const DEFAULT_BUNDLE_DIR = join(REPO_ROOT, "dist", "bundle");
 
@@ -21,12 +22,18 @@ export interface BundlePlan {
   entry: string;
   /** Make the chunks' top-level functions eager (scripts/bundle_eager.ts); true unless `--no-eager`. */
   eager: boolean;
+  /** Hide the chunks' dynamic imports from `deno run`'s start-up graph (scripts/bundle_hidden.ts); true unless `--literal-imports`. */
+  hideImports: boolean;
 }
 
-export function bundlePlan(outdir: string = DEFAULT_BUNDLE_DIR, options: { eager?: boolean } = {}): BundlePlan {
+export function bundlePlan(
+  outdir: string = DEFAULT_BUNDLE_DIR,
+  options: { eager?: boolean; hideImports?: boolean } = {},
+): BundlePlan {
   const dir = resolve(outdir);
   return {
     eager: options.eager ?? true,
+    hideImports: options.hideImports ?? true,
     args: [
       "bundle",
       "--quiet",
@@ -49,6 +56,8 @@ export interface BundleResult {
   stderr: string;
   /** What scripts/bundle_eager.ts did, when the plan asked for it and it worked (else `stderr` says why not). */
   eager?: { functions: number; skipped: string[] };
+  /** What scripts/bundle_hidden.ts did, when the plan asked for it and it worked (else `stderr` says why not). */
+  hidden?: { imports: number; chunks: number };
 }
 
 /**
@@ -73,17 +82,25 @@ export async function buildBundle(plan: BundlePlan): Promise<BundleResult> {
   } catch {
     return { ok: false, stderr: `${stderr}no ${plan.entry} after bundling\n` };
   }
+  const result: BundleResult = { ok: true, stderr };
+  // a chunk a step cannot rewrite leaves every chunk as it was (each step rewrites nothing until all are made), a
+  // correct bundle; a write that fails part way leaves some rewritten, each as correct as before
+  const why = (e: unknown) => e instanceof Error ? e.message : String(e);
   if (plan.eager) {
     try {
-      return { ok: true, stderr, eager: await makeBundleEager(plan.outdir) };
+      result.eager = await makeBundleEager(plan.outdir);
     } catch (e) {
-      // a chunk it cannot rewrite leaves every chunk as deno bundle wrote it (see makeBundleEager), a correct bundle;
-      // a write that fails part way leaves some rewritten, each as correct as before
-      const why = e instanceof Error ? e.message : String(e);
-      return { ok: true, stderr: `${stderr}bundle: making the functions eager failed (${why}); the rest stay lazy\n` };
+      result.stderr += `bundle: making the functions eager failed (${why(e)}); the rest stay lazy\n`;
     }
   }
-  return { ok: true, stderr };
+  if (plan.hideImports) {
+    try {
+      result.hidden = await hideBundleImports(plan.outdir);
+    } catch (e) {
+      result.stderr += `bundle: hiding the dynamic imports failed (${why(e)}); they stay literal\n`;
+    }
+  }
+  return result;
 }
 
 /** Removes an earlier bundle at `dir`; the reason it will not, or null when `dir` is ready. */
@@ -108,30 +125,40 @@ async function clearBundleDir(dir: string): Promise<string | null> {
 if (import.meta.main) {
   let outdir: string | undefined;
   let eager = true;
+  let hideImports = true;
   try {
     const { values } = parseArgs({
       args: Deno.args,
       strict: true,
-      options: { outdir: { type: "string" }, "no-eager": { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      options: {
+        outdir: { type: "string" },
+        "no-eager": { type: "boolean" },
+        "literal-imports": { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
     });
     if (values.help) {
       writeStdout(
-        "usage: deno task bundle [--outdir DIR] [--no-eager]\n\n" +
+        "usage: deno task bundle [--outdir DIR] [--no-eager] [--literal-imports]\n\n" +
           "Bundles main.ts into DIR (default dist/bundle): main.js and its chunks, as deno task compile uses them.\n" +
           "The chunks' top-level functions are made eager, so that V8 compiles them with their module and the code\n" +
           "cache holds them; --no-eager leaves them as deno bundle wrote them (for measuring).\n" +
+          "The chunks' dynamic imports are hidden from deno run's start-up graph (import([\"./x.js\"][0])), so that\n" +
+          "a process reads only the chunks it imports; run it with the folder in the read scope, and compile it with\n" +
+          "every chunk given to --include (deno task compile does). --literal-imports leaves them literal.\n" +
           "DIR must be empty, new, or an earlier bundle. Exit codes: 0 written; 1 deno bundle failed or DIR refused;\n" +
           "2 usage error.\n",
       );
       Deno.exit(0);
     }
     eager = values["no-eager"] !== true;
+    hideImports = values["literal-imports"] !== true;
     outdir = values.outdir === undefined ? undefined : resolve(Deno.env.get("INIT_CWD") || Deno.cwd(), values.outdir);
   } catch (e) {
     writeStderr(`bundle: ${e instanceof Error ? e.message : e}\n`);
     Deno.exit(2);
   }
-  const plan = bundlePlan(outdir, { eager });
+  const plan = bundlePlan(outdir, { eager, hideImports });
   const result = await buildBundle(plan);
   if (!result.ok) {
     writeStderr(`bundle: failed\n${result.stderr}`);
@@ -142,5 +169,8 @@ if (import.meta.main) {
     ? `; ${result.eager.functions} top-level functions made eager` +
       (result.eager.skipped.length > 0 ? ` (left lazy, on an import cycle: ${result.eager.skipped.join(", ")})` : "")
     : "";
-  writeStderr(`bundle: wrote ${plan.entry}${made}\n`);
+  const hidden = result.hidden
+    ? `; ${result.hidden.imports} dynamic imports hidden in ${result.hidden.chunks} chunks`
+    : "";
+  writeStderr(`bundle: wrote ${plan.entry}${made}${hidden}\n`);
 }

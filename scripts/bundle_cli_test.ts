@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { buildBundle, BUNDLE_MARKER, bundlePlan } from "./bundle.ts";
+import { dynamicImports } from "./bundle_hidden.ts";
 import { type CliRun, runCli, tempHome } from "../src/testing/run_cli.ts";
 
 interface Step {
@@ -78,6 +79,17 @@ Deno.test("the bundle's entry answers every command as main.ts does, under the s
       // the functions are eager (scripts/bundle_eager.ts): the steps below run them in their rewritten form
       assert.doesNotMatch(text, /^(?:async )?function\b/m, `${entry.name} keeps a top-level function declaration`);
     }
+    // the chunks' dynamic imports are hidden (scripts/bundle_hidden.ts): the steps below run them in that form, which
+    // needs the bundle's folder in the read scope (runCli's entry: bundleRunArgs)
+    const imports = [];
+    for await (const entry of Deno.readDir(join(outdir, "bundle"))) {
+      if (entry.name.endsWith(".js")) {
+        imports.push(...dynamicImports(await Deno.readTextFile(join(outdir, "bundle", entry.name))));
+      }
+    }
+    assert.deepEqual(imports.filter((d) => !d.hidden), [], "a chunk's dynamic import is left literal");
+    assert.ok(imports.length >= 15 && imports.length === built.hidden?.imports, `hidden: ${built.hidden?.imports}`);
+    assert.ok(imports.some((d) => d.specifier.startsWith("./hook-")), "the hook runners are among them");
     assert.ok((built.eager?.functions ?? 0) > 100, `functions made eager: ${built.eager?.functions}`);
     assert.deepEqual(built.eager?.skipped, [], "no chunk is on an import cycle");
     let blocks = 0;

@@ -9,14 +9,17 @@
  * denort binary of the same version (2.9.6) and it is used instead.
  *
  * It first bundles main.ts (scripts/bundle.ts: tree-shaken, one chunk per lazily loaded part) and compiles the
- * bundle's entry, which starts faster than the module graph. `--no-bundle` compiles main.ts as it is; so does a
- * build whose `deno bundle` fails (it says so), since the behaviour is the same.
+ * bundle's entry, which starts faster than the module graph, with every other chunk given to `--include` (the
+ * bundle's dynamic imports are hidden from Deno's graph builder, scripts/bundle_hidden.ts). `--no-bundle` compiles
+ * main.ts as it is; so does a build whose `deno bundle` fails (it says so), since the behaviour is the same.
  */
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
 import { computeScopes, CONFIG_PATH, MAIN_PATH, REPO_ROOT, resolveRunCommand, scopeFlags } from "../src/permissions.ts";
 import { withSymlinkTargets } from "./scopes.ts";
 import { buildBundle, type BundlePlan, bundlePlan } from "./bundle.ts";
+import { chunksToInclude } from "./bundle_hidden.ts";
+import { HOOKS_LOAD_ID } from "../src/doctor/hooks_load.ts";
 import { writeStderr, writeStdout } from "../src/output.ts";
 
 export interface CompilePlan {
@@ -99,6 +102,48 @@ function compileArgs(
   ];
 }
 
+/**
+ * The plan with every chunk of the built bundle besides its entry given to `deno compile` with `--include`: the
+ * bundle's dynamic imports are hidden from Deno's graph builder (scripts/bundle_hidden.ts), and `--include` is how
+ * a module no literal import names is embedded. The entry stays the last argument.
+ */
+export function withChunks(plan: CompilePlan, chunks: readonly string[]): CompilePlan {
+  const entry = plan.args[plan.args.length - 1]!;
+  return { ...plan, args: [...plan.args.slice(0, -1), ...chunks.map((c) => `--include=${c}`), entry] };
+}
+
+/**
+ * What the built binary's `doctor --json` says of its `hooks-load` check (src/doctor/hooks_load.ts: it imports every
+ * hook event's modules, as a hook does): null when they load, else why not. A binary that cannot load them would
+ * fail open on every hook call, so the build fails instead.
+ */
+export function hooksLoadProblem(run: { code: number | null; stdout: string; stderr: string }): string | null {
+  let report: unknown;
+  try {
+    report = JSON.parse(run.stdout);
+  } catch {
+    const said = (run.stderr.trim().split("\n")[0] ?? "") || `exit code ${run.code}`;
+    return `it did not answer doctor --json (${said})`;
+  }
+  const checks = (report as { checks?: unknown }).checks;
+  const check = Array.isArray(checks)
+    ? checks.find((c): c is { id: string; status: string; detail?: string } => c?.id === HOOKS_LOAD_ID)
+    : undefined;
+  if (check === undefined) return "its doctor --json has no hooks-load check";
+  return check.status === "ok" ? null : `hooks-load: ${check.detail ?? check.status}`;
+}
+
+/** Runs the built binary's `doctor --json` (a binary built for this machine's platform). */
+async function runDoctor(binary: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  try {
+    const out = await new Deno.Command(binary, { args: ["doctor", "--json"], stdin: "null" }).output();
+    const decoder = new TextDecoder();
+    return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+  } catch (e) {
+    return { code: null, stdout: "", stderr: e instanceof Error ? e.message : String(e) };
+  }
+}
+
 /** The plan compiling main.ts itself, for when the bundle cannot be built. */
 export function unbundled(plan: CompilePlan): CompilePlan {
   return { ...plan, args: [...plan.args.slice(0, -1), MAIN_PATH], bundle: null };
@@ -123,6 +168,7 @@ options:
   -h, --help              show this help
 
 DENORT_BIN=PATH uses a local denort (Deno 2.9.6's runtime) instead of downloading it, for air-gapped builds.
+A binary built for this platform is then run once (doctor --json): the build fails if it cannot load its hooks.
 Exit codes: 0 built (or printed), 1 the build failed, 2 a usage mistake.
 `;
 
@@ -154,13 +200,18 @@ if (import.meta.main) {
   if (plan.bundle) {
     writeStderr(`deno ${plan.bundle.args.join(" ")}` + "\n");
     if (plan.bundle.eager) writeStderr("then the bundle's top-level functions made eager (scripts/bundle_eager.ts)\n");
+    if (plan.bundle.hideImports) {
+      writeStderr("then its dynamic imports hidden from deno run's graph (scripts/bundle_hidden.ts)\n");
+    }
+    if (dryRun) writeStderr("and deno compile given --include=CHUNK for every chunk of the bundle but its entry\n");
     if (!dryRun) {
       const bundled = await buildBundle(plan.bundle);
       if (!bundled.ok) {
         writeStderr(`${bundled.stderr}compile: deno bundle failed; compiling main.ts unbundled (slower start-up)\n`);
         plan = unbundled(plan);
-      } else if (bundled.stderr !== "") {
-        writeStderr(bundled.stderr);
+      } else {
+        if (bundled.stderr !== "") writeStderr(bundled.stderr);
+        plan = withChunks(plan, await chunksToInclude(plan.bundle.outdir, plan.bundle.entry));
       }
     }
   }
@@ -172,8 +223,17 @@ if (import.meta.main) {
     writeStderr(
       "compile: deno compile failed; it needs to download Deno's runtime once (or DENORT_BIN on an air-gapped machine)\n",
     );
-  } else {
-    writeStderr(`compile: wrote ${plan.output}` + "\n");
+    Deno.exit(status.code);
   }
-  Deno.exit(status.code);
+  // a binary for another platform cannot be run here; one for this one must load its hooks
+  if (!plan.args.some((a) => a.startsWith("--target="))) {
+    const problem = hooksLoadProblem(await runDoctor(plan.output));
+    if (problem !== null) {
+      writeStderr(`compile: ${plan.output} cannot load its hooks, so every hook call would fail open: ${problem}\n`);
+      Deno.exit(1);
+    }
+    writeStderr(`compile: ${plan.output} loads every hook (doctor's hooks-load check)\n`);
+  }
+  writeStderr(`compile: wrote ${plan.output}` + "\n");
+  Deno.exit(0);
 }

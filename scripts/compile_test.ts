@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { computeScopes, defaultRunHelpers, MAIN_PATH, resolveRunCommand, scopeFlags } from "../src/permissions.ts";
-import { compilePlan, unbundled } from "./compile.ts";
+import { compilePlan, hooksLoadProblem, unbundled, withChunks } from "./compile.ts";
 import { DEFAULT_BUNDLE_DIR } from "./bundle.ts";
 
 const DEFAULT_BUNDLE_ENTRY = join(DEFAULT_BUNDLE_DIR, "main.js");
@@ -98,4 +98,29 @@ Deno.test("deno task compile --help prints every flag compilePlan takes, and exi
   ) {
     assert.ok(text.includes(flag), flag);
   }
+});
+
+Deno.test("withChunks(): every chunk given to --include, before the entry, which stays last", () => {
+  const plan = compilePlan(["--home", "/home/alice"], () => undefined);
+  const out = withChunks(plan, ["/d/a.js", "/d/b.js"]);
+  assert.equal(out.args.at(-1), plan.args.at(-1));
+  assert.deepEqual(out.args.slice(-3, -1), ["--include=/d/a.js", "--include=/d/b.js"]);
+  assert.deepEqual(out.args.filter((a) => !a.startsWith("--include=")), plan.args);
+  assert.equal(out.output, plan.output);
+});
+
+Deno.test("hooksLoadProblem(): the built binary's doctor --json must report its hooks loading", () => {
+  const report = (status: string) =>
+    JSON.stringify({
+      ok: false,
+      checks: [{ id: "binary", status: "fail" }, { id: "hooks-load", status, detail: "d" }],
+    });
+  assert.equal(hooksLoadProblem({ code: 1, stdout: report("ok"), stderr: "" }), null);
+  assert.equal(hooksLoadProblem({ code: 1, stdout: report("fail"), stderr: "" }), "hooks-load: d");
+  assert.match(
+    hooksLoadProblem({ code: 1, stdout: "", stderr: "error: unrecognized subcommand 'doctor'\nmore" })!,
+    /did not answer doctor --json \(error: unrecognized subcommand 'doctor'\)/,
+  );
+  assert.match(hooksLoadProblem({ code: null, stdout: "", stderr: "" })!, /exit code null/);
+  assert.match(hooksLoadProblem({ code: 0, stdout: '{"checks":[]}', stderr: "" })!, /no hooks-load check/);
 });

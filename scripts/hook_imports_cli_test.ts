@@ -11,7 +11,8 @@ import { basename, dirname, join } from "node:path";
 import { buildBundle, bundlePlan } from "./bundle.ts";
 
 const STATIC_IMPORT = /(?:^|[;\n])\s*(?:import|export)\s*(?:[^"';]*?\sfrom\s*)?["']([^"']+)["']/g;
-const DYNAMIC_IMPORT = /\bimport\(\s*["']([^"']+)["']\s*\)/g;
+/** `import("x")`, and `import(["./x.js"][0])`, the form scripts/bundle_hidden.ts gives the bundle's own chunks. */
+const DYNAMIC_IMPORT = /\bimport\(\s*(?:\[\s*)?["']([^"']+)["']\s*(?:\]\s*\[0\]\s*)?\)/g;
 
 function specifiers(code: string, pattern: RegExp): string[] {
   return [...code.matchAll(pattern)].map((m) => m[1]!);

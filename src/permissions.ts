@@ -188,6 +188,25 @@ export function denoRunArgs(scopes: Scopes): string[] {
   return ["run", "--quiet", `--config=${CONFIG_PATH}`, ...scopeFlags(scopes), MAIN_PATH];
 }
 
+/**
+ * `deno` arguments that run the bundle (scripts/bundle.ts) instead of main.ts: `args` (denoRunArgs and a command)
+ * with main.ts replaced by the bundle's entry, and the bundle's folder added to the read scope. The bundle's dynamic
+ * imports are hidden from `deno run`'s start-up graph (scripts/bundle_hidden.ts), and a dynamic import of a module
+ * outside that graph is checked against the read scope. A compiled binary embeds the chunks and needs no such path;
+ * every other flag is the binary's.
+ */
+export function bundleRunArgs(args: readonly string[], entry: string): string[] {
+  const folder = escapeComma(dirname(resolve(entry)));
+  const at = args.indexOf(MAIN_PATH);
+  if (at === -1) throw new Error("the arguments do not run main.ts");
+  const read = args.findIndex((a, i) => i < at && a.startsWith("--allow-read="));
+  return args.map((a, i) => {
+    if (i === at) return entry;
+    if (i === read) return a === "--allow-read=" ? `${a}${folder}` : `${a},${folder}`;
+    return a;
+  }).flatMap((a, i) => (read === -1 && i === at ? [`--allow-read=${folder}`, a] : [a]));
+}
+
 /** A path with a comma cannot be scoped: Deno 2.9.6 splits the list at commas and rejects the `,,` escape. */
 export class CommaPathError extends Error {
   override name = "CommaPathError";

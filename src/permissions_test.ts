@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
+  bundleRunArgs,
   CommaPathError,
   computeScopes,
   defaultRunHelpers,
   KILL_HELPER_CANDIDATES,
+  MAIN_PATH,
   resolveRunCommand,
   scopeFlags,
 } from "./permissions.ts";
@@ -59,4 +61,21 @@ Deno.test("resolveRunCommand(): paths against cwd, names on PATH (executables on
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("bundleRunArgs(): the bundle's entry in main.ts's place and its folder added to the read scope, nothing else", () => {
+  const args = ["run", "--quiet", ...scopeFlags(computeScopes(base)), MAIN_PATH, "hook", "stop"];
+  const out = bundleRunArgs(args, "/b/dist/bundle/main.js");
+  assert.equal(out.length, args.length);
+  assert.equal(out[out.indexOf("/b/dist/bundle/main.js") + 1], "hook");
+  assert.ok(!out.includes(MAIN_PATH));
+  const read = out.find((a) => a.startsWith("--allow-read="))!;
+  assert.equal(read, `${args.find((a) => a.startsWith("--allow-read="))},/b/dist/bundle`);
+  // every other flag is the binary's
+  assert.deepEqual(
+    out.filter((a) => !a.startsWith("--allow-read=") && a !== "/b/dist/bundle/main.js"),
+    args.filter((a) => !a.startsWith("--allow-read=") && a !== MAIN_PATH),
+  );
+  assert.throws(() => bundleRunArgs(["run", "x.ts"], "/b/main.js"), /do not run main\.ts/);
+  assert.throws(() => bundleRunArgs(args, "/a,b/main.js"), CommaPathError);
 });

@@ -25,6 +25,8 @@ import {
 } from "../doctor/checks.ts";
 import { type Facts, gatherFacts } from "../doctor/facts.ts";
 import { checkHandlersStart } from "../doctor/handlers_start.ts";
+import { checkHooksLoad } from "../doctor/hooks_load.ts";
+import { HOOK_EVENTS } from "../hooks/events.ts";
 import { MAIN_PATH, resolveRunCommand } from "../permissions.ts";
 import { inScope, launcherPrograms, readLauncher } from "../settings/launcher.ts";
 import { generations } from "../store/rotate.ts";
@@ -69,6 +71,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const checks: Check[] = [
     checkBinary({ files, self, onPath: pathBinary, exists, home: paths.home }),
     await checkHandlersStart(files, { self, onPath: pathBinary, exists, home: paths.home }),
+    await checkHooksLoad(HOOK_EVENTS),
     checkSettingsParse(files, facts.missingNamed),
     checkRegistered(files, facts.plugins, facts.pluginProblem),
     checkTimeouts(files, config.budgetMs, facts.relay.warning),

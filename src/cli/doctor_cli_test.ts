@@ -33,6 +33,7 @@ Deno.test("doctor: a fresh install of all hooks has nothing broken", async () =>
       "transcripts",
       "duplicates",
       "handlers-start",
+      "hooks-load",
     ]
   ) {
     assert.equal(c[id]?.status, "ok", `${id}: ${JSON.stringify(c[id])}`);

@@ -9,8 +9,9 @@ import type { AnyHookDefinition } from "./contract.ts";
 /**
  * The events `hook` runs. Each loads only its own hook's modules (a process runs one event), so a PreToolUse
  * call does not compile and evaluate the Stop guard's transcript reader; the specifiers are literals, so
- * `deno compile` and `deno bundle` still include them. `disabledBy` is a config switch that turns the event off
- * (like the off switch: nothing read, nothing logged).
+ * `deno bundle` includes them (it gives each a chunk, whose import scripts/bundle_hidden.ts then hides from
+ * `deno run`'s start-up graph; `deno task compile` embeds every chunk). `disabledBy` is a config switch that turns
+ * the event off (like the off switch: nothing read, nothing logged).
  */
 export const HOOK_EVENTS = {
   stop: {

@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { envFrom } from "../env.ts";
 import { cliArgs } from "../../scripts/scopes.ts";
-import { MAIN_PATH } from "../permissions.ts";
+import { bundleRunArgs } from "../permissions.ts";
 
 export interface CliRun {
   code: number;
@@ -26,7 +26,10 @@ export interface RunCliOptions {
   runCommands?: readonly string[];
   /** Relay folders to add to read and write scope (as `compile --relay-dir DIR`), e.g. for `hook stop`. */
   relayDirs?: readonly string[];
-  /** The module to run instead of main.ts (the bundle's entry, scripts/bundle.ts), with the same flags. */
+  /**
+   * The module to run instead of main.ts (the bundle's entry, scripts/bundle.ts), with the same flags and the bundle's
+   * folder in the read scope (bundleRunArgs).
+   */
   entry?: string;
   /**
    * The arguments the scopes are computed for, when they differ from those run: a compiled binary's scope is fixed,
@@ -79,7 +82,7 @@ export async function runCliBytes(
   const denoArgs = [...scoped.slice(0, scoped.length - (options.scopeArgs ?? args).length), ...args];
   const entry = options.entry;
   const command = new Deno.Command(Deno.execPath(), {
-    args: entry === undefined ? denoArgs : denoArgs.map((a) => (a === MAIN_PATH ? entry : a)),
+    args: entry === undefined ? denoArgs : bundleRunArgs(denoArgs, entry),
     env: { ...env, ...options.runtimeEnv },
     clearEnv: true,
     cwd: options.cwd ?? options.home,

@@ -35,10 +35,15 @@ Deno.test("rangesOf(): runs of accepted code points, at both ends of the code sp
 });
 
 Deno.test("wordClassFile(): single code points and ranges are escaped, and the lines stay short", () => {
-  const text = wordClassFile([[0x41, 0x41], [0x61, 0x7a], ...Array.from({ length: 40 }, (_, i) => [
-    0x1000 + 4 * i,
-    0x1001 + 4 * i,
-  ] as [number, number])]);
+  const text = wordClassFile([
+    [0x41, 0x41],
+    [0x61, 0x7a],
+    ...Array.from({ length: 40 }, (_, i) =>
+      [
+        0x1000 + 4 * i,
+        0x1001 + 4 * i,
+      ] as [number, number]),
+  ]);
   assert.match(text, /export const WORD_CLASS = "\\u\{41\}\\u\{61\}-\\u\{7a\}/);
   assert.ok(text.split("\n").every((line) => line.length <= 120));
   const body = text.slice(text.indexOf("=") + 1).replace(/;\s*$/, "");
