@@ -5,7 +5,7 @@ import * as ours from "./path.ts";
 
 /** Path pieces as they occur here: names, dots, empty pieces and extra slashes, no backslash. */
 const piece = fc.oneof(
-  fc.constantFrom("", ".", "..", "/", "//", "state", ".cliffhanger", "a b", "x.json", "é"),
+  fc.constantFrom("", ".", "..", "...", "/", "//", "state", ".cliffhanger", "..x", "x..", "a b", "x.json", "é", "日本"),
   fc.stringMatching(/^[A-Za-z0-9._ -]{1,12}$/),
 );
 const path = fc.array(piece, { minLength: 1, maxLength: 6 }).map((parts) => parts.join("/"));
@@ -22,6 +22,44 @@ Deno.test("src/path.ts agrees with node:path on POSIX paths without a backslash"
     }),
     { numRuns: 2000, seed: 20261130 },
   );
+  // and with random seeds, relative starts included
+  fc.assert(
+    fc.property(fc.array(path, { minLength: 0, maxLength: 5 }), (paths) => {
+      assert.equal(ours.join(...paths), node.join(...paths), `join(${JSON.stringify(paths)})`);
+      assert.equal(ours.resolve(...paths), node.resolve(...paths), `resolve(${JSON.stringify(paths)})`);
+      for (const p of paths) assert.equal(ours.dirname(p), node.dirname(p), `dirname(${JSON.stringify(p)})`);
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+Deno.test("src/path.ts: the edge cases of node:path", () => {
+  const cases = [
+    "",
+    ".",
+    "..",
+    "/",
+    "//",
+    "///",
+    "//a",
+    "/a/",
+    "a/",
+    "./",
+    "../..",
+    "/..",
+    "/../a",
+    "a/../..",
+    "a//b/./c/",
+  ];
+  for (const p of cases) {
+    assert.equal(ours.join(p), node.join(p), `join(${JSON.stringify(p)})`);
+    assert.equal(ours.join(p, p), node.join(p, p), `join(${JSON.stringify(p)} twice)`);
+    assert.equal(ours.dirname(p), node.dirname(p), `dirname(${JSON.stringify(p)})`);
+    assert.equal(ours.isAbsolute(p), node.isAbsolute(p), `isAbsolute(${JSON.stringify(p)})`);
+    assert.equal(ours.resolve("/r", p), node.resolve("/r", p), `resolve("/r", ${JSON.stringify(p)})`);
+  }
+  assert.equal(ours.join(), ".");
+  assert.equal(ours.resolve(), node.resolve());
 });
 
 Deno.test("src/path.ts resolves a relative path against the working directory, as node:path does", () => {
