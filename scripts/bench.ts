@@ -3,7 +3,8 @@
  * run, on deterministic transcripts of 1, 20 and 200 MB (generated once into .cache/bench/, then reused).
  *
  * Every hook runs as `deno run` with exactly the compiled binary's permission flags (scripts/scopes.ts, as the
- * black-box tests do): `deno compile` needs to download its runtime, which build machines here cannot. The
+ * black-box tests do), plus the bundle's own folder in the read scope (bundleRunArgs: its dynamic imports are hidden
+ * from the start-up graph): `deno compile` needs to download its runtime, which build machines here cannot. The
  * runtime floor F runs an empty entry point (scripts/bench/empty.ts) under the same runtime, config, flags and
  * scopes; the read floor R is `cat FILE > /dev/null`. Scenarios run round-robin (one run of each per round,
  * the first rounds are warm-up), so load on the machine falls on all of them alike.

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { buildBundle, BUNDLE_MARKER, bundlePlan } from "./bundle.ts";
 import { dynamicImports } from "./bundle_hidden.ts";
+import { hooksLoadProblem } from "./compile.ts";
 import { type CliRun, runCli, tempHome } from "../src/testing/run_cli.ts";
 
 interface Step {
@@ -58,7 +59,7 @@ function comparable(run: CliRun, home: string) {
   return { code: run.code, stdout: clean(run.stdout), stderr: clean(run.stderr) };
 }
 
-Deno.test("the bundle's entry answers every command as main.ts does, under the same flags", async () => {
+Deno.test("the bundle's entry answers every command as main.ts does, under the same flags (and its folder readable)", async () => {
   const outdir = await Deno.makeTempDir({ prefix: "cliffhanger-bundle-" });
   const [sourceHome, bundleHome] = [await tempHome(), await tempHome()];
   try {
@@ -110,6 +111,9 @@ Deno.test("the bundle's entry answers every command as main.ts does, under the s
       }
     }
     assert.ok(blocks >= 2, "the steps include real decisions (a block and a deny), not only help texts");
+    // what deno task compile asks of the binary it builds: doctor loads every hook runner through the hidden imports
+    const doctor = await runCli(["doctor", "--json"], { home: bundleHome, entry: plan.entry });
+    assert.equal(hooksLoadProblem(doctor), null, doctor.stdout + doctor.stderr);
   } finally {
     for (const dir of [outdir, sourceHome, bundleHome]) await Deno.remove(dir, { recursive: true });
   }

@@ -14,7 +14,7 @@
  * main.ts as it is; so does a build whose `deno bundle` fails (it says so), since the behaviour is the same.
  */
 import { parseArgs } from "node:util";
-import { join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { computeScopes, CONFIG_PATH, MAIN_PATH, REPO_ROOT, resolveRunCommand, scopeFlags } from "../src/permissions.ts";
 import { withSymlinkTargets } from "./scopes.ts";
 import { buildBundle, type BundlePlan, bundlePlan } from "./bundle.ts";
@@ -144,6 +144,25 @@ async function runDoctor(binary: string): Promise<{ code: number | null; stdout:
   }
 }
 
+/**
+ * Where `deno compile` writes, and whether the result is checked before it takes the output's place. A binary for
+ * this platform is written beside the output under a temporary name, checked (hooksLoadProblem), and only then
+ * renamed over the output, so that a failed check leaves any earlier binary as it was. One for another platform
+ * (`--target`) cannot be run here: it is written in place, unchecked (and on Windows, where `deno compile` names the
+ * file itself, in place too).
+ */
+export function buildStep(plan: CompilePlan, pid: number = Deno.pid, os: string = Deno.build.os): {
+  plan: CompilePlan;
+  checked: boolean;
+} {
+  if (plan.args.some((a) => a.startsWith("--target=")) || os === "windows") return { plan, checked: false };
+  const temp = join(dirname(plan.output), `.${basename(plan.output)}.building-${pid}`);
+  return {
+    plan: { ...plan, args: plan.args.map((a) => a.startsWith("--output=") ? `--output=${temp}` : a), output: temp },
+    checked: true,
+  };
+}
+
 /** The plan compiling main.ts itself, for when the bundle cannot be built. */
 export function unbundled(plan: CompilePlan): CompilePlan {
   return { ...plan, args: [...plan.args.slice(0, -1), MAIN_PATH], bundle: null };
@@ -203,8 +222,8 @@ if (import.meta.main) {
     if (plan.bundle.hideImports) {
       writeStderr("then its dynamic imports hidden from deno run's graph (scripts/bundle_hidden.ts)\n");
     }
-    if (dryRun) writeStderr("and deno compile given --include=CHUNK for every chunk of the bundle but its entry\n");
-    if (!dryRun) {
+    if (dryRun) plan = withChunks(plan, ["<every chunk of the bundle but main.js>"]);
+    else {
       const bundled = await buildBundle(plan.bundle);
       if (!bundled.ok) {
         writeStderr(`${bundled.stderr}compile: deno bundle failed; compiling main.ts unbundled (slower start-up)\n`);
@@ -217,23 +236,34 @@ if (import.meta.main) {
   }
   writeStderr(`deno ${plan.args.join(" ")}` + "\n");
   if (dryRun) Deno.exit(0);
-  const status = await new Deno.Command(Deno.execPath(), { args: plan.args, stdout: "inherit", stderr: "inherit" })
-    .spawn().status;
+  const output = plan.output;
+  const step = buildStep(plan);
+  const status = await new Deno.Command(Deno.execPath(), {
+    args: step.plan.args,
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn().status;
   if (!status.success) {
+    await Deno.remove(step.plan.output).catch(() => {});
     writeStderr(
       "compile: deno compile failed; it needs to download Deno's runtime once (or DENORT_BIN on an air-gapped machine)\n",
     );
     Deno.exit(status.code);
   }
-  // a binary for another platform cannot be run here; one for this one must load its hooks
-  if (!plan.args.some((a) => a.startsWith("--target="))) {
-    const problem = hooksLoadProblem(await runDoctor(plan.output));
-    if (problem !== null) {
-      writeStderr(`compile: ${plan.output} cannot load its hooks, so every hook call would fail open: ${problem}\n`);
-      Deno.exit(1);
-    }
-    writeStderr(`compile: ${plan.output} loads every hook (doctor's hooks-load check)\n`);
+  if (!step.checked) {
+    writeStderr(`compile: wrote ${output}; not checked here: run \`${basename(output)} doctor\` on its platform\n`);
+    Deno.exit(0);
   }
-  writeStderr(`compile: wrote ${plan.output}` + "\n");
+  const problem = hooksLoadProblem(await runDoctor(step.plan.output));
+  if (problem !== null) {
+    await Deno.remove(step.plan.output).catch(() => {});
+    writeStderr(
+      `compile: the binary built cannot load its hooks, so every hook call would fail open: ${problem}. ` +
+        `Nothing was written to ${output}; \`deno task compile --no-bundle\` compiles main.ts without the bundle\n`,
+    );
+    Deno.exit(1);
+  }
+  await Deno.rename(step.plan.output, output);
+  writeStderr(`compile: wrote ${output}; it loads every hook (doctor's hooks-load check)\n`);
   Deno.exit(0);
 }

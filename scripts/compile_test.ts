@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { computeScopes, defaultRunHelpers, MAIN_PATH, resolveRunCommand, scopeFlags } from "../src/permissions.ts";
-import { compilePlan, hooksLoadProblem, unbundled, withChunks } from "./compile.ts";
+import { buildStep, compilePlan, hooksLoadProblem, unbundled, withChunks } from "./compile.ts";
 import { DEFAULT_BUNDLE_DIR } from "./bundle.ts";
 
 const DEFAULT_BUNDLE_ENTRY = join(DEFAULT_BUNDLE_DIR, "main.js");
@@ -123,4 +123,19 @@ Deno.test("hooksLoadProblem(): the built binary's doctor --json must report its 
   );
   assert.match(hooksLoadProblem({ code: null, stdout: "", stderr: "" })!, /exit code null/);
   assert.match(hooksLoadProblem({ code: 0, stdout: '{"checks":[]}', stderr: "" })!, /no hooks-load check/);
+});
+
+Deno.test("buildStep(): a binary for this platform is built under a temporary name beside the output, then checked", () => {
+  const plan = compilePlan(["--home", "/home/alice", "--output", "/opt/bin/cliffhanger-bin"], () => undefined);
+  const step = buildStep(plan, 42, "linux");
+  assert.equal(step.checked, true);
+  assert.equal(step.plan.output, "/opt/bin/.cliffhanger-bin.building-42");
+  assert.ok(step.plan.args.includes("--output=/opt/bin/.cliffhanger-bin.building-42"));
+  assert.deepEqual(
+    step.plan.args.filter((a) => !a.startsWith("--output=")),
+    plan.args.filter((a) => !a.startsWith("--output=")),
+  );
+  const cross = compilePlan(["--home", "/h", "--target", "aarch64-apple-darwin"], () => undefined);
+  assert.deepEqual(buildStep(cross, 42, "linux"), { plan: cross, checked: false });
+  assert.deepEqual(buildStep(plan, 42, "windows"), { plan, checked: false });
 });

@@ -196,12 +196,13 @@ export function denoRunArgs(scopes: Scopes): string[] {
  * every other flag is the binary's.
  */
 export function bundleRunArgs(args: readonly string[], entry: string): string[] {
-  const folder = escapeComma(dirname(resolve(entry)));
+  const entryPath = resolve(entry);
+  const folder = escapeComma(dirname(entryPath));
   const at = args.indexOf(MAIN_PATH);
   if (at === -1) throw new Error("the arguments do not run main.ts");
   const read = args.findIndex((a, i) => i < at && a.startsWith("--allow-read="));
   return args.map((a, i) => {
-    if (i === at) return entry;
+    if (i === at) return entryPath;
     if (i === read) return a === "--allow-read=" ? `${a}${folder}` : `${a},${folder}`;
     return a;
   }).flatMap((a, i) => (read === -1 && i === at ? [`--allow-read=${folder}`, a] : [a]));

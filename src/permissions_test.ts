@@ -77,5 +77,19 @@ Deno.test("bundleRunArgs(): the bundle's entry in main.ts's place and its folder
     args.filter((a) => !a.startsWith("--allow-read=") && a !== MAIN_PATH),
   );
   assert.throws(() => bundleRunArgs(["run", "x.ts"], "/b/main.js"), /do not run main\.ts/);
+  // no read scope at all, or an empty one: the folder becomes it
+  assert.deepEqual(bundleRunArgs(["run", MAIN_PATH, "--version"], "/b/main.js"), [
+    "run",
+    "--allow-read=/b",
+    "/b/main.js",
+    "--version",
+  ]);
+  assert.deepEqual(bundleRunArgs(["run", "--allow-read=", MAIN_PATH], "/b/main.js"), [
+    "run",
+    "--allow-read=/b",
+    "/b/main.js",
+  ]);
+  // a relative entry is made absolute, as its folder is
+  assert.equal(bundleRunArgs(["run", MAIN_PATH], "dist/b/main.js").at(-1), join(Deno.cwd(), "dist/b/main.js"));
   assert.throws(() => bundleRunArgs(args, "/a,b/main.js"), CommaPathError);
 });

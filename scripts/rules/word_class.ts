@@ -3,7 +3,7 @@
  * the closing analysis builds far faster than the property lookup (src/rules/closing/word_class_data.ts).
  * src/rules/closing/word_class_test.ts fails when the file is not what this computes, as after a runtime upgrade
  * with new Unicode tables. Run:
- *   deno run --allow-write scripts/rules/word_class.ts
+ *   npx -y deno@2.9.6 run --allow-write scripts/rules/word_class.ts
  */
 import { computeWordClassFile } from "../../src/rules/closing/word_class_data.ts";
 

@@ -1,9 +1,10 @@
 /**
- * doctor's `hooks-load` check: does this very program load each hook event's modules? A hook imports its event's
- * modules when it starts (src/hooks/events.ts); one that cannot fails open on every call, which looks like a fast
- * hook that never blocks. A compiled binary embeds the bundle's chunks, which the bundle imports through specifiers
- * Deno's graph builder cannot read (scripts/bundle_hidden.ts); a binary built without them would fail here, and
- * `deno task compile` runs this check on the binary it builds.
+ * doctor's `hooks-load` check: does this very program load each hook event's runner? A hook imports its event's
+ * runner first (src/hooks/events.ts; what a runner imports later, for a rare input, is not tried here); one that
+ * cannot fails open on every call, which looks like a fast hook that never blocks. A compiled binary embeds the
+ * bundle's chunks, which the bundle imports through specifiers Deno's graph builder cannot read
+ * (scripts/bundle_hidden.ts). `deno task compile` runs `doctor --json` on the binary it builds and refuses one that
+ * fails this check or does not answer at all (doctor is such a chunk too).
  */
 import type { Check } from "./checks.ts";
 

@@ -4,7 +4,11 @@ import { computeWordClassFile, rangesOf, WORD_CLASS_REFERENCE, wordClassFile } f
 
 Deno.test("word_class.ts is what scripts/rules/word_class.ts computes from this runtime's Unicode tables", async () => {
   const stored = await Deno.readTextFile(new URL("./word_class.ts", import.meta.url));
-  assert.equal(stored, computeWordClassFile(), "out of date: deno run --allow-write scripts/rules/word_class.ts");
+  assert.equal(
+    stored,
+    computeWordClassFile(),
+    "out of date: npx -y deno@2.9.6 run --allow-write scripts/rules/word_class.ts",
+  );
 });
 
 Deno.test("WORD_CLASS matches what [\\p{L}\\p{N}] matches, for every code point", () => {
