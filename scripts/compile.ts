@@ -187,7 +187,8 @@ options:
   -h, --help              show this help
 
 DENORT_BIN=PATH uses a local denort (Deno 2.9.6's runtime) instead of downloading it, for air-gapped builds.
-A binary built for this platform is then run once (doctor --json): the build fails if it cannot load its hooks.
+A binary built for this platform is then run once (doctor --json) and written only if it loads its hooks; if not,
+it is built once more with the bundle's imports literal, and then the build fails.
 Exit codes: 0 built (or printed), 1 the build failed, 2 a usage mistake.
 `;
 
@@ -216,6 +217,7 @@ if (import.meta.main) {
     }
   }
   const dryRun = Deno.args.includes("--dry-run");
+  const unchunked = plan;
   if (plan.bundle) {
     writeStderr(`deno ${plan.bundle.args.join(" ")}` + "\n");
     if (plan.bundle.eager) writeStderr("then the bundle's top-level functions made eager (scripts/bundle_eager.ts)\n");
@@ -223,20 +225,44 @@ if (import.meta.main) {
       writeStderr("then its dynamic imports hidden from deno run's graph (scripts/bundle_hidden.ts)\n");
     }
     if (dryRun) plan = withChunks(plan, ["<every chunk of the bundle but main.js>"]);
-    else {
-      const bundled = await buildBundle(plan.bundle);
-      if (!bundled.ok) {
-        writeStderr(`${bundled.stderr}compile: deno bundle failed; compiling main.ts unbundled (slower start-up)\n`);
-        plan = unbundled(plan);
-      } else {
-        if (bundled.stderr !== "") writeStderr(bundled.stderr);
-        plan = withChunks(plan, await chunksToInclude(plan.bundle.outdir, plan.bundle.entry));
-      }
-    }
+    else plan = await bundled(plan);
   }
   writeStderr(`deno ${plan.args.join(" ")}` + "\n");
   if (dryRun) Deno.exit(0);
-  const output = plan.output;
+  let result = await compileChecked(plan);
+  if (result.problem !== undefined && unchunked.bundle?.hideImports === true && plan.bundle !== null) {
+    // hooks that cannot load through the hidden imports may still load through literal ones (as before the ninth
+    // pass, docs/performance.md); only that build is tried again
+    writeStderr(`compile: ${result.problem}; building again with the bundle's imports literal\n`);
+    plan = await bundled({ ...unchunked, bundle: { ...unchunked.bundle, hideImports: false } });
+    writeStderr(`deno ${plan.args.join(" ")}` + "\n");
+    result = await compileChecked(plan);
+  }
+  if (result.problem !== undefined) {
+    writeStderr(
+      `compile: the binary built cannot load its hooks, so every hook call would fail open: ${result.problem}. ` +
+        `Nothing was written to ${plan.output}; \`deno task compile --no-bundle\` compiles main.ts without the bundle\n`,
+    );
+  }
+  Deno.exit(result.code);
+}
+
+/** The plan after building its bundle: every chunk given to --include, or main.ts when the bundle fails. */
+async function bundled(plan: CompilePlan): Promise<CompilePlan> {
+  const built = await buildBundle(plan.bundle!);
+  if (!built.ok) {
+    writeStderr(`${built.stderr}compile: deno bundle failed; compiling main.ts unbundled (slower start-up)\n`);
+    return unbundled(plan);
+  }
+  if (built.stderr !== "") writeStderr(built.stderr);
+  return withChunks(plan, await chunksToInclude(plan.bundle!.outdir, plan.bundle!.entry));
+}
+
+/**
+ * Runs `deno compile` (buildStep: under a temporary name when the result can be checked here), then the check; the
+ * output is replaced only by a binary that passed it. `problem` says why a built binary was refused.
+ */
+async function compileChecked(plan: CompilePlan): Promise<{ code: number; problem?: string }> {
   const step = buildStep(plan);
   const status = await new Deno.Command(Deno.execPath(), {
     args: step.plan.args,
@@ -244,26 +270,24 @@ if (import.meta.main) {
     stderr: "inherit",
   }).spawn().status;
   if (!status.success) {
-    await Deno.remove(step.plan.output).catch(() => {});
+    if (step.checked) await Deno.remove(step.plan.output).catch(() => {});
     writeStderr(
       "compile: deno compile failed; it needs to download Deno's runtime once (or DENORT_BIN on an air-gapped machine)\n",
     );
-    Deno.exit(status.code);
+    return { code: status.code };
   }
   if (!step.checked) {
-    writeStderr(`compile: wrote ${output}; not checked here: run \`${basename(output)} doctor\` on its platform\n`);
-    Deno.exit(0);
+    writeStderr(
+      `compile: wrote ${plan.output}; not checked here: run \`${basename(plan.output)} doctor\` on its platform\n`,
+    );
+    return { code: 0 };
   }
   const problem = hooksLoadProblem(await runDoctor(step.plan.output));
   if (problem !== null) {
     await Deno.remove(step.plan.output).catch(() => {});
-    writeStderr(
-      `compile: the binary built cannot load its hooks, so every hook call would fail open: ${problem}. ` +
-        `Nothing was written to ${output}; \`deno task compile --no-bundle\` compiles main.ts without the bundle\n`,
-    );
-    Deno.exit(1);
+    return { code: 1, problem };
   }
-  await Deno.rename(step.plan.output, output);
-  writeStderr(`compile: wrote ${output}; it loads every hook (doctor's hooks-load check)\n`);
-  Deno.exit(0);
+  await Deno.rename(step.plan.output, plan.output);
+  writeStderr(`compile: wrote ${plan.output}; it loads every hook (doctor's hooks-load check)\n`);
+  return { code: 0 };
 }
