@@ -126,11 +126,19 @@ export async function makeBundleEager(dir: string): Promise<{ functions: number;
     functions += result.functions;
     rewrites.push([name, result.source]);
   }
+  await writeChunks(dir, rewrites, "eager");
+  return { functions, skipped: [...skipped].sort() };
+}
+
+/**
+ * Writes rewritten chunks of the bundle folder `dir` over the old ones, each through a new temp file (`.TAG-tmp`) and
+ * a rename, so that no chunk is ever half written. Every rewrite is made before this runs.
+ */
+export async function writeChunks(dir: string, rewrites: readonly [string, string][], tag: string): Promise<void> {
   for (const [name, source] of rewrites) {
     const path = `${dir}/${name}`;
-    const temp = `${path}.eager-tmp`;
+    const temp = `${path}.${tag}-tmp`;
     await Deno.writeTextFile(temp, source, { createNew: true });
     await Deno.rename(temp, path);
   }
-  return { functions, skipped: [...skipped].sort() };
 }

@@ -18,6 +18,7 @@
  */
 import { join } from "node:path";
 import { parse } from "acorn";
+import { writeChunks } from "./bundle_eager.ts";
 
 interface Node {
   type: string;
@@ -124,12 +125,7 @@ export async function hideBundleImports(dir: string): Promise<{ imports: number;
     imports += result.hidden;
     rewrites.push([name, result.source]);
   }
-  for (const [name, source] of rewrites) {
-    const path = `${dir}/${name}`;
-    const temp = `${path}.hidden-tmp`;
-    await Deno.writeTextFile(temp, source, { createNew: true });
-    await Deno.rename(temp, path);
-  }
+  await writeChunks(dir, rewrites, "hidden");
   return { imports, chunks: rewrites.length };
 }
 
