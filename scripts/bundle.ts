@@ -11,6 +11,7 @@ import { CONFIG_PATH, MAIN_PATH, REPO_ROOT } from "../src/permissions.ts";
 import { writeStderr, writeStdout } from "../src/output.ts";
 import { makeBundleEager } from "./bundle_eager.ts";
 import { hideBundleImports } from "./bundle_hidden.ts";
+import { mergeBundleCore } from "./bundle_merge.ts";
 
 export const DEFAULT_BUNDLE_DIR = join(REPO_ROOT, "dist", "bundle");
 
@@ -24,16 +25,19 @@ export interface BundlePlan {
   eager: boolean;
   /** Hide the chunks' dynamic imports from `deno run`'s start-up graph (scripts/bundle_hidden.ts); true unless `--literal-imports`. */
   hideImports: boolean;
+  /** Merge the chunks every process loads into one module (scripts/bundle_merge.ts); true unless `--no-merge`. */
+  merge: boolean;
 }
 
 export function bundlePlan(
   outdir: string = DEFAULT_BUNDLE_DIR,
-  options: { eager?: boolean; hideImports?: boolean } = {},
+  options: { eager?: boolean; hideImports?: boolean; merge?: boolean } = {},
 ): BundlePlan {
   const dir = resolve(outdir);
   return {
     eager: options.eager ?? true,
     hideImports: options.hideImports ?? true,
+    merge: options.merge ?? true,
     args: [
       "bundle",
       "--quiet",
@@ -58,6 +62,8 @@ export interface BundleResult {
   eager?: { functions: number; skipped: string[] };
   /** What scripts/bundle_hidden.ts did, when the plan asked for it and it worked (else `stderr` says why not). */
   hidden?: { imports: number; chunks: number };
+  /** What scripts/bundle_merge.ts did, when the plan asked for it and it worked (else `stderr` says why not). */
+  merged?: { chunks: number; kept: { chunk: string; why: string }[] };
 }
 
 /**
@@ -100,6 +106,14 @@ export async function buildBundle(plan: BundlePlan): Promise<BundleResult> {
       result.stderr += `bundle: hiding the dynamic imports failed (${why(e)}); they stay literal\n`;
     }
   }
+  if (plan.merge) {
+    try {
+      const merged = await mergeBundleCore(plan.outdir);
+      result.merged = { chunks: merged.merged.length, kept: merged.kept };
+    } catch (e) {
+      result.stderr += `bundle: merging the entry's chunks failed (${why(e)}); they stay separate\n`;
+    }
+  }
   return result;
 }
 
@@ -126,6 +140,7 @@ if (import.meta.main) {
   let outdir: string | undefined;
   let eager = true;
   let hideImports = true;
+  let merge = true;
   try {
     const { values } = parseArgs({
       args: Deno.args,
@@ -134,18 +149,22 @@ if (import.meta.main) {
         outdir: { type: "string" },
         "no-eager": { type: "boolean" },
         "literal-imports": { type: "boolean" },
+        "no-merge": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     });
     if (values.help) {
       writeStdout(
-        "usage: deno task bundle [--outdir DIR] [--no-eager] [--literal-imports]\n\n" +
+        "usage: deno task bundle [--outdir DIR] [--no-eager] [--literal-imports] [--no-merge]\n\n" +
           "Bundles main.ts into DIR (default dist/bundle): main.js and its chunks, as deno task compile uses them.\n" +
           "The chunks' top-level functions are made eager, so that V8 compiles them with their module and the code\n" +
           "cache holds them; --no-eager leaves them as deno bundle wrote them (for measuring).\n" +
           "The chunks' dynamic imports are hidden from deno run's start-up graph (import([\"./x.js\"][0])), so that\n" +
           "a process reads only the chunks it imports; run it with the folder in the read scope, and compile it with\n" +
           "every chunk given to --include (deno task compile does). --literal-imports leaves them literal.\n" +
+          "The chunks every process loads before its first line runs (main.js's static imports and theirs) are\n" +
+          "merged into one module, main-core.js, so that a process loads two modules where it loaded twenty;\n" +
+          "--no-merge leaves them separate.\n" +
           "DIR must be empty, new, or an earlier bundle. Exit codes: 0 written; 1 deno bundle failed or DIR refused;\n" +
           "2 usage error.\n",
       );
@@ -153,12 +172,13 @@ if (import.meta.main) {
     }
     eager = values["no-eager"] !== true;
     hideImports = values["literal-imports"] !== true;
+    merge = values["no-merge"] !== true;
     outdir = values.outdir === undefined ? undefined : resolve(Deno.env.get("INIT_CWD") || Deno.cwd(), values.outdir);
   } catch (e) {
     writeStderr(`bundle: ${e instanceof Error ? e.message : e}\n`);
     Deno.exit(2);
   }
-  const plan = bundlePlan(outdir, { eager, hideImports });
+  const plan = bundlePlan(outdir, { eager, hideImports, merge });
   const result = await buildBundle(plan);
   if (!result.ok) {
     writeStderr(`bundle: failed\n${result.stderr}`);
@@ -172,5 +192,11 @@ if (import.meta.main) {
   const hidden = result.hidden
     ? `; ${result.hidden.imports} dynamic imports hidden in ${result.hidden.chunks} chunks`
     : "";
-  writeStderr(`bundle: wrote ${plan.entry}${made}${hidden}\n`);
+  const merged = result.merged
+    ? `; ${result.merged.chunks} chunks merged into main-core.js` +
+      (result.merged.kept.length > 0
+        ? ` (kept apart: ${result.merged.kept.map((k) => `${k.chunk}, ${k.why}`).join("; ")})`
+        : "")
+    : "";
+  writeStderr(`bundle: wrote ${plan.entry}${made}${hidden}${merged}\n`);
 }

@@ -7,6 +7,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { buildBundle, BUNDLE_MARKER, bundlePlan } from "./bundle.ts";
 import { dynamicImports } from "./bundle_hidden.ts";
+import { staticImports } from "./bundle_eager.ts";
+import { CORE_FILE } from "./bundle_merge.ts";
 import { hooksLoadProblem } from "./compile.ts";
 import { type CliRun, runCli, tempHome } from "../src/testing/run_cli.ts";
 
@@ -93,6 +95,14 @@ Deno.test("the bundle's entry answers every command as main.ts does, under the s
     assert.ok(imports.some((d) => d.specifier.startsWith("./hook-")), "the hook runners are among them");
     assert.ok((built.eager?.functions ?? 0) > 100, `functions made eager: ${built.eager?.functions}`);
     assert.deepEqual(built.eager?.skipped, [], "no chunk is on an import cycle");
+    // the chunks every process loads are one module (scripts/bundle_merge.ts): main.js imports main-core.js only
+    assert.deepEqual(built.merged?.kept, [], "every chunk of the entry's closure is merged");
+    assert.ok((built.merged?.chunks ?? 0) >= 10, `chunks merged: ${built.merged?.chunks}`);
+    assert.deepEqual(
+      [...new Set(staticImports(await Deno.readTextFile(plan.entry)))],
+      [CORE_FILE],
+      "main.js imports only the merged file",
+    );
     let blocks = 0;
     for (const step of STEPS) {
       const options = {
@@ -132,6 +142,9 @@ Deno.test("buildBundle() refuses to clear a folder that is not an earlier bundle
     const first = await buildBundle(bundlePlan(target, { eager: false }));
     assert.ok(first.ok, first.stderr);
     assert.equal(first.eager, undefined, "--no-eager: the functions are left as deno bundle wrote them");
+    const unmerged = await buildBundle(bundlePlan(join(dir, "unmerged"), { merge: false }));
+    assert.ok(unmerged.ok && unmerged.merged === undefined, "--no-merge: the chunks stay apart");
+    assert.ok(!(await Deno.stat(join(dir, "unmerged", CORE_FILE)).then(() => true, () => false)));
     assert.match(await Deno.readTextFile(join(target, "main.js")), /^(?:async )?function \w+\(/m);
     await Deno.writeTextFile(join(target, "stale-chunk.js"), "// from an older build\n");
     const again = await buildBundle(bundlePlan(target));

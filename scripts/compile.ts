@@ -188,7 +188,7 @@ options:
 
 DENORT_BIN=PATH uses a local denort (Deno 2.9.6's runtime) instead of downloading it, for air-gapped builds.
 A binary built for this platform is then run once (doctor --json) and written only if it loads its hooks; if not,
-it is built once more with the bundle's imports literal, and then the build fails.
+it is built once more with the bundle's imports literal and its chunks apart, and then the build fails.
 Exit codes: 0 built (or printed), 1 the build failed, 2 a usage mistake.
 `;
 
@@ -224,17 +224,22 @@ if (import.meta.main) {
     if (plan.bundle.hideImports) {
       writeStderr("then its dynamic imports hidden from deno run's graph (scripts/bundle_hidden.ts)\n");
     }
+    if (plan.bundle.merge) {
+      writeStderr("then the chunks every process loads merged into one (scripts/bundle_merge.ts)\n");
+    }
     if (dryRun) plan = withChunks(plan, ["<every chunk of the bundle but main.js>"]);
     else plan = await bundled(plan);
   }
   writeStderr(`deno ${plan.args.join(" ")}` + "\n");
   if (dryRun) Deno.exit(0);
   let result = await compileChecked(plan);
-  if (result.problem !== undefined && unchunked.bundle?.hideImports === true && plan.bundle !== null) {
-    // hooks that cannot load through the hidden imports may still load through literal ones (as before the ninth
-    // pass, docs/performance.md); only that build is tried again
-    writeStderr(`compile: ${result.problem}; building again with the bundle's imports literal\n`);
-    plan = await bundled({ ...unchunked, bundle: { ...unchunked.bundle, hideImports: false } });
+  const rewritten = unchunked.bundle?.hideImports === true || unchunked.bundle?.merge === true;
+  if (result.problem !== undefined && rewritten && plan.bundle !== null) {
+    // hooks that cannot load through the hidden imports or the merged chunks may still load through literal imports
+    // of chunks as deno bundle wrote them (as before the ninth pass, docs/performance.md); only that build is tried
+    // again
+    writeStderr(`compile: ${result.problem}; building again with the bundle's imports literal and its chunks apart\n`);
+    plan = await bundled({ ...unchunked, bundle: { ...unchunked.bundle!, hideImports: false, merge: false } });
     writeStderr(`deno ${plan.args.join(" ")}` + "\n");
     result = await compileChecked(plan);
   }

@@ -9,8 +9,11 @@
 import assert from "node:assert/strict";
 import { basename, dirname, join } from "node:path";
 import { buildBundle, bundlePlan } from "./bundle.ts";
+import { CORE_FILE } from "./bundle_merge.ts";
 
-const STATIC_IMPORT = /(?:^|[;\n])\s*(?:import|export)\s*(?:[^"';]*?\sfrom\s*)?["']([^"']+)["']/g;
+// the braces may hold string names (`import { "chunk-A.js#a" as a } from "./main-core.js"`, scripts/bundle_merge.ts)
+const STATIC_IMPORT =
+  /(?:^|[;\n])\s*(?:import|export)\s*(?:(?:[^"';]|"[^"\n]*"|'[^'\n]*')*?\sfrom\s*)?["']([^"']+)["']/g;
 /** `import("x")`, and `import(["./x.js"][0])`, the form scripts/bundle_hidden.ts gives the bundle's own chunks. */
 const DYNAMIC_IMPORT = /\bimport\(\s*(?:\[\s*)?["']([^"']+)["']\s*(?:\]\s*\[0\]\s*)?\)/g;
 
@@ -111,6 +114,7 @@ Deno.test("the hook path in the bundle", async (t) => {
     await t.step("no module reachable from `hook <event>` imports node:", () => {
       assert.equal(runners.length, 3, `one runner chunk per hook event (stop, prompt, pretool): ${runners.join(", ")}`);
       assert.ok(visited.length > runners.length + 1, "the runners' own imports are walked too");
+      assert.ok(visited.includes(CORE_FILE), `the entry's merged chunks are walked: ${visited.join(", ")}`);
       const all = [...Deno.readDirSync(plan.outdir)].filter((e) => e.name.endsWith(".js")).map((e) => e.name);
       assert.ok(visited.length < all.length, "cold commands stay off the hook path");
       const names = offenders.map((o) => `${o.module} imports "${o.specifier}"`);
