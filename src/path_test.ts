@@ -33,6 +33,25 @@ Deno.test("src/path.ts agrees with node:path on POSIX paths without a backslash"
   );
 });
 
+Deno.test("src/path.ts agrees with node:path on paths that are already normal (its fast path) and near ones", () => {
+  // names as a home and its files have them (dotted ones too), one slash apart; a leading or trailing slash or not
+  const name = fc.oneof(
+    fc.constantFrom(".cliffhanger", "..x", "x..", "...", ".a.", "state", "x.loop.lock"),
+    fc.stringMatching(/^[A-Za-z0-9._ -]{1,10}$/),
+  );
+  const normal = fc.tuple(fc.boolean(), fc.array(name, { minLength: 1, maxLength: 7 }), fc.boolean())
+    .map(([lead, names, trail]) => `${lead ? "/" : ""}${names.join("/")}${trail ? "/" : ""}`);
+  fc.assert(
+    fc.property(normal, fc.array(normal, { maxLength: 3 }), (first, rest) => {
+      assert.equal(ours.join(first, ...rest), node.join(first, ...rest), `join(${JSON.stringify([first, ...rest])})`);
+      assert.equal(ours.dirname(first), node.dirname(first), `dirname(${JSON.stringify(first)})`);
+      const absolute = ["/base", first, ...rest];
+      assert.equal(ours.resolve(...absolute), node.resolve(...absolute), `resolve(${JSON.stringify(absolute)})`);
+    }),
+    { numRuns: 3000 },
+  );
+});
+
 Deno.test("src/path.ts: the edge cases of node:path", () => {
   const cases = [
     "",
@@ -50,6 +69,21 @@ Deno.test("src/path.ts: the edge cases of node:path", () => {
     "/../a",
     "a/../..",
     "a//b/./c/",
+    "/a/.",
+    "/a/..",
+    "a/.",
+    "a/..",
+    "./a",
+    "../a",
+    "/.a",
+    "/a/.b/",
+    "/a//",
+    "a/b/",
+    "/a//b",
+    "a//b",
+    "//a/b",
+    "/a/b",
+    "a",
   ];
   for (const p of cases) {
     assert.equal(ours.join(p), node.join(p), `join(${JSON.stringify(p)})`);
