@@ -17,7 +17,7 @@ const DOT = 46;
  * A path normalizeString would return as it is: no empty, `.` or `..` piece, which native string searches tell.
  * Almost every path a hook joins is one (a home, a folder, a file name), and in a new process normalizeString's loop
  * over each character runs in V8's interpreter, where a first hot loop may also wait for its compile: 30 joins of a
- * hook's paths took 0.8-3.5 ms that way against 0.1 ms with this check first (docs/performance.md, the eleventh pass).
+ * hook's paths took 0.8-3.6 ms that way against 0.1 ms with this check first (docs/performance.md, the eleventh pass).
  */
 function isNormal(path: string): boolean {
   return !path.includes("//") && !path.includes("/./") && !path.includes("/../") && !path.endsWith("/.") &&
