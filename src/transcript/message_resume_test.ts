@@ -23,8 +23,10 @@ const LINES = [
 const MERGED = TEXTS.join("\n\n");
 const noSleep = () => Promise.reject(new Error("must not wait"));
 
+/** With no final message the reader would wait for the pending Bash call's result (cut off by a split): not here. */
 function options(lastAssistantMessage: string | null, more: Partial<ReadTurnViewOptions> = {}): ReadTurnViewOptions {
-  return { includeSidechain: false, lastAssistantMessage, syncMs: 1000, sleep: noSleep, ...more };
+  const syncMs = lastAssistantMessage === null ? 0 : 1000;
+  return { includeSidechain: false, lastAssistantMessage, syncMs, sleep: noSleep, ...more };
 }
 
 function comparable(result: ReadTurnViewResult) {

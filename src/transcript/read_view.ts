@@ -1,7 +1,7 @@
 /**
  * The entry point: the view of the current user turn, read incrementally from the transcript. With a valid
- * prior index only the appended bytes are read; when the final assistant message is not in the file yet,
- * it polls the appended bytes for up to `syncMs`. It never writes: the caller stores the returned index.
+ * prior index only the appended bytes are read; when the final assistant message is not in the file yet (or, with
+ * no final message, a call's result), it polls the appended bytes for up to `syncMs`. It never writes: the caller stores the returned index.
  */
 import { openRegular } from "../store/safe_file.ts";
 import { isFinalSynced, syncTarget } from "./final_sync.ts";
@@ -24,9 +24,9 @@ import { sleep as realSleep } from "../sleep.ts";
 export interface ReadTurnViewOptions {
   /** Read a subagent's own transcript, where every line is `isSidechain:true`. */
   includeSidechain: boolean;
-  /** The Stop payload's `last_assistant_message`; null or blank means there is nothing to wait for. */
+  /** The Stop payload's `last_assistant_message`; null or blank: wait only for pending calls' results. */
   lastAssistantMessage: string | null;
-  /** Longest wait for the final message to be flushed. */
+  /** Longest wait for the final message (or, with none, pending calls' results) to be flushed. */
   syncMs: number;
   /** Poll interval while waiting (default 50 ms). */
   pollMs?: number;
@@ -91,9 +91,7 @@ export async function readTurnView(
       return { view: { ...notFoundView(), stats }, index: indexOf(reader, { path, options, info, head }) };
     }
     const target = syncTarget(options.lastAssistantMessage);
-    const wait = target === null || isFinalSynced(reader.state, target)
-      ? { synced: target !== null, waitedMs: 0 }
-      : await waitForFinal(reader, target, options);
+    const wait = await waitForFlush(reader, target, options);
     const stats: ReadStats = { ...reader.stats, fullScan: usable === null, waitedMs: wait.waitedMs };
     return { view: viewOf(reader.state, wait.synced, stats), index: indexOf(reader, { path, options, info, head }) };
   } finally {
@@ -126,10 +124,29 @@ async function usablePrior(
   return index !== null && staleReason(index, current) === null ? index : null;
 }
 
-/** Polls the appended bytes until the final message shows up or `syncMs` has passed. */
-async function waitForFinal(
+/**
+ * Waits for the lines Stop can fire ahead of (hooks contract §4.9): the final message when the payload names one;
+ * with none (a turn that ended with no text), the results of the turn's calls still pending, since a tool_result can
+ * lag too. Lines are appended in order, so once the final message is there, the results before it are as well.
+ */
+function waitForFlush(
   reader: TranscriptReader,
-  target: string,
+  target: string | null,
+  options: ReadTurnViewOptions,
+): Promise<{ synced: boolean; waitedMs: number }> | { synced: boolean; waitedMs: number } {
+  if (target !== null) {
+    if (isFinalSynced(reader.state, target)) return { synced: true, waitedMs: 0 };
+    return pollUntil(reader, () => isFinalSynced(reader.state, target), options);
+  }
+  if (reader.state.tools.pending.length === 0) return { synced: false, waitedMs: 0 };
+  return pollUntil(reader, () => reader.state.tools.pending.length === 0, options)
+    .then((wait) => ({ synced: false, waitedMs: wait.waitedMs }));
+}
+
+/** Polls the appended bytes until `done` holds or `syncMs` has passed. */
+async function pollUntil(
+  reader: TranscriptReader,
+  done: () => boolean,
   options: ReadTurnViewOptions,
 ): Promise<{ synced: boolean; waitedMs: number }> {
   const now = options.now ?? Date.now;
@@ -140,9 +157,7 @@ async function waitForFinal(
     const left = options.syncMs - (now() - started);
     if (left <= 0) return { synced: false, waitedMs: now() - started };
     await sleep(Math.min(pollMs, left));
-    if (await reader.readAvailable() > 0 && isFinalSynced(reader.state, target)) {
-      return { synced: true, waitedMs: now() - started };
-    }
+    if (await reader.readAvailable() > 0 && done()) return { synced: true, waitedMs: now() - started };
   }
 }
 

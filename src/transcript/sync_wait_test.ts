@@ -178,3 +178,60 @@ Deno.test("sync: a text from an earlier turn does not count as the final message
     assert.equal(view.finalSynced, false);
   });
 });
+
+const PENDING = jsonl(
+  line.prompt("look up alpha", "p1"),
+  line.toolUse("m1", "t1", "mcp__hang__slow_lookup", { key: "alpha" }),
+);
+const LATE_RESULT = jsonl(line.result("t1", "MCP server timed out"));
+
+Deno.test("sync: with no final message, a pending call's result flushed during the 3rd poll is waited for", async () => {
+  await withTempFile(async (path) => {
+    await append(path, PENDING);
+    const clock = clockWithWrites({ 3: () => append(path, LATE_RESULT) });
+    const { view } = await readTurnView(path, null, {
+      includeSidechain: false,
+      lastAssistantMessage: null,
+      syncMs: 1500,
+      pollMs: 50,
+      ...clock,
+    });
+    assert.deepEqual(view.tools.pending, []);
+    assert.deepEqual(view.tools.trailingResults?.map((r) => r.id), ["t1"], "the turn ends on the late result");
+    assert.equal(view.finalSynced, false, "there was no final message to sync");
+    assert.equal(view.stats.waitedMs, 150);
+    assert.deepEqual(clock.sleeps, [50, 50, 50]);
+  });
+});
+
+Deno.test("sync: with no final message, a call that stays pending is reported after syncMs", async () => {
+  await withTempFile(async (path) => {
+    await append(path, PENDING);
+    const clock = fakeClock();
+    const { view } = await readTurnView(path, null, {
+      includeSidechain: false,
+      lastAssistantMessage: null,
+      syncMs: 1000,
+      pollMs: 50,
+      ...clock,
+    });
+    assert.deepEqual(view.tools.pending.map((p) => p.id), ["t1"]);
+    assert.equal(view.stats.waitedMs, 1000);
+    assert.equal(clock.sleeps.length, 20);
+  });
+});
+
+Deno.test("sync: with no final message and no pending call, there is no wait", async () => {
+  await withTempFile(async (path) => {
+    await append(path, BASE);
+    const clock = fakeClock();
+    const { view } = await readTurnView(path, null, {
+      includeSidechain: false,
+      lastAssistantMessage: null,
+      syncMs: 1000,
+      ...clock,
+    });
+    assert.deepEqual(clock.sleeps, []);
+    assert.equal(view.stats.waitedMs, 0);
+  });
+});
