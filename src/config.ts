@@ -35,7 +35,10 @@ export const ConfigSchema = z.strictObject({
   attended: z._default(AttendedMode, "observe"),
   /** Skip every hook, log nothing (CLIFFHANGER_DISABLE). */
   disable: z._default(z.boolean(), false),
-  /** Longest wait for the final message to reach the transcript (CLIFFHANGER_SYNC_MS). */
+  /**
+   * Longest wait for the final message (with none, pending calls' results) to reach the transcript
+   * (CLIFFHANGER_SYNC_MS).
+   */
   syncMs: z._default(z.int().check(z.minimum(0), z.maximum(30000)), 1500),
   /** How a Stop block is sent: a block decision, or Stop additionalContext (CLIFFHANGER_CONTINUE_VIA). */
   continueVia: z._default(ContinueVia, "block"),

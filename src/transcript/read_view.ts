@@ -1,7 +1,8 @@
 /**
  * The entry point: the view of the current user turn, read incrementally from the transcript. With a valid
  * prior index only the appended bytes are read; when the final assistant message is not in the file yet (or, with
- * no final message, a call's result), it polls the appended bytes for up to `syncMs`. It never writes: the caller stores the returned index.
+ * no final message, a call's result), it polls the appended bytes for up to `syncMs`. It never writes: the caller
+ * stores the returned index.
  */
 import { openRegular } from "../store/safe_file.ts";
 import { isFinalSynced, syncTarget } from "./final_sync.ts";
