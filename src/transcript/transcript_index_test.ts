@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { checkStoredState, checkTranscriptIndex, readStoredIndex } from "./transcript_index.ts";
+import { checkStoredState, checkTranscriptIndex, HEAD_BYTES, readStoredIndex } from "./transcript_index.ts";
 import { type TranscriptIndex, TranscriptIndexSchema } from "./index_schema.ts";
 import { INDEX_VERSION } from "./index_version.ts";
 import { MAX_MARK_CHARS, type PromptMark } from "./prompt_mark.ts";
@@ -145,4 +145,11 @@ Deno.test("readStoredIndex: null for no index, another version or a damaged one;
   const read = await readStoredIndex({ ...raw, state: older });
   assert.equal(read?.state.stopSummaries, 0);
   assert.notEqual(checkTranscriptIndex({ ...raw, state: older }), null);
+});
+
+Deno.test("docs/transcript.md names the index version and the head size the code uses", async () => {
+  const doc = await Deno.readTextFile(new URL("../../docs/transcript.md", import.meta.url));
+  const section = doc.slice(doc.indexOf("**Incremental index.**")).replace(/\s+/g, " ");
+  assert.ok(section.includes(`a small index (\`v: ${INDEX_VERSION}\`)`), "INDEX_VERSION");
+  assert.ok(section.includes(`a hash of the first ${HEAD_BYTES / 1024} KiB`), "HEAD_BYTES");
 });
