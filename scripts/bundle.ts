@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
 import { CONFIG_PATH, MAIN_PATH, REPO_ROOT } from "../src/permissions.ts";
 import { writeStderr, writeStdout } from "../src/output.ts";
+import { makeBundleAscii } from "./bundle_ascii.ts";
 import { makeBundleEager } from "./bundle_eager.ts";
 import { hideBundleImports } from "./bundle_hidden.ts";
 import { mergeBundleCore } from "./bundle_merge.ts";
@@ -27,17 +28,20 @@ export interface BundlePlan {
   hideImports: boolean;
   /** Merge the chunks every process loads into one module (scripts/bundle_merge.ts); true unless `--no-merge`. */
   merge: boolean;
+  /** Escape every character outside ASCII in the chunks (scripts/bundle_ascii.ts); true unless `--no-ascii`. */
+  ascii: boolean;
 }
 
 export function bundlePlan(
   outdir: string = DEFAULT_BUNDLE_DIR,
-  options: { eager?: boolean; hideImports?: boolean; merge?: boolean } = {},
+  options: { eager?: boolean; hideImports?: boolean; merge?: boolean; ascii?: boolean } = {},
 ): BundlePlan {
   const dir = resolve(outdir);
   return {
     eager: options.eager ?? true,
     hideImports: options.hideImports ?? true,
     merge: options.merge ?? true,
+    ascii: options.ascii ?? true,
     args: [
       "bundle",
       "--quiet",
@@ -64,6 +68,8 @@ export interface BundleResult {
   hidden?: { imports: number; chunks: number };
   /** What scripts/bundle_merge.ts did, when the plan asked for it and it worked (else `stderr` says why not). */
   merged?: { chunks: number; kept: { chunk: string; why: string }[] };
+  /** What scripts/bundle_ascii.ts did, when the plan asked for it and it worked (else `stderr` says why not). */
+  ascii?: { chunks: number; escaped: number; left: { chunk: string; why: string }[] };
 }
 
 /**
@@ -114,6 +120,14 @@ export async function buildBundle(plan: BundlePlan): Promise<BundleResult> {
       result.stderr += `bundle: merging the entry's chunks failed (${why(e)}); they stay separate\n`;
     }
   }
+  // last, so that it covers what the steps above wrote
+  if (plan.ascii) {
+    try {
+      result.ascii = await makeBundleAscii(plan.outdir);
+    } catch (e) {
+      result.stderr += `bundle: making the chunks ASCII failed (${why(e)}); they stay as they are\n`;
+    }
+  }
   return result;
 }
 
@@ -141,6 +155,7 @@ if (import.meta.main) {
   let eager = true;
   let hideImports = true;
   let merge = true;
+  let ascii = true;
   try {
     const { values } = parseArgs({
       args: Deno.args,
@@ -150,12 +165,13 @@ if (import.meta.main) {
         "no-eager": { type: "boolean" },
         "literal-imports": { type: "boolean" },
         "no-merge": { type: "boolean" },
+        "no-ascii": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     });
     if (values.help) {
       writeStdout(
-        "usage: deno task bundle [--outdir DIR] [--no-eager] [--literal-imports] [--no-merge]\n\n" +
+        "usage: deno task bundle [--outdir DIR] [--no-eager] [--literal-imports] [--no-merge] [--no-ascii]\n\n" +
           "Bundles main.ts into DIR (default dist/bundle): main.js and its chunks, as deno task compile uses them.\n" +
           "The chunks' top-level functions are made eager, so that V8 compiles them with their module and the code\n" +
           "cache holds them; --no-eager leaves them as deno bundle wrote them (for measuring).\n" +
@@ -165,6 +181,9 @@ if (import.meta.main) {
           "The chunks every process loads before its first line runs (main.js's static imports and theirs) are\n" +
           "merged into one module, main-core.js, so that a process loads two modules where it loaded twenty;\n" +
           "--no-merge leaves them separate.\n" +
+          "Every character outside ASCII in a chunk's comments and regular expression literals is written as its\n" +
+          "\\u escape (deno bundle escapes the strings only), so that the runtime reads each chunk as one-byte text;\n" +
+          "--no-ascii leaves them as they are.\n" +
           "DIR must be empty, new, or an earlier bundle. Exit codes: 0 written; 1 deno bundle failed or DIR refused;\n" +
           "2 usage error.\n",
       );
@@ -173,12 +192,13 @@ if (import.meta.main) {
     eager = values["no-eager"] !== true;
     hideImports = values["literal-imports"] !== true;
     merge = values["no-merge"] !== true;
+    ascii = values["no-ascii"] !== true;
     outdir = values.outdir === undefined ? undefined : resolve(Deno.env.get("INIT_CWD") || Deno.cwd(), values.outdir);
   } catch (e) {
     writeStderr(`bundle: ${e instanceof Error ? e.message : e}\n`);
     Deno.exit(2);
   }
-  const plan = bundlePlan(outdir, { eager, hideImports, merge });
+  const plan = bundlePlan(outdir, { eager, hideImports, merge, ascii });
   const result = await buildBundle(plan);
   if (!result.ok) {
     writeStderr(`bundle: failed\n${result.stderr}`);
@@ -198,5 +218,11 @@ if (import.meta.main) {
         ? ` (kept apart: ${result.merged.kept.map((k) => `${k.chunk}, ${k.why}`).join("; ")})`
         : "")
     : "";
-  writeStderr(`bundle: wrote ${plan.entry}${made}${hidden}${merged}\n`);
+  const escaped = result.ascii
+    ? `; ${result.ascii.escaped} UTF-16 units outside ASCII escaped in ${result.ascii.chunks} chunks` +
+      (result.ascii.left.length > 0
+        ? ` (left as they are: ${result.ascii.left.map((k) => `${k.chunk}, ${k.why}`).join("; ")})`
+        : "")
+    : "";
+  writeStderr(`bundle: wrote ${plan.entry}${made}${hidden}${merged}${escaped}\n`);
 }

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { buildBundle, BUNDLE_MARKER, bundlePlan } from "./bundle.ts";
 import { dynamicImports } from "./bundle_hidden.ts";
+import { isAscii } from "./bundle_ascii.ts";
 import { staticImports } from "./bundle_eager.ts";
 import { CORE_FILE } from "./bundle_merge.ts";
 import { hooksLoadProblem } from "./compile.ts";
@@ -81,7 +82,11 @@ Deno.test("the bundle's entry answers every command as main.ts does, under the s
       assert.doesNotMatch(text, /\bimport\b[^;\n]*\.(?:json|wasm)["']/, `${entry.name} imports a JSON or Wasm file`);
       // the functions are eager (scripts/bundle_eager.ts): the steps below run them in their rewritten form
       assert.doesNotMatch(text, /^(?:async )?function\b/m, `${entry.name} keeps a top-level function declaration`);
+      // every chunk is ASCII (scripts/bundle_ascii.ts), and the steps below run the escaped patterns
+      assert.ok(isAscii(text), `${entry.name} holds a character outside ASCII`);
     }
+    assert.deepEqual(built.ascii?.left, [], "every chunk could be made ASCII");
+    assert.ok((built.ascii?.escaped ?? 0) > 0, "the analysis chunk's patterns had characters to escape");
     // the chunks' dynamic imports are hidden (scripts/bundle_hidden.ts): the steps below run them in that form, which
     // needs the bundle's folder in the read scope (runCli's entry: bundleRunArgs)
     const imports = [];
@@ -145,6 +150,11 @@ Deno.test("buildBundle() refuses to clear a folder that is not an earlier bundle
     const unmerged = await buildBundle(bundlePlan(join(dir, "unmerged"), { merge: false }));
     assert.ok(unmerged.ok && unmerged.merged === undefined, "--no-merge: the chunks stay apart");
     assert.ok(!(await Deno.stat(join(dir, "unmerged", CORE_FILE)).then(() => true, () => false)));
+    const unescaped = await buildBundle(bundlePlan(join(dir, "unescaped"), { ascii: false }));
+    assert.ok(unescaped.ok && unescaped.ascii === undefined, "--no-ascii: the chunks stay as deno bundle wrote them");
+    const texts = [...Deno.readDirSync(join(dir, "unescaped"))].filter((e) => e.name.endsWith(".js"))
+      .map((e) => Deno.readTextFileSync(join(dir, "unescaped", e.name)));
+    assert.ok(texts.some((text) => !isAscii(text)), "deno bundle leaves characters outside ASCII in patterns");
     assert.match(await Deno.readTextFile(join(target, "main.js")), /^(?:async )?function \w+\(/m);
     await Deno.writeTextFile(join(target, "stale-chunk.js"), "// from an older build\n");
     const again = await buildBundle(bundlePlan(target));
