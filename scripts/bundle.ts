@@ -182,8 +182,8 @@ if (import.meta.main) {
           "merged into one module, main-core.js, so that a process loads two modules where it loaded twenty;\n" +
           "--no-merge leaves them separate.\n" +
           "Every character outside ASCII in a chunk's comments and regular expression literals is written as its\n" +
-          "\\u escape (deno bundle escapes the strings only), so that the runtime reads each chunk as one-byte text;\n" +
-          "--no-ascii leaves them as they are.\n" +
+          "\\u escape (deno bundle escapes the strings only), so that the runtime reads each chunk as one-byte\n" +
+          "text; --no-ascii leaves them as they are.\n" +
           "DIR must be empty, new, or an earlier bundle. Exit codes: 0 written; 1 deno bundle failed or DIR refused;\n" +
           "2 usage error.\n",
       );

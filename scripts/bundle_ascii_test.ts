@@ -50,6 +50,19 @@ Deno.test("asciiChunk: strings, regular expressions and comments keep their mean
     "export const dashes = /[:.)\\-–—]\\s*/;",
     'export const cjk = /(?:[?？]|[か][。.]?|[吗嗎么][。.]?)[\\s"”’」』)]*$/u;',
     "export const division = 4 / 2 / 1; // ½",
+    // a line continuation: the string is "ab"
+    'export const continued = "a\\\u2028b\\\u2029c";',
+    // a line end inside a block comment ends the return statement, and so must what replaces it
+    "export const ended = (() => { return /*\u2028*/ 1; })();",
+    "let b = 1; export const incremented = b /*\u2029*/ ++b;",
+    "export const named = /(?<é>a)\\k<é>/u;",
+    "export const namedPlain = /(?<é>a)\\k<é>/;",
+    "export const namedAstral = /(?<𝒳>a)\\k<𝒳>/u;",
+    "export const strings = /[\\q{é|🚀x}]/v;",
+    "export const setOps = /[\\p{L}--[é]]/v;",
+    "export const astralRange = /[🚀-🚁]{2}/u;",
+    "export const notEscapes = /\\cé\\ué\\xé/;",
+    "export const flags = /é.ü/dsy;",
   ].join("\n");
   const probes = [
     "",
@@ -68,12 +81,20 @@ Deno.test("asciiChunk: strings, regular expressions and comments keep their mean
     "それでいいですか。",
     "ÀÉÎ",
     "plain ascii",
+    "aa",
+    "🚀x",
+    "🚀🚁",
+    "\\cé\\ué\\xé",
+    "cé\u2028ué",
+    "é\nü",
   ];
   await assertSameModule(source, probes);
   const out = escaped(source);
   assert.ok(out.includes("// a comment with \\u2264 and \\u2713"), out);
   assert.ok(out.includes("/\\ud83d\\ude80+/u"), out);
   assert.ok(out.includes("/\\u00e9\\\\\\u00e9/"), "an escaped character is replaced with its backslash, not the next");
+  assert.ok(out.includes('"a\\\nb\\\nc"'), "a line continuation stays one, as a backslash and a line feed");
+  assert.ok(out.includes("return /*\n*/ 1"), "a line end in a block comment stays a line end");
 });
 
 Deno.test("asciiChunk: a chunk already in ASCII comes back as it is", () => {
@@ -81,12 +102,16 @@ Deno.test("asciiChunk: a chunk already in ASCII comes back as it is", () => {
   assert.deepEqual(asciiChunk(source), { source, escaped: 0 });
 });
 
-Deno.test("asciiChunk: a character outside ASCII in an identifier or a template literal leaves the chunk, with the line", () => {
+Deno.test("asciiChunk: outside ASCII in an identifier, a template or a hashbang: the chunk is left, with the line", () => {
   assert.deepEqual(asciiChunk("const x = 1;\nexport const café = 2;\n"), {
     error: "line 2: a character outside ASCII outside a comment, string or regular expression literal",
   });
   const template = asciiChunk('export const t = "é";\nexport const raw = String.raw`é`;\n');
   assert.ok("error" in template && template.error.startsWith("line 2:"), JSON.stringify(template));
+  // after a conditional's ":", `{}` is an object and `/` a division: the tagged template's raw text stays as it is
+  const division = asciiChunk("const tag = (s) => s.raw[0];\nexport const t = false ? 0 : {} / tag`é` / 1;\n");
+  assert.ok("error" in division && division.error.startsWith("line 2:"), JSON.stringify(division));
+  assert.ok("error" in asciiChunk("#!/usr/bin/env deno é\nexport const a = 1;\n"), "a hashbang is not a comment");
 });
 
 Deno.test("asciiChunk: generated strings and patterns mean the same after escaping", async () => {
@@ -95,29 +120,34 @@ Deno.test("asciiChunk: generated strings and patterns mean the same after escapi
     fc.string({ unit: "grapheme", maxLength: 2 }),
   );
   await fc.assert(
-    fc.asyncProperty(fc.array(unit, { maxLength: 12 }), fc.constantFrom("", "i", "u", "iu", "g"), fc.boolean(), async (
-      parts,
-      flags,
-      identity,
-    ) => {
-      const text = parts.join("");
-      // a pattern of the text's code points, each escaped with a backslash when it is syntax (a line end as \n, \r,
-      // \u2028 or \u2029: a literal cannot hold one), and without u, when `identity`, a character outside ASCII as
-      // an identity escape (\é)
-      const pattern = [...text].map((c) =>
-        /[\\^$.*+?()[\]{}|/\-]/.test(c)
-          ? `\\${c}`
-          : /[\n\r\u2028\u2029]/.test(c)
-          ? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
-          : identity && !flags.includes("u") && c.charCodeAt(0) >= 0x80
-          ? `\\${c}`
-          : c
-      ).join("");
-      const cls = pattern === "" ? "x" : pattern;
-      const source = `export const s = ${JSON.stringify(text)};\nexport const r = /${pattern || "(?:)"}/${flags};\n` +
-        `export const c = /[${cls}]+/${flags};\n// ${text.replace(/[\n\r\u2028\u2029]/g, " ")}\n`;
-      await assertSameModule(source, [text, text.slice(1), `x${text}y`, text.toUpperCase(), "plain"]);
-    }),
+    fc.asyncProperty(
+      fc.array(unit, { maxLength: 12 }),
+      fc.constantFrom("", "i", "u", "iu", "g", "s", "y", "d", "isu"),
+      fc.boolean(),
+      async (
+        parts,
+        flags,
+        identity,
+      ) => {
+        const text = parts.join("");
+        // a pattern of the text's code points, each escaped with a backslash when it is syntax (a line end as \n, \r,
+        // \u2028 or \u2029: a literal cannot hold one), and without u, when `identity`, a character outside ASCII as
+        // an identity escape (\é)
+        const pattern = [...text].map((c) =>
+          /[\\^$.*+?()[\]{}|/\-]/.test(c)
+            ? `\\${c}`
+            : /[\n\r\u2028\u2029]/.test(c)
+            ? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+            : identity && !flags.includes("u") && c.charCodeAt(0) >= 0x80
+            ? `\\${c}`
+            : c
+        ).join("");
+        const cls = pattern === "" ? "x" : pattern;
+        const source = `export const s = ${JSON.stringify(text)};\nexport const r = /${pattern || "(?:)"}/${flags};\n` +
+          `export const c = /[${cls}]+/${flags};\n// ${text.replace(/[\n\r\u2028\u2029]/g, " ")}\n`;
+        await assertSameModule(source, [text, text.slice(1), `x${text}y`, text.toUpperCase(), "plain"]);
+      },
+    ),
     { numRuns: 200 },
   );
 });

@@ -36,6 +36,15 @@ async function replayPoints(file: TranscriptFile): Promise<Point[]> {
   return points;
 }
 
+/** What the hook wrote to errors.log (a stop that failed open says why there), for a failure's message. */
+async function errorsOf(home: string): Promise<string> {
+  try {
+    return `errors.log: ${(await Deno.readTextFile(join(home, ".cliffhanger", "errors.log"))).trim().slice(-600)}`;
+  } catch {
+    return "no errors.log";
+  }
+}
+
 /** The hook's answer at each point, one process per point, the transcript cut to the lines it had then. */
 async function hookAnswers(file: TranscriptFile, points: Point[]): Promise<string[]> {
   const home = await tempHome("cliffhanger-agree-");
@@ -56,7 +65,11 @@ async function hookAnswers(file: TranscriptFile, points: Point[]): Promise<strin
       const log = await readLog(home);
       // this stop's own line: a stop that failed open (no new line) must not borrow the previous one's
       const decision = log.length === before + 1 ? log.at(-1) : undefined;
-      answers.push(decision ? `${decision["action"]} ${decision["rule"]}` : `no decision line (${run.stderr.trim()})`);
+      answers.push(
+        decision
+          ? `${decision["action"]} ${decision["rule"]}`
+          : `no decision line (${run.stderr.trim()}; ${await errorsOf(home)})`,
+      );
     }
     return answers;
   } finally {

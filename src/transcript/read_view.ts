@@ -130,18 +130,18 @@ async function usablePrior(
  * with none (a turn that ended with no text), the results of the turn's calls still pending, since a tool_result can
  * lag too. Lines are appended in order, so once the final message is there, the results before it are as well.
  */
-function waitForFlush(
+async function waitForFlush(
   reader: TranscriptReader,
   target: string | null,
   options: ReadTurnViewOptions,
-): Promise<{ synced: boolean; waitedMs: number }> | { synced: boolean; waitedMs: number } {
+): Promise<{ synced: boolean; waitedMs: number }> {
   if (target !== null) {
     if (isFinalSynced(reader.state, target)) return { synced: true, waitedMs: 0 };
-    return pollUntil(reader, () => isFinalSynced(reader.state, target), options);
+    return await pollUntil(reader, () => isFinalSynced(reader.state, target), options);
   }
   if (reader.state.tools.pending.length === 0) return { synced: false, waitedMs: 0 };
-  return pollUntil(reader, () => reader.state.tools.pending.length === 0, options)
-    .then((wait) => ({ synced: false, waitedMs: wait.waitedMs }));
+  const wait = await pollUntil(reader, () => reader.state.tools.pending.length === 0, options);
+  return { synced: false, waitedMs: wait.waitedMs };
 }
 
 /** Polls the appended bytes until `done` holds or `syncMs` has passed. */

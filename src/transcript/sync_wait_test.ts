@@ -185,7 +185,7 @@ const PENDING = jsonl(
 );
 const LATE_RESULT = jsonl(line.result("t1", "MCP server timed out"));
 
-Deno.test("sync: with no final message, a pending call's result flushed during the 3rd poll is waited for", async () => {
+Deno.test("sync: with no final message, a pending call's result flushed in the 3rd poll is waited for", async () => {
   await withTempFile(async (path) => {
     await append(path, PENDING);
     const clock = clockWithWrites({ 3: () => append(path, LATE_RESULT) });
@@ -233,5 +233,37 @@ Deno.test("sync: with no final message and no pending call, there is no wait", a
     });
     assert.deepEqual(clock.sleeps, []);
     assert.equal(view.stats.waitedMs, 0);
+  });
+});
+
+Deno.test("sync: with no final message, the wait goes on until every pending call has its result", async () => {
+  await withTempFile(async (path) => {
+    await append(path, PENDING + jsonl(line.toolUse("m1", "t2", "Bash", { command: "sleep 9" })));
+    const clock = clockWithWrites({ 2: () => append(path, LATE_RESULT) });
+    const { view } = await readTurnView(path, null, {
+      includeSidechain: false,
+      lastAssistantMessage: null,
+      syncMs: 1000,
+      pollMs: 50,
+      ...clock,
+    });
+    assert.deepEqual(view.tools.pending.map((p) => p.id), ["t2"], "t1's result was read; t2 never came");
+    assert.equal(view.stats.waitedMs, 1000);
+  });
+});
+
+Deno.test("sync: a final message already in the file ends the wait, even with a call still pending", async () => {
+  await withTempFile(async (path) => {
+    await append(path, PENDING + FINAL_LINE);
+    const clock = fakeClock();
+    const { view } = await readTurnView(path, null, {
+      includeSidechain: false,
+      lastAssistantMessage: FINAL,
+      syncMs: 1000,
+      ...clock,
+    });
+    assert.equal(view.finalSynced, true);
+    assert.deepEqual(clock.sleeps, []);
+    assert.deepEqual(view.tools.pending.map((p) => p.id), ["t1"]);
   });
 });
