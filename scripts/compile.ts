@@ -227,6 +227,7 @@ if (import.meta.main) {
     if (plan.bundle.merge) {
       writeStderr("then the chunks every process loads merged into one (scripts/bundle_merge.ts)\n");
     }
+    if (plan.bundle.ascii) writeStderr("then every chunk written in ASCII (scripts/bundle_ascii.ts)\n");
     if (dryRun) plan = withChunks(plan, ["<every chunk of the bundle but main.js>"]);
     else plan = await bundled(plan);
   }
