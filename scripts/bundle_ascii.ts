@@ -25,7 +25,7 @@
  * rewritten.
  */
 import { parse, type Token } from "acorn";
-import { writeChunks } from "./bundle_eager.ts";
+import { readChunks, writeChunks } from "./bundle_eager.ts";
 
 /** A chunk's source with every character outside ASCII escaped, or why it cannot be. */
 export type AsciiResult = { source: string; escaped: number } | { error: string };
@@ -136,10 +136,7 @@ export async function makeBundleAscii(
   const rewrites: [string, string][] = [];
   const left: { chunk: string; why: string }[] = [];
   let escaped = 0;
-  const names: string[] = [];
-  for await (const e of Deno.readDir(dir)) if (e.isFile && e.name.endsWith(".js")) names.push(e.name);
-  for (const name of names.sort()) {
-    const source = await Deno.readTextFile(`${dir}/${name}`);
+  for (const [name, source] of await readChunks(dir)) {
     const result = asciiChunk(source);
     if ("error" in result) left.push({ chunk: name, why: result.error });
     else if (result.escaped > 0) {

@@ -108,18 +108,13 @@ export function chunksOnCycles(graph: ReadonlyMap<string, readonly string[]>): S
  * import cycle. Returns the functions made eager and the chunks left as they are.
  */
 export async function makeBundleEager(dir: string): Promise<{ functions: number; skipped: string[] }> {
-  const sources = new Map<string, string>();
-  for await (const entry of Deno.readDir(dir)) {
-    if (entry.isFile && entry.name.endsWith(".js")) {
-      sources.set(entry.name, await Deno.readTextFile(`${dir}/${entry.name}`));
-    }
-  }
+  const sources = new Map(await readChunks(dir));
   const graph = new Map([...sources].map(([name, source]) => [name, staticImports(source)]));
   const skipped = chunksOnCycles(graph);
   // every rewrite is made before any is written: a chunk that cannot be rewritten leaves the bundle as it was
   const rewrites: [string, string][] = [];
   let functions = 0;
-  for (const [name, source] of [...sources].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [name, source] of sources) {
     if (skipped.has(name)) continue;
     const result = eagerFunctions(source);
     if (result.functions === 0) continue;
@@ -128,6 +123,15 @@ export async function makeBundleEager(dir: string): Promise<{ functions: number;
   }
   await writeChunks(dir, rewrites, "eager");
   return { functions, skipped: [...skipped].sort() };
+}
+
+/** The `.js` chunks of the bundle folder `dir` (flat), as [name, source] sorted by name: what each step rewrites. */
+export async function readChunks(dir: string): Promise<[string, string][]> {
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(dir)) if (entry.isFile && entry.name.endsWith(".js")) names.push(entry.name);
+  const chunks: [string, string][] = [];
+  for (const name of names.sort()) chunks.push([name, await Deno.readTextFile(`${dir}/${name}`)]);
+  return chunks;
 }
 
 /**

@@ -18,7 +18,7 @@
  */
 import { join } from "node:path";
 import { parse } from "acorn";
-import { writeChunks } from "./bundle_eager.ts";
+import { readChunks, writeChunks } from "./bundle_eager.ts";
 
 interface Node {
   type: string;
@@ -117,10 +117,8 @@ export function hideDynamicImports(source: string): { source: string; hidden: nu
 export async function hideBundleImports(dir: string): Promise<{ imports: number; chunks: number }> {
   const rewrites: [string, string][] = [];
   let imports = 0;
-  const names: string[] = [];
-  for await (const entry of Deno.readDir(dir)) if (entry.isFile && entry.name.endsWith(".js")) names.push(entry.name);
-  for (const name of names.sort()) {
-    const result = hideDynamicImports(await Deno.readTextFile(`${dir}/${name}`));
+  for (const [name, source] of await readChunks(dir)) {
+    const result = hideDynamicImports(source);
     if (result.hidden === 0) continue;
     imports += result.hidden;
     rewrites.push([name, result.source]);

@@ -32,7 +32,7 @@
  * every rewrite is made; a chunk it cannot parse is an error, and the bundle stays as it was.
  */
 import { parse } from "acorn";
-import { chunksOnCycles, writeChunks } from "./bundle_eager.ts";
+import { chunksOnCycles, readChunks, writeChunks } from "./bundle_eager.ts";
 import { dynamicImports } from "./bundle_hidden.ts";
 
 /** The merged file's name, beside the entry. */
@@ -359,11 +359,7 @@ export function mergeCore(
  * leaves a bundle that runs.
  */
 export async function mergeBundleCore(dir: string, entry = "main.js"): Promise<MergePlan> {
-  const sources = new Map<string, string>();
-  for await (const e of Deno.readDir(dir)) {
-    if (e.isFile && e.name.endsWith(".js")) sources.set(e.name, await Deno.readTextFile(`${dir}/${e.name}`));
-  }
-  const { plan, files } = mergeCore(sources, entry);
+  const { plan, files } = mergeCore(new Map(await readChunks(dir)), entry);
   if (plan.merged.length === 0) return plan;
   await Deno.writeTextFile(`${dir}/${CORE_FILE}`, files.get(CORE_FILE)!, { createNew: true });
   await writeChunks(dir, [...files].filter(([name]) => name !== CORE_FILE).sort(), "merge");

@@ -179,6 +179,21 @@ Deno.test("sync: a text from an earlier turn does not count as the final message
   });
 });
 
+/** readTurnView of the whole file on `clock`: `final` is the payload's last_assistant_message (null: none). */
+function readOn(
+  path: string,
+  clock: ReturnType<typeof fakeClock>,
+  wait: { final: string | null; syncMs: number; pollMs?: number },
+) {
+  return readTurnView(path, null, {
+    includeSidechain: false,
+    lastAssistantMessage: wait.final,
+    syncMs: wait.syncMs,
+    ...(wait.pollMs === undefined ? {} : { pollMs: wait.pollMs }),
+    ...clock,
+  });
+}
+
 const PENDING = jsonl(
   line.prompt("look up alpha", "p1"),
   line.toolUse("m1", "t1", "mcp__hang__slow_lookup", { key: "alpha" }),
@@ -189,13 +204,7 @@ Deno.test("sync: with no final message, a pending call's result flushed in the 3
   await withTempFile(async (path) => {
     await append(path, PENDING);
     const clock = clockWithWrites({ 3: () => append(path, LATE_RESULT) });
-    const { view } = await readTurnView(path, null, {
-      includeSidechain: false,
-      lastAssistantMessage: null,
-      syncMs: 1500,
-      pollMs: 50,
-      ...clock,
-    });
+    const { view } = await readOn(path, clock, { final: null, syncMs: 1500, pollMs: 50 });
     assert.deepEqual(view.tools.pending, []);
     assert.deepEqual(view.tools.trailingResults?.map((r) => r.id), ["t1"], "the turn ends on the late result");
     assert.equal(view.finalSynced, false, "there was no final message to sync");
@@ -208,13 +217,7 @@ Deno.test("sync: with no final message, a call that stays pending is reported af
   await withTempFile(async (path) => {
     await append(path, PENDING);
     const clock = fakeClock();
-    const { view } = await readTurnView(path, null, {
-      includeSidechain: false,
-      lastAssistantMessage: null,
-      syncMs: 1000,
-      pollMs: 50,
-      ...clock,
-    });
+    const { view } = await readOn(path, clock, { final: null, syncMs: 1000, pollMs: 50 });
     assert.deepEqual(view.tools.pending.map((p) => p.id), ["t1"]);
     assert.equal(view.stats.waitedMs, 1000);
     assert.equal(clock.sleeps.length, 20);
@@ -225,12 +228,7 @@ Deno.test("sync: with no final message and no pending call, there is no wait", a
   await withTempFile(async (path) => {
     await append(path, BASE);
     const clock = fakeClock();
-    const { view } = await readTurnView(path, null, {
-      includeSidechain: false,
-      lastAssistantMessage: null,
-      syncMs: 1000,
-      ...clock,
-    });
+    const { view } = await readOn(path, clock, { final: null, syncMs: 1000 });
     assert.deepEqual(clock.sleeps, []);
     assert.equal(view.stats.waitedMs, 0);
   });
@@ -240,13 +238,7 @@ Deno.test("sync: with no final message, the wait goes on until every pending cal
   await withTempFile(async (path) => {
     await append(path, PENDING + jsonl(line.toolUse("m1", "t2", "Bash", { command: "sleep 9" })));
     const clock = clockWithWrites({ 2: () => append(path, LATE_RESULT) });
-    const { view } = await readTurnView(path, null, {
-      includeSidechain: false,
-      lastAssistantMessage: null,
-      syncMs: 1000,
-      pollMs: 50,
-      ...clock,
-    });
+    const { view } = await readOn(path, clock, { final: null, syncMs: 1000, pollMs: 50 });
     assert.deepEqual(view.tools.pending.map((p) => p.id), ["t2"], "t1's result was read; t2 never came");
     assert.equal(view.stats.waitedMs, 1000);
   });
@@ -256,12 +248,7 @@ Deno.test("sync: a final message already in the file ends the wait, even with a 
   await withTempFile(async (path) => {
     await append(path, PENDING + FINAL_LINE);
     const clock = fakeClock();
-    const { view } = await readTurnView(path, null, {
-      includeSidechain: false,
-      lastAssistantMessage: FINAL,
-      syncMs: 1000,
-      ...clock,
-    });
+    const { view } = await readOn(path, clock, { final: FINAL, syncMs: 1000 });
     assert.equal(view.finalSynced, true);
     assert.deepEqual(clock.sleeps, []);
     assert.deepEqual(view.tools.pending.map((p) => p.id), ["t1"]);
