@@ -88,3 +88,35 @@ Deno.test("flush race: text contained in a message read by this process is found
     assert.equal(other.view.finalSynced, false);
   });
 });
+
+/** A line of the given text blocks (the client writes one block a line; older ones and the API put several). */
+function multiText(messageId: string, texts: string[]): string {
+  const one = line.text(messageId, "") as { message: { content: unknown[] } };
+  one.message.content = texts.map((text) => ({ type: "text", text }));
+  return jsonl(one);
+}
+
+Deno.test("a line of several text blocks, read by an earlier process: the merged message and each block are found by hash", async () => {
+  const blocks = ["First block.", "Second block.", "Third block, the end."];
+  const cases = [
+    { label: "a new message", lines: [multiText("m2", blocks)], merged: blocks.join("\n") },
+    {
+      label: "a message continued",
+      lines: [jsonl(line.text("m2", "Opening.")), multiText("m2", blocks)],
+      merged: ["Opening.", ...blocks].join("\n"),
+    },
+  ];
+  for (const { label, lines, merged } of cases) {
+    const finals = [merged, ...blocks].map((text) => ({ text, synced: true }));
+    const others = [blocks.slice(1).join("\n"), `${merged} More.`].map((text) => ({ text, synced: false }));
+    for (const { text, synced } of [...finals, ...others]) {
+      await withTempFile(async (path) => {
+        await append(path, PROMPT + lines.join(""));
+        const first = await readTurnView(path, null, options(null));
+        const { view } = await readTurnView(path, first.index, options(text, { syncMs: 0 }));
+        assert.equal(view.stats.fullScan, false);
+        assert.equal(view.finalSynced, synced, `${label}: ${JSON.stringify(text)}`);
+      });
+    }
+  }
+});
