@@ -48,6 +48,7 @@ Deno.test("asciiChunk: strings, regular expressions and comments keep their mean
     "export const astralClassU = /[🚀✓]/u;",
     "export const identity = /\\é\\\\é/;",
     "export const dashes = /[:.)\\-–—]\\s*/;",
+    "export const dashU = /a-é[\\-–]/u;",
     'export const cjk = /(?:[?？]|[か][。.]?|[吗嗎么][。.]?)[\\s"”’」』)]*$/u;',
     "export const division = 4 / 2 / 1; // ½",
     // a line continuation: the string is "ab"
@@ -132,17 +133,19 @@ Deno.test("asciiChunk: generated strings and patterns mean the same after escapi
         const text = parts.join("");
         // a pattern of the text's code points, each escaped with a backslash when it is syntax (a line end as \n, \r,
         // \u2028 or \u2029: a literal cannot hold one), and without u, when `identity`, a character outside ASCII as
-        // an identity escape (\é)
-        const pattern = [...text].map((c) =>
-          /[\\^$.*+?()[\]{}|/\-]/.test(c)
-            ? `\\${c}`
-            : /[\n\r\u2028\u2029]/.test(c)
-            ? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
-            : identity && !flags.includes("u") && c.charCodeAt(0) >= 0x80
-            ? `\\${c}`
-            : c
-        ).join("");
-        const cls = pattern === "" ? "x" : pattern;
+        // an identity escape (\é); `-` is syntax only in a class (under u, `\-` outside one is an error)
+        const escape = (inClass: boolean) =>
+          [...text].map((c) =>
+            /[\\^$.*+?()[\]{}|/]/.test(c) || (inClass && c === "-")
+              ? `\\${c}`
+              : /[\n\r\u2028\u2029]/.test(c)
+              ? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+              : identity && !flags.includes("u") && c.charCodeAt(0) >= 0x80
+              ? `\\${c}`
+              : c
+          ).join("");
+        const pattern = escape(false);
+        const cls = pattern === "" ? "x" : escape(true);
         const source = `export const s = ${JSON.stringify(text)};\nexport const r = /${pattern || "(?:)"}/${flags};\n` +
           `export const c = /[${cls}]+/${flags};\n// ${text.replace(/[\n\r\u2028\u2029]/g, " ")}\n`;
         await assertSameModule(source, [text, text.slice(1), `x${text}y`, text.toUpperCase(), "plain"]);
