@@ -30,9 +30,12 @@ import { readChunks, writeChunks } from "./bundle_eager.ts";
 /** A chunk's source with every character outside ASCII escaped, or why it cannot be. */
 export type AsciiResult = { source: string; escaped: number } | { error: string };
 
+/** A UTF-16 unit outside ASCII. */
+const NON_ASCII = /[\u0080-\uffff]/;
+
 /** Whether every UTF-16 unit of `text` is ASCII. */
 export function isAscii(text: string): boolean {
-  return !/[\u0080-\uffff]/.test(text);
+  return !NON_ASCII.test(text);
 }
 
 /** `\uXXXX` of one UTF-16 unit. */
@@ -121,7 +124,7 @@ export function asciiChunk(source: string): AsciiResult {
 }
 
 function outsideMessage(source: string, from: number): string {
-  const at = source.slice(from).search(/[\u0080-\uffff]/) + from;
+  const at = source.slice(from).search(NON_ASCII) + from;
   const line = source.slice(0, at).split("\n").length;
   return `line ${line}: a character outside ASCII outside a comment, string or regular expression literal`;
 }
