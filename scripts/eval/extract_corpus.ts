@@ -22,7 +22,7 @@ const ROOT = new URL("../../", import.meta.url);
 const OUT = new URL("testdata/finals/corpus.jsonl", ROOT);
 const LABELS = new URL("testdata/finals/corpus_labels.json", ROOT);
 
-const LANGS = new Set(["en", "es", "de", "fr", "pt", "ja", "zh-Hans", "zh-Hant"]);
+const LANGS = new Set(["en", "es", "de", "fr", "pt", "ja", "zh-Hans", "zh-Hant", "it", "nl", "ru", "ko"]);
 const ACTS: Record<string, "block" | "allow"> = {
   offer: "block",
   permission: "block",

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import * as z from "zod";
 import { EARLY_STOP_ACTS } from "../../src/rules/acts.ts";
 
-export const LANGS = ["en", "es", "de", "fr", "pt", "ja", "zh-Hans", "zh-Hant"] as const;
+export const LANGS = ["en", "es", "de", "fr", "pt", "ja", "zh-Hans", "zh-Hant", "it", "nl", "ru", "ko"] as const;
 /** A message labelled block names the early-stop act its closing performs (the acts early-stop rules name). */
 export const BLOCK_ACTS = EARLY_STOP_ACTS;
 /** A message labelled allow names what its closing does instead (LABELS.md). */

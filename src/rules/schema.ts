@@ -74,7 +74,7 @@ function buildSchemas() {
     scope: z._default(Scope, "message"),
     /** Evidence weight of one hit; a stop is blocked when the strongest hit, or the closing's hits together, reach 1. */
     weight: z._default(z.number().check(z.positive(), z.maximum(10)), 1),
-    /** The language of the patterns (`en`, `es`, `de`, `fr`, `pt`, `ja`, `zh-Hans`, `zh-Hant`, or `any`). */
+    /** The language of the patterns (`en`, `es`, `de`, `fr`, `pt`, `ja`, `zh-Hans`, `zh-Hant`, `it`, `nl`, `ru`, `ko`, or `any`). */
     lang: z._default(z.string().check(z.regex(/^[a-z]{2,3}(?:-[A-Za-z]{2,4})?$|^any$/)), "any"),
     /** Counter rules: the acts whose hits on the same unit it cancels (default: every act). */
     cancels: z.optional(z.array(Act)),
