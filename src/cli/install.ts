@@ -1,5 +1,6 @@
 /** `install`: register this binary's hooks in a Claude Code settings file. */
 import { launcherText } from "../settings/launcher.ts";
+import type { HomePaths } from "../store/paths.ts";
 import type { CommandSpec } from "./args.ts";
 import type { CliContext } from "./context.ts";
 import { CommandError } from "../errors.ts";
@@ -112,7 +113,7 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
       };
       return {
         edit,
-        warning: hookCommandWarning(direct),
+        warning: hookCommandWarning(direct) ?? homeWarning(ctx.paths, launcher !== null),
         ...(launcher ? { beforeWrite: launcher.write } : {}),
       };
     },
@@ -129,11 +130,21 @@ function launcherFor(
 ): { command: HookCommand; write: () => Promise<void> } | null {
   if (direct.prefixArgs.length === 0 || Deno.build.os === "windows") return null;
   const launcher = join(ctx.paths.root, "bin", "cliffhanger-bin");
-  const text = launcherText([direct.command, ...direct.prefixArgs]);
+  const text = launcherText([direct.command, ...direct.prefixArgs], ctx.paths.root);
   return {
     command: { command: launcher, prefixArgs: [] },
     write: () => writeFileAtomic(launcher, text, { mode: 0o755, label: "launcher" }),
   };
+}
+
+/**
+ * A compiled binary registered while CLIFFHANGER_HOME names another home than ~/.cliffhanger: its hooks use that home
+ * only where Claude Code runs with the same variable (a checkout's launcher sets it itself).
+ */
+export function homeWarning(paths: HomePaths, launcher: boolean): string | null {
+  if (launcher || paths.root === join(paths.home, ".cliffhanger")) return null;
+  return `CLIFFHANGER_HOME is ${paths.root} here: the hooks use that home only if Claude Code runs with ` +
+    `CLIFFHANGER_HOME=${paths.root} too (else ${join(paths.home, ".cliffhanger")})`;
 }
 
 function hookCommandFor(ctx: CliContext): HookCommand {

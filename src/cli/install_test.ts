@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { MAIN_PATH } from "../permissions.ts";
 import { inspectSettingsText } from "../settings/inspect.ts";
 import { BINARY, exitCodeOf, type FakeContext, fakeContext, listDir, tempHome } from "../testing/settings_support.ts";
-import { type InstallDeps, run, runInstall, spec } from "./install.ts";
+import { homeWarning, type InstallDeps, run, runInstall, spec } from "./install.ts";
 import { command as statusCommand } from "./status.ts";
 
 /** Exit code of a run, as the entry layer reports it. */
@@ -439,4 +439,11 @@ Deno.test("install: the Python plugin enabled in the project's settings wins ove
     new RegExp(`plugin cliffhanger@mkt is enabled in ${project}/\\.claude/settings\\.json, which wins over`),
   );
   await assert.rejects(Deno.stat(home.settings), Deno.errors.NotFound, "nothing written");
+});
+
+Deno.test("homeWarning(): a binary registered under another CLIFFHANGER_HOME is told Claude Code needs it too", () => {
+  const paths = (root: string) => ({ home: "/u", root } as Parameters<typeof homeWarning>[0]);
+  assert.equal(homeWarning(paths("/u/.cliffhanger"), false), null);
+  assert.equal(homeWarning(paths("/tmp/h"), true), null, "the launcher sets the variable itself");
+  assert.match(homeWarning(paths("/tmp/h"), false) ?? "", /Claude Code runs with CLIFFHANGER_HOME=\/tmp\/h too/);
 });

@@ -1,7 +1,8 @@
 /**
- * A checkout install's launcher, `<home>/bin/cliffhanger-bin`: a sh script that execs deno on the checkout's main.ts
- * under the scopes computed when it was written. What it runs and the scopes it grants are read back from its text,
- * for doctor (is the home still in them, does the deno still exist) and `relay on` (will the hook see the folder).
+ * A checkout install's launcher, `<home>/bin/cliffhanger-bin`: a sh script that sets CLIFFHANGER_HOME to the home it
+ * was written for and execs deno on the checkout's main.ts under the scopes computed for that home. What it runs and the
+ * scopes it grants are read back from its text, for doctor (is the home still in them, does the deno still exist) and
+ * `relay on` (will the hook see the folder).
  */
 import { readRegularText } from "../store/safe_file.ts";
 import { type HandlerLike, handlerProgram } from "./handler_words.ts";
@@ -19,12 +20,15 @@ export interface Launcher {
   write: string[];
 }
 
-/** The launcher install writes: a sh script that execs these words (deno, its flags, main.ts) with its own args. */
-export function launcherText(words: readonly string[]): string {
+/**
+ * The launcher install writes: a sh script that sets CLIFFHANGER_HOME to `home` (the hooks then use the home whose
+ * scopes they were given, whatever the environment Claude Code runs in) and execs these words (deno, its flags,
+ * main.ts) with its own args.
+ */
+export function launcherText(words: readonly string[], home: string): string {
   const quote = (w: string) => `'${w.replaceAll("'", "'\\''")}'`;
-  return `${LAUNCHER_HEADER}, written by install: runs main.ts under its scopes\nexec ${
-    words.map(quote).join(" ")
-  } "$@"\n`;
+  return `${LAUNCHER_HEADER}, written by install: runs main.ts under its scopes, in its home\n` +
+    `CLIFFHANGER_HOME=${quote(home)}\nexport CLIFFHANGER_HOME\nexec ${words.map(quote).join(" ")} "$@"\n`;
 }
 
 /**
@@ -42,7 +46,9 @@ export function launcherPrograms(handlers: readonly HandlerLike[], home: string)
 /** A launcher's text read back, or null when it is not one install wrote. */
 export function parseLauncher(text: string): Launcher | null {
   if (!text.startsWith(LAUNCHER_HEADER)) return null;
-  const words = [...text.matchAll(/'((?:[^']|'\\'')*)'/g)].map((m) => m[1]!.replaceAll("'\\''", "'"));
+  // the words of the exec line (a launcher from before the home line has no other quoted words)
+  const exec = text.split("\n").find((line) => line.startsWith("exec ")) ?? "";
+  const words = [...exec.matchAll(/'((?:[^']|'\\'')*)'/g)].map((m) => m[1]!.replaceAll("'\\''", "'"));
   const list = (flag: string) =>
     words.filter((w) => w.startsWith(`${flag}=`)).flatMap((w) => w.slice(flag.length + 1).split(",")).filter((p) =>
       p !== ""

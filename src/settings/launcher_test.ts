@@ -2,8 +2,13 @@ import assert from "node:assert/strict";
 import { inScope, launcherPrograms, launcherText, parseLauncher } from "./launcher.ts";
 
 Deno.test("a launcher's text reads back to what it runs and the scopes it grants, quotes included", () => {
-  const text = launcherText(["/o'neil/deno", "run", "--allow-read=/a,/b", "--allow-write=/h", "/c/main.ts"]);
+  const text = launcherText(["/o'neil/deno", "run", "--allow-read=/a,/b", "--allow-write=/h", "/c/main.ts"], "/h'x");
   assert.ok(text.startsWith("#!/bin/sh\n# cliffhanger-bin from a checkout"));
+  assert.match(
+    text,
+    /^CLIFFHANGER_HOME='\/h'\\''x'\nexport CLIFFHANGER_HOME\nexec '/m,
+    "the home it was written for, quoted",
+  );
   assert.deepEqual(parseLauncher(text), {
     deno: "/o'neil/deno",
     main: "/c/main.ts",
@@ -11,6 +16,10 @@ Deno.test("a launcher's text reads back to what it runs and the scopes it grants
     write: ["/h"],
   });
   assert.equal(parseLauncher("#!/bin/sh\nexec other"), null, "not one install wrote");
+  // a launcher written before the home line reads back the same
+  const older = "#!/bin/sh\n# cliffhanger-bin from a checkout, written by install: runs main.ts under its scopes\n" +
+    "exec '/d/deno' 'run' '--allow-read=/a' '--allow-write=/h' '/c/main.ts' \"$@\"\n";
+  assert.deepEqual(parseLauncher(older), { deno: "/d/deno", main: "/c/main.ts", read: ["/a"], write: ["/h"] });
   assert.ok(inScope(["/h"], "/h/x") && inScope(["/h"], "/h") && !inScope(["/h"], "/hx"));
   assert.deepEqual(
     launcherPrograms([
