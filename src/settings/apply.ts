@@ -46,7 +46,12 @@ const BOM = "\uFEFF";
 
 export async function applySettingsEdit(options: ApplyOptions): Promise<ApplyResult> {
   const target = await io(`Cannot resolve "${options.settingsPath}"`, () => resolveSymlinks(options.settingsPath));
-  if (options.dryRun) return await editOnce(options, target, "diff");
+  if (options.dryRun) {
+    const result = await editOnce(options, target, "diff");
+    // a dry run says what the real one would do: a missing folder it may not create stops it the same way
+    if (result.changed && !result.existed) await refuseUncreatableFolder(target);
+    return result;
+  }
   // A file that needs no change is left alone without taking the lock (nothing is written anywhere).
   const unlocked = await editOnce(options, target, "check");
   if (!unlocked.changed) return unlocked;
@@ -139,11 +144,39 @@ async function createFolder(target: string): Promise<void> {
   try {
     await Deno.mkdir(dir, { recursive: true });
   } catch {
-    throw new CommandError(
-      `Cannot create "${target}": its folder "${dir}" does not exist and this binary may not create it; ` +
-        `run: mkdir -p "${dir}"`,
-    );
+    throw missingFolder(target, dir);
   }
+}
+
+/**
+ * For a dry run: the folder of `target` is missing and this process may not create it, so the real run would stop.
+ * Where the scope hides the folder (it grants only the file, its temp file and its lock), the lock file is created and
+ * removed at once to see whether the folder is there, as the real run's lock would be.
+ */
+async function refuseUncreatableFolder(target: string): Promise<void> {
+  const dir = dirname(target);
+  if ((await Deno.permissions.query({ name: "write", path: dir })).state === "granted") return;
+  try {
+    await Deno.stat(dir);
+    return;
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) throw missingFolder(target, dir);
+  }
+  const lockPath = settingsLockFile(target);
+  try {
+    const file = await Deno.open(lockPath, { write: true, createNew: true, mode: 0o600 });
+    file.close();
+    await Deno.remove(lockPath).catch(() => {});
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) throw missingFolder(target, dir);
+  }
+}
+
+function missingFolder(target: string, dir: string): CommandError {
+  return new CommandError(
+    `Cannot create "${target}": its folder "${dir}" does not exist and this binary may not create it; ` +
+      `run: mkdir -p "${dir}"`,
+  );
 }
 
 /** Largest settings file read (Claude Code's are a few kilobytes). */

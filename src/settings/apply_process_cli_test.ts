@@ -163,15 +163,18 @@ Deno.test("install under scoped permissions into a missing folder says to create
   ];
   for (const [argv, settings] of cases) {
     const scoped = [settings, settingsTempPath(settings), settingsLockFile(settings)];
-    const output = await installScoped(home.dir, scoped, "/a/cliffhanger-bin", argv);
-    const dir = dirname(settings);
-    assert.equal(output.code, 1, output.stdout + output.stderr);
-    assert.equal(
-      output.stderr,
-      `cliffhanger-bin: Cannot create "${settings}": its folder "${dir}" does not exist and this binary may not ` +
-        `create it; run: mkdir -p "${dir}"\n`,
-    );
-    assert.equal(output.stdout, "");
+    // a dry run says the same: it does not promise a change the real run cannot make
+    for (const dryRun of [[], ["--dry-run"]]) {
+      const output = await installScoped(home.dir, scoped, "/a/cliffhanger-bin", [...argv, ...dryRun]);
+      const dir = dirname(settings);
+      assert.equal(output.code, 1, output.stdout + output.stderr);
+      assert.equal(
+        output.stderr,
+        `cliffhanger-bin: Cannot create "${settings}": its folder "${dir}" does not exist and this binary may not ` +
+          `create it; run: mkdir -p "${dir}"\n`,
+      );
+      assert.equal(output.stdout, "");
+    }
   }
   assert.deepEqual(await listDir(project), []);
   assert.deepEqual(await listDir(home.dir), ["install_once.ts", "project"], "nothing in the home, no lock left");
