@@ -12,7 +12,7 @@ import { readEnv } from "./src/env.ts";
 import { appendError } from "./src/store/errors_log.ts";
 import { writeStderr, writeStdout } from "./src/output.ts";
 import { stripTerminalControls } from "./src/controls.ts";
-import { homePaths } from "./src/store/paths.ts";
+import { homePaths, relativeHomeProblem } from "./src/store/paths.ts";
 import { releaseHeldLocks } from "./src/store/lock.ts";
 import { revokeSettingsWrites } from "./src/store/settings_files.ts";
 import { VERSION } from "./src/version.ts";
@@ -96,6 +96,22 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    // `help <command>` is that command's --help
+    const topic = name === "help" ? rest[0] : undefined;
+    if (topic !== undefined && topic !== "hook" && Object.hasOwn(COMMANDS, topic)) {
+      const [command, help] = await Promise.all([COMMANDS[topic]!.load(), import("./src/cli/help.ts")]);
+      writeStdout(help.commandHelp(command, rest.slice(1)));
+      return 0;
+    }
+    if (topic === "hook") return await hookCommand(["--help"]);
+    if (topic !== undefined) {
+      writeStderr(
+        `cliffhanger-bin: help: unknown command "${topic}"${
+          suggestion(topic, ["hook", ...Object.keys(COMMANDS)])
+        }; see "cliffhanger-bin --help"\n`,
+      );
+      return 2;
+    }
     writeStdout(mainHelp());
     return name === undefined ? 2 : 0;
   }
@@ -107,6 +123,9 @@ export async function main(argv: string[]): Promise<number> {
     if (name === "hook") return await hookCommand(rest);
     const entry = COMMANDS[name];
     if (!entry) {
+      if (name.startsWith("-")) {
+        throw new UsageError(`unknown option "${name}"; options go after a command (see "cliffhanger-bin --help")`);
+      }
       throw new UsageError(
         `unknown command "${name}"${
           suggestion(name, ["hook", ...Object.keys(COMMANDS)])
@@ -118,6 +137,8 @@ export async function main(argv: string[]): Promise<number> {
       writeStdout(help.commandHelp(command, rest));
       return 0;
     }
+    const relative = relativeHomeProblem(readEnv);
+    if (relative !== null) throw new UsageError(relative);
     return await command.run(cliContext(), rest);
   } catch (e) {
     if (e instanceof UsageError || e instanceof CommandError) {
@@ -167,6 +188,12 @@ async function hookCommand(argv: string[]): Promise<number> {
     const message = e instanceof Error ? e.message : String(e);
     writeStderr(`cliffhanger-bin: ${message} (the hook allows and exits 0)\n`);
     await appendError(paths.errors, "hook", `${message}; allowed`);
+    return 0;
+  }
+  const relative = relativeHomeProblem(readEnv);
+  if (relative !== null) {
+    // errors.log would be relative too: said on stderr only
+    writeStderr(`cliffhanger-bin: hook ${name}: ${relative} (the hook allows and exits 0)\n`);
     return 0;
   }
   // a hook never writes a settings file: give up the access the binary's flags grant for install

@@ -44,6 +44,8 @@ Deno.test("unknown commands, events and flags are one-line usage errors with exi
       [["stats", "--jsno"], /unknown flag "--jsno" \(did you mean "--json"\?\)/],
       [["stats", "--days", "zero"], /--days must be a whole number/],
       [["status", "extra"], /unexpected argument "extra"/],
+      [["--bogus"], /unknown option "--bogus"; options go after a command/],
+      [["help", "stat"], /help: unknown command "stat" \(did you mean "stats"\?\)/],
     ];
     for (const [args, pattern] of cases) {
       const run = await runCli(args, { home });
@@ -243,4 +245,25 @@ Deno.test("hook run by hand with stderr on a terminal also shows what it wrote t
     const piped = await runCli(["hook", "stop"], { home, stdin: "{not json" });
     assert.equal(piped.stderr, "");
     assert.match(await readErrors(home), /stdin is not valid JSON/);
+  }));
+
+Deno.test("help <command> prints that command's help", () =>
+  withHome(async (home) => {
+    const run = await runCli(["help", "stats"], { home });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^usage: cliffhanger-bin stats /);
+    const sub = await runCli(["help", "relay", "send"], { home });
+    assert.match(sub.stdout, /^usage: cliffhanger-bin relay send /);
+  }));
+
+Deno.test("a relative CLIFFHANGER_HOME is a one-line usage error; a hook allows and says why on stderr", () =>
+  withHome(async (home) => {
+    const env = { CLIFFHANGER_HOME: "relhome" };
+    const status = await runCli(["status"], { home, env });
+    assert.equal(status.code, 2);
+    assert.equal(status.stderr, 'cliffhanger-bin: CLIFFHANGER_HOME must be an absolute path, got "relhome"\n');
+    const hook = await runCli(["hook", "stop"], { home, env, stdin: '{"session_id":"s","hook_event_name":"Stop"}' });
+    assert.equal(hook.code, 0);
+    assert.equal(hook.stdout, "");
+    assert.match(hook.stderr, /hook stop: CLIFFHANGER_HOME must be an absolute path, got "relhome" \(the hook allows/);
   }));

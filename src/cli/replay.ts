@@ -128,10 +128,19 @@ function parseSince(raw: unknown): number | null {
   if (raw === undefined) return null;
   const text = String(raw);
   const ms = /^\d{4}-\d{2}-\d{2}$/.test(text) ? Date.parse(`${text}T00:00:00Z`) : Date.parse(text);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(ms)) {
+  // a day the calendar does not have ("2026-02-31") would roll over into the next month: refused
+  const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  const real = day !== null && realDay(Number(day[1]), Number(day[2]), Number(day[3]));
+  if (!real || Number.isNaN(ms)) {
     throw new UsageError(`replay: --since must be a date like 2026-10-01 or an ISO time, got "${text}"`);
   }
   return ms;
+}
+
+/** True when the calendar has this day (month 1-12, day within the month). */
+function realDay(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 /** A one-line progress bar on stderr, only when stderr is a terminal. */

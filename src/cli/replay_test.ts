@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { UsageError } from "../errors.ts";
 import { homePaths } from "../store/paths.ts";
 import { tempHome } from "../testing/run_cli.ts";
 import { CORPUS_TRANSCRIPTS as CORPUS } from "../testing/testdata.ts";
@@ -68,4 +69,11 @@ Deno.test("replay --since and --limit narrow the input", async () => {
   assert.equal(late.stops, 0);
   const one = JSON.parse((await replay([CORPUS, "--json", "--limit", "1"])).out);
   assert.equal(one.files, 1);
+});
+
+Deno.test("replay --since refuses a day the calendar does not have (a usage error)", async () => {
+  for (const bad of ["2026-02-31", "2026-13-01", "2025-02-29", "yesterday"]) {
+    await assert.rejects(replay([CORPUS, "--since", bad]), UsageError, bad);
+  }
+  assert.equal((await replay([CORPUS, "--json", "--since", "2024-02-29"])).code, 0, "a leap day is a day");
 });

@@ -1,5 +1,5 @@
 /** Where cliffhanger keeps its files, computed once from the environment. */
-import { join } from "../path.ts";
+import { isAbsolute, join } from "../path.ts";
 import type { EnvReader } from "../env.ts";
 
 export interface HomePaths {
@@ -48,4 +48,16 @@ export function homePaths(env: EnvReader): HomePaths {
 /** A payload path as the hooks read it: `~/…` is the user's home (Claude Code sends absolute paths, hand-made payloads may not). */
 export function expandHome(path: string, home: string): string {
   return path.startsWith("~/") ? join(home, path.slice(2)) : path;
+}
+
+/**
+ * Why the folders named by the environment cannot be used, or null: a relative HOME, CLAUDE_CONFIG_DIR or
+ * CLIFFHANGER_HOME would name another folder from every working directory (a hook runs in each project's).
+ */
+export function relativeHomeProblem(env: EnvReader): string | null {
+  for (const name of ["CLIFFHANGER_HOME", "CLAUDE_CONFIG_DIR", "HOME"]) {
+    const value = env(name);
+    if (value && !isAbsolute(value)) return `${name} must be an absolute path, got "${value}"`;
+  }
+  return null;
 }
