@@ -16,7 +16,10 @@ export interface Unit {
   block: Block["kind"];
   /** In the closing: the last prose paragraph or list, or among the last `CLOSING_SENTENCES` sentences. */
   closing: boolean;
-  /** Ends with a question mark (any script), or a Japanese か. */
+  /**
+   * Ends with a question mark (any script), or a Japanese か, and is not answered by the next sentence of its own
+   * paragraph ("Is it safe for old rows? Yes: …"): a question the message answers itself waits for nobody.
+   */
   question: boolean;
   /** A lead's items (masked), for rules that read the whole list; [] for sentences. */
   items: string[];
@@ -43,11 +46,20 @@ export interface Structure {
 /** A question: `?` or `？` at the end, or a Japanese か, or a Chinese 吗 / 嗎 / 么 closing the sentence. */
 const QUESTION = /(?:[?？]|[か][。.]?|[吗嗎么][。.]?)[\s"”’」』)]*$/u;
 
+/**
+ * A sentence that opens by answering the question just before it: a yes or no followed by punctuation (not "No rush."),
+ * "Short answer:", or a check the agent made ("I checked: …", "It doesn't: …").
+ */
+export const SELF_ANSWER =
+  /^(?:(?:yes|no|yep|nope|yeah|nah|oui|non|sí|si|ja|nein|sim|não)\s*[,;:.!—–-]|(?:short|quick)\s+answer\b|in\s+short\s*[,:]|answer\s*:|(?:I|we)\s+(?:checked|verified|confirmed|tested)\b|(?:checked|verified|confirmed|tested)\s*:|(?:it|they|that)\s+(?:doesn['’]t|does\s+not|didn['’]t|did\s+not|isn['’]t|is\s+not|wasn['’]t|was\s+not|don['’]t|do\s+not|aren['’]t|are\s+not|won['’]t|will\s+not)\b)/i;
+
 export function readStructure(message: string, options: UnitOptions): Structure {
   const blocks = parseBlocks(message);
   const from = Math.max(0, message.length - options.maxChars);
   const prose = blocks.filter((b) => b.end > from && b.kind !== "code" && b.kind !== "quote");
   const units: Unit[] = [];
+  /** The prose block of each unit, to find a question's answer in the same paragraph. */
+  const blockOf: number[] = [];
   const last = lastIndex(prose, (b) => b.kind === "paragraph" || b.kind === "item");
   let closingFrom = last;
   while (closingFrom > 0 && prose[last]!.kind === "item" && isContinuation(prose, closingFrom)) closingFrom--;
@@ -59,6 +71,7 @@ export function readStructure(message: string, options: UnitOptions): Structure 
       if (leadUnit === null || !isContinuation(prose, b)) {
         leadUnit = unit({ kind: "lead", text: maskInline(block.lead), block: "heading", closing: false, index: 0 });
         units.push(leadUnit);
+        blockOf.push(-1);
       }
       leadUnit.items.push(maskInline(block.text).replace(/\s+/g, " ").trim());
       if (inClosing) leadUnit.closing = true;
@@ -68,7 +81,12 @@ export function readStructure(message: string, options: UnitOptions): Structure 
     if (block.kind === "heading") continue;
     for (const sentence of splitSentences(maskInline(block.text))) {
       units.push(unit({ kind: "sentence", text: sentence, block: block.kind, closing: inClosing, index: 0 }));
+      blockOf.push(b);
     }
+  }
+  for (let i = 0; i + 1 < units.length; i++) {
+    const next = units[i + 1]!;
+    if (units[i]!.question && blockOf[i + 1] === blockOf[i] && SELF_ANSWER.test(next.text)) units[i]!.question = false;
   }
 
   const kept = units.length > MAX_UNITS ? units.slice(-MAX_UNITS) : units;

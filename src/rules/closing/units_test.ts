@@ -30,3 +30,21 @@ Deno.test("readStructure(): only blocks in the last maxChars are evidence, at mo
   assert.ok(units.every((u) => !u.text.startsWith("Want")));
   assert.ok(readStructure("A. ".repeat(10_000), { maxChars: 100_000 }).units.length <= 400);
 });
+
+Deno.test("readStructure(): a question the next sentence of its paragraph answers is not a question to the user", () => {
+  const answered = [
+    "Is the fix safe for existing data? Yes — the migration only adds a nullable column.",
+    "Would the cache have broken the admin panel? I checked: the admin routes bypass it.",
+    "Does the old client still work? It does not need to: the v1 endpoint stays.",
+    "Faut-il migrer les anciennes lignes ? Non, la colonne est facultative.",
+    "Short question? Short answer: yes.",
+  ];
+  for (const text of answered) assert.ok(read(text).every((u) => !u.question), text);
+  const open = [
+    "Want me to port it to v2 as well? No rush.",
+    "Should I add the flag? It will take five minutes.",
+    "Want me to continue?\n\nYes, the tests pass.",
+    "Shall I merge it? Yes or no is fine.",
+  ];
+  for (const text of open) assert.ok(read(text).some((u) => u.question), text);
+});
