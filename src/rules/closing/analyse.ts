@@ -64,7 +64,7 @@ export function analyseClosing(whole: string, set: RuleSet, options: AnalyseOpti
   for (const rule of set.earlyStop) {
     if (!runsFor(rule.lang, langs)) continue;
     for (const hit of hitsOf(rule, units, rawTail)) {
-      const by = hit.unit === null ? null : counterFor(hit, set.counter);
+      const by = hit.unit === null ? null : counterFor(hit, set.counter, langs);
       if (by) cancelled.push({ hit, by });
       else hits.push(hit);
     }
@@ -115,10 +115,12 @@ function inScope(rule: CompiledRule, unit: Unit): boolean {
 }
 
 /** The counter rule that cancels this hit, or null. A lead's counter reads the lead-in with its items. */
-function counterFor(hit: Hit, counters: readonly CompiledRule[]): CompiledRule | null {
+function counterFor(hit: Hit, counters: readonly CompiledRule[], langs: ReadonlySet<string>): CompiledRule | null {
   const unit = hit.unit!;
   const act = hit.rule.act;
   for (const counter of counters) {
+    // a counter of another language than the message's is never compiled for it, like an early-stop rule
+    if (!runsFor(counter.lang, langs)) continue;
     if (counter.cancels && act !== undefined && !counter.cancels.includes(act)) continue;
     if ((counter.scope === "lead") !== (unit.kind === "lead")) continue;
     if (matchRule(counter, counterText(unit)) !== null) return counter;
@@ -210,8 +212,11 @@ export function ruleFinds(rule: CompiledRule, message: string, set: RuleSet, opt
     }
     return null;
   }
+  const langs = languagesOf(tail(message, MAX_STRUCTURE_CHARS));
   for (const hit of hitsOf(rule, units, tail(message, options.maxChars))) {
-    if (rule.kind !== "early-stop" || hit.unit === null || counterFor(hit, set.counter) === null) return hit.matched;
+    if (rule.kind !== "early-stop" || hit.unit === null || counterFor(hit, set.counter, langs) === null) {
+      return hit.matched;
+    }
   }
   return null;
 }
