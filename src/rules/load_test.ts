@@ -44,7 +44,7 @@ function report(set: ReturnType<typeof buildRuleSet>, origin: string) {
 Deno.test("buildRuleSet() with no user files loads the built-ins in order", () => {
   const set = buildRuleSet({ userFiles: [] });
   assert.deepEqual(set.earlyStop.map((r) => r.id), BUILTIN_EARLY_STOP);
-  assert.deepEqual(set.escape.map((r) => r.id), ["blocker-token", "status-handover"]);
+  assert.deepEqual(set.escape.map((r) => r.id), ["blocker-token", "status-handover", "blocker-token-it"]);
   assert.ok(set.blocker.length > 0);
   assert.deepEqual(set.files.map((f) => [f.origin, f.error]), [
     ["builtin:escapes.json", null],
