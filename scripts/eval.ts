@@ -7,7 +7,7 @@
 import { parseArgs } from "node:util";
 import { DEFAULT_CONFIG } from "../src/config.ts";
 import { analyseMessage } from "../src/rules/classify.ts";
-import { buildRuleSet } from "../src/rules/load.ts";
+import { buildFullRuleSet } from "../src/rules/full.ts";
 import type { RuleSet } from "../src/rules/schema.ts";
 import { FINALS_DIR, readFinals } from "./eval/finals.ts";
 import { decideFinal, falseBlockRate, recall, type Score, score, type Tally } from "./eval/score.ts";
@@ -124,7 +124,7 @@ if (import.meta.main) {
     err(`eval: cannot read the labelled messages: ${error instanceof Error ? error.message : error}`);
     Deno.exit(1);
   }
-  const rules = buildRuleSet({ userFiles: [] });
+  const rules = buildFullRuleSet({ userFiles: [] });
   if (flags.explain !== undefined) {
     const final = finals.find((f) => f.id === flags.explain);
     if (!final) {

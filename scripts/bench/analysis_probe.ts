@@ -13,8 +13,8 @@ const enc = new TextEncoder();
 const started = performance.now();
 const { DEFAULT_CONFIG } = await import("../../src/config.ts");
 const { decideStop } = await import("../../src/hooks/stop/decide.ts");
-const { buildRuleSet } = await import("../../src/rules/load.ts");
-const rules = buildRuleSet({ userFiles: [] });
+const { buildFullRuleSet } = await import("../../src/rules/full.ts");
+const rules = buildFullRuleSet({ userFiles: [] });
 const loadMs = performance.now() - started;
 
 function decide(message: string): number {

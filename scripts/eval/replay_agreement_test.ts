@@ -9,7 +9,7 @@ import { DEFAULT_CONFIG } from "../../src/config.ts";
 import { ReplaySession, stopPayloadAt } from "../../src/replay/evaluate.ts";
 import { scanTranscript } from "../../src/replay/scan_file.ts";
 import { walkTranscripts } from "../../src/replay/walk.ts";
-import { buildRuleSet } from "../../src/rules/load.ts";
+import { buildFullRuleSet } from "../../src/rules/full.ts";
 import { CORPUS_TRANSCRIPTS as CORPUS } from "../../src/testing/testdata.ts";
 import { readFinals } from "./finals.ts";
 import { decideFinal } from "./score.ts";
@@ -19,7 +19,7 @@ const TRANSCRIPT_STAGES = /^(?:open-items|checklist-done|stall-|background-work|
 Deno.test({
   name: "replay agrees with eval at every labelled corpus stop point",
   fn: async () => {
-    const rules = buildRuleSet({ userFiles: [] });
+    const rules = buildFullRuleSet({ userFiles: [] });
     const finals = (await readFinals()).filter((f) => f.source !== undefined);
     const byKey = new Map(finals.map((f) => [`${f.source!.file}:${f.source!.line}`, f]));
     let compared = 0;

@@ -3,12 +3,12 @@
  * keep recall ≥ 95% and false blocks ≤ 1% in every language; the real corpus keeps its measured figures.
  */
 import assert from "node:assert/strict";
-import { buildRuleSet } from "../../src/rules/load.ts";
+import { buildFullRuleSet } from "../../src/rules/full.ts";
 import { LANGS, readFinals } from "./finals.ts";
 import { decideFinal, falseBlockRate, recall, score, type Tally } from "./score.ts";
 
 const finals = await readFinals();
-const rules = buildRuleSet({ userFiles: [] });
+const rules = buildFullRuleSet({ userFiles: [] });
 const outcomes = finals.map((f) => decideFinal(f, rules));
 
 function langTally(lang: string, own: boolean): Tally {

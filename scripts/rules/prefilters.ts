@@ -1,7 +1,8 @@
 /**
  * Writes rules/prefilters.json: for every built-in rule, each pattern's required literals (src/rules/prefilter.ts),
  * computed from its expanded source. The Stop hook reads them instead of parsing 470 patterns in every process;
- * src/rules/prefilter_test.ts fails when the file is not what this computes. Run after editing a rule file:
+ * src/rules/prefilter_test.ts fails when the file is not what this computes. Run after editing a rule file, then
+ * scripts/rules/packs.ts (the Stop hook's language packs carry these literals):
  *   deno run --allow-read --allow-write scripts/rules/prefilters.ts
  */
 import { computePrefilters } from "../../src/rules/prefilter_data.ts";

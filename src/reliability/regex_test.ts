@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { ConfigSchema, DEFAULT_CONFIG } from "../config.ts";
 import { decideStop, ESCAPE_MAX_CHARS } from "../hooks/stop/decide.ts";
 import { parseStopPayload } from "../hooks/stop/payload.ts";
-import { buildRuleSet } from "../rules/load.ts";
+import { buildFullRuleSet } from "../rules/full.ts";
 import { matchFirst, tail } from "../rules/match.ts";
 import { MAX_BLOCK_CHARS } from "../rules/closing/blocks.ts";
 import type { CompiledRule } from "../rules/schema.ts";
@@ -21,7 +21,7 @@ import { describeGrowth, growth } from "./growth.ts";
 const MB = 1 << 20;
 const MAX_MATCH_CHARS = ConfigSchema.shape.matchMaxChars.def.innerType._zod.bag.maximum ?? 100_000;
 
-const rules = buildRuleSet({ userFiles: [] });
+const rules = buildFullRuleSet({ userFiles: [] });
 const all: CompiledRule[] = [...rules.escape, ...rules.blocker, ...rules.earlyStop, ...rules.counter];
 
 /** Words and punctuation taken from a pattern's source, to build inputs that almost match it. */

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { DEFAULT_CONFIG } from "../config.ts";
 import { parseStopPayload } from "../hooks/stop/payload.ts";
-import { buildRuleSet } from "../rules/load.ts";
+import { buildFullRuleSet } from "../rules/full.ts";
 import { initialState } from "../transcript/reducer_state.ts";
 import { reduceLine } from "../transcript/reducer.ts";
 import { ReplaySession } from "./evaluate.ts";
@@ -10,7 +10,7 @@ import { renderReplay } from "./render.ts";
 import { ReplayAccumulator } from "./report.ts";
 
 const OFFER = "Two of five call sites migrated. Want me to continue with the rest?";
-const rules = buildRuleSet({ userFiles: [] });
+const rules = buildFullRuleSet({ userFiles: [] });
 
 function replayTurn(entrypoint: string | null, config = DEFAULT_CONFIG) {
   const marks = entrypoint === null

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DEFAULT_CONFIG } from "../config.ts";
-import { buildRuleSet } from "../rules/load.ts";
+import { buildFullRuleSet } from "../rules/full.ts";
 import { readLog, runCli, tempHome } from "../testing/run_cli.ts";
 import { CORPUS, TESTDATA } from "../testing/testdata.ts";
 import { replayFile } from "./evaluate.ts";
@@ -23,7 +23,7 @@ interface Point {
 /** Replay's answer at each stop point of `file`, with the payload the hook gets there. */
 async function replayPoints(file: TranscriptFile): Promise<Point[]> {
   const points: Point[] = [];
-  const rules = buildRuleSet({ userFiles: [] });
+  const rules = buildFullRuleSet({ userFiles: [] });
   await replayFile(file, { config: DEFAULT_CONFIG, rules, stallOff: false, now: 0 }, ({ stop, payload, replayed }) => {
     if (replayed === null) return;
     points.push({

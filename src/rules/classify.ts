@@ -6,6 +6,7 @@
  */
 import { analyseClosing, type ClosingAnalysis } from "./closing/analyse.ts";
 import { withoutCode } from "./closing/blocks.ts";
+import { languagesOf, runsFor } from "./closing/languages.ts";
 import { DEFAULT_MATCH_MAX_CHARS, matchFirst } from "./match.ts";
 import type { RuleMatch, RuleSet } from "./schema.ts";
 
@@ -25,7 +26,10 @@ export interface ClassifyOptions {
  * not searched: a sample is not the agent speaking.
  */
 export function findEscape(text: string, set: RuleSet, options: ClassifyOptions = {}): RuleMatch | null {
-  return matchFirst(set.escape, withoutCode(text), { maxChars: options.maxChars ?? DEFAULT_MATCH_MAX_CHARS });
+  // like every rule, an escape of another language runs only on text that can be in it
+  const langs = languagesOf(text);
+  const escapes = set.escape.filter((rule) => runsFor(rule.lang, langs));
+  return matchFirst(escapes, withoutCode(text), { maxChars: options.maxChars ?? DEFAULT_MATCH_MAX_CHARS });
 }
 
 /** The closing analysis of a message (blocker and early-stop acts), for a turn with no checklist. */

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { analyseMessage, classifyMessage, findEscape, renderEarlyStopReason } from "./classify.ts";
-import { buildRuleSet } from "./load.ts";
+import { buildFullRuleSet } from "./full.ts";
 import type { RuleMatch } from "./schema.ts";
 
-const set = buildRuleSet({ userFiles: [] });
+const set = buildFullRuleSet({ userFiles: [] });
 
 function earlyStop(text: string): RuleMatch {
   const hit = analyseMessage(text, set).early;

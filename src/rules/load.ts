@@ -8,7 +8,8 @@
 import { readRegularText } from "../store/safe_file.ts";
 import { join } from "../path.ts";
 import { parse, type ParseError, printParseErrorCode } from "../jsonc.ts";
-import { BUILTIN_PREFILTERS, BUILTIN_RULE_FILES, type BuiltinRuleFile } from "./builtin.ts";
+import type { BuiltinRuleFile } from "./builtin.ts";
+import type { PrefilterData } from "./packs.ts";
 import type { CompiledRule, RuleFile, RuleFileReport, RuleFileSchema, RuleKind, RuleSet } from "./schema.ts";
 
 /** A user rule file as read from disk: its text, or why it could not be read. */
@@ -17,8 +18,11 @@ export type UserRuleSource = { origin: string; text: string } | { origin: string
 export interface BuildRuleSetOptions {
   /** User rule files in the order they apply (later files override earlier ones). */
   userFiles: readonly UserRuleSource[];
-  /** The built-in files; defaults to the embedded ones. */
-  builtins?: readonly BuiltinRuleFile[];
+  /**
+   * The built-in files: the embedded ones with their prefilter literals (full.ts for all of them, builtin_hot.ts for
+   * a message's languages), or a list of files validated like a user's (tests).
+   */
+  builtins: BuiltinSource | readonly BuiltinRuleFile[];
   /**
    * The rule file schema (schema.ts `ruleSchemas().RuleFileSchema`), which validates every file that is not an
    * embedded built-in: required when there is one (a user's file, or `builtins`). loadRuleSet loads it only then.
@@ -26,15 +30,34 @@ export interface BuildRuleSetOptions {
   fileSchema?: RuleFileSchema;
 }
 
+/** Embedded built-in rule files and their prefilter literals (rules/prefilters.json, or a pack's). */
+export interface BuiltinSource {
+  files: readonly BuiltinRuleFile[];
+  prefilters: PrefilterData;
+}
+
+export interface LoadRuleSetOptions {
+  /**
+   * Only the built-in rules a message of these languages can need (closing/languages.ts): the core and those
+   * languages' packs (builtin_hot.ts). Without it, every built-in rule (full.ts).
+   */
+  langs?: ReadonlySet<string>;
+}
+
 /**
  * The rule set of the embedded built-ins and the user's rule files in `dir`. The rule file schema (and zod with it)
  * is loaded only when there is a user's file to validate: a Stop hook without one builds no schema.
  */
-export async function loadRuleSet(dir: string): Promise<RuleSet> {
-  const userFiles = await readUserRuleFiles(dir);
-  if (!userFiles.some((source) => "text" in source)) return buildRuleSet({ userFiles });
+export async function loadRuleSet(dir: string, options: LoadRuleSetOptions = {}): Promise<RuleSet> {
+  const [userFiles, builtins] = await Promise.all([
+    readUserRuleFiles(dir),
+    options.langs === undefined
+      ? import("./builtin.ts").then((m) => ({ files: m.BUILTIN_RULE_FILES, prefilters: m.BUILTIN_PREFILTERS }))
+      : import("./builtin_hot.ts").then((m) => m.builtinsFor(options.langs!)),
+  ]);
+  if (!userFiles.some((source) => "text" in source)) return buildRuleSet({ userFiles, builtins });
   const { ruleSchemas } = await import("./schema.ts");
-  return buildRuleSet({ userFiles, fileSchema: ruleSchemas().RuleFileSchema });
+  return buildRuleSet({ userFiles, builtins, fileSchema: ruleSchemas().RuleFileSchema });
 }
 
 /** User rule files larger than this are refused unread. */
@@ -48,11 +71,13 @@ export function buildRuleSet(options: BuildRuleSetOptions): RuleSet {
   const files: RuleFileReport[] = [];
   const builtinIds = new Set<string>();
 
-  for (const builtin of options.builtins ?? BUILTIN_RULE_FILES) {
+  const listed = Array.isArray(options.builtins);
+  const source = options.builtins as BuiltinSource;
+  for (const builtin of listed ? options.builtins as readonly BuiltinRuleFile[] : source.files) {
     // the embedded files are valid (load_test.ts validates each with the schema): their defaults are filled in by hand
-    const embedded = options.builtins === undefined;
+    const prefilters = listed ? null : source.prefilters;
     const loaded = loadData(
-      { origin: builtin.origin, data: builtin.data, trusted: true, embedded },
+      { origin: builtin.origin, data: builtin.data, trusted: true, prefilters },
       options.fileSchema,
     );
     if ("error" in loaded) {
@@ -173,10 +198,17 @@ export function lineColumn(text: string, offset: number): { line: number; column
  * defaults are filled in by `fillRuleFileDefaults`, which gives the schema's output for a valid file (load_test.ts).
  */
 function loadData(
-  { origin, data, trusted, embedded = false }: { origin: string; data: unknown; trusted: boolean; embedded?: boolean },
+  { origin, data, trusted, prefilters = null }: {
+    origin: string;
+    data: unknown;
+    trusted: boolean;
+    /** An embedded built-in's prefilter literals: the file skips the schema, its rules compile when first matched. */
+    prefilters?: PrefilterData | null;
+  },
   fileSchema: RuleFileSchema | undefined,
 ): Loaded | { error: string } {
   let file: RuleFile;
+  const embedded = prefilters !== null;
   if (embedded) file = fillRuleFileDefaults(data as RuleFileInput);
   else {
     if (fileSchema === undefined) {
@@ -197,7 +229,7 @@ function loadData(
     if (seen.has(rule.id)) return { error: `${where}: duplicate id in this file` };
     seen.add(rule.id);
     if (embedded) {
-      const needs = BUILTIN_PREFILTERS[origin]?.[rule.id];
+      const needs = prefilters[origin]?.[rule.id];
       rules.push(lazilyCompiled({ ...rule, kind: file.kind, regexes: [], origin }, file.grammar, needs));
       continue;
     }

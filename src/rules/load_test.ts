@@ -10,6 +10,7 @@ import {
   readUserRuleFiles,
   type UserRuleSource,
 } from "./load.ts";
+import { buildFullRuleSet } from "./full.ts";
 import { BUILTIN_RULE_FILES } from "./builtin.ts";
 import { EARLY_STOP_ACTS } from "./acts.ts";
 import { ruleSchemas } from "./schema.ts";
@@ -41,8 +42,8 @@ function report(set: ReturnType<typeof buildRuleSet>, origin: string) {
   return found;
 }
 
-Deno.test("buildRuleSet() with no user files loads the built-ins in order", () => {
-  const set = buildRuleSet({ userFiles: [] });
+Deno.test("buildFullRuleSet() with no user files loads the built-ins in order", () => {
+  const set = buildFullRuleSet({ userFiles: [] });
   assert.deepEqual(set.earlyStop.map((r) => r.id), BUILTIN_EARLY_STOP);
   assert.deepEqual(set.escape.map((r) => r.id), ["blocker-token", "status-handover", "blocker-token-it"]);
   assert.ok(set.blocker.length > 0);
@@ -57,9 +58,9 @@ Deno.test("buildRuleSet() with no user files loads the built-ins in order", () =
   }
 });
 
-Deno.test("buildRuleSet() replaces a built-in in place when a user rule has its id", () => {
+Deno.test("buildFullRuleSet() replaces a built-in in place when a user rule has its id", () => {
   const origin = "/home/u/.cliffhanger/rules/offers.jsonc";
-  const set = buildRuleSet({
+  const set = buildFullRuleSet({
     fileSchema,
     userFiles: [userFile(origin, { kind: "early-stop", rules: [rule("offers-to-continue", ["\\bfancy offer\\b"])] })],
   });
@@ -72,8 +73,8 @@ Deno.test("buildRuleSet() replaces a built-in in place when a user rule has its 
   assert.equal(report(set, origin).kind, "early-stop");
 });
 
-Deno.test("buildRuleSet() appends new user rules after the built-ins of their kind", () => {
-  const set = buildRuleSet({
+Deno.test("buildFullRuleSet() appends new user rules after the built-ins of their kind", () => {
+  const set = buildFullRuleSet({
     fileSchema,
     userFiles: [
       userFile("a.json", { kind: "early-stop", rules: [rule("my-first", ["first"])] }),
@@ -85,8 +86,8 @@ Deno.test("buildRuleSet() appends new user rules after the built-ins of their ki
   assert.equal(set.blocker.at(-1)?.id, "vpn-down");
 });
 
-Deno.test("buildRuleSet() lets a later user file replace an earlier one's rule, with a warning", () => {
-  const set = buildRuleSet({
+Deno.test("buildFullRuleSet() lets a later user file replace an earlier one's rule, with a warning", () => {
+  const set = buildFullRuleSet({
     fileSchema,
     userFiles: [
       userFile("a.json", { kind: "early-stop", rules: [rule("mine", ["one"])] }),
@@ -98,8 +99,8 @@ Deno.test("buildRuleSet() lets a later user file replace an earlier one's rule, 
   assert.match(report(set, "b.json").warnings.join("\n"), /replaces the one from a\.json/);
 });
 
-Deno.test("buildRuleSet() disable removes built-ins by id and warns about unknown ids", () => {
-  const set = buildRuleSet({
+Deno.test("buildFullRuleSet() disable removes built-ins by id and warns about unknown ids", () => {
+  const set = buildFullRuleSet({
     fileSchema,
     userFiles: [userFile("off.json", { kind: "early-stop", disable: ["good-place-to-report", "no-such-rule"] })],
   });
@@ -112,8 +113,8 @@ Deno.test("buildRuleSet() disable removes built-ins by id and warns about unknow
   assert.deepEqual(off.warnings, ['disable: "no-such-rule" is not a built-in rule id']);
 });
 
-Deno.test("buildRuleSet() ignores a whole user file with a bad regex; built-ins still apply", () => {
-  const set = buildRuleSet({
+Deno.test("buildFullRuleSet() ignores a whole user file with a bad regex; built-ins still apply", () => {
+  const set = buildFullRuleSet({
     fileSchema,
     userFiles: [
       userFile("bad.json", {
@@ -129,16 +130,16 @@ Deno.test("buildRuleSet() ignores a whole user file with a bad regex; built-ins 
   assert.match(bad.error ?? "", /^rules\[1\] "broken" patterns\[1\]: Invalid regular expression/);
 });
 
-Deno.test("buildRuleSet() reports invalid JSONC with line and column", () => {
+Deno.test("buildFullRuleSet() reports invalid JSONC with line and column", () => {
   const text = '{\n  "kind": "early-stop",\n  "rules": [ { "id": "x" ]\n}\n';
-  const set = buildRuleSet({ fileSchema, userFiles: [{ origin: "broken.jsonc", text }] });
+  const set = buildFullRuleSet({ fileSchema, userFiles: [{ origin: "broken.jsonc", text }] });
   const broken = report(set, "broken.jsonc");
   assert.equal(broken.kind, null);
   assert.match(broken.error ?? "", /^invalid JSONC: line 3, column \d+: \w+/);
   assert.equal(set.earlyStop.length, BUILTIN_EARLY_STOP.length);
 });
 
-Deno.test("buildRuleSet() accepts comments and trailing commas in JSONC", () => {
+Deno.test("buildFullRuleSet() accepts comments and trailing commas in JSONC", () => {
   const text = `// my rules
 {
   "kind": "blocker", /* prose blockers */
@@ -147,12 +148,12 @@ Deno.test("buildRuleSet() accepts comments and trailing commas in JSONC", () => 
       "examples": { "match": ["the vpn is down"], "pass": ["vpn is up"], }, },
   ],
 }`;
-  const set = buildRuleSet({ fileSchema, userFiles: [{ origin: "vpn.jsonc", text }] });
+  const set = buildFullRuleSet({ fileSchema, userFiles: [{ origin: "vpn.jsonc", text }] });
   assert.equal(report(set, "vpn.jsonc").error, null);
   assert.equal(set.blocker.at(-1)?.id, "vpn-down");
 });
 
-Deno.test("buildRuleSet() reports schema errors: unknown kind, unknown keys, g flag, empty match", () => {
+Deno.test("buildFullRuleSet() reports schema errors: unknown kind, unknown keys, g flag, empty match", () => {
   const cases: [string, unknown, RegExp][] = [
     ["kind.json", { kind: "late-stop", rules: [] }, /^invalid rule file: kind: /],
     ["typo.json", { kind: "blocker", rules: [rule("a", ["a"], { tailchars: 5 })] }, /rules\[0\].*tailchars/],
@@ -166,12 +167,12 @@ Deno.test("buildRuleSet() reports schema errors: unknown kind, unknown keys, g f
     ],
     ["notobject.json", [], /^invalid rule file: \(file\): /],
   ];
-  const set = buildRuleSet({ fileSchema, userFiles: cases.map(([origin, data]) => userFile(origin, data)) });
+  const set = buildFullRuleSet({ fileSchema, userFiles: cases.map(([origin, data]) => userFile(origin, data)) });
   for (const [origin, , expected] of cases) assert.match(report(set, origin).error ?? "(no error)", expected, origin);
 });
 
-Deno.test("buildRuleSet() refuses to move a rule id to another kind", () => {
-  const set = buildRuleSet({
+Deno.test("buildFullRuleSet() refuses to move a rule id to another kind", () => {
+  const set = buildFullRuleSet({
     fileSchema,
     userFiles: [userFile("clash.json", { kind: "blocker", rules: [rule("offers-to-continue", ["x"])] })],
   });
@@ -179,8 +180,8 @@ Deno.test("buildRuleSet() refuses to move a rule id to another kind", () => {
   assert.equal(set.earlyStop[1]?.origin, "builtin:early_stop.json");
 });
 
-Deno.test("buildRuleSet() passes unreadable user files through to files[].error", () => {
-  const set = buildRuleSet({ userFiles: [{ origin: "/r/gone.json", error: "cannot read the file: denied" }] });
+Deno.test("buildFullRuleSet() passes unreadable user files through to files[].error", () => {
+  const set = buildFullRuleSet({ userFiles: [{ origin: "/r/gone.json", error: "cannot read the file: denied" }] });
   assert.deepEqual(report(set, "/r/gone.json"), {
     origin: "/r/gone.json",
     kind: null,
@@ -190,8 +191,11 @@ Deno.test("buildRuleSet() passes unreadable user files through to files[].error"
   });
 });
 
-Deno.test("buildRuleSet() refuses a file to validate without the rule file schema: a mistake in the caller", () => {
-  assert.throws(() => buildRuleSet({ userFiles: [userFile("mine.json", { kind: "blocker", rules: [] })] }), TypeError);
+Deno.test("buildFullRuleSet() refuses a file to validate without the rule file schema: a mistake in the caller", () => {
+  assert.throws(
+    () => buildFullRuleSet({ userFiles: [userFile("mine.json", { kind: "blocker", rules: [] })] }),
+    TypeError,
+  );
   assert.throws(() => buildRuleSet({ userFiles: [], builtins: BUILTIN_RULE_FILES }), TypeError);
 });
 
@@ -199,11 +203,11 @@ Deno.test("loadRuleSet() gives buildRuleSet's rule set for the user's files in a
   const dir = await Deno.makeTempDir({ prefix: "cliffhanger_rules_" });
   try {
     const builtinsOnly = await loadRuleSet(join(dir, "missing"));
-    assert.deepEqual(builtinsOnly.files, buildRuleSet({ userFiles: [] }).files);
+    assert.deepEqual(builtinsOnly.files, buildFullRuleSet({ userFiles: [] }).files);
     await Deno.writeTextFile(join(dir, "mine.json"), JSON.stringify({ kind: "blocker", rules: [rule("mine", ["x"])] }));
     await Deno.writeTextFile(join(dir, "bad.json"), JSON.stringify({ kind: "nope", rules: [] }));
     const set = await loadRuleSet(dir);
-    assert.deepEqual(set.files, buildRuleSet({ fileSchema, userFiles: await readUserRuleFiles(dir) }).files);
+    assert.deepEqual(set.files, buildFullRuleSet({ fileSchema, userFiles: await readUserRuleFiles(dir) }).files);
     assert.equal(report(set, join(dir, "mine.json")).rules, 1);
     assert.match(report(set, join(dir, "bad.json")).error ?? "", /^invalid rule file: kind: /);
   } finally {
@@ -234,7 +238,7 @@ Deno.test("readUserRuleFiles() reads *.json and *.jsonc sorted by name; errors b
     assert.ok(dangling && "error" in dangling, "a dangling symlink is an error entry");
     assert.match(dangling.error, /^cannot read the file: /);
 
-    const set = buildRuleSet({ fileSchema, userFiles: sources });
+    const set = buildFullRuleSet({ fileSchema, userFiles: sources });
     assert.match(report(set, join(dir, "c.json")).error ?? "", /^cannot read the file: /);
     assert.match(report(set, join(dir, "a.json")).error ?? "", /kind/, "an empty object has no kind");
   } finally {
@@ -257,12 +261,12 @@ Deno.test("readUserRuleFiles() returns [] for a missing directory and an error f
   }
 });
 
-Deno.test("buildRuleSet(): a user pattern with \\u{…} or \\p{…} is not read as a grammar part", () => {
+Deno.test("buildFullRuleSet(): a user pattern with \\u{…} or \\p{…} is not read as a grammar part", () => {
   const text = JSON.stringify({
     kind: "early-stop",
     rules: [rule("emoji-offer", ["\\u{1F449}\\s*want\\b", "\\p{Lu}{3,}:"])],
   });
-  const set = buildRuleSet({ fileSchema, userFiles: [{ origin: "emoji.json", text }] });
+  const set = buildFullRuleSet({ fileSchema, userFiles: [{ origin: "emoji.json", text }] });
   assert.equal(report(set, "emoji.json").error, null);
 });
 
@@ -321,7 +325,7 @@ Deno.test("fillRuleFileDefaults: the schema's output for any valid rule file (op
 });
 
 Deno.test("built-in rules compile lazily to the same regexes as an eager, validated load of the same files", () => {
-  const lazy = buildRuleSet({ userFiles: [] });
+  const lazy = buildFullRuleSet({ userFiles: [] });
   // the same files passed in as builtins take the validating path: schema, grammar, compile, eagerly
   const eager = buildRuleSet({ fileSchema, userFiles: [], builtins: BUILTIN_RULE_FILES });
   assert.deepEqual(eager.files.map((f) => f.error), [null, null, null, null]);

@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { classifyMessage, renderEarlyStopReason } from "./classify.ts";
-import { buildRuleSet } from "./load.ts";
+import { buildFullRuleSet } from "./full.ts";
 import { actFamily } from "../testing/act_family.ts";
 import { PEERS } from "../testing/testdata.ts";
 
@@ -82,7 +82,7 @@ const TABLE: PeerCase[] = [
   { source: "ralph-claude-code", id: "ralph_q_8", message: "I've updated the CHANGELOG.\n\n## v1.2.0\n- Implementation complete\n- Setup is done\n- All tasks finished\n\nThe documentation has been updated successfully.", decision: "allow" },
 ];
 
-const set = buildRuleSet({ userFiles: [] });
+const set = buildFullRuleSet({ userFiles: [] });
 
 const actOf = (id: string) => actFamily(set, id);
 

@@ -8,12 +8,13 @@
 import assert from "node:assert/strict";
 import { BUILTIN_RULE_FILES } from "./builtin.ts";
 import { classifyMessage } from "./classify.ts";
-import { buildRuleSet, emptyMatchProblem } from "./load.ts";
+import { emptyMatchProblem } from "./load.ts";
+import { buildFullRuleSet } from "./full.ts";
 import { ruleFinds } from "./closing/analyse.ts";
 import { DEFAULT_MATCH_MAX_CHARS } from "./match.ts";
 import type { CompiledRule } from "./schema.ts";
 
-const set = buildRuleSet({ userFiles: [] });
+const set = buildFullRuleSet({ userFiles: [] });
 const rules: CompiledRule[] = [...set.escape, ...set.blocker, ...set.earlyStop, ...set.counter];
 const finds = (rule: CompiledRule, text: string) => ruleFinds(rule, text, set, { maxChars: DEFAULT_MATCH_MAX_CHARS });
 

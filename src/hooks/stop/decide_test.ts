@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type Config, DEFAULT_CONFIG } from "../../config.ts";
-import { buildRuleSet } from "../../rules/load.ts";
+import { buildFullRuleSet } from "../../rules/full.ts";
 import type { ChecklistItem, TurnView } from "../../transcript/types.ts";
 import { turnView } from "../../testing/turn_view.ts";
 import { decideStop, isPhraseRuleBlock, openItemsReason, pickChecklist } from "./decide.ts";
@@ -8,7 +8,7 @@ import { allow } from "./decision.ts";
 import { parseStopPayload } from "./payload.ts";
 import { renderStop } from "./render.ts";
 
-const rules = buildRuleSet({ userFiles: [] });
+const rules = buildFullRuleSet({ userFiles: [] });
 const config = DEFAULT_CONFIG;
 
 const view = turnView;

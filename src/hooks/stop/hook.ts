@@ -6,6 +6,7 @@
 import { expandHome } from "../../store/paths.ts";
 import type { Config } from "../../config.ts";
 import { join } from "../../path.ts";
+import { languagesOf } from "../../rules/closing/languages.ts";
 import { loadRuleSet } from "../../rules/load.ts";
 import type { RuleSet } from "../../rules/schema.ts";
 import { pathExists } from "../../store/exists.ts";
@@ -46,8 +47,9 @@ export const STOP_HOOK: HookDefinition<StopPayload, Prepared, SessionState, Stop
   parse: (raw) => checkStopPayload(raw) ?? import("./payload.ts").then((m) => m.parseStopPayload(raw)),
   // Side agents (prompt suggestions and the like) stop with an empty agent_type: not the user's work.
   skip: (payload) => payload.hook_event_name === "SubagentStop" && payload.agent_type === "",
-  async prepare(_payload, io) {
-    const rules = await loadRuleSet(io.paths.rules);
+  async prepare(payload, io) {
+    // only the rules of the languages the final message can be in: an English ending loads none of the others'
+    const rules = await loadRuleSet(io.paths.rules, { langs: languagesOf(payload.last_assistant_message ?? "") });
     for (const file of rules.files) if (file.error) await io.error(`${file.origin}: ${file.error}`, "rules");
     return { rules, stallOff: stallKillSwitch(io.env, io.config, await pathExists(io.paths.stallOff)), view: null };
   },

@@ -5,7 +5,7 @@
  * non-portable ones our own policy is asserted, with the reason next to it.
  */
 import assert from "node:assert/strict";
-import { buildRuleSet } from "../../rules/load.ts";
+import { buildFullRuleSet } from "../../rules/full.ts";
 import { actFamily } from "../../testing/act_family.ts";
 import { dirname, join } from "node:path";
 import { readLog, tempHome } from "../../testing/run_cli.ts";
@@ -41,7 +41,7 @@ async function runCase(c: PeerCase, caseDir: string) {
   }
 }
 
-const builtinRules = buildRuleSet({ userFiles: [] });
+const builtinRules = buildFullRuleSet({ userFiles: [] });
 
 const actOf = (id: string) => actFamily(builtinRules, id);
 

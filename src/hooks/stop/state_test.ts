@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { DEFAULT_CONFIG } from "../../config.ts";
-import { buildRuleSet } from "../../rules/load.ts";
+import { buildFullRuleSet } from "../../rules/full.ts";
 import { turnView } from "../../testing/turn_view.ts";
 import { FIXTURES, readOnce } from "../../testing/transcript_lines.ts";
 import { anyJsonValue, assertCheckMatchesSchema, assertSameOutput } from "../../testing/same_output.ts";
@@ -82,7 +82,7 @@ Deno.test("checkSessionState: the schema's output for every state file the schem
 
 /** The states the hook writes over a few stops: a block, an allow, a stall nudge; each as read back from its file. */
 async function writtenStates(): Promise<{ what: string; raw: unknown }[]> {
-  const rules = buildRuleSet({ userFiles: [] });
+  const rules = buildFullRuleSet({ userFiles: [] });
   const index = (await readOnce(`${FIXTURES}tools_pending_read.jsonl`)).index;
   const stops = [
     {

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { type Config, DEFAULT_CONFIG } from "../../config.ts";
-import { buildRuleSet } from "../../rules/load.ts";
+import { buildFullRuleSet } from "../../rules/full.ts";
 import type { TurnView } from "../../transcript/types.ts";
 import { turnView } from "../../testing/turn_view.ts";
 import { parseStopPayload } from "./payload.ts";
@@ -12,7 +12,7 @@ import { STOP_STAGES } from "./stages.ts";
 import { freshState, type SessionState } from "./state.ts";
 import { stopStep } from "./step.ts";
 
-const rules = buildRuleSet({ userFiles: [] });
+const rules = buildFullRuleSet({ userFiles: [] });
 const OFFER = "Two of five call sites migrated. Want me to continue with the rest?";
 const DONE = "All five call sites migrated; the suite passes.";
 

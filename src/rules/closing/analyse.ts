@@ -70,7 +70,7 @@ export function analyseClosing(whole: string, set: RuleSet, options: AnalyseOpti
     }
   }
 
-  const blockerHit = firstBlocker(set.blocker, units, rawTail);
+  const blockerHit = firstBlocker(set.blocker.filter((rule) => runsFor(rule.lang, langs)), units, rawTail);
   const early = decide(hits, blockerHit !== null);
   return {
     units,

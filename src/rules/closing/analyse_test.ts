@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { buildRuleSet } from "../load.ts";
+import { buildFullRuleSet } from "../full.ts";
 import { type RuleFile, ruleSchemas } from "../schema.ts";
 import { analyseClosing, quoteSentence } from "./analyse.ts";
 
-const set = buildRuleSet({ userFiles: [] });
+const set = buildFullRuleSet({ userFiles: [] });
 const analyse = (text: string) => analyseClosing(text, set, { maxChars: 4000 });
 
 Deno.test("analyseClosing(): the deciding sentence is quoted, from the agent's own prose only", () => {
@@ -50,7 +50,7 @@ Deno.test("analyseClosing(): weak hits add up only in the closing, one per rule"
       examples: { match: [word], pass: ["x"] },
     })),
   });
-  const weak = buildRuleSet({
+  const weak = buildFullRuleSet({
     userFiles: [{ origin: "weak.json", text: JSON.stringify(file(0.5)) }],
     fileSchema: ruleSchemas().RuleFileSchema,
   });
