@@ -204,6 +204,9 @@ async function hookCommand(argv: string[]): Promise<number> {
     env: readEnv,
     paths,
     readStdin,
+    // the runner writes the answer itself: the relay's consumed mark must wait until it is out. A closed stdout
+    // (nobody is reading) goes to errors.log, and the hook still exits 0
+    writeStdout,
     now: () => Date.now(),
     // the process's own start, before module loading: parallel copies of one call all start before either ends
     startedAt: performance.timeOrigin,
@@ -211,13 +214,7 @@ async function hookCommand(argv: string[]): Promise<number> {
     budgetStartedAt: 0,
   });
   if (shown !== null) showNewErrors(paths.errors, shown);
-  try {
-    if (outcome.stdout) writeStdout(outcome.stdout);
-  } catch (e) {
-    // stdout closed under us: nobody is reading the answer, and the hook must still exit 0
-    await appendError(paths.errors, `hook ${name}`, e);
-  }
-  return 0;
+  return outcome.exitCode;
 }
 
 async function readStdin(limit: number): Promise<string> {

@@ -46,10 +46,17 @@ const SUBS: Record<Sub, CommandSpec> = {
   },
   send: {
     name: "relay send",
-    usage: "relay send TEXT | --file F [--dir DIR]",
+    usage: "relay send TEXT | --file F [--force] [--dir DIR]",
     summary:
       "Write the next instruction to to-code.md (atomically), numbered one above the last turn sent or consumed.",
-    flags: { ...DIR_FLAG, file: { type: "string", value: "F", help: "read the instruction from file F" } },
+    flags: {
+      ...DIR_FLAG,
+      file: { type: "string", value: "F", help: "read the instruction from file F" },
+      force: {
+        type: "boolean",
+        help: "replace a to-code.md that holds text without a turn line (refused otherwise, exit 2)",
+      },
+    },
     maxPositionals: 1,
   },
   read: {
@@ -118,7 +125,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       case "off":
         return await off(ctx, paths);
       case "send":
-        return await send(ctx, paths, parsed.positionals[0], parsed.values["file"]);
+        return await send(ctx, paths, parsed.positionals[0], parsed.values["file"], parsed.values["force"] === true);
       case "read":
         return await read(
           ctx,
@@ -225,7 +232,13 @@ async function off(ctx: CliContext, paths: RelayPaths): Promise<number> {
   return 0;
 }
 
-async function send(ctx: CliContext, paths: RelayPaths, text: string | undefined, file: unknown): Promise<number> {
+async function send(
+  ctx: CliContext,
+  paths: RelayPaths,
+  text: string | undefined,
+  file: unknown,
+  force: boolean,
+): Promise<number> {
   if (text !== undefined && typeof file === "string") {
     throw new UsageError("relay send: give TEXT or --file F, not both");
   }
@@ -259,6 +272,14 @@ async function send(ctx: CliContext, paths: RelayPaths, text: string | undefined
     if (before.hookConsumed === null || before.managerSent === null) {
       throw new CommandError(`relay send: ${before.problems.join("; ")}; fix or delete it first`);
     }
+    // text without a turn line (written by hand): the hook never takes it, and a send would replace it
+    if (before.instructionTurn === null && !force && await hasText(paths.toCode)) {
+      throw new CommandError(
+        `relay send: ${paths.toCode} holds text without a turn line, which the hook never takes; add a turn line ` +
+          "(turn: N) to send it, move it away, or give --force to replace it",
+        2,
+      );
+    }
     const turn = nextInstructionTurn(before);
     const pending = before.instructionTurn !== null && before.instructionTurn > before.hookConsumed;
     const target = pending ? queuedPath(paths, turn) : paths.toCode;
@@ -275,7 +296,10 @@ async function send(ctx: CliContext, paths: RelayPaths, text: string | undefined
   await note(ctx, paths, `turn ${turn} ${queued ? "queued" : "sent"}: ${summary(body)}`);
   ctx.out(
     queued
-      ? `queued turn ${turn} in ${queueDir(paths)}: turn ${before.instructionTurn} is not taken yet\n`
+      ? `queued turn ${turn} in ${queueDir(paths)}: turn ${before.instructionTurn} is not taken yet` +
+        (before.waitingForText === null
+          ? "\n"
+          : `; turn ${before.waitingForText} has no text under it yet, and later turns wait for it\n`)
       : `sent turn ${turn} to ${paths.toCode}\n`,
   );
   if (!before.active) {
@@ -345,6 +369,10 @@ export function renderStatus(s: RelaySnapshot, logLines: string[]): string {
     `  state        ${state}`,
     `  instruction  to-code.md turn ${s.instructionTurn ?? "none"}; the hook consumed ${n(s.hookConsumed)}`,
     `  queue        ${s.queued.length === 0 ? "empty" : `turns ${s.queued.join(", ")} wait, taken in order`}`,
+    ...(s.waitingForText === null ? [] : [
+      `  waiting      turn ${s.waitingForText} has a turn line and no text under it: it and every later turn wait ` +
+      "until its text is there",
+    ]),
     `  report       newest turn ${s.reportTurn ?? "none"}; the manager consumed ${n(s.managerConsumed)}`,
     `  next send    turn ${nextInstructionTurn(s)}`,
     ...s.problems.map((p) => `  problem      ${p}`),
@@ -361,6 +389,12 @@ async function log(ctx: CliContext, paths: RelayPaths, lines: number): Promise<n
   }
   ctx.out(all.join("\n") + "\n");
   return 0;
+}
+
+/** Whether a file holds anything but blanks (missing: no). */
+async function hasText(path: string): Promise<boolean> {
+  const text = await readRegularText(path, { maxBytes: MAX_INSTRUCTION_BYTES, label: "relay mailbox" });
+  return text !== null && text.trim() !== "";
 }
 
 function summary(body: string): string {

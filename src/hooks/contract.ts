@@ -24,7 +24,11 @@ export interface HookOutcome {
 
 export interface HookContinuation {
   budgetMs: number;
-  run(): Promise<HookOutcome>;
+  /**
+   * Runs the stage and writes its answer through `answer` itself, then does what must wait until the answer is out
+   * (the relay's consumed mark). Returns the outcome, with the answer it wrote.
+   */
+  run(answer: (stdout: string) => Promise<void>): Promise<HookOutcome>;
 }
 
 export const ALLOW_SILENTLY: HookOutcome = { stdout: "", exitCode: 0 };
@@ -34,6 +38,11 @@ export interface HookDeps {
   env: EnvReader;
   paths: HomePaths;
   readStdin(limit: number): Promise<string>;
+  /**
+   * Writes the answer to stdout (main.ts binds it; a test collects it). The runner calls it once per call, before
+   * what must follow the answer (the relay's consumed mark); when it throws (stdout closed), that never runs.
+   */
+  writeStdout(text: string): void | Promise<void>;
   /** Milliseconds since the epoch; injected for tests. */
   now(): number;
   /** When this process started (ms since the epoch): tells a parallel copy of a call from a later call. */
@@ -92,10 +101,18 @@ export interface StepResult<R, S> {
   errors?: readonly (string | { where: string; message: string })[];
 }
 
+/**
+ * A later stage's result: a step result, and what must wait until its answer is on stdout (the relay's consumed
+ * mark: a call killed before that leaves the instruction in the mailbox). `settle` returns lines for errors.log.
+ */
+export interface ContinuationResult<R> extends StepResult<R, never> {
+  settle?(): Promise<readonly (string | { where: string; message: string })[]>;
+}
+
 /** A later stage after the answer, under its own budget (the relay); its result is logged and rendered the same way. */
 export interface StepContinuation<R> {
   budgetMs: number;
-  run(): Promise<StepResult<R, never>>;
+  run(): Promise<ContinuationResult<R>>;
 }
 
 export interface HookDefinition<P, X, S, R> {

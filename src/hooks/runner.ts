@@ -9,8 +9,11 @@
  *   4. the payload: empty, not JSON, not an object, another event → allowed, said in errors.log; then validated
  *   5. the event's reads before its lock (prepare), then its state under the session lock: read, the reads that need
  *      it (load), the pure step, the state write
- *   6. the log lines, then what runs after the answer (housekeeping, a later stage), then the rendered answer
- *   7. a later stage (the relay's wait) runs under its own budget, and is logged and rendered the same way
+ *   6. the log lines, then what runs after the answer (housekeeping, a later stage), then the rendered answer, written
+ *      to stdout through `deps.writeStdout` (main.ts binds it)
+ *   7. a later stage (the relay's wait) runs under its own budget: rendered, written to stdout, then what must wait
+ *      for the answer to be out (the relay's consumed mark: a call killed earlier leaves the instruction in the
+ *      mailbox), then its log lines
  *
  * Each event supplies only its definition (contract.ts): payload parser, reads, state file, step and renderer.
  */
@@ -25,6 +28,7 @@ import { appendJsonLines } from "../store/log_file.ts";
 import {
   ALLOW_SILENTLY,
   type AnyHookDefinition,
+  type ContinuationResult,
   type HookContinuation,
   type HookDeps,
   type HookIo,
@@ -72,10 +76,36 @@ export async function runHook(name: HookName, deps: HookDeps): Promise<HookOutco
     errorsLog: deps.paths.errors,
     startedAt: budgetStartedAt,
   });
-  // a later stage with its own budget (the relay's wait): run it under the same fail-open policy
+  // a later stage with its own budget (the relay's wait): run it under the same fail-open policy. It writes its own
+  // answer, because what follows the answer (the relay's consumed mark) must wait until the answer is out.
+  const sent: { stdout: string | null } = { stdout: null };
+  const answer = async (stdout: string) => {
+    if (stdout !== "") await deps.writeStdout(stdout);
+    sent.stdout = stdout;
+  };
   const next = outcome.continue;
-  if (!next) return outcome;
-  return await failOpen(() => next.run(), { name: where, budgetMs: next.budgetMs, errorsLog: deps.paths.errors });
+  if (next) {
+    const later = await failOpen(() => next.run(answer), {
+      name: where,
+      budgetMs: next.budgetMs,
+      errorsLog: deps.paths.errors,
+    });
+    // failed open before its answer: nothing was written, and nothing (the stop is allowed) is what to write
+    if (sent.stdout === null) await writeAnswer(deps, where, later.stdout);
+    return { stdout: sent.stdout ?? later.stdout, exitCode: 0 };
+  }
+  await writeAnswer(deps, where, outcome.stdout);
+  return outcome;
+}
+
+/** The answer to stdout; a closed stdout (nobody is reading) goes to errors.log, and the hook still exits 0. */
+async function writeAnswer(deps: HookDeps, where: string, stdout: string): Promise<void> {
+  if (stdout === "") return;
+  try {
+    await deps.writeStdout(stdout);
+  } catch (e) {
+    await appendError(deps.paths.errors, where, e);
+  }
 }
 
 /** Steps 4-6 for one event's definition, with config and stdin already read. Throws; runHook fails it open. */
@@ -137,8 +167,13 @@ export async function runDefinedHook(def: AnyHookDefinition, deps: HookRunDeps):
   return { stdout, exitCode: 0 };
 }
 
-/** A later stage's result goes through the same log and render as the step's. */
-function continuation(
+/**
+ * A later stage's result goes through the same render and log as the step's, in the order that keeps an instruction
+ * from being lost: the answer is written first, then `settle` (the relay's consumed mark), then the log lines. A call
+ * killed before `settle` delivers the same answer again at the next stop; one killed after it only misses log lines.
+ * An answer that cannot be written (stdout closed) throws: `settle` never runs, and the fail-open policy allows.
+ */
+export function continuation(
   def: AnyHookDefinition,
   later: StepContinuation<unknown>,
   payload: unknown,
@@ -147,10 +182,13 @@ function continuation(
 ): HookContinuation {
   return {
     budgetMs: later.budgetMs,
-    run: async () => {
-      const step = await later.run();
-      await record(step, io);
-      return { stdout: def.render(step.result, payload, config), exitCode: 0 };
+    run: async (answer) => {
+      const step: ContinuationResult<unknown> = await later.run();
+      const stdout = def.render(step.result, payload, config);
+      await answer(stdout);
+      const settled = step.settle ? await step.settle() : [];
+      await record({ ...step, errors: [...(step.errors ?? []), ...settled] }, io);
+      return { stdout, exitCode: 0 };
     },
   };
 }

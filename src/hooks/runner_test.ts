@@ -27,6 +27,7 @@ function call(home: string, name: HookName, stdin: string, env: Record<string, s
     env: reader,
     paths: homePaths(reader),
     readStdin: () => Promise.resolve(stdin),
+    writeStdout: () => {},
     now: () => Date.UTC(2026, 11, 1),
     startedAt: Date.UTC(2026, 11, 1),
   });

@@ -5,14 +5,16 @@ import { appendLogMd } from "./log_md.ts";
 import type { RelayPaths } from "./paths.ts";
 import {
   claimCodeTurn,
+  type ClaimResult,
   type HookState,
   HookStateSchema,
   type ManagerState,
   ManagerStateSchema,
+  markCodeTurnConsumed,
   type ReadResult,
   readStateFile,
 } from "./state.ts";
-import { clearConsumed, nextInstruction, readMessageAt } from "./queue.ts";
+import { clearConsumed, type NextInstruction, nextInstruction, readMessageAt } from "./queue.ts";
 import type { Message } from "./turn_format.ts";
 
 export interface RelayIo {
@@ -20,18 +22,19 @@ export interface RelayIo {
   exists(path: string): Promise<boolean>;
   /** A mailbox message (to-code.md, to-agent.md …): null when missing or when it has no turn line. */
   readMessage(path: string): Promise<Message | null>;
-  /** The lowest instruction newer than `last`, from to-code.md and the queue (queue.ts). */
-  nextInstruction(paths: RelayPaths, last: number): Promise<Message | null>;
+  /** The lowest turn newer than `last`, from to-code.md and the queue, or the empty turn later ones wait for. */
+  nextInstruction(paths: RelayPaths, last: number): Promise<NextInstruction | null>;
   /** Clears queued instructions up to `consumed`. */
   clearConsumed(paths: RelayPaths, consumed: number): Promise<void>;
   readHookState(paths: RelayPaths): Promise<ReadResult<HookState>>;
   readManagerState(paths: RelayPaths): Promise<ReadResult<ManagerState>>;
-  /** Re-read state.json under its lock and take `turn` if it is still new; `current` is the counter after. */
-  claim(
-    paths: RelayPaths,
-    turn: number,
-    now: Date,
-  ): Promise<{ claimed: boolean; current: number } | { problem: string }>;
+  /**
+   * Re-read state.json under its lock and mark `turn` as being handed over if it is still new and no other
+   * session's stop is handing it over (state.ts); `current` is the counter, which does not move yet.
+   */
+  claim(paths: RelayPaths, claim: { turn: number; session: string; now: Date }): Promise<ClaimResult>;
+  /** Once the answer is out: record `turn` as consumed in state.json (under its lock, merged). */
+  markConsumed(paths: RelayPaths, turn: number, now: Date): Promise<{ ok: true } | { ok: false; problem: string }>;
   appendLog(paths: RelayPaths, line: string): Promise<void>;
 }
 
@@ -47,10 +50,10 @@ export const realRelayIo: RelayIo = {
   clearConsumed,
   readHookState: (paths) => readStateFile(paths.state, HookStateSchema),
   readManagerState: (paths) => readStateFile(paths.managerState, ManagerStateSchema),
-  async claim(paths, turn, now) {
-    const result = await claimCodeTurn(paths.state, paths.stateLock, turn, now);
-    if (!result.ok) return { problem: result.problem };
-    return { claimed: result.claimed === true, current: result.after.last_code_turn_consumed };
+  claim: (paths, claim) => claimCodeTurn(paths.state, paths.stateLock, claim),
+  async markConsumed(paths, turn, now) {
+    const result = await markCodeTurnConsumed(paths.state, paths.stateLock, turn, now);
+    return result.ok ? { ok: true } : result;
   },
   appendLog: (paths, line) => appendLogMd(paths.log, line),
 };

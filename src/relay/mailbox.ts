@@ -2,7 +2,7 @@
 import { existsStrict } from "./access.ts";
 import { readMessageFile } from "./io.ts";
 import type { RelayPaths } from "./paths.ts";
-import { queuedTurns } from "./queue.ts";
+import { nextInstruction, queuedTurns } from "./queue.ts";
 import { HookStateSchema, ManagerStateSchema, readStateFile } from "./state.ts";
 import type { Message } from "./turn_format.ts";
 
@@ -31,6 +31,11 @@ export interface RelaySnapshot {
   instructionTurn: number | null;
   /** Turns waiting in queue/ (still new: above hookConsumed), in the order the hook takes them. */
   queued: number[];
+  /**
+   * The lowest new turn when it has a turn line and no text under it yet: the hook takes neither it nor any later
+   * turn until its text is there (null: none).
+   */
+  waitingForText: number | null;
   /** state.json: the last instruction the hook consumed (null: unreadable). */
   hookConsumed: number | null;
   /** manager-state.json: the last report the manager consumed, the last turn it sent (null: unreadable). */
@@ -49,6 +54,7 @@ export async function snapshot(paths: RelayPaths): Promise<RelaySnapshot> {
   if (!manager.ok) problems.push(manager.problem);
   const activeFile = await existsStrict(paths.active);
   const stopFile = await existsStrict(paths.stop);
+  const next = hook.ok ? await nextInstruction(paths, hook.value.last_code_turn_consumed) : null;
   return {
     dir: paths.dir,
     exists: await existsStrict(paths.dir),
@@ -56,6 +62,7 @@ export async function snapshot(paths: RelayPaths): Promise<RelaySnapshot> {
     activeFile,
     stopFile,
     instructionTurn: (await readMessageFile(paths.toCode))?.turn ?? null,
+    waitingForText: next !== null && !next.ready ? next.turn : null,
     queued: (await queuedTurns(paths)).filter((t) => !hook.ok || t > hook.value.last_code_turn_consumed),
     hookConsumed: hook.ok ? hook.value.last_code_turn_consumed : null,
     managerConsumed: manager.ok ? manager.value.last_agent_turn_consumed : null,

@@ -32,7 +32,10 @@ Deno.test("relay: planted links at ACTIVE, STOP, log.md and PROGRESS.md are neve
       sleep: clock.sleep,
       explicitDir: false,
     });
-    assert.ok(r.errors.some((e) => /log\.md.*is a link/.test(e)), r.errors.join("\n"));
+    // the instruction is taken at once; its log.md line is written once the answer is out
+    assert.ok(r.decision === "block");
+    const errors = [...r.errors, ...await r.settle()];
+    assert.ok(errors.some((e) => /log\.md.*is a link/.test(e)), errors.join("\n"));
     const progress = join(world.project, "PROGRESS.md");
     await Deno.symlink(victim, progress);
     const ckpt = await checkpoint({ project: world.project, progressFile: progress, label: "t", now: new Date() });

@@ -43,26 +43,30 @@ export async function queuedTurns(paths: RelayPaths): Promise<number[]> {
   return turns.sort((a, b) => a - b).slice(0, MAX_QUEUED);
 }
 
+/** What the hook finds: the next instruction, or the turn all later ones wait for (a turn line with no text yet). */
+export type NextInstruction = { ready: true; message: Message } | { ready: false; turn: number };
+
 /**
- * The lowest instruction newer than `last`, from to-code.md and the queue; null when there is none. The queue is
- * listed before to-code.md is read: a turn is queued only while to-code.md holds a lower one not yet taken, which no
- * send overwrites, so a queued turn seen here always comes with its lower to-code.md turn (two sends landing between
- * the two reads cannot hide one).
+ * The lowest turn newer than `last`, from to-code.md and the queue; null when there is none. Instructions are taken
+ * in order: when the lowest new turn has no text under it yet, nothing is taken and later turns wait for it. The
+ * queue is listed before to-code.md is read: a turn is queued only while to-code.md holds a lower one not yet taken,
+ * which no send overwrites, so a queued turn seen here always comes with its lower to-code.md turn (two sends
+ * landing between the two reads cannot hide one).
  */
-export async function nextInstruction(paths: RelayPaths, last: number): Promise<Message | null> {
+export async function nextInstruction(paths: RelayPaths, last: number): Promise<NextInstruction | null> {
   const queued = await queuedTurns(paths);
-  let best: Message | null = null;
   const direct = await readMessageAt(paths.toCode);
-  if (direct && direct.turn > last && direct.body !== "") best = direct;
+  let best: Message | null = direct && direct.turn > last ? direct : null;
   for (const turn of queued) {
     if (turn <= last || (best && turn >= best.turn)) continue;
     const message = await readMessageAt(queuedPath(paths, turn));
-    if (message && message.turn === turn && message.body !== "") {
+    if (message && message.turn === turn) {
       best = message;
       break; // the turns are in order: the first new one is the lowest
     }
   }
-  return best;
+  if (best === null) return null;
+  return best.body === "" ? { ready: false, turn: best.turn } : { ready: true, message: best };
 }
 
 /** Removes queued instructions the hook has consumed (best effort: a file left behind is skipped as old). */

@@ -6,16 +6,19 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { command as relayCommand } from "../cli/relay.ts";
 import type { CliContext } from "../cli/context.ts";
-import { UsageError } from "../errors.ts";
+import { CommandError, UsageError } from "../errors.ts";
 import { makeWorld, manager } from "../testing/relay_race.ts";
 import { runRelayStage } from "./stage.ts";
 import { fakeClock } from "./test_support.ts";
 import { queueDir, queuedPath, queuedTurns } from "./queue.ts";
 
-/** One stop's relay stage on the world's mailbox, with a fake clock: it waits up to `maxWaitS` for a new turn. */
-function stopOnce(world: Awaited<ReturnType<typeof makeWorld>>, maxWaitS: number) {
+/**
+ * One stop's relay stage on the world's mailbox, with a fake clock: it waits up to `maxWaitS` for a new turn. A turn
+ * it takes is settled (recorded as consumed) as the runner does once the answer is out.
+ */
+async function stopOnce(world: Awaited<ReturnType<typeof makeWorld>>, maxWaitS: number) {
   const clock = fakeClock();
-  return runRelayStage({
+  const r = await runRelayStage({
     payload: { session_id: "s", hook_event_name: "Stop" },
     paths: world.relay,
     pollS: 1,
@@ -24,6 +27,8 @@ function stopOnce(world: Awaited<ReturnType<typeof makeWorld>>, maxWaitS: number
     sleep: clock.sleep,
     explicitDir: false,
   });
+  if (r.decision === "block") assert.deepEqual(await r.settle(), []);
+  return r;
 }
 
 Deno.test("relay queue: sends before the hook takes them queue up; status shows them; taken in order, one per stop", async () => {
@@ -132,6 +137,56 @@ Deno.test("relay on warns when a stop here would not wait on that folder", async
     const other = await on(join(world.root, "elsewhere", "relay"));
     assert.match(other, /relay on: warning: a stop in .*project waits on .*project\/relay, not on .*elsewhere\/relay/);
     assert.equal(await on(world.relay.dir), "", "the project's own folder: no warning");
+  } finally {
+    await Deno.remove(world.root, { recursive: true });
+  }
+});
+
+Deno.test("relay queue: a turn line with no text yet holds back every later turn until its text is there", async () => {
+  const world = await makeWorld();
+  try {
+    await Deno.writeTextFile(world.relay.toCode, "turn: 1\n");
+    const queued = await manager(world, ["send", "second task"]);
+    assert.match(queued.out, /^queued turn 2 .*; turn 1 has no text under it yet, and later turns wait for it\n$/);
+    assert.match((await manager(world, ["status"])).out, /waiting {6}turn 1 has a turn line and no text under it/);
+    assert.equal(JSON.parse((await manager(world, ["status", "--json"])).out).waitingForText, 1);
+    const waiting = await stopOnce(world, 3);
+    assert.ok(waiting.decision === "allow" && waiting.why === "deadline", "turn 2 is not taken past the empty turn 1");
+    assert.match(
+      await Deno.readTextFile(world.relay.log),
+      /hook: waiting for the manager \(turn > 0, up to 3 s\); turn 1 has no text under it yet, and later turns wait/,
+    );
+    await Deno.writeTextFile(world.relay.toCode, "turn: 1\n\nfirst task\n");
+    const taken: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const r = await stopOnce(world, 3);
+      assert.ok(r.decision === "block");
+      taken.push(`${r.turn}: ${r.reason.split("\n").at(-1)}`);
+    }
+    assert.deepEqual(taken, ["1: first task", "2: second task"]);
+    assert.equal(JSON.parse((await manager(world, ["status", "--json"])).out).waitingForText, null);
+  } finally {
+    await Deno.remove(world.root, { recursive: true });
+  }
+});
+
+Deno.test("relay send: a to-code.md with text and no turn line is refused (exit 2) and kept; --force replaces it", async () => {
+  const world = await makeWorld();
+  try {
+    await Deno.writeTextFile(world.relay.toCode, "Please refactor the parser.\n");
+    await assert.rejects(
+      manager(world, ["send", "new task"]),
+      (e) => e instanceof CommandError && e.exitCode === 2 && /holds text without a turn line.*--force/.test(e.message),
+    );
+    assert.equal(await Deno.readTextFile(world.relay.toCode), "Please refactor the parser.\n");
+    assert.deepEqual(await queuedTurns(world.relay), []);
+    const forced = await manager(world, ["send", "new task", "--force"]);
+    assert.match(forced.out, /^sent turn 1 to /);
+    assert.equal(await Deno.readTextFile(world.relay.toCode), "turn: 1\n\nnew task\n");
+    // blank text is nothing to keep
+    await Deno.writeTextFile(world.relay.toCode, "\n  \n");
+    await Deno.writeTextFile(world.relay.state, JSON.stringify({ last_code_turn_consumed: 1 }));
+    assert.match((await manager(world, ["send", "third"])).out, /^sent turn 2 to /);
   } finally {
     await Deno.remove(world.root, { recursive: true });
   }

@@ -4,6 +4,12 @@
  * than the one last consumed) and hands it back as the block reason; at the deadline, or when STOP appears, it
  * allows the stop. Mailbox text is only ever returned as the reason: nothing in it is executed.
  *
+ * An instruction is delivered or stays in the mailbox, never lost: the stage marks the turn it takes as being handed
+ * over (`taking` in state.json) and returns the answer with `settle`, which the hook runner calls only once the answer
+ * is on stdout. `settle` records the turn as consumed, clears it from the queue and logs it. A stop killed in
+ * between leaves the turn new, and the next stop hands it over again (at least once; the reason says it may be a
+ * repeat).
+ *
  * All I/O comes in through `io`, `now`, `sleep` and `checkpoint`, so tests drive the wait deterministically.
  */
 import { isPermissionError } from "./access.ts";
@@ -57,8 +63,22 @@ export type RelayAllowWhy =
   | "bad-state"
   | "error";
 
+/** A turn handed over: the answer, and what must wait until the answer is out. */
+export interface RelayTaken {
+  decision: "block";
+  reason: string;
+  turn: number;
+  /** Taken before by a stop that was cut off before recording it: the agent may have seen it already. */
+  again: boolean;
+  /**
+   * Once the answer is on stdout, and never before: record the turn as consumed, clear it from the queue, log it.
+   * Never throws; returns the lines for errors.log.
+   */
+  settle(): Promise<string[]>;
+}
+
 export type RelayResult =
-  & ({ decision: "block"; reason: string; turn: number } | { decision: "allow"; why: RelayAllowWhy })
+  & (RelayTaken | { decision: "allow"; why: RelayAllowWhy })
   & {
     /** For log.jsonl (`kind: "relay"`). */
     events: RelayEvent[];
@@ -99,13 +119,7 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
   const waited = () => Math.round((input.now() - startedAt) / 100) / 10;
   const event = (name: RelayEvent["name"], last: number, turn: number | null = null, detail: string | null = null) =>
     events.push({ name, turn, lastConsumed: last, waitedS: waited(), detail });
-  const log = async (text: string) => {
-    try {
-      await io.appendLog(paths, logMdLine(new Date(input.now()), "hook", text));
-    } catch (e) {
-      errors.push(`cannot append to "${paths.log}": ${errorText(e)}`);
-    }
-  };
+  const log = (text: string) => appendLogMd(io, paths, logMdLine(new Date(input.now()), "hook", text), errors);
 
   try {
     // STOP beats ACTIVE: checked before the wait and on every poll.
@@ -131,6 +145,8 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
     const pollMs = Math.max(1, Math.round(input.pollS * 1000));
     const deadline = startedAt + Math.max(0, input.maxWaitS) * 1000;
     let announced = false;
+    // a turn line with no text under it yet: it and every later turn wait (instructions are taken in order)
+    let emptyReported: number | null = null;
     for (;;) {
       if (await io.exists(paths.stop)) {
         await log("relay STOP appeared while waiting - session allowed to end");
@@ -138,33 +154,39 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
         return allow(announced ? "stop-during-wait" : "stop");
       }
       // the lowest new turn of to-code.md and the queue: instructions are taken in order, one per stop
-      const message = await io.nextInstruction(paths, last);
-      if (message !== null) {
-        const claim = await io.claim(paths, message.turn, new Date(input.now()));
-        if ("problem" in claim) {
+      const next = await io.nextInstruction(paths, last);
+      if (next !== null && next.ready) {
+        const { turn, body } = next.message;
+        const claim = await io.claim(paths, { turn, session: input.payload.session_id, now: new Date(input.now()) });
+        if (!claim.ok) {
           errors.push(`relay: ${claim.problem}; the stop is allowed`);
           return allow("bad-state");
         }
         if (claim.claimed) {
-          await io.clearConsumed(paths, message.turn);
-          await log(`turn ${message.turn} taken from the manager`);
-          event("turn_taken", message.turn, message.turn);
+          event("turn_taken", turn, turn);
           const reportTurn = await nextReportTurn(io, paths);
           return {
             decision: "block",
-            turn: message.turn,
-            reason: relayReason(message.turn, message.body, paths.toAgent, reportTurn),
+            turn,
+            again: claim.again,
+            reason: relayReason(turn, body, paths.toAgent, reportTurn, claim.again),
             events,
             errors,
+            settle: () => settleTaken(io, paths, turn, claim.again, input.now),
           };
         }
-        // another copy of the hook took it first: wait for the one after
+        // already consumed, or another session's stop is handing it over: wait for the one after
         last = claim.current;
       }
+      const empty = next !== null && !next.ready ? next.turn : null;
       if (!announced) {
         announced = true;
-        await log(`waiting for the manager (turn > ${last}, up to ${input.maxWaitS} s)`);
+        emptyReported = empty;
+        await log(`waiting for the manager (turn > ${last}, up to ${input.maxWaitS} s)${emptyNote(empty)}`);
         event("wait_started", last);
+      } else if (empty !== null && empty !== emptyReported) {
+        emptyReported = empty;
+        await log(`still waiting${emptyNote(empty)}`);
       }
       const remaining = deadline - input.now();
       if (remaining <= 0) {
@@ -177,6 +199,53 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
   } catch (e) {
     errors.push(`relay folder "${paths.dir}": ${errorText(e)}; the stop is allowed`);
     return allow(isPermissionError(e) ? "out-of-scope" : "error");
+  }
+}
+
+/** For the wait's log.md line: the empty turn the later ones wait for. */
+function emptyNote(turn: number | null): string {
+  return turn === null ? "" : `; turn ${turn} has no text under it yet, and later turns wait for it`;
+}
+
+/**
+ * After the answer is out: the consumed mark first (from then on no stop hands the turn over again), then the queue
+ * file and the log.md line, which a stop killed in between only leaves undone (a consumed queue file is skipped as
+ * old and removed by the next send or take).
+ */
+async function settleTaken(
+  io: RelayIo,
+  paths: RelayPaths,
+  turn: number,
+  again: boolean,
+  now: () => number,
+): Promise<string[]> {
+  const errors: string[] = [];
+  try {
+    const marked = await io.markConsumed(paths, turn, new Date(now()));
+    if (!marked.ok) {
+      errors.push(`relay: ${marked.problem}; turn ${turn} was handed over but not recorded, so it comes again`);
+      return errors;
+    }
+    await io.clearConsumed(paths, turn);
+  } catch (e) {
+    errors.push(`relay folder "${paths.dir}": ${errorText(e)}; turn ${turn} may come again`);
+    return errors;
+  }
+  const note = again ? " again (the stop that took it before was cut off before recording it)" : "";
+  await appendLogMd(
+    io,
+    paths,
+    logMdLine(new Date(now()), "hook", `turn ${turn} taken from the manager${note}`),
+    errors,
+  );
+  return errors;
+}
+
+async function appendLogMd(io: RelayIo, paths: RelayPaths, line: string, errors: string[]): Promise<void> {
+  try {
+    await io.appendLog(paths, line);
+  } catch (e) {
+    errors.push(`cannot append to "${paths.log}": ${errorText(e)}`);
   }
 }
 
@@ -200,13 +269,19 @@ async function nextReportTurn(io: RelayIo, paths: RelayPaths): Promise<number> {
 }
 
 /** The block reason: what to do, where to report, then the instruction verbatim. */
-export function relayReason(turn: number, body: string, toAgent: string, reportTurn: number): string {
+export function relayReason(turn: number, body: string, toAgent: string, reportTurn: number, again = false): string {
   return [
     `RELAY: a new instruction arrived from the manager (turn ${turn}). Do not stop. Carry it out now, then write ` +
     `your report to ${toAgent}, starting with the line "turn: ${reportTurn}", and end your turn normally: this ` +
     `hook will wait for the next instruction.`,
     "The instruction is the manager's, not a person's: anything irreversible (publishing, deleting, spending, " +
     "credentials) still needs a person; ask for it with a BLOCKED: line in your report.",
+    ...(again
+      ? [
+        `This turn may have reached you before: the stop that handed it over was cut off before recording it. If ` +
+        `you have already carried it out, say so in your report instead of doing it twice.`,
+      ]
+      : []),
     "",
     `--- instruction, turn ${turn} ---`,
     body,

@@ -28,6 +28,14 @@ Deno.test("relay stage: a newer turn already waiting is taken at once, recorded,
   assert.match(r.reason, /Write the fourth guide\.$/);
   assert.ok(r.reason.includes(`${paths.toAgent}, starting with the line "turn: 1"`));
   assert.equal(clock.sleeps, 0);
+  // taken, not yet consumed: the counter waits until the answer is out
+  assert.deepEqual(await readJson(paths.state), {
+    last_code_turn_consumed: 0,
+    taking: { turn: 1, session: "s1", at: "2026-09-07T04:14:00.000Z" },
+    updated: "2026-09-07T04:14:00.000Z",
+  });
+  assert.equal(await logMd(paths), "");
+  assert.deepEqual(await r.settle(), []);
   assert.deepEqual(await readJson(paths.state), {
     last_code_turn_consumed: 1,
     updated: "2026-09-07T04:14:00.000Z",
@@ -190,6 +198,7 @@ Deno.test("relay stage: two copies of the hook racing for one turn: only one tak
     runRelayStage(input(paths, fakeClock(), { maxWaitS: 0 })),
   ]);
   assert.deepEqual([a!.decision, b!.decision].sort(), ["allow", "block"]);
+  for (const r of [a!, b!]) if (r.decision === "block") assert.deepEqual(await r.settle(), []);
   assert.equal((await readJson(paths.state) as { last_code_turn_consumed: number }).last_code_turn_consumed, 2);
 });
 
@@ -249,6 +258,7 @@ Deno.test("relay stage (the seed's lost update): the manager's writes during the
   const r = await runRelayStage(input(paths, clock));
   assert.ok(r.decision === "block");
   assert.equal(r.turn, 2);
+  assert.deepEqual(await r.settle(), []);
   assert.notEqual(managerWritten, managerBefore);
   assert.equal(await Deno.readTextFile(paths.managerState), managerWritten, "the hook never writes manager-state.json");
   assert.deepEqual(await readJson(paths.managerState), {

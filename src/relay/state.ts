@@ -10,8 +10,21 @@ import { withLock } from "../store/lock.ts";
 
 const turn = z.int().check(z.minimum(0));
 
+/**
+ * A turn handed over but not yet recorded as consumed: the stop that took it writes this before it answers and
+ * replaces it with the counter once its answer is out (docs/relay.md, "Delivered, or still in the mailbox").
+ */
+const TakingSchema = z.looseObject({
+  turn,
+  /** The session whose stop took it (for the record). */
+  session: z.string(),
+  /** When it was taken (ISO). */
+  at: z.string(),
+});
+
 export const HookStateSchema = z.looseObject({
   last_code_turn_consumed: z._default(turn, 0),
+  taking: z.optional(TakingSchema),
   updated: z.optional(z.string()),
 });
 export type HookState = z.infer<typeof HookStateSchema>;
@@ -76,25 +89,76 @@ export async function mergeStateFile<T>(options: MergeOptions<T>): Promise<Merge
 }
 
 /**
- * The hook's claim of turn `turn`: taken only if the fresh state.json still has a lower counter (another copy of
- * the hook may have taken it meanwhile). Everything else in the file is kept.
+ * How long a turn a stop has taken is left to it: that stop writes its answer and records the turn within
+ * milliseconds; past this it was cut off (killed), and the turn is taken again.
+ */
+export const TAKING_LEASE_MS = 30_000;
+
+export type ClaimResult =
+  | { ok: true; claimed: true; again: boolean; current: number }
+  | { ok: true; claimed: false; current: number }
+  | { ok: false; problem: string };
+
+/**
+ * The hook's claim of turn `turn`, before it answers: the counter does not move yet (`taking` marks the turn as being
+ * handed over). Not claimed when the fresh state.json has already consumed it, or when a stop took it less than
+ * TAKING_LEASE_MS ago. One taken longer ago was not recorded after its answer (that stop was cut off): claimed
+ * `again`. Everything else in the file is kept.
  */
 export async function claimCodeTurn(
   path: string,
   lockPath: string,
-  turn: number,
-  now: Date,
-): Promise<MergeResult<HookState> & { claimed?: boolean }> {
+  claim: { turn: number; session: string; now: Date },
+): Promise<ClaimResult> {
+  let again = false;
   const result = await mergeStateFile<HookState>({
     path,
     lockPath,
     schema: HookStateSchema as z.ZodMiniType<HookState>,
-    update: (current) =>
-      current.last_code_turn_consumed >= turn
-        ? null
-        : { ...current, last_code_turn_consumed: turn, updated: now.toISOString() },
+    update: (current) => {
+      if (current.last_code_turn_consumed >= claim.turn) return null;
+      const taking = current.taking;
+      if (taking !== undefined && taking.turn === claim.turn) {
+        const age = claim.now.getTime() - Date.parse(taking.at);
+        // a stop handing it over now (its answer and mark are milliseconds apart), even of this session: a copy of
+        // the same stop may run in parallel. A mark from the future, past the lease, or unreadable is stale too.
+        if (Math.abs(age) < TAKING_LEASE_MS) return null;
+        again = true;
+      }
+      const at = claim.now.toISOString();
+      return { ...current, taking: { turn: claim.turn, session: claim.session, at }, updated: at };
+    },
   });
-  return result.ok ? { ...result, claimed: result.written } : result;
+  if (!result.ok) return result;
+  const current = result.after.last_code_turn_consumed;
+  return result.written ? { ok: true, claimed: true, again, current } : { ok: true, claimed: false, current };
+}
+
+/**
+ * Records turn `turn` as consumed, once the stop's answer is out: the counter moves up to it (never down) and the
+ * `taking` mark of it (or of an older turn) goes.
+ */
+export async function markCodeTurnConsumed(
+  path: string,
+  lockPath: string,
+  turn: number,
+  now: Date,
+): Promise<MergeResult<HookState>> {
+  return await mergeStateFile<HookState>({
+    path,
+    lockPath,
+    schema: HookStateSchema as z.ZodMiniType<HookState>,
+    update: (current) => {
+      const { taking, ...rest } = current;
+      const keep = taking !== undefined && taking.turn > turn ? { taking } : {};
+      return {
+        ...rest,
+        ...keep,
+        last_code_turn_consumed: Math.max(current.last_code_turn_consumed, turn),
+        updated: now.toISOString(),
+      };
+    },
+  });
 }
 
 /** The manager's record of what it consumed or sent; counters only move up. */

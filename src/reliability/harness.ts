@@ -132,6 +132,7 @@ export async function callHook(
       if (stdin.length > limit) return Promise.reject(new RangeError(`Payload is larger than ${limit} bytes`));
       return Promise.resolve(stdin);
     },
+    writeStdout: () => {},
     now: () => now,
     startedAt: now,
   });

@@ -85,7 +85,13 @@ export async function hookLoop(world: World, id: number, done: () => boolean, go
       startedAt: now,
     });
     assert.ok(first.continue, "ACTIVE exists: the relay stage follows the allowed stop");
-    const { stdout } = await first.continue.run();
+    // the answer is "printed" here; the runner records the turn as consumed only after that
+    let printed = "";
+    const { stdout } = await first.continue.run((text) => {
+      printed = text;
+      return Promise.resolve();
+    });
+    assert.equal(stdout, printed);
     if (stdout === "") continue;
     const answer = JSON.parse(stdout) as { decision: string; reason: string };
     assert.equal(answer.decision, "block");

@@ -32,6 +32,8 @@ export async function runHookInProcess(
       stdin.length > limit
         ? Promise.reject(new RangeError(`Payload is larger than ${limit} bytes; allowed without deciding`))
         : Promise.resolve(stdin),
+    // the answer is in the outcome too
+    writeStdout: () => {},
     now: nextNow,
     startedAt,
   });

@@ -36,6 +36,7 @@ async function harness(env: Record<string, string> = {}): Promise<Harness> {
         env: reader,
         paths,
         readStdin: () => Promise.resolve(stdin),
+        writeStdout: () => {},
         now: () => clock,
         startedAt: clock,
       })).stdout;

@@ -34,6 +34,7 @@ async function withHarness(body: (h: Harness) => Promise<void>): Promise<void> {
         env,
         paths,
         readStdin: () => Promise.resolve(stdin),
+        writeStdout: () => {},
         now: () => options.at ?? T0,
         startedAt: options.at ?? T0,
       })).stdout;

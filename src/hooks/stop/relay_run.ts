@@ -5,13 +5,14 @@
  */
 import type { Config } from "../../config.ts";
 import type { EnvReader } from "../../env.ts";
-import type { StepResult } from "../contract.ts";
+import type { ContinuationResult } from "../contract.ts";
 import type { StopDecision } from "./decision.ts";
 import type { LogLine } from "../../store/log.ts";
 import type { HomePaths } from "../../store/paths.ts";
 import { checkpoint } from "../../relay/checkpoint.ts";
 import { relayLogLines } from "../../relay/log_line.ts";
 import { progressPath, projectDir, type RelayPaths } from "../../relay/paths.ts";
+import type { RelayIo } from "../../relay/io.ts";
 import { runRelayStage } from "../../relay/stage.ts";
 import { sleep as realSleep } from "../../sleep.ts";
 import type { StopResult } from "./result.ts";
@@ -29,6 +30,8 @@ export interface RelayHookDeps {
   config: Config;
   now: () => number;
   sleep?: (ms: number) => Promise<void>;
+  /** The mailbox's file access (default: the real one); a test injects a stop that is killed mid-way. */
+  io?: RelayIo;
 }
 
 const ALLOWED: StopDecision = {
@@ -45,7 +48,7 @@ export async function runRelayForStop(
   payload: RelayHookPayload,
   paths: RelayPaths,
   explicitDir: boolean,
-): Promise<StepResult<StopResult, never>> {
+): Promise<ContinuationResult<StopResult>> {
   const { config } = deps;
   const project = projectDir(deps.env("CLAUDE_PROJECT_DIR"), payload.cwd)!;
   const result = await runRelayStage({
@@ -56,6 +59,7 @@ export async function runRelayForStop(
     now: deps.now,
     sleep: deps.sleep ?? realSleep,
     explicitDir,
+    ...(deps.io ? { io: deps.io } : {}),
     ...(config.relayCheckpoint
       ? {
         checkpoint: (last: number) =>
@@ -105,5 +109,12 @@ export async function runRelayForStop(
     cwd: payload.cwd ?? null,
     relayTurn: result.turn,
   };
-  return { result: { decision, observe: false, duplicate: false }, state: null, log: [...log, line], errors };
+  return {
+    result: { decision, observe: false, duplicate: false },
+    state: null,
+    log: [...log, line],
+    errors,
+    // the runner calls it once the answer is on stdout: only then is the turn recorded as consumed
+    settle: async () => (await result.settle()).map((message) => ({ where: "hook stop (relay)", message })),
+  };
 }
