@@ -1,7 +1,7 @@
 /**
  * The built-in rules split by language for the Stop hook: a core (the rules of lang `en` and `any`, with every file's
- * grammar) and one pack per other language. A Stop process loads the core and only the packs of the languages its
- * final message can be in (closing/languages.ts), so an English ending never loads the 400 KB of other languages'
+ * grammar) and four packs of the other languages (PACKS). A Stop process loads the core and only the packs of the
+ * languages its final message can be in (closing/languages.ts), so an English ending never loads the 400 KB of other languages'
  * patterns. Every other reader (replay, eval, doctor, the tests) loads the rule files whole (full.ts).
  *
  * The rule files in rules/ stay the source. `scripts/rules/packs.ts` writes rules/built/*.json from them with
@@ -33,21 +33,26 @@ export interface BuiltData {
   files: BuiltFile[];
 }
 
-/** The languages that have a pack, in the order rules/built/ lists them. */
-export const PACK_LANGS = [
-  "es",
-  "de",
-  "fr",
-  "pt",
-  "ja",
-  "zh-Hans",
-  "zh-Hant",
-  "it",
-  "nl",
-  "ru",
-  "ko",
-] as const;
-export type PackLang = typeof PACK_LANGS[number];
+/**
+ * The packs, each the languages closing/languages.ts tells apart only together: the Latin-script ones by their common
+ * words, the CJK ones by their scripts (Han is Chinese or Japanese), Cyrillic and Hangul alone. A message loads a pack
+ * when it can be in any of its languages; the rules of the others in it are skipped like any rule of another language.
+ */
+export const PACKS = {
+  "latin": ["es", "de", "fr", "pt", "it", "nl"],
+  "cjk": ["ja", "zh-Hans", "zh-Hant"],
+  "ru": ["ru"],
+  "ko": ["ko"],
+} as const satisfies Record<string, readonly string[]>;
+export type PackName = keyof typeof PACKS;
+export const PACK_NAMES = Object.keys(PACKS) as PackName[];
+/** Every language with rules outside the core. */
+export const PACK_LANGS: readonly string[] = Object.values(PACKS).flat();
+
+/** The pack of a language, or undefined when it has none. */
+export function packOf(lang: unknown): PackName | undefined {
+  return PACK_NAMES.find((name) => (PACKS[name] as readonly unknown[]).includes(lang));
+}
 
 /** True when a rule of this language belongs in the core. */
 export function inCore(lang: unknown): boolean {
@@ -58,10 +63,10 @@ export function inCore(lang: unknown): boolean {
 export function computePacks(
   files: readonly BuiltinRuleFile[],
   prefilters: PrefilterData,
-): { core: BuiltData; packs: Record<PackLang, BuiltData> } {
+): { core: BuiltData; packs: Record<PackName, BuiltData> } {
   const core: BuiltData = { files: [] };
-  const packs = Object.fromEntries(PACK_LANGS.map((lang) => [lang, { files: [] }])) as unknown as Record<
-    PackLang,
+  const packs = Object.fromEntries(PACK_NAMES.map((name) => [name, { files: [] }])) as unknown as Record<
+    PackName,
     BuiltData
   >;
   for (const file of files) {
@@ -73,7 +78,7 @@ export function computePacks(
       rules: [],
     };
     core.files.push(coreFile);
-    const packFiles = new Map<PackLang, BuiltFile>();
+    const packFiles = new Map<PackName, BuiltFile>();
     for (const [at, rule] of data.rules.entries()) {
       const { examples: _examples, ...rest } = rule;
       const needs = prefilters[file.origin]?.[rule["id"] as string];
@@ -83,14 +88,15 @@ export function computePacks(
         coreFile.rules.push(built);
         continue;
       }
-      if (!(PACK_LANGS as readonly unknown[]).includes(lang)) {
+      const pack = packOf(lang);
+      if (pack === undefined) {
         throw new Error(`${file.origin} rule "${rule["id"]}": lang ${JSON.stringify(lang)} has no pack`);
       }
-      let packFile = packFiles.get(lang as PackLang);
+      let packFile = packFiles.get(pack);
       if (packFile === undefined) {
         packFile = { origin: file.origin, rules: [] };
-        packFiles.set(lang as PackLang, packFile);
-        packs[lang as PackLang].files.push(packFile);
+        packFiles.set(pack, packFile);
+        packs[pack].files.push(packFile);
       }
       packFile.rules.push(built);
     }
