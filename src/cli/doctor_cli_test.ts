@@ -347,3 +347,21 @@ Deno.test("doctor: a named file never enables a plugin, a plugin's file named ag
     const status = await runCli(["status", "--settings", join(home, "nowhere", "s.json")], { home });
     assert.match(status.stdout, /nowhere\/s\.json: does not exist/);
   }));
+
+Deno.test("doctor: a handler moved under another event (Stop running hook prompt, pretool under PostToolUse) fails", () =>
+  withTempHome(async (home) => {
+    assert.equal((await runCli(["install", "--events", "stop,prompt,pretool"], { home })).code, 0);
+    const settings = join(home, ".claude", "settings.json");
+    const doc = JSON.parse(await Deno.readTextFile(settings));
+    doc.hooks.Stop[0].hooks[0].args = ["hook", "prompt"];
+    doc.hooks.PostToolUse = doc.hooks.PreToolUse;
+    delete doc.hooks.PreToolUse;
+    await Deno.writeTextFile(settings, JSON.stringify(doc));
+    const run = await runCli(["doctor", "--json"], { home, runCommands: [] });
+    assert.equal(run.code, 1, run.stdout);
+    const c = byId(JSON.parse(run.stdout).checks);
+    assert.equal(c["registered"]?.status, "fail", JSON.stringify(c["registered"]));
+    assert.match(c["registered"]!.detail, /Stop runs `hook prompt` .*which answers only UserPromptSubmit/);
+    assert.match(c["registered"]!.detail, /PostToolUse runs `hook pretool` .*which answers only PreToolUse/);
+    assert.match(c["registered"]!.fix ?? "", /deno task cli uninstall --settings .*, then deno task cli install /);
+  }));

@@ -5,6 +5,7 @@
 import { HOOK_TIMEOUT_MARGIN_S } from "../settings/hook_command.ts";
 import { handlerProgram } from "../settings/handler_words.ts";
 import type { SettingsFileReport } from "../settings/inspect.ts";
+import { describeWrongEvent, wrongEventFixes, wrongEvents } from "./wrong_event.ts";
 
 export type CheckStatus = "ok" | "warn" | "fail";
 
@@ -87,10 +88,21 @@ export function checkRegistered(
     };
   }
   const where = files.filter((f) => f.events.length > 0).map((f) => f.path);
+  const registered = `registered for ${events.join(", ")} in ${where.join(", ")}`;
+  // a handler under an event its hook does not answer fails open on every call: registered, but guarding nothing
+  const wrong = wrongEvents(files);
+  if (wrong.length > 0) {
+    return {
+      id: "registered",
+      status: "fail",
+      detail: [...wrong.map(describeWrongEvent), registered, ...notes].join("; "),
+      fix: wrongEventFixes(wrong, files).join("; "),
+    };
+  }
   return {
     id: "registered",
     status: pluginProblem === null ? "ok" : "warn",
-    detail: [`registered for ${events.join(", ")} in ${where.join(", ")}`, ...notes].join("; "),
+    detail: [registered, ...notes].join("; "),
     fix: pluginProblem === null ? null : "Claude Code rewrites its plugin list; check `claude plugin list`",
   };
 }

@@ -8,6 +8,7 @@ import {
   checkPrompt,
   checkPython,
   checkRecentDecisions,
+  checkRegistered,
   checkSettingsParse,
   checkSwitches,
   checkTimeouts,
@@ -230,4 +231,20 @@ Deno.test("binary: a shell-form handler is checked by its program, with ~ and $H
   });
   assert.equal(check.status, "ok", check.detail);
   assert.deepEqual(seen, ["/h/.cliffhanger/bin/cliffhanger-bin"]);
+});
+
+Deno.test("registered: a hook under an event it does not answer fails, naming both, with uninstall then install", () => {
+  const right = file("/s.json", [["Stop", "stop", 60], ["SubagentStop", "stop", 60], ["PreToolUse", "pretool", 15]]);
+  assert.equal(checkRegistered([right]).status, "ok");
+  const wrong = file("/s.json", [["Stop", "prompt", 60], ["SubagentStop", "stop", 60], ["PostToolUse", "pretool", 15]]);
+  const check = checkRegistered([wrong]);
+  assert.equal(check.status, "fail");
+  assert.match(check.detail, /Stop runs `hook prompt` \(in \/s\.json\), which answers only UserPromptSubmit/);
+  assert.match(check.detail, /PostToolUse runs `hook pretool` \(in \/s\.json\), which answers only PreToolUse/);
+  assert.doesNotMatch(check.detail, /SubagentStop runs/);
+  assert.equal(
+    check.fix,
+    "cliffhanger-bin uninstall --settings /s.json, then cliffhanger-bin install --settings /s.json --events " +
+      "stop,prompt,pretool (install alone keeps the misplaced handler)",
+  );
 });
