@@ -26,6 +26,7 @@ import {
 import { type Facts, gatherFacts } from "../doctor/facts.ts";
 import { checkHandlersStart } from "../doctor/handlers_start.ts";
 import { checkHooksLoad } from "../doctor/hooks_load.ts";
+import { checkHomeWritable } from "../doctor/home_writable.ts";
 import { HOOK_EVENTS } from "../hooks/events.ts";
 import { MAIN_PATH, resolveRunCommand } from "../permissions.ts";
 import { inScope, launcherPrograms, readLauncher } from "../settings/launcher.ts";
@@ -93,7 +94,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
         detail: facts.configExists ? paths.config : "no config file (defaults)",
         fix: null,
       },
-    await checkHomeWritable(paths.root),
+    await checkHomeWritable(paths),
     checkRules(facts.rules),
     await checkTranscripts(join(paths.claudeDir, "projects")),
     checkDuplicates(files),
@@ -144,32 +145,6 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   if (parsed.values["json"]) ctx.out(JSON.stringify({ ok: code === 0, checks: runnable }, null, 2) + "\n");
   else ctx.out(renderChecks(runnable));
   return code;
-}
-
-async function checkHomeWritable(root: string): Promise<Check> {
-  const probe = join(root, `.doctor-${Date.now()}-${Math.random().toString(36).slice(2)}`);
-  try {
-    await Deno.mkdir(root, { recursive: true });
-    await Deno.writeTextFile(probe, "", { createNew: true });
-    await Deno.remove(probe);
-    return { id: "home-writable", status: "ok", detail: `${root} is writable`, fix: null };
-  } catch (e) {
-    if (e instanceof Deno.errors.NotCapable) {
-      return {
-        id: "home-writable",
-        status: "fail",
-        detail: `${root} is outside this binary's permission scope: every hook fails open there, deciding nothing`,
-        fix: `rebuild for it: deno task compile --cliffhanger-home ${root} (or unset CLIFFHANGER_HOME); a checkout ` +
-          "install: deno task cli install again with this CLIFFHANGER_HOME",
-      };
-    }
-    return {
-      id: "home-writable",
-      status: "fail",
-      detail: `cannot write in ${root}: ${firstLine(e)}`,
-      fix: `make ${root} writable by you (chmod u+w), or point CLIFFHANGER_HOME at a writable folder and rebuild`,
-    };
-  }
 }
 
 function checkRules(rules: Facts["rules"]): Check {

@@ -365,3 +365,17 @@ Deno.test("doctor: a handler moved under another event (Stop running hook prompt
     assert.match(c["registered"]!.detail, /PostToolUse runs `hook pretool` .*which answers only PreToolUse/);
     assert.match(c["registered"]!.fix ?? "", /deno task cli uninstall --settings .*, then deno task cli install /);
   }));
+
+Deno.test("doctor: a file where the state folder should be, a folder where log.jsonl should be, is broken", () =>
+  withTempHome(async (home) => {
+    assert.equal((await runCli(["install"], { home })).code, 0);
+    const cliff = join(home, ".cliffhanger");
+    await Deno.writeTextFile(join(cliff, "state"), "");
+    await Deno.mkdir(join(cliff, "log.jsonl"));
+    const run = await runCli(["doctor", "--json"], { home, runCommands: [] });
+    assert.equal(run.code, 1, run.stdout);
+    const c = byId(JSON.parse(run.stdout).checks)["home-writable"]!;
+    assert.equal(c.status, "fail", JSON.stringify(c));
+    assert.match(c.detail, /state folder .*\/state is a file, not a folder: every hook fails open/);
+    assert.match(c.detail, /log\.jsonl" is a folder: no decision is logged/);
+  }));
