@@ -379,3 +379,16 @@ Deno.test("doctor: a file where the state folder should be, a folder where log.j
     assert.match(c.detail, /state folder .*\/state is a file, not a folder: every hook fails open/);
     assert.match(c.detail, /log\.jsonl" is a folder: no decision is logged/);
   }));
+
+Deno.test("doctor: a budget over the registered timeouts is fixed by a lower budget or a key raised by hand, not install", () =>
+  withTempHome(async (home) => {
+    assert.equal((await runCli(["install", "--events", "stop,prompt"], { home })).code, 0);
+    await Deno.writeTextFile(join(home, ".cliffhanger", "config.jsonc"), '{"budgetMs": 60000}');
+    const c = byId(JSON.parse((await runCli(["doctor", "--json"], { home, runCommands: [] })).stdout).checks);
+    assert.equal(c["timeouts"]?.status, "fail");
+    assert.match(c["timeouts"]!.fix ?? "", /^lower budgetMs \(CLIFFHANGER_BUDGET_MS\) to 10000 or less/);
+    assert.match(c["timeouts"]!.fix ?? "", /raise by hand "hooks\.Stop\[0\]\.hooks\[0\]\.timeout", /);
+    // install writes the same timeouts again ("Already installed"): it is not the fix
+    assert.doesNotMatch(c["timeouts"]!.fix ?? "", /install` again/);
+    assert.match((await runCli(["install", "--events", "stop,prompt"], { home })).stdout, /Already installed/);
+  }));

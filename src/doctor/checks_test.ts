@@ -248,3 +248,28 @@ Deno.test("registered: a hook under an event it does not answer fails, naming bo
       "stop,prompt,pretool (install alone keeps the misplaced handler)",
   );
 });
+
+Deno.test("timeouts: the fix lowers the budget to the shortest timeout or names each key to raise, never install", () => {
+  const installed = file("/s.json", [["Stop", "stop", 60], ["UserPromptSubmit", "prompt", 15]]);
+  installed.handlers[0]!.timeoutKey = "hooks.Stop[0].hooks[0].timeout";
+  installed.handlers[1]!.timeoutKey = "hooks.UserPromptSubmit[0].hooks[0].timeout";
+  const big = checkTimeouts([installed], 60_000);
+  assert.equal(big.status, "fail");
+  assert.doesNotMatch(big.fix ?? "", /install` again|run .*install/);
+  assert.match(
+    big.fix ?? "",
+    /^lower budgetMs \(CLIFFHANGER_BUDGET_MS\) to 10000 or less, the shortest timeout \(15 s\)/,
+  );
+  assert.match(big.fix ?? "", /install cannot help, it writes fixed timeouts \(Stop 60 s, SubagentStop 60 s, /);
+  // Stop can go up to 65 s by hand; UserPromptSubmit cannot (30 s at most), so it is not offered
+  assert.match(big.fix ?? "", /or raise by hand "hooks\.Stop\[0\]\.hooks\[0\]\.timeout" in \/s\.json to 65 or more/);
+  assert.doesNotMatch(big.fix ?? "", /raise by hand [^;]*UserPromptSubmit\[0\]/);
+  assert.match(big.fix ?? "", /UserPromptSubmit's cannot go over 30 s/);
+  // a UserPromptSubmit timeout over 30 s: its key, set to 30 or less
+  const over = file("/s.json", [["UserPromptSubmit", "prompt", 120]]);
+  over.handlers[0]!.timeoutKey = "hooks.UserPromptSubmit[0].hooks[0].timeout";
+  assert.equal(
+    checkTimeouts([over], 10_000).fix,
+    'set "hooks.UserPromptSubmit[0].hooks[0].timeout" in /s.json to 30 or less',
+  );
+});
