@@ -33,7 +33,7 @@ import { inScope, launcherPrograms, readLauncher } from "../settings/launcher.ts
 import { generations } from "../store/rotate.ts";
 import { type CommandSpec, parseCommandArgs } from "./args.ts";
 import { forCheckout } from "./checkout_fix.ts";
-import { namedSettings } from "./named_settings.ts";
+import { namedSettings, optionalNamedSettings } from "./named_settings.ts";
 import type { CliContext, Command } from "./context.ts";
 import { readTailText } from "../store/read_at.ts";
 
@@ -62,7 +62,14 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const paths = ctx.paths;
   const cwd = ctx.cwd();
   const extra = namedSettings(parsed.values);
-  const facts = await gatherFacts({ paths, env: ctx.env, cwd, now: ctx.now(), extraSettings: extra });
+  const facts = await gatherFacts({
+    paths,
+    env: ctx.env,
+    cwd,
+    now: ctx.now(),
+    extraSettings: extra,
+    optionalSettings: optionalNamedSettings(parsed.values),
+  });
   const { config, registrations: files } = facts;
   const problems = facts.configProblems;
   const registered = files.some((f) => f.events.length > 0);

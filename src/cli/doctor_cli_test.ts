@@ -392,3 +392,20 @@ Deno.test("doctor: a budget over the registered timeouts is fixed by a lower bud
     assert.doesNotMatch(c["timeouts"]!.fix ?? "", /install` again/);
     assert.match((await runCli(["install", "--events", "stop,prompt"], { home })).stdout, /Already installed/);
   }));
+
+Deno.test("doctor --project DIR: a missing settings.local.json is not a warning; a missing file named with --settings is", () =>
+  withTempHome(async (home) => {
+    const project = join(home, "proj");
+    await Deno.mkdir(join(project, ".claude"), { recursive: true });
+    assert.equal((await runCli(["install", "--project", project], { home })).code, 0);
+    const run = async (...args: string[]) =>
+      byId(JSON.parse((await runCli(["doctor", ...args, "--json"], { home, runCommands: [] })).stdout).checks);
+    const c = await run("--project", project);
+    assert.equal(c["settings-parse"]?.status, "ok", JSON.stringify(c["settings-parse"]));
+    const local = join(project, ".claude", "settings.local.json");
+    const named = await run("--project", project, "--settings", local);
+    assert.equal(named["settings-parse"]?.status, "warn");
+    assert.match(named["settings-parse"]!.detail, /settings\.local\.json does not exist/);
+    const status = await runCli(["status", "--project", project], { home });
+    assert.match(status.stdout, /proj\/\.claude\/settings\.local\.json: not present/);
+  }));

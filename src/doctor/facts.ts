@@ -31,6 +31,8 @@ export interface FactsInput {
   now: Date;
   /** Settings files named with `--settings`, absolute. */
   extraSettings: readonly string[];
+  /** Those of them that may be absent without a word (a project's settings.local.json). */
+  optionalSettings?: readonly string[];
 }
 
 export interface Facts {
@@ -52,7 +54,7 @@ export interface Facts {
   configProblems: string[];
   /** The user, project and local settings files, then those named with --settings, each once. */
   settings: SettingsFileReport[];
-  /** Files named with --settings or --project that do not exist. */
+  /** Files named with --settings or --project that do not exist (a project's optional local file left out). */
   missingNamed: string[];
   /** Installed plugins' hook files that run our hooks or the Python cliffhanger. */
   plugins: PluginHooksReport[];
@@ -122,8 +124,10 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
     configExists: read.exists,
     configProblems: configProblems(read, Object.keys(ConfigSchema.shape)).map(scopeText),
     settings,
-    missingNamed: settings.filter((f) => !f.exists && input.extraSettings.includes(f.path) && !claudeReads.has(f.path))
-      .map((f) => f.path),
+    missingNamed: settings.filter((f) =>
+      !f.exists && input.extraSettings.includes(f.path) && !claudeReads.has(f.path) &&
+      !(input.optionalSettings ?? []).includes(f.path)
+    ).map((f) => f.path),
     plugins: ours,
     pluginProblem: plugins.problem,
     registrations,
