@@ -27,6 +27,7 @@ import { type Facts, gatherFacts } from "../doctor/facts.ts";
 import { checkHandlersStart } from "../doctor/handlers_start.ts";
 import { checkHooksLoad } from "../doctor/hooks_load.ts";
 import { checkHomeWritable } from "../doctor/home_writable.ts";
+import { checkConfig } from "../doctor/check_config.ts";
 import { HOOK_EVENTS } from "../hooks/events.ts";
 import { MAIN_PATH, resolveRunCommand } from "../permissions.ts";
 import { inScope, launcherPrograms, readLauncher } from "../settings/launcher.ts";
@@ -83,24 +84,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     checkSettingsParse(files, facts.missingNamed),
     checkRegistered(files, facts.plugins, facts.pluginProblem),
     checkTimeouts(files, config.budgetMs, facts.relay.warning),
-    problems.length > 0
-      ? {
-        id: "config",
-        status: "fail",
-        detail: problems.join("; "),
-        // a file that cannot be read or parsed is ignored whole; otherwise only its bad values and unknown keys
-        fix: problems.some((p) => /^Cannot (read|parse|load|use) /.test(p))
-          ? `fix ${paths.config}: as it is, the whole file is ignored and every setting has its default (the ` +
-            "environment still applies)"
-          : `fix ${paths.config}: each bad value or unknown key is ignored (its default applies), the rest of the ` +
-            "file applies",
-      }
-      : {
-        id: "config",
-        status: "ok",
-        detail: facts.configExists ? paths.config : "no config file (defaults)",
-        fix: null,
-      },
+    checkConfig({ problems, path: paths.config, exists: facts.configExists }),
     await checkHomeWritable(paths),
     checkRules(facts.rules),
     await checkTranscripts(join(paths.claudeDir, "projects")),

@@ -280,11 +280,18 @@ Deno.test("doctor checks the loop guard's and the prompt hook's settings; status
     assert.match(c["loop"]!.detail, /cycles warned at 5, denied at 3/);
     assert.equal(c["prompt"]?.status, "warn");
     assert.match(c["prompt"]!.detail, /Mars\/Olympus_Mons/);
+    // the zone was set in config.jsonc: said as the file's key, and a bad value of the file's
+    const config = join(home, ".cliffhanger", "config.jsonc");
+    const said = `Bad value for "tz" in "${config}": "Mars/Olympus_Mons" is not an IANA time zone`;
+    assert.ok(c["prompt"]!.detail.includes(said), c["prompt"]!.detail);
+    assert.equal(c["config"]?.status, "fail", JSON.stringify(c["config"]));
+    assert.ok(c["config"]!.detail.includes(said), c["config"]!.detail);
     const status = await runCli(["status"], { home });
-    assert.match(
-      status.stdout,
-      /prompt hook: clock on \(.*\)[^\n]*\n {2}problem: Bad value for CLIFFHANGER_TZ: "Mars\/Olympus_Mons"/,
-    );
+    assert.ok(status.stdout.includes(`prompt hook: clock on`), status.stdout);
+    assert.ok(status.stdout.includes(`  problem: ${said}`), status.stdout);
+    assert.doesNotMatch(status.stdout, /CLIFFHANGER_TZ/);
+    const now = await runCli(["now"], { home });
+    assert.ok(now.stderr.includes(`warning: ${said}`), now.stderr);
   }));
 
 Deno.test("status and doctor --project DIR read that project's settings and local settings, as install --project writes", () =>
@@ -408,4 +415,18 @@ Deno.test("doctor --project DIR: a missing settings.local.json is not a warning;
     assert.match(named["settings-parse"]!.detail, /settings\.local\.json does not exist/);
     const status = await runCli(["status", "--project", project], { home });
     assert.match(status.stdout, /proj\/\.claude\/settings\.local\.json: not present/);
+  }));
+
+Deno.test("doctor: a bad environment variable is fixed in the environment; status shows config.jsonc's value in force", () =>
+  withTempHome(async (home) => {
+    const env = { CLIFFHANGER_MAX: "abc" };
+    const bare = byId(JSON.parse((await runCli(["doctor", "--json"], { home, env, runCommands: [] })).stdout).checks);
+    assert.equal(bare["config"]?.detail, 'Bad value for CLIFFHANGER_MAX: "abc"');
+    assert.match(bare["config"]!.fix ?? "", /^set CLIFFHANGER_MAX to a valid value, or unset it/);
+    assert.doesNotMatch(bare["config"]!.fix ?? "", /config\.jsonc:/);
+    // the bad variable is passed over: the file's value is in force, as docs/configuration.md says
+    await Deno.mkdir(join(home, ".cliffhanger"), { recursive: true });
+    await Deno.writeTextFile(join(home, ".cliffhanger", "config.jsonc"), '{ "max": 5 }');
+    const status = JSON.parse((await runCli(["status", "--json"], { home, env })).stdout);
+    assert.equal(status.cap, 5);
   }));

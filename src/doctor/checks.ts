@@ -530,7 +530,11 @@ export function checkPrompt(p: PromptFacts): Check {
       id: "prompt",
       status: "warn",
       detail: `${detail}: ${p.zoneProblem}`,
-      fix: 'set "tz" (CLIFFHANGER_TZ) to an IANA zone such as "Europe/Paris", or leave it empty for the system zone',
+      // the problem names where the zone was set: the variable, or config.jsonc's key
+      fix: p.zoneProblem.startsWith("Bad value for CLIFFHANGER_TZ:")
+        ? 'set CLIFFHANGER_TZ to an IANA zone such as "Europe/Paris", or unset it (then config.jsonc\'s "tz" applies, ' +
+          "else the system zone)"
+        : 'set "tz" in config.jsonc to an IANA zone such as "Europe/Paris", or leave it empty for the system zone',
     };
   }
   if (p.registered && !p.clock && !p.terse && !p.quirks) {

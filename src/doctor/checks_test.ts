@@ -200,7 +200,13 @@ Deno.test("prompt: a bad zone, and a registered hook with everything off, are wa
   assert.equal(checkPrompt(base).status, "ok");
   const zone = checkPrompt({ ...base, zoneProblem: 'Bad value for CLIFFHANGER_TZ: "Mars/Base"; using UTC' });
   assert.equal(zone.status, "warn");
-  assert.match(zone.fix ?? "", /IANA zone/);
+  assert.match(zone.fix ?? "", /^set CLIFFHANGER_TZ to an IANA zone/);
+  // a zone set in config.jsonc is fixed there
+  const inFile = checkPrompt({
+    ...base,
+    zoneProblem: 'Bad value for "tz" in "/h/config.jsonc": "Mars/Base"; using UTC',
+  });
+  assert.match(inFile.fix ?? "", /^set "tz" in config\.jsonc to an IANA zone/);
   // the clock off: its zone does not matter
   assert.equal(checkPrompt({ ...base, clock: false, zoneProblem: "bad" }).status, "ok");
   const nothing = checkPrompt({ ...base, clock: false, terse: false, quirks: false });

@@ -11,7 +11,7 @@ import { type EnvReader, isOn } from "../env.ts";
 import { scopeText } from "../errors.ts";
 import { quirkFilesReport } from "../hooks/prompt/quirks_files.ts";
 import { stallKillSwitch } from "../hooks/stop/stall/switch.ts";
-import { resolveTimeZone, systemTimeZone } from "../hooks/prompt/zone.ts";
+import { resolveTimeZone, systemTimeZone, tzSetting } from "../hooks/prompt/zone.ts";
 import { relayDirFor } from "../relay/paths.ts";
 import { RELAY_TIMEOUT_HEADROOM_S, relayInUse, relayTimeoutWarning } from "../relay/timeout.ts";
 import { loadRuleSet } from "../rules/load.ts";
@@ -113,6 +113,11 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
   const homeInScope = inScope("write", paths.root);
   const homeReadable = inScope("read", paths.root);
   const rules = await loadRuleSet(paths.rules);
+  const zone = resolveTimeZone({
+    configured: config.tz,
+    system: systemTimeZone(),
+    setting: tzSetting(env, paths.config, config.tz),
+  });
   return {
     paths,
     homeInScope,
@@ -122,7 +127,9 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
     stallOn: !stallKillSwitch(env, config, stallOffFile),
     config,
     configExists: read.exists,
-    configProblems: configProblems(read, Object.keys(ConfigSchema.shape)).map(scopeText),
+    // a zone that is not one is a bad value too, whichever names it (the schema takes any string)
+    configProblems: [...configProblems(read, Object.keys(ConfigSchema.shape)), ...(zone.problem ? [zone.problem] : [])]
+      .map(scopeText),
     settings,
     missingNamed: settings.filter((f) =>
       !f.exists && input.extraSettings.includes(f.path) && !claudeReads.has(f.path) &&
@@ -133,9 +140,7 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
     registrations,
     relay: await relayFit(config, env("CLAUDE_PROJECT_DIR") || cwd, registrations),
     quirks: (({ used, problems }) => ({ used, problems: problems.map(scopeText) }))(await quirkFilesReport(paths.root)),
-    zone: (({ zone, problem }) => ({ zone, problem }))(
-      resolveTimeZone({ configured: config.tz, system: systemTimeZone() }),
-    ),
+    zone: { zone: zone.zone, problem: zone.problem },
     rules: {
       files: rules.files.map((f) => (f.error ? { ...f, error: scopeText(f.error) } : f)),
       escape: rules.escape.length,
