@@ -42,10 +42,10 @@ export async function checkHomeWritable(paths: Pick<HomePaths, "root" | "state" 
       fix: `make ${root} writable by you (chmod u+w), or point CLIFFHANGER_HOME at a writable folder and rebuild`,
     };
   }
-  const state = await folderProblem(paths.state, "the state folder");
-  const locks = await folderProblem(paths.locks, "the lock folder");
-  const log = await logProblem(paths.log, "the decision log");
-  const errors = await logProblem(paths.errors, "the error log");
+  const state = await unlessThrown(paths.state, "the state folder", folderProblem);
+  const locks = await unlessThrown(paths.locks, "the lock folder", folderProblem);
+  const log = await unlessThrown(paths.log, "the decision log", logProblem);
+  const errors = await unlessThrown(paths.errors, "the error log", logProblem);
   const problems = [state, locks, log, errors];
   if (problems.every((p) => p === null)) {
     return {
@@ -126,6 +126,19 @@ export async function logProblem(path: string, label: string): Promise<PartProbl
       fix:
         `make ${path} writable (chmod u+w ${path}; if \`lsattr ${path}\` shows i, it is immutable: chattr -i ${path})`,
     };
+  }
+}
+
+/** A look that failed in an unforeseen way is a problem of that part, never an end to doctor. */
+async function unlessThrown(
+  path: string,
+  label: string,
+  look: (path: string, label: string) => Promise<PartProblem | null>,
+): Promise<PartProblem | null> {
+  try {
+    return await look(path, label);
+  } catch (e) {
+    return { detail: `cannot check ${label} ${path}: ${firstLine(e)}`, fix: `check ${path} by hand (ls -ld ${path})` };
   }
 }
 
