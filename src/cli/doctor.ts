@@ -26,13 +26,15 @@ import {
 import { type Facts, gatherFacts } from "../doctor/facts.ts";
 import { checkHandlersStart } from "../doctor/handlers_start.ts";
 import { checkHooksLoad } from "../doctor/hooks_load.ts";
+import { checkHomeWritable } from "../doctor/home_writable.ts";
+import { checkConfig } from "../doctor/check_config.ts";
 import { HOOK_EVENTS } from "../hooks/events.ts";
 import { MAIN_PATH, resolveRunCommand } from "../permissions.ts";
 import { inScope, launcherPrograms, readLauncher } from "../settings/launcher.ts";
 import { generations } from "../store/rotate.ts";
 import { type CommandSpec, parseCommandArgs } from "./args.ts";
 import { forCheckout } from "./checkout_fix.ts";
-import { namedSettings } from "./named_settings.ts";
+import { namedSettings, optionalNamedSettings } from "./named_settings.ts";
 import type { CliContext, Command } from "./context.ts";
 import { readTailText } from "../store/read_at.ts";
 
@@ -61,7 +63,14 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const paths = ctx.paths;
   const cwd = ctx.cwd();
   const extra = namedSettings(parsed.values);
-  const facts = await gatherFacts({ paths, env: ctx.env, cwd, now: ctx.now(), extraSettings: extra });
+  const facts = await gatherFacts({
+    paths,
+    env: ctx.env,
+    cwd,
+    now: ctx.now(),
+    extraSettings: extra,
+    optionalSettings: optionalNamedSettings(parsed.values),
+  });
   const { config, registrations: files } = facts;
   const problems = facts.configProblems;
   const registered = files.some((f) => f.events.length > 0);
@@ -75,25 +84,8 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     checkSettingsParse(files, facts.missingNamed),
     checkRegistered(files, facts.plugins, facts.pluginProblem),
     checkTimeouts(files, config.budgetMs, facts.relay.warning),
-    problems.length > 0
-      ? {
-        id: "config",
-        status: "fail",
-        detail: problems.join("; "),
-        // a file that cannot be read or parsed is ignored whole; otherwise only its bad values and unknown keys
-        fix: problems.some((p) => /^Cannot (read|parse|load|use) /.test(p))
-          ? `fix ${paths.config}: as it is, the whole file is ignored and every setting has its default (the ` +
-            "environment still applies)"
-          : `fix ${paths.config}: each bad value or unknown key is ignored (its default applies), the rest of the ` +
-            "file applies",
-      }
-      : {
-        id: "config",
-        status: "ok",
-        detail: facts.configExists ? paths.config : "no config file (defaults)",
-        fix: null,
-      },
-    await checkHomeWritable(paths.root),
+    checkConfig({ problems, path: paths.config, exists: facts.configExists }),
+    await checkHomeWritable(paths),
     checkRules(facts.rules),
     await checkTranscripts(join(paths.claudeDir, "projects")),
     checkDuplicates(files),
@@ -144,32 +136,6 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   if (parsed.values["json"]) ctx.out(JSON.stringify({ ok: code === 0, checks: runnable }, null, 2) + "\n");
   else ctx.out(renderChecks(runnable));
   return code;
-}
-
-async function checkHomeWritable(root: string): Promise<Check> {
-  const probe = join(root, `.doctor-${Date.now()}-${Math.random().toString(36).slice(2)}`);
-  try {
-    await Deno.mkdir(root, { recursive: true });
-    await Deno.writeTextFile(probe, "", { createNew: true });
-    await Deno.remove(probe);
-    return { id: "home-writable", status: "ok", detail: `${root} is writable`, fix: null };
-  } catch (e) {
-    if (e instanceof Deno.errors.NotCapable) {
-      return {
-        id: "home-writable",
-        status: "fail",
-        detail: `${root} is outside this binary's permission scope: every hook fails open there, deciding nothing`,
-        fix: `rebuild for it: deno task compile --cliffhanger-home ${root} (or unset CLIFFHANGER_HOME); a checkout ` +
-          "install: deno task cli install again with this CLIFFHANGER_HOME",
-      };
-    }
-    return {
-      id: "home-writable",
-      status: "fail",
-      detail: `cannot write in ${root}: ${firstLine(e)}`,
-      fix: `make ${root} writable by you (chmod u+w), or point CLIFFHANGER_HOME at a writable folder and rebuild`,
-    };
-  }
 }
 
 function checkRules(rules: Facts["rules"]): Check {

@@ -280,11 +280,18 @@ Deno.test("doctor checks the loop guard's and the prompt hook's settings; status
     assert.match(c["loop"]!.detail, /cycles warned at 5, denied at 3/);
     assert.equal(c["prompt"]?.status, "warn");
     assert.match(c["prompt"]!.detail, /Mars\/Olympus_Mons/);
+    // the zone was set in config.jsonc: said as the file's key, and a bad value of the file's
+    const config = join(home, ".cliffhanger", "config.jsonc");
+    const said = `Bad value for "tz" in "${config}": "Mars/Olympus_Mons" is not an IANA time zone`;
+    assert.ok(c["prompt"]!.detail.includes(said), c["prompt"]!.detail);
+    assert.equal(c["config"]?.status, "fail", JSON.stringify(c["config"]));
+    assert.ok(c["config"]!.detail.includes(said), c["config"]!.detail);
     const status = await runCli(["status"], { home });
-    assert.match(
-      status.stdout,
-      /prompt hook: clock on \(.*\)[^\n]*\n {2}problem: Bad value for CLIFFHANGER_TZ: "Mars\/Olympus_Mons"/,
-    );
+    assert.ok(status.stdout.includes(`prompt hook: clock on`), status.stdout);
+    assert.ok(status.stdout.includes(`  problem: ${said}`), status.stdout);
+    assert.doesNotMatch(status.stdout, /CLIFFHANGER_TZ/);
+    const now = await runCli(["now"], { home });
+    assert.ok(now.stderr.includes(`warning: ${said}`), now.stderr);
   }));
 
 Deno.test("status and doctor --project DIR read that project's settings and local settings, as install --project writes", () =>
@@ -346,4 +353,80 @@ Deno.test("doctor: a named file never enables a plugin, a plugin's file named ag
     assert.match(missing["settings-parse"]!.detail, /nowhere\/s\.json does not exist/);
     const status = await runCli(["status", "--settings", join(home, "nowhere", "s.json")], { home });
     assert.match(status.stdout, /nowhere\/s\.json: does not exist/);
+  }));
+
+Deno.test("doctor: a handler moved under another event (Stop running hook prompt, pretool under PostToolUse) fails", () =>
+  withTempHome(async (home) => {
+    assert.equal((await runCli(["install", "--events", "stop,prompt,pretool"], { home })).code, 0);
+    const settings = join(home, ".claude", "settings.json");
+    const doc = JSON.parse(await Deno.readTextFile(settings));
+    doc.hooks.Stop[0].hooks[0].args = ["hook", "prompt"];
+    doc.hooks.PostToolUse = doc.hooks.PreToolUse;
+    delete doc.hooks.PreToolUse;
+    await Deno.writeTextFile(settings, JSON.stringify(doc));
+    const run = await runCli(["doctor", "--json"], { home, runCommands: [] });
+    assert.equal(run.code, 1, run.stdout);
+    const c = byId(JSON.parse(run.stdout).checks);
+    assert.equal(c["registered"]?.status, "fail", JSON.stringify(c["registered"]));
+    assert.match(c["registered"]!.detail, /Stop runs `hook prompt` .*which answers only UserPromptSubmit/);
+    assert.match(c["registered"]!.detail, /PostToolUse runs `hook pretool` .*which answers only PreToolUse/);
+    assert.match(c["registered"]!.fix ?? "", /deno task cli uninstall --settings .*, then deno task cli install /);
+  }));
+
+Deno.test("doctor: a file where the state folder should be, a folder where log.jsonl should be, is broken", () =>
+  withTempHome(async (home) => {
+    assert.equal((await runCli(["install"], { home })).code, 0);
+    const cliff = join(home, ".cliffhanger");
+    await Deno.writeTextFile(join(cliff, "state"), "");
+    await Deno.mkdir(join(cliff, "log.jsonl"));
+    const run = await runCli(["doctor", "--json"], { home, runCommands: [] });
+    assert.equal(run.code, 1, run.stdout);
+    const c = byId(JSON.parse(run.stdout).checks)["home-writable"]!;
+    assert.equal(c.status, "fail", JSON.stringify(c));
+    assert.match(c.detail, /state folder .*\/state is a file, not a folder: every hook fails open/);
+    assert.match(c.detail, /log\.jsonl" is a folder: no decision is logged/);
+  }));
+
+Deno.test("doctor: a budget over the registered timeouts is fixed by a lower budget or a key raised by hand, not install", () =>
+  withTempHome(async (home) => {
+    assert.equal((await runCli(["install", "--events", "stop,prompt"], { home })).code, 0);
+    await Deno.writeTextFile(join(home, ".cliffhanger", "config.jsonc"), '{"budgetMs": 60000}');
+    const c = byId(JSON.parse((await runCli(["doctor", "--json"], { home, runCommands: [] })).stdout).checks);
+    assert.equal(c["timeouts"]?.status, "fail");
+    assert.match(c["timeouts"]!.fix ?? "", /^lower budgetMs \(CLIFFHANGER_BUDGET_MS\) to 10000 or less/);
+    assert.match(c["timeouts"]!.fix ?? "", /raise by hand "hooks\.Stop\[0\]\.hooks\[0\]\.timeout", /);
+    // install writes the same timeouts again ("Already installed"): it is not the fix
+    assert.doesNotMatch(c["timeouts"]!.fix ?? "", /install` again/);
+    assert.match((await runCli(["install", "--events", "stop,prompt"], { home })).stdout, /Already installed/);
+  }));
+
+Deno.test("doctor --project DIR: a missing settings.local.json is not a warning; a missing file named with --settings is", () =>
+  withTempHome(async (home) => {
+    const project = join(home, "proj");
+    await Deno.mkdir(join(project, ".claude"), { recursive: true });
+    assert.equal((await runCli(["install", "--project", project], { home })).code, 0);
+    const run = async (...args: string[]) =>
+      byId(JSON.parse((await runCli(["doctor", ...args, "--json"], { home, runCommands: [] })).stdout).checks);
+    const c = await run("--project", project);
+    assert.equal(c["settings-parse"]?.status, "ok", JSON.stringify(c["settings-parse"]));
+    const local = join(project, ".claude", "settings.local.json");
+    const named = await run("--project", project, "--settings", local);
+    assert.equal(named["settings-parse"]?.status, "warn");
+    assert.match(named["settings-parse"]!.detail, /settings\.local\.json does not exist/);
+    const status = await runCli(["status", "--project", project], { home });
+    assert.match(status.stdout, /proj\/\.claude\/settings\.local\.json: not present/);
+  }));
+
+Deno.test("doctor: a bad environment variable is fixed in the environment; status shows config.jsonc's value in force", () =>
+  withTempHome(async (home) => {
+    const env = { CLIFFHANGER_MAX: "abc" };
+    const bare = byId(JSON.parse((await runCli(["doctor", "--json"], { home, env, runCommands: [] })).stdout).checks);
+    assert.equal(bare["config"]?.detail, 'Bad value for CLIFFHANGER_MAX: "abc"');
+    assert.match(bare["config"]!.fix ?? "", /^set CLIFFHANGER_MAX to a valid value, or unset it/);
+    assert.doesNotMatch(bare["config"]!.fix ?? "", /config\.jsonc:/);
+    // the bad variable is passed over: the file's value is in force, as docs/configuration.md says
+    await Deno.mkdir(join(home, ".cliffhanger"), { recursive: true });
+    await Deno.writeTextFile(join(home, ".cliffhanger", "config.jsonc"), '{ "max": 5 }');
+    const status = JSON.parse((await runCli(["status", "--json"], { home, env })).stdout);
+    assert.equal(status.cap, 5);
   }));

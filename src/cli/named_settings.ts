@@ -12,3 +12,13 @@ export function namedSettings(values: Record<string, unknown>): string[] {
     ]),
   ];
 }
+
+/**
+ * The named files that may be absent without a word: a project's settings.local.json, which most projects do not
+ * have (unless the same file is also named with `--settings`).
+ */
+export function optionalNamedSettings(values: Record<string, unknown>): string[] {
+  const settings = ((values["settings"] as string[] | undefined) ?? []).map((p) => resolve(p));
+  const projects = (values["project"] as string[] | undefined) ?? [];
+  return projects.map((dir) => resolve(dir, ".claude", "settings.local.json")).filter((p) => !settings.includes(p));
+}

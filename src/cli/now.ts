@@ -1,6 +1,6 @@
 /** `now [--json]`: the wall-clock line on its own, in the zone `hook prompt` uses (no session information). */
 import { clockParts, renderClockLine } from "../hooks/prompt/clock.ts";
-import { resolveTimeZone, systemTimeZone } from "../hooks/prompt/zone.ts";
+import { resolveTimeZone, systemTimeZone, tzSetting } from "../hooks/prompt/zone.ts";
 import { type CommandSpec, parseCommandArgs } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
 import { readConfigFile } from "../config_file.ts";
@@ -14,7 +14,7 @@ const spec: CommandSpec = {
   },
   details: [
     "The zone is config tz or CLIFFHANGER_TZ (an IANA name such as Europe/Berlin), else the system's, else UTC.",
-    "An invalid CLIFFHANGER_TZ prints a warning on stderr and falls back.",
+    "An invalid zone prints a warning on stderr naming where it was set, and falls back.",
     "--json prints {iso, weekday, date, time, zone, timeZone, offset, partOfDay, epochMs}.",
   ].join("\n"),
 };
@@ -22,7 +22,11 @@ const spec: CommandSpec = {
 async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(spec, argv);
   const { config } = await readConfigFile(ctx.paths.config, ctx.env);
-  const zone = resolveTimeZone({ configured: config.tz, system: systemTimeZone() });
+  const zone = resolveTimeZone({
+    configured: config.tz,
+    system: systemTimeZone(),
+    setting: tzSetting(ctx.env, ctx.paths.config, config.tz),
+  });
   if (zone.problem) ctx.err(`cliffhanger-bin: warning: ${zone.problem}\n`);
   const epochMs = ctx.now().getTime();
   const parts = clockParts(epochMs, zone.zone);

@@ -3,7 +3,7 @@ import { gatherFacts } from "../doctor/facts.ts";
 import type { inspectSettings } from "../settings/inspect.ts";
 import { VERSION } from "../version.ts";
 import { type CommandSpec, parseCommandArgs } from "./args.ts";
-import { namedSettings } from "./named_settings.ts";
+import { namedSettings, optionalNamedSettings } from "./named_settings.ts";
 import type { CliContext, Command } from "./context.ts";
 import { join } from "node:path";
 import { KILL_HELPER_CANDIDATES } from "../permissions.ts";
@@ -44,7 +44,14 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const paths = ctx.paths;
   const extra = namedSettings(parsed.values);
   const cwd = ctx.cwd();
-  const facts = await gatherFacts({ paths, env: ctx.env, cwd, now: ctx.now(), extraSettings: extra });
+  const facts = await gatherFacts({
+    paths,
+    env: ctx.env,
+    cwd,
+    now: ctx.now(),
+    extraSettings: extra,
+    optionalSettings: optionalNamedSettings(parsed.values),
+  });
   const { config, configExists, switches, homeInScope, quirks, rules } = facts;
   const problems = facts.configProblems;
   const offFile = switches.offFile !== null;

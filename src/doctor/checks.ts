@@ -2,9 +2,10 @@
  * `doctor`'s judgements, pure: each takes what the command gathered and returns checks with a fix. The command
  * (src/cli/doctor.ts) does the I/O.
  */
-import { HOOK_TIMEOUT_MARGIN_S } from "../settings/hook_command.ts";
+import { HOOK_REGISTRATIONS, HOOK_TIMEOUT_MARGIN_S } from "../settings/hook_command.ts";
 import { handlerProgram } from "../settings/handler_words.ts";
-import type { SettingsFileReport } from "../settings/inspect.ts";
+import type { FoundHandler, SettingsFileReport } from "../settings/inspect.ts";
+import { describeWrongEvent, wrongEventFixes, wrongEvents } from "./wrong_event.ts";
 
 export type CheckStatus = "ok" | "warn" | "fail";
 
@@ -87,10 +88,21 @@ export function checkRegistered(
     };
   }
   const where = files.filter((f) => f.events.length > 0).map((f) => f.path);
+  const registered = `registered for ${events.join(", ")} in ${where.join(", ")}`;
+  // a handler under an event its hook does not answer fails open on every call: registered, but guarding nothing
+  const wrong = wrongEvents(files);
+  if (wrong.length > 0) {
+    return {
+      id: "registered",
+      status: "fail",
+      detail: [...wrong.map(describeWrongEvent), registered, ...notes].join("; "),
+      fix: wrongEventFixes(wrong, files).join("; "),
+    };
+  }
   return {
     id: "registered",
     status: pluginProblem === null ? "ok" : "warn",
-    detail: [`registered for ${events.join(", ")} in ${where.join(", ")}`, ...notes].join("; "),
+    detail: [registered, ...notes].join("; "),
     fix: pluginProblem === null ? null : "Claude Code rewrites its plugin list; check `claude plugin list`",
   };
 }
@@ -107,35 +119,97 @@ export function checkTimeouts(
   const problems: string[] = [];
   // every event's timeout must leave a margin over the budget: a run that ends at its budget still answers
   const needS = Math.ceil(budgetMs / 1000) + HOOK_TIMEOUT_MARGIN_S;
+  const short: { path: string; handler: FoundHandler }[] = [];
+  const overPrompt: { path: string; handler: FoundHandler }[] = [];
   for (const f of files) {
     for (const h of f.handlers) {
       const timeout = h.timeout ?? DEFAULT_HANDLER_TIMEOUT_S;
       if (h.event === "UserPromptSubmit" && timeout > PROMPT_TIMEOUT_MAX_S) {
         problems.push(`${f.path}: UserPromptSubmit timeout ${timeout} s is over ${PROMPT_TIMEOUT_MAX_S} s`);
+        overPrompt.push({ path: f.path, handler: h });
       }
       if (timeout < needS) {
         problems.push(
           `${f.path}: ${h.event} timeout ${timeout} s leaves less than ${HOOK_TIMEOUT_MARGIN_S} s over the hook's ` +
             `budget of ${budgetMs / 1000} s`,
         );
+        short.push({ path: f.path, handler: h });
       }
     }
   }
   if (problems.length > 0 || relayWarning !== null) {
-    const budgetFix =
-      `run \`cliffhanger-bin install\` again (it writes timeouts of budget + ${HOOK_TIMEOUT_MARGIN_S} s or more), ` +
-      `or lower budgetMs (CLIFFHANGER_BUDGET_MS); UserPromptSubmit stays ≤ ${PROMPT_TIMEOUT_MAX_S} s`;
+    const shortest = Math.min(
+      ...files.flatMap((f) => f.handlers.map((h) => Math.min(h.timeout ?? DEFAULT_HANDLER_TIMEOUT_S, promptCap(h)))),
+    );
     return {
       id: "timeouts",
       status: "fail",
       detail: [...problems, ...(relayWarning === null ? [] : [relayWarning])].join("; "),
-      fix: problems.length > 0 ? budgetFix : "see the relay line above: lower the wait or raise the Stop timeout",
+      fix: problems.length > 0
+        ? timeoutsFix({ short, overPrompt, needS, shortest })
+        : "see the relay line above: lower the wait or raise the Stop timeout",
     };
   }
   return ok(
     "timeouts",
     `timeouts fit (every event ≥ budget + ${HOOK_TIMEOUT_MARGIN_S} s = ${needS} s, prompt ≤ ${PROMPT_TIMEOUT_MAX_S} s)`,
   );
+}
+
+/** The longest timeout a handler may have: UserPromptSubmit's stays within Claude Code's 30 s. */
+function promptCap(h: FoundHandler): number {
+  return h.event === "UserPromptSubmit" ? PROMPT_TIMEOUT_MAX_S : Infinity;
+}
+
+/** `"hooks.Stop[0].hooks[0].timeout", "hooks.SubagentStop[0].hooks[0].timeout" in PATH`, one group per file. */
+function timeoutKeys(handlers: readonly { path: string; handler: FoundHandler }[]): string {
+  const paths = [...new Set(handlers.map((h) => h.path))];
+  return paths.map((path) => {
+    const keys = handlers.filter((h) => h.path === path).map(({ handler: h }) =>
+      h.timeoutKey === undefined ? `the ${h.event} handler's "timeout"` : `"${h.timeoutKey}"`
+    );
+    return `${keys.join(", ")} in ${path}`;
+  }).join("; ");
+}
+
+/**
+ * What to do about timeouts that do not fit. install is no help: it writes the same timeouts whatever the budget
+ * (HOOK_REGISTRATIONS) and sets a changed one back to them, so the budget comes down to the shortest timeout, or a
+ * timeout goes up by hand (until the next install).
+ */
+function timeoutsFix(input: {
+  short: readonly { path: string; handler: FoundHandler }[];
+  overPrompt: readonly { path: string; handler: FoundHandler }[];
+  needS: number;
+  shortest: number;
+}): string {
+  const { short, overPrompt, needS, shortest } = input;
+  const written = HOOK_REGISTRATIONS.map((r) => `${r.event} ${r.timeout} s`).join(", ");
+  const parts: string[] = [];
+  if (short.length > 0) {
+    const fitMs = (shortest - HOOK_TIMEOUT_MARGIN_S) * 1000;
+    // budgetMs is at least 100 ms: a timeout of 5 s or less leaves no budget to lower to
+    if (fitMs >= 100) {
+      parts.push(
+        `lower budgetMs (CLIFFHANGER_BUDGET_MS) to ${fitMs} or less, the shortest timeout (${shortest} s) less ` +
+          `${HOOK_TIMEOUT_MARGIN_S} s: install cannot help, it writes fixed timeouts (${written}) whatever the budget`,
+      );
+    }
+    // a UserPromptSubmit timeout cannot go over 30 s: only the budget can come down for it
+    const raisable = short.filter(({ handler }) => needS <= promptCap(handler));
+    if (raisable.length > 0) {
+      const stuck = raisable.length < short.length
+        ? `; UserPromptSubmit's cannot go over ${PROMPT_TIMEOUT_MAX_S} s, so while it is registered only a lower ` +
+          "budget fits it"
+        : "";
+      parts.push(
+        `${fitMs >= 100 ? "or " : ""}raise by hand ${timeoutKeys(raisable)} to ${needS} or more (a later install ` +
+          `sets it back${stuck})`,
+      );
+    }
+  }
+  if (overPrompt.length > 0) parts.push(`set ${timeoutKeys(overPrompt)} to ${PROMPT_TIMEOUT_MAX_S} or less`);
+  return parts.join("; ");
 }
 
 /** The same event registered more than once: the Stop guard answers duplicates once; other hooks would run twice. */
@@ -456,7 +530,11 @@ export function checkPrompt(p: PromptFacts): Check {
       id: "prompt",
       status: "warn",
       detail: `${detail}: ${p.zoneProblem}`,
-      fix: 'set "tz" (CLIFFHANGER_TZ) to an IANA zone such as "Europe/Paris", or leave it empty for the system zone',
+      // the problem names where the zone was set: the variable, or config.jsonc's key
+      fix: p.zoneProblem.startsWith("Bad value for CLIFFHANGER_TZ:")
+        ? 'set CLIFFHANGER_TZ to an IANA zone such as "Europe/Paris", or unset it (then config.jsonc\'s "tz" applies, ' +
+          "else the system zone)"
+        : 'set "tz" in config.jsonc to an IANA zone such as "Europe/Paris", or leave it empty for the system zone',
     };
   }
   if (p.registered && !p.clock && !p.terse && !p.quirks) {

@@ -8,6 +8,7 @@ import {
   checkPrompt,
   checkPython,
   checkRecentDecisions,
+  checkRegistered,
   checkSettingsParse,
   checkSwitches,
   checkTimeouts,
@@ -199,7 +200,13 @@ Deno.test("prompt: a bad zone, and a registered hook with everything off, are wa
   assert.equal(checkPrompt(base).status, "ok");
   const zone = checkPrompt({ ...base, zoneProblem: 'Bad value for CLIFFHANGER_TZ: "Mars/Base"; using UTC' });
   assert.equal(zone.status, "warn");
-  assert.match(zone.fix ?? "", /IANA zone/);
+  assert.match(zone.fix ?? "", /^set CLIFFHANGER_TZ to an IANA zone/);
+  // a zone set in config.jsonc is fixed there
+  const inFile = checkPrompt({
+    ...base,
+    zoneProblem: 'Bad value for "tz" in "/h/config.jsonc": "Mars/Base"; using UTC',
+  });
+  assert.match(inFile.fix ?? "", /^set "tz" in config\.jsonc to an IANA zone/);
   // the clock off: its zone does not matter
   assert.equal(checkPrompt({ ...base, clock: false, zoneProblem: "bad" }).status, "ok");
   const nothing = checkPrompt({ ...base, clock: false, terse: false, quirks: false });
@@ -230,4 +237,45 @@ Deno.test("binary: a shell-form handler is checked by its program, with ~ and $H
   });
   assert.equal(check.status, "ok", check.detail);
   assert.deepEqual(seen, ["/h/.cliffhanger/bin/cliffhanger-bin"]);
+});
+
+Deno.test("registered: a hook under an event it does not answer fails, naming both, with uninstall then install", () => {
+  const right = file("/s.json", [["Stop", "stop", 60], ["SubagentStop", "stop", 60], ["PreToolUse", "pretool", 15]]);
+  assert.equal(checkRegistered([right]).status, "ok");
+  const wrong = file("/s.json", [["Stop", "prompt", 60], ["SubagentStop", "stop", 60], ["PostToolUse", "pretool", 15]]);
+  const check = checkRegistered([wrong]);
+  assert.equal(check.status, "fail");
+  assert.match(check.detail, /Stop runs `hook prompt` \(in \/s\.json\), which answers only UserPromptSubmit/);
+  assert.match(check.detail, /PostToolUse runs `hook pretool` \(in \/s\.json\), which answers only PreToolUse/);
+  assert.doesNotMatch(check.detail, /SubagentStop runs/);
+  assert.equal(
+    check.fix,
+    "cliffhanger-bin uninstall --settings /s.json, then cliffhanger-bin install --settings /s.json --events " +
+      "stop,prompt,pretool (install alone keeps the misplaced handler)",
+  );
+});
+
+Deno.test("timeouts: the fix lowers the budget to the shortest timeout or names each key to raise, never install", () => {
+  const installed = file("/s.json", [["Stop", "stop", 60], ["UserPromptSubmit", "prompt", 15]]);
+  installed.handlers[0]!.timeoutKey = "hooks.Stop[0].hooks[0].timeout";
+  installed.handlers[1]!.timeoutKey = "hooks.UserPromptSubmit[0].hooks[0].timeout";
+  const big = checkTimeouts([installed], 60_000);
+  assert.equal(big.status, "fail");
+  assert.doesNotMatch(big.fix ?? "", /install` again|run .*install/);
+  assert.match(
+    big.fix ?? "",
+    /^lower budgetMs \(CLIFFHANGER_BUDGET_MS\) to 10000 or less, the shortest timeout \(15 s\)/,
+  );
+  assert.match(big.fix ?? "", /install cannot help, it writes fixed timeouts \(Stop 60 s, SubagentStop 60 s, /);
+  // Stop can go up to 65 s by hand; UserPromptSubmit cannot (30 s at most), so it is not offered
+  assert.match(big.fix ?? "", /or raise by hand "hooks\.Stop\[0\]\.hooks\[0\]\.timeout" in \/s\.json to 65 or more/);
+  assert.doesNotMatch(big.fix ?? "", /raise by hand [^;]*UserPromptSubmit\[0\]/);
+  assert.match(big.fix ?? "", /UserPromptSubmit's cannot go over 30 s/);
+  // a UserPromptSubmit timeout over 30 s: its key, set to 30 or less
+  const over = file("/s.json", [["UserPromptSubmit", "prompt", 120]]);
+  over.handlers[0]!.timeoutKey = "hooks.UserPromptSubmit[0].hooks[0].timeout";
+  assert.equal(
+    checkTimeouts([over], 10_000).fix,
+    'set "hooks.UserPromptSubmit[0].hooks[0].timeout" in /s.json to 30 or less',
+  );
 });

@@ -11,7 +11,7 @@ import { type EnvReader, isOn } from "../env.ts";
 import { scopeText } from "../errors.ts";
 import { quirkFilesReport } from "../hooks/prompt/quirks_files.ts";
 import { stallKillSwitch } from "../hooks/stop/stall/switch.ts";
-import { resolveTimeZone, systemTimeZone } from "../hooks/prompt/zone.ts";
+import { resolveTimeZone, systemTimeZone, tzSetting } from "../hooks/prompt/zone.ts";
 import { relayDirFor } from "../relay/paths.ts";
 import { RELAY_TIMEOUT_HEADROOM_S, relayInUse, relayTimeoutWarning } from "../relay/timeout.ts";
 import { loadRuleSet } from "../rules/load.ts";
@@ -31,6 +31,8 @@ export interface FactsInput {
   now: Date;
   /** Settings files named with `--settings`, absolute. */
   extraSettings: readonly string[];
+  /** Those of them that may be absent without a word (a project's settings.local.json). */
+  optionalSettings?: readonly string[];
 }
 
 export interface Facts {
@@ -52,7 +54,7 @@ export interface Facts {
   configProblems: string[];
   /** The user, project and local settings files, then those named with --settings, each once. */
   settings: SettingsFileReport[];
-  /** Files named with --settings or --project that do not exist. */
+  /** Files named with --settings or --project that do not exist (a project's optional local file left out). */
   missingNamed: string[];
   /** Installed plugins' hook files that run our hooks or the Python cliffhanger. */
   plugins: PluginHooksReport[];
@@ -111,6 +113,11 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
   const homeInScope = inScope("write", paths.root);
   const homeReadable = inScope("read", paths.root);
   const rules = await loadRuleSet(paths.rules);
+  const zone = resolveTimeZone({
+    configured: config.tz,
+    system: systemTimeZone(),
+    setting: tzSetting(env, paths.config, config.tz),
+  });
   return {
     paths,
     homeInScope,
@@ -120,18 +127,20 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
     stallOn: !stallKillSwitch(env, config, stallOffFile),
     config,
     configExists: read.exists,
-    configProblems: configProblems(read, Object.keys(ConfigSchema.shape)).map(scopeText),
+    // a zone that is not one is a bad value too, whichever names it (the schema takes any string)
+    configProblems: [...configProblems(read, Object.keys(ConfigSchema.shape)), ...(zone.problem ? [zone.problem] : [])]
+      .map(scopeText),
     settings,
-    missingNamed: settings.filter((f) => !f.exists && input.extraSettings.includes(f.path) && !claudeReads.has(f.path))
-      .map((f) => f.path),
+    missingNamed: settings.filter((f) =>
+      !f.exists && input.extraSettings.includes(f.path) && !claudeReads.has(f.path) &&
+      !(input.optionalSettings ?? []).includes(f.path)
+    ).map((f) => f.path),
     plugins: ours,
     pluginProblem: plugins.problem,
     registrations,
     relay: await relayFit(config, env("CLAUDE_PROJECT_DIR") || cwd, registrations),
     quirks: (({ used, problems }) => ({ used, problems: problems.map(scopeText) }))(await quirkFilesReport(paths.root)),
-    zone: (({ zone, problem }) => ({ zone, problem }))(
-      resolveTimeZone({ configured: config.tz, system: systemTimeZone() }),
-    ),
+    zone: { zone: zone.zone, problem: zone.problem },
     rules: {
       files: rules.files.map((f) => (f.error ? { ...f, error: scopeText(f.error) } : f)),
       escape: rules.escape.length,

@@ -20,6 +20,8 @@ export interface FoundHandler {
   command: string;
   args: string[];
   timeout: number | null;
+  /** Where its timeout is (or would be) written, as a path of keys: `hooks.Stop[0].hooks[0].timeout`. */
+  timeoutKey?: string;
 }
 
 export interface SettingsFileReport {
@@ -49,6 +51,7 @@ export function inspectSettingsText(
       command: String(ref.value["command"]),
       args: Array.isArray(ref.value["args"]) ? ref.value["args"].map(String) : [],
       timeout: typeof ref.value["timeout"] === "number" ? ref.value["timeout"] : null,
+      timeoutKey: `hooks.${ref.event}[${ref.groupIndex}].hooks[${ref.handlerIndex}].timeout`,
     }));
     const python = [...new Set(findPythonHandlers(doc).map((r) => r.event))];
     const enabledPlugins = enabledPluginsOf(doc.root);

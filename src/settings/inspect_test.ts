@@ -30,6 +30,8 @@ Deno.test("inspectSettingsText() lists our handlers with their command", () => {
     command: "/opt/bin/cliffhanger-bin",
     args: ["hook", "stop"],
     timeout: 60,
+    // the second group of Stop: the first holds someone else's handler
+    timeoutKey: "hooks.Stop[1].hooks[0].timeout",
   });
   assert.deepEqual(inspectSettingsText(""), { error: null, events: [], handlers: [] });
   assert.deepEqual(inspectSettingsText('{"hooks": []}'), {

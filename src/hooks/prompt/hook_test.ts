@@ -165,6 +165,16 @@ Deno.test("hook prompt: an invalid CLIFFHANGER_TZ falls back to the system zone 
     );
   }));
 
+Deno.test("hook prompt: an invalid tz in config.jsonc is reported as the file's key, not as CLIFFHANGER_TZ", () =>
+  withHarness(async (h) => {
+    const config = join(h.home, ".cliffhanger", "config.jsonc");
+    const out = context(await h.run(payload(), { env: { CLIFFHANGER_TZ: "" }, config: '{ "tz": "Mars/X" }' }));
+    assert.match(out, /Now: /);
+    const errors = await h.errors();
+    assert.ok(errors.includes(`Bad value for "tz" in "${config}": "Mars/X" is not an IANA time zone`), errors);
+    assert.doesNotMatch(errors, /CLIFFHANGER_TZ/);
+  }));
+
 Deno.test("hook prompt: a corrupt state file is reset and reported; the turn counts as the first", () =>
   withHarness(async (h) => {
     const file = promptStatePath(join(h.home, ".cliffhanger", "state"), "s-1");

@@ -12,7 +12,7 @@ import { writeJsonAtomic } from "../../store/atomic.ts";
 import { VERSION } from "../../version.ts";
 import type { HookIo } from "../contract.ts";
 import { formatOffset, intlClockParts, type KnownOffset } from "./clock.ts";
-import { readDateZone, resolveTimeZone, systemIsUtc, systemTimeZone } from "./zone.ts";
+import { readDateZone, resolveTimeZone, systemIsUtc, systemTimeZone, tzSetting } from "./zone.ts";
 import {
   checkZoneCacheEntry,
   ZONE_CACHE_FILE,
@@ -25,7 +25,7 @@ export interface HookZone {
   zone: string;
   /** The zone's offset and abbreviation when the step may use them instead of Intl; null: Intl (or UTC). */
   known: KnownOffset | null;
-  /** A bad CLIFFHANGER_TZ, worded for errors.log. */
+  /** A bad CLIFFHANGER_TZ or config `tz`, named, worded for errors.log. */
   problem: string | null;
 }
 
@@ -35,7 +35,11 @@ export async function hookZone(io: ZoneIo): Promise<HookZone> {
   const configured = io.config.tz;
   const utc = systemIsUtc();
   if ((configured?.trim() ?? "") !== "" || utc) {
-    const resolved = resolveTimeZone({ configured, system: utc ? "UTC" : systemTimeZone() });
+    const resolved = resolveTimeZone({
+      configured,
+      system: utc ? "UTC" : systemTimeZone(),
+      setting: tzSetting(io.env, io.paths.config, configured ?? ""),
+    });
     return { zone: resolved.zone, known: null, problem: resolved.problem };
   }
   const now = io.now();

@@ -1,17 +1,24 @@
-/** Which time zone the wall clock uses: CLIFFHANGER_TZ, else the system's, else UTC. Pure; the caller reads both. */
+/**
+ * Which time zone the wall clock uses: the configured one (CLIFFHANGER_TZ, else config.jsonc's `tz`), else the
+ * system's, else UTC. Pure; the caller reads both.
+ */
+import type { EnvReader } from "../../env.ts";
 import { formatOffset } from "./clock.ts";
 
 export interface ResolvedZone {
   /** A valid IANA zone (canonical spelling). */
   zone: string;
+  /** "CLIFFHANGER_TZ": the configured zone, from the variable or config.jsonc's `tz`. */
   source: "CLIFFHANGER_TZ" | "system" | "UTC";
-  /** Set when CLIFFHANGER_TZ was given but is not a zone; the fallback was used. */
+  /** Set when a zone was configured but is not one, naming where it was set; the fallback was used. */
   problem: string | null;
 }
 
 export interface ZoneInput {
-  /** CLIFFHANGER_TZ as read (undefined or blank: not set). */
+  /** The configured zone, config `tz` as loaded (undefined or blank: not set). */
   configured: string | undefined;
+  /** Where it was set, for the message (tzSetting): `CLIFFHANGER_TZ` (the default), or `"tz" in "<config file>"`. */
+  setting?: string;
   /** The system's zone as Intl resolves it (undefined when it cannot tell). */
   system: string | undefined;
 }
@@ -22,7 +29,7 @@ export function resolveTimeZone(input: ZoneInput): ResolvedZone {
   if (configured !== "") {
     const zone = validZone(configured);
     if (zone) return { zone, source: "CLIFFHANGER_TZ", problem: null };
-    problem = `Bad value for CLIFFHANGER_TZ: "${configured}" is not an IANA time zone`;
+    problem = `Bad value for ${input.setting ?? "CLIFFHANGER_TZ"}: "${configured}" is not an IANA time zone`;
   }
   const system = input.system ? validZone(input.system) : null;
   const resolved: ResolvedZone = system
@@ -30,6 +37,15 @@ export function resolveTimeZone(input: ZoneInput): ResolvedZone {
     : { zone: "UTC", source: "UTC", problem };
   if (problem) resolved.problem = `${problem}; using ${resolved.zone}`;
   return resolved;
+}
+
+/**
+ * Where the configured zone `tz` came from, worded as the config problems are: the variable when it holds that value
+ * (the environment wins over the file), else the config file's key.
+ */
+export function tzSetting(env: EnvReader, configPath: string, tz: string): string {
+  const fromEnv = env("CLIFFHANGER_TZ")?.trim() ?? "";
+  return fromEnv !== "" && fromEnv === tz.trim() ? "CLIFFHANGER_TZ" : `"tz" in "${configPath}"`;
 }
 
 /** The zone's canonical name, or null when Intl does not know it. */
