@@ -92,3 +92,11 @@ Deno.test({
       }
     }),
 });
+
+Deno.test("home-writable: a state folder that refuses new files (sysfs, even to root) fails the probe", () =>
+  withHome(async (paths) => {
+    // a real folder (not a link) where no file can be created by anyone: the same refusal as `chattr +i` gives
+    const check = await checkHomeWritable({ ...paths, state: "/sys" });
+    assert.equal(check.status, "fail");
+    assert.match(check.detail, /cannot create a file in the state folder \/sys/);
+  }));
