@@ -48,10 +48,11 @@ const QUESTION = /(?:[?？]|[か][。.]?|[吗嗎么][。.]?)[\s"”’」』)]*$
 
 /**
  * A sentence that opens by answering the question just before it: a yes or no followed by punctuation (not "No rush."),
- * "Short answer:", or a check the agent made ("I checked: …", "It doesn't: …").
+ * a "because" ("Why did it fail? Because …", in the guard's Latin-script languages and Russian), "Short answer:", or a
+ * check the agent made ("I checked: …", "It doesn't: …").
  */
 export const SELF_ANSWER =
-  /^(?:(?:yes|no|yep|nope|yeah|nah|oui|non|sí|si|ja|nein|sim|não)\s*[,;:.!—–-]|(?:short|quick)\s+answer\b|in\s+short\s*[,:]|answer\s*:|(?:I|we)\s+(?:checked|verified|confirmed|tested)\b|(?:checked|verified|confirmed|tested)\s*:|(?:it|they|that)\s+(?:doesn['’]t|does\s+not|didn['’]t|did\s+not|isn['’]t|is\s+not|wasn['’]t|was\s+not|don['’]t|do\s+not|aren['’]t|are\s+not|won['’]t|will\s+not)\b)/i;
+  /^(?:(?:yes|no|yep|nope|yeah|nah|oui|non|sí|si|ja|nein|sim|não)\s*[,;:.!—–-]|(?:because|parce\s+que|porque|weil|perché|omdat)\b|потому\s+что|(?:short|quick)\s+answer\b|in\s+short\s*[,:]|answer\s*:|(?:I|we)\s+(?:checked|verified|confirmed|tested)\b|(?:checked|verified|confirmed|tested)\s*:|(?:it|they|that)\s+(?:doesn['’]t|does\s+not|didn['’]t|did\s+not|isn['’]t|is\s+not|wasn['’]t|was\s+not|don['’]t|do\s+not|aren['’]t|are\s+not|won['’]t|will\s+not)\b)/i;
 
 export function readStructure(message: string, options: UnitOptions): Structure {
   const blocks = parseBlocks(message);

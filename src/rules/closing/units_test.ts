@@ -38,6 +38,8 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     "Does the old client still work? It does not need to: the v1 endpoint stays.",
     "Faut-il migrer les anciennes lignes ? Non, la colonne est facultative.",
     "Short question? Short answer: yes.",
+    "Pourquoi le build cassait-il sous Windows ? Parce que path.join produisait des antislashs.",
+    "Why did it only fail on CI? Because the cache key ignored the lockfile.",
   ];
   for (const text of answered) assert.ok(read(text).every((u) => !u.question), text);
   const open = [
