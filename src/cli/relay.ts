@@ -6,7 +6,7 @@ import { claudeReadsHere, inspectSettings } from "../settings/inspect.ts";
 import { inScope, launcherPrograms, readLauncher } from "../settings/launcher.ts";
 import { readConfigFile } from "../config_file.ts";
 import { clearConsumed, MAX_INSTRUCTION_BYTES, queueDir, queuedPath } from "../relay/queue.ts";
-import { readRegularText } from "../store/safe_file.ts";
+import { readRegularText, UnsafeFileError } from "../store/safe_file.ts";
 import { resolve } from "node:path";
 import { type CommandSpec, intFlag, parseCommandArgs, renderHelp } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
@@ -14,7 +14,8 @@ import { suggestion } from "../did_you_mean.ts";
 import { CommandError, UsageError } from "../errors.ts";
 import { writeFileAtomic } from "../store/atomic.ts";
 import { withLock } from "../store/lock.ts";
-import { appendLogMd, logMdLine, tailLogMd } from "../relay/log_md.ts";
+import { appendLogMd, logMdLine, MAX_LOG_MD_TAIL_BYTES, tailLogMd } from "../relay/log_md.ts";
+import { linkedFolderText, linkedRelayFolder, type RelayFolderSource } from "../relay/folder.ts";
 import { newestReport, nextInstructionTurn, type RelaySnapshot, snapshot } from "../relay/mailbox.ts";
 import { DEFAULT_RELAY_FOLDER, projectDir, relayDirFor, type RelayPaths, relayPaths } from "../relay/paths.ts";
 import { recordManager } from "../relay/state.ts";
@@ -119,6 +120,13 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(s, rest);
   const paths = relayPaths(relayDirFromFlag(parsed.values["dir"], ctx.env, ctx.cwd() ?? "/"));
   try {
+    // a relay folder or queue folder that is a link is refused before anything is read or written (folder.ts)
+    const linked = await linkedRelayFolder(paths);
+    if (linked !== null) {
+      throw new CommandError(
+        `relay ${sub}: ${linkedFolderText(linked, relayDirSource(parsed.values["dir"], ctx.env))}`,
+      );
+    }
     switch (sub) {
       case "on":
         return await on(ctx, paths);
@@ -153,6 +161,12 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   }
 }
 
+/** Which of the three chose the folder, for the advice when it is a link. */
+function relayDirSource(flag: unknown, env: CliContext["env"]): RelayFolderSource {
+  if (typeof flag === "string" && flag !== "") return "flag";
+  return env("CLIFFHANGER_RELAY_DIR") ? "configured" : "default";
+}
+
 /** --dir, else CLIFFHANGER_RELAY_DIR, else ./relay; relative to the current folder. */
 export function relayDirFromFlag(flag: unknown, env: CliContext["env"], cwd: string): string {
   const chosen = typeof flag === "string" && flag !== "" ? flag : env("CLIFFHANGER_RELAY_DIR") || DEFAULT_RELAY_FOLDER;
@@ -169,7 +183,6 @@ async function on(ctx: CliContext, paths: RelayPaths): Promise<number> {
   await writeFileAtomic(paths.active, `relay on at ${ctx.now().toISOString()}\n`, {
     mode: 0o644,
     label: "relay switch",
-    folderMayBeLink: true,
   });
   let cleared = false;
   try {
@@ -225,7 +238,6 @@ async function off(ctx: CliContext, paths: RelayPaths): Promise<number> {
   await writeFileAtomic(paths.stop, `relay off at ${ctx.now().toISOString()}\n`, {
     mode: 0o644,
     label: "relay switch",
-    folderMayBeLink: true,
   });
   await note(ctx, paths, "relay off (STOP created)");
   ctx.out(`relay off: created ${paths.stop}; a waiting stop ends at its next poll\n`);
@@ -283,11 +295,7 @@ async function send(
     const turn = nextInstructionTurn(before);
     const pending = before.instructionTurn !== null && before.instructionTurn > before.hookConsumed;
     const target = pending ? queuedPath(paths, turn) : paths.toCode;
-    await writeFileAtomic(target, formatMessage(turn, body), {
-      mode: 0o644,
-      label: "relay mailbox",
-      folderMayBeLink: !pending,
-    });
+    await writeFileAtomic(target, formatMessage(turn, body), { mode: 0o644, label: "relay mailbox" });
     if (!pending) await clearConsumed(paths, before.hookConsumed);
     const recorded = await recordManager(paths.managerState, paths.managerStateLock, { sentTurn: turn }, ctx.now());
     if (!recorded.ok) ctx.err(`relay send: warning: ${recorded.problem}\n`);
@@ -346,7 +354,14 @@ async function read(ctx: CliContext, paths: RelayPaths, waitS: number): Promise<
 
 async function status(ctx: CliContext, paths: RelayPaths, json: boolean): Promise<number> {
   const s = await snapshot(paths);
-  const lines = await tailLogMd(paths.log, 5);
+  let lines: string[] = [];
+  try {
+    lines = (await tailLogMd(paths.log, 5)).lines;
+  } catch (e) {
+    // a refused log.md (a FIFO, a device, a link out) is one more problem; the counters are still worth showing
+    if (!(e instanceof UnsafeFileError)) throw e;
+    s.problems.push(e.message);
+  }
   if (json) {
     ctx.out(JSON.stringify({ ...s, nextTurn: nextInstructionTurn(s), log: lines }, null, 2) + "\n");
     return 0;
@@ -382,12 +397,15 @@ export function renderStatus(s: RelaySnapshot, logLines: string[]): string {
 }
 
 async function log(ctx: CliContext, paths: RelayPaths, lines: number): Promise<number> {
-  const all = await tailLogMd(paths.log, lines);
-  if (all.length === 0) {
+  const tail = await tailLogMd(paths.log, lines);
+  if (tail.lines.length === 0) {
     ctx.err(`relay log: ${paths.log} is empty or missing\n`);
     return 0;
   }
-  ctx.out(all.join("\n") + "\n");
+  if (lines <= 0 && tail.skipped > 0) {
+    ctx.err(`relay log: only the last ${MAX_LOG_MD_TAIL_BYTES} bytes of ${paths.log} are shown\n`);
+  }
+  ctx.out(tail.lines.join("\n") + "\n");
   return 0;
 }
 

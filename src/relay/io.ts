@@ -1,6 +1,7 @@
 /** The relay stage's file access, injectable for tests. The real one reads and writes the mailbox folder. */
 import { pathExists } from "../store/exists.ts";
 import { existsStrict } from "./access.ts";
+import { type LinkedFolder, linkedRelayFolder } from "./folder.ts";
 import { appendLogMd } from "./log_md.ts";
 import type { RelayPaths } from "./paths.ts";
 import {
@@ -18,6 +19,8 @@ import { clearConsumed, type NextInstruction, nextInstruction, readMessageAt } f
 import type { Message } from "./turn_format.ts";
 
 export interface RelayIo {
+  /** The relay folder or its queue folder when it is a link (refused: folder.ts), else null. */
+  linkedFolder(paths: RelayPaths): Promise<LinkedFolder | null>;
   /** Whether a file exists. Throws when the path is outside the permission scope (Deno.errors.NotCapable). */
   exists(path: string): Promise<boolean>;
   /** A mailbox message (to-code.md, to-agent.md …): null when missing or when it has no turn line. */
@@ -44,6 +47,7 @@ export function readMessageFile(path: string): Promise<Message | null> {
 }
 
 export const realRelayIo: RelayIo = {
+  linkedFolder: linkedRelayFolder,
   exists: existsStrict,
   readMessage: readMessageFile,
   nextInstruction,

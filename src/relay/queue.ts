@@ -4,7 +4,7 @@
  * lowest new turn from to-code.md and the queue, one per stop; turns it has consumed are cleared from the queue.
  */
 import { join } from "../path.ts";
-import { readRegularText } from "../store/safe_file.ts";
+import { readRegularText, refuseLinkedFolder } from "../store/safe_file.ts";
 import type { RelayPaths } from "./paths.ts";
 import { type Message, parseMessage } from "./turn_format.ts";
 
@@ -28,9 +28,13 @@ export async function readMessageAt(path: string): Promise<Message | null> {
   return text === null ? null : parseMessage(text);
 }
 
-/** The queued turns, in order (file names only: nothing is read). */
+/**
+ * The queued turns, in order (file names only: nothing is read). A queue folder that is a link is refused
+ * (UnsafeFileError): nothing is read or removed through it (folder.ts).
+ */
 export async function queuedTurns(paths: RelayPaths): Promise<number[]> {
   const turns: number[] = [];
+  await refuseLinkedFolder(queueDir(paths), `the relay queue folder "${queueDir(paths)}"`, "not read");
   try {
     for await (const entry of Deno.readDir(queueDir(paths))) {
       const m = /^(\d{1,9})\.md$/.exec(entry.name);

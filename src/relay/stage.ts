@@ -13,6 +13,7 @@
  * All I/O comes in through `io`, `now`, `sleep` and `checkpoint`, so tests drive the wait deterministically.
  */
 import { isPermissionError } from "./access.ts";
+import { linkedFolderText } from "./folder.ts";
 import { realRelayIo, type RelayIo } from "./io.ts";
 import type { RelayEvent } from "./log_line.ts";
 import { logMdLine } from "./log_md.ts";
@@ -61,6 +62,7 @@ export type RelayAllowWhy =
   | "deadline"
   | "out-of-scope"
   | "bad-state"
+  | "linked-folder"
   | "error";
 
 /** A turn handed over: the answer, and what must wait until the answer is out. */
@@ -122,6 +124,14 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
   const log = (text: string) => appendLogMd(io, paths, logMdLine(new Date(input.now()), "hook", text), errors);
 
   try {
+    // the relay folder and its queue must be real folders: nothing is read, written or removed through a link
+    const linked = await io.linkedFolder(paths);
+    if (linked !== null) {
+      errors.push(
+        `relay: ${linkedFolderText(linked, input.explicitDir ? "configured" : "default")}. The stop is allowed`,
+      );
+      return allow("linked-folder");
+    }
     // STOP beats ACTIVE: checked before the wait and on every poll.
     if (await io.exists(paths.stop)) {
       await log("relay STOP present - session allowed to end");
@@ -157,6 +167,9 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
       const next = await io.nextInstruction(paths, last);
       if (next !== null && next.ready) {
         const { turn, body } = next.message;
+        // everything the answer needs is read before the claim: from the claim to the answer nothing may fail or
+        // wait, or the turn would stay marked as being handed over with no answer out (until its lease ends)
+        const reportTurn = await nextReportTurn(io, paths, errors);
         const claim = await io.claim(paths, { turn, session: input.payload.session_id, now: new Date(input.now()) });
         if (!claim.ok) {
           errors.push(`relay: ${claim.problem}; the stop is allowed`);
@@ -164,7 +177,6 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
         }
         if (claim.claimed) {
           event("turn_taken", turn, turn);
-          const reportTurn = await nextReportTurn(io, paths);
           return {
             decision: "block",
             turn,
@@ -249,21 +261,30 @@ async function appendLogMd(io: RelayIo, paths: RelayPaths, line: string, errors:
   }
 }
 
-/** The number the agent's next report must carry: one above the newest report and the manager's counter. */
-async function nextReportTurn(io: RelayIo, paths: RelayPaths): Promise<number> {
+/**
+ * The number the agent's next report must carry: one above the newest report and the manager's counter. A file that
+ * cannot be read (refused: a FIFO, a device, a link out) does not count, and errors.log says so; the others still do.
+ */
+async function nextReportTurn(io: RelayIo, paths: RelayPaths, errors: string[]): Promise<number> {
+  // once per stop, however many polls find a turn another stop is handing over
+  const note = (e: string) => {
+    const line = `relay: ${e}; the report turn is counted without it`;
+    if (!errors.includes(line)) errors.push(line);
+  };
   let newest = 0;
   for (const path of [paths.toAgent, paths.toAgentLegacy]) {
     try {
       newest = Math.max(newest, (await io.readMessage(path))?.turn ?? 0);
-    } catch {
-      // unreadable: the manager's counter still counts
+    } catch (e) {
+      note(errorText(e));
     }
   }
   try {
     const manager = await io.readManagerState(paths);
     if (manager.ok) newest = Math.max(newest, manager.value.last_agent_turn_consumed);
-  } catch {
-    // as above
+    else note(manager.problem);
+  } catch (e) {
+    note(errorText(e));
   }
   return newest + 1;
 }

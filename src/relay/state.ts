@@ -7,6 +7,8 @@
 import * as z from "../zod.ts";
 import { writeJsonAtomic } from "../store/atomic.ts";
 import { withLock } from "../store/lock.ts";
+import { readRegularText, UnsafeFileError } from "../store/safe_file.ts";
+import { dirname } from "../path.ts";
 
 const turn = z.int().check(z.minimum(0));
 
@@ -39,18 +41,30 @@ export type ManagerState = z.infer<typeof ManagerStateSchema>;
 
 export type ReadResult<T> = { ok: true; value: T; exists: boolean } | { ok: false; problem: string };
 
-/** A state file: missing = defaults; unreadable JSON or a schema error = a problem naming the file. */
+/** Largest counter file read: a few counters and a mark, far under a kilobyte when the relay writes it. */
+export const MAX_RELAY_STATE_BYTES = 64 * 1024;
+
+/**
+ * A state file: missing = defaults; unreadable JSON or a schema error = a problem naming the file. Read only as a
+ * regular file of at most MAX_RELAY_STATE_BYTES in its own folder: a FIFO, a device (a planted link to /dev/zero), a
+ * folder, an over-size file or a link out of the relay folder is a problem too, never opened.
+ */
 export async function readStateFile<S extends z.ZodMiniType>(
   path: string,
   schema: S,
 ): Promise<ReadResult<z.output<S>>> {
-  let text: string;
+  let text: string | null;
   try {
-    text = await Deno.readTextFile(path);
+    text = await readRegularText(path, {
+      maxBytes: MAX_RELAY_STATE_BYTES,
+      within: dirname(path),
+      label: "relay state",
+    });
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return { ok: true, value: schema.parse({}), exists: false };
+    if (e instanceof UnsafeFileError) return { ok: false, problem: e.message };
     throw e;
   }
+  if (text === null) return { ok: true, value: schema.parse({}), exists: false };
   if (text.trim() === "") return { ok: true, value: schema.parse({}), exists: true };
   let raw: unknown;
   try {
@@ -83,7 +97,7 @@ export async function mergeStateFile<T>(options: MergeOptions<T>): Promise<Merge
     if (!read.ok) return read;
     const next = options.update(read.value);
     if (next === null) return { ok: true, before: read.value, after: read.value, written: false };
-    await writeJsonAtomic(options.path, next, { mode: 0o644, label: "relay state file", folderMayBeLink: true });
+    await writeJsonAtomic(options.path, next, { mode: 0o644, label: "relay state file" });
     return { ok: true, before: read.value, after: next, written: true };
   }, { waitMs: 5000, staleMs: 10000 });
 }

@@ -43,3 +43,30 @@ export function fakeClock(start = Date.parse("2026-09-07T04:14:00Z"), onSleep?: 
 export async function readJson(path: string): Promise<unknown> {
   return JSON.parse(await Deno.readTextFile(path));
 }
+
+/**
+ * A FIFO planted at `path`, watched: `openedByReader()` tells whether anything opened it for reading before that call.
+ * A reader that opens it meets a writer that closes at once (end of file), so a reader that wrongly opens a FIFO fails
+ * the test instead of hanging it, and no test waits on the clock.
+ */
+export async function plantWatchedFifo(path: string): Promise<{ openedByReader(): Promise<boolean> }> {
+  const made = await new Deno.Command("mkfifo", { args: [path] }).output();
+  if (!made.success) throw new Error(`mkfifo ${path} failed`);
+  let done = false;
+  let opened = false;
+  // waits (in Deno's blocking pool, not the event loop) until a reader opens the FIFO
+  const writer = Deno.open(path, { write: true }).then((file) => {
+    if (!done) opened = true;
+    file.close();
+  });
+  return {
+    async openedByReader() {
+      done = true;
+      // a read-write open of a FIFO never waits: it lets our own writer's open through if no reader came
+      const both = await Deno.open(path, { read: true, write: true });
+      await writer;
+      both.close();
+      return opened;
+    },
+  };
+}

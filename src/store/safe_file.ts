@@ -30,7 +30,15 @@ export async function readRegularText(path: string, options: SafeReadOptions): P
   return bytes === null ? null : new TextDecoder().decode(bytes);
 }
 
-export async function readRegularBytes(path: string, options: SafeReadOptions): Promise<Uint8Array | null> {
+/**
+ * The look before a read: the file's info when it is a regular file (after following links, which must stay
+ * `within` when that is given), null when nothing is there. Throws UnsafeFileError for a FIFO, a device, a folder or
+ * a link out. Nothing is opened.
+ */
+export async function lookRegular(
+  path: string,
+  options: Pick<SafeReadOptions, "within" | "label">,
+): Promise<Deno.FileInfo | null> {
   let info: Deno.FileInfo;
   try {
     info = await Deno.lstat(path);
@@ -48,6 +56,12 @@ export async function readRegularBytes(path: string, options: SafeReadOptions): 
     }
   }
   if (!info.isFile) throw new UnsafeFileError(`${options.label} "${path}" is not a regular file; not read`);
+  return info;
+}
+
+export async function readRegularBytes(path: string, options: SafeReadOptions): Promise<Uint8Array | null> {
+  const info = await lookRegular(path, options);
+  if (info === null) return null;
   if (info.size > options.maxBytes) {
     throw new UnsafeFileError(
       `${options.label} "${path}" is ${info.size} bytes, over the ${options.maxBytes}-byte limit; not read`,
