@@ -3,9 +3,10 @@
  * updated under a lock (`locks/wrap/<name>.lock`) with an atomic rename, so parallel runs of one hook lose no
  * count and a reader never sees a torn file. `status` lists them.
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { writeJsonAtomic } from "../store/atomic.ts";
 import { withLock } from "../store/lock.ts";
+import { readRegularText, UnsafeFileError } from "../store/safe_file.ts";
 import type { Policy } from "./options.ts";
 
 /** How one run ended, from wrap's point of view. */
@@ -69,6 +70,13 @@ export interface RunReport {
 
 const COUNTERS = ["runs", "ok", "blocks", "failures", "timeouts", "crashes", "interrupted"] as const;
 const MAX_ERROR_CHARS = 200;
+/** The command line kept in a record: its first 4,096 characters, so a record stays far below the read cap. */
+export const MAX_COMMAND_CHARS = 4096;
+/**
+ * Largest health file read. A record is a few hundred bytes (its command line at most MAX_COMMAND_CHARS, its error
+ * 200); a bigger file, a FIFO, a device or a link out of the wrap folder is refused, never opened.
+ */
+export const MAX_RECORD_BYTES = 64 * 1024;
 
 export function healthDir(root: string): string {
   return join(root, "wrap");
@@ -115,7 +123,7 @@ export function nextRecord(previous: HealthRecord | null, name: string, run: Run
   return {
     v: 1,
     name,
-    command: run.command,
+    command: shortCommand(run.command),
     policy: run.policy,
     timeoutS: run.timeoutMs / 1000,
     ...counts,
@@ -136,29 +144,71 @@ export function shortError(text: string): string {
   return one.length > MAX_ERROR_CHARS ? `${one.slice(0, MAX_ERROR_CHARS - 1)}…` : one;
 }
 
-/** Adds one run to `<root>/wrap/<name>.json` under its lock. Throws on a lock timeout or an unwritable home. */
+/** The command line cut to MAX_COMMAND_CHARS in all: the arguments that fit, the one that does not cut short. */
+export function shortCommand(command: readonly string[]): string[] {
+  const kept: string[] = [];
+  let left = MAX_COMMAND_CHARS;
+  for (const arg of command) {
+    if (arg.length <= left) {
+      kept.push(arg);
+      left -= arg.length;
+      continue;
+    }
+    if (left > 1) kept.push(`${arg.slice(0, left - 1)}…`);
+    break;
+  }
+  return kept;
+}
+
+export interface RecordedRun {
+  record: HealthRecord;
+  /** Why the previous file was not read (not a regular file, too big, a link out of the folder); counted as none. */
+  refused: string | null;
+}
+
+/**
+ * Adds one run to `<root>/wrap/<name>.json` under its lock. A file the safe reader refuses counts as no record (the
+ * counts start again) and is named in `refused`. Throws on a lock timeout or an unwritable home (a FIFO or a folder
+ * at the file's name is not replaced).
+ */
 export async function recordRun(
   paths: { root: string; locks: string },
   name: string,
   run: RunReport,
-): Promise<HealthRecord> {
+): Promise<RecordedRun> {
   const file = healthFile(paths.root, name);
   return await withLock(healthLock(paths.locks, name), async () => {
-    const next = nextRecord(await readRecord(file), name, run);
-    await writeJsonAtomic(file, next, { label: "wrap health file" });
-    return next;
+    let previous: HealthRecord | null = null;
+    let refused: string | null = null;
+    try {
+      previous = await readRecord(file);
+    } catch (e) {
+      if (!(e instanceof UnsafeFileError)) throw e;
+      refused = e.message;
+    }
+    const record = nextRecord(previous, name, run);
+    try {
+      await writeJsonAtomic(file, record, { label: "wrap health file" });
+    } catch (e) {
+      // a FIFO or a link is refused again by the write: say what the read refused first
+      if (refused === null) throw e;
+      throw new UnsafeFileError(`${refused}; not replaced: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    return { record, refused };
   }, { waitMs: 2000 });
 }
 
-/** One health file, or null when it is missing or not a record (a damaged file starts the counts again). */
+/**
+ * One health file, or null when it is missing or not a record (a damaged file starts the counts again). Read only
+ * as a regular file of at most MAX_RECORD_BYTES that stays in the wrap folder; anything else throws UnsafeFileError.
+ */
 export async function readRecord(file: string): Promise<HealthRecord | null> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(file);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return null;
-    throw e;
-  }
+  const text = await readRegularText(file, {
+    maxBytes: MAX_RECORD_BYTES,
+    within: dirname(file),
+    label: "wrap health file",
+  });
+  if (text === null) return null;
   try {
     return coerceRecord(JSON.parse(text));
   } catch {
@@ -180,14 +230,18 @@ export async function listHealth(root: string): Promise<HealthListing> {
   const problems: string[] = [];
   try {
     for await (const entry of Deno.readDir(dir)) {
-      if (!entry.isFile || !entry.name.endsWith(".json")) continue;
+      // a FIFO, a link or a folder by that name is not skipped: readRecord refuses it, and it is listed as a problem
+      if (!entry.name.endsWith(".json")) continue;
       const file = join(dir, entry.name);
       try {
         const record = await readRecord(file);
         if (record) records.push(record);
         else problems.push(`${file}: not a wrap health record`);
       } catch (e) {
-        problems.push(`${file}: ${e instanceof Error ? e.message : String(e)}`);
+        // a refusal names the file itself
+        problems.push(
+          e instanceof UnsafeFileError ? e.message : `${file}: ${e instanceof Error ? e.message : String(e)}`,
+        );
       }
     }
   } catch (e) {

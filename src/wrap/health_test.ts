@@ -1,6 +1,18 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { healthFile, listHealth, nextRecord, readRecord, recordRun, type RunReport, shortError } from "./health.ts";
+import {
+  healthFile,
+  listHealth,
+  MAX_COMMAND_CHARS,
+  MAX_RECORD_BYTES,
+  nextRecord,
+  readRecord,
+  recordRun,
+  type RunReport,
+  shortCommand,
+  shortError,
+} from "./health.ts";
+import { UnsafeFileError } from "../store/safe_file.ts";
 
 function report(outcome: RunReport["outcome"], extra: Partial<RunReport> = {}): RunReport {
   return {
@@ -77,7 +89,127 @@ Deno.test("listHealth() lists the records by name and reports a damaged file; a 
     assert.match(listing.problems[0]!, /broken\.json: not a wrap health record/);
     // a damaged file starts the counts again instead of failing the run
     const fresh = await recordRun(paths, "broken", report("ok"));
-    assert.equal(fresh.runs, 1);
+    assert.equal(fresh.record.runs, 1);
+    assert.equal(fresh.refused, null, "a damaged regular file is read, not refused");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("shortCommand() keeps the command line up to MAX_COMMAND_CHARS in all, the last argument cut", () => {
+  assert.deepEqual(shortCommand(["python3", "a.py"]), ["python3", "a.py"]);
+  const cut = shortCommand(["run", "x".repeat(MAX_COMMAND_CHARS), "never"]);
+  assert.equal(cut.length, 2);
+  assert.equal(cut.join("").length, MAX_COMMAND_CHARS);
+  assert.ok(cut[1]!.endsWith("…"));
+  // the biggest record there can be is far below the read cap, even with every character escaped
+  const worst = nextRecord(
+    null,
+    "n".repeat(255),
+    report("failure", {
+      command: ["\u0001".repeat(MAX_COMMAND_CHARS)],
+      error: "\u0001".repeat(1000),
+    }),
+  );
+  assert.ok(JSON.stringify(worst).length < MAX_RECORD_BYTES / 2);
+});
+
+type Plant = "fifo" | "dev-zero" | "folder" | "oversized" | "link-out";
+
+async function plant(path: string, kind: Plant, outside: string): Promise<void> {
+  await Deno.mkdir(join(path, ".."), { recursive: true });
+  switch (kind) {
+    case "fifo":
+      assert.ok((await new Deno.Command("mkfifo", { args: [path] }).output()).success, "mkfifo");
+      return;
+    case "dev-zero":
+      return await Deno.symlink("/dev/zero", path);
+    case "folder":
+      return await Deno.mkdir(path);
+    case "oversized": {
+      // a well-formed record padded past the cap: only its size refuses it
+      const record = nextRecord(null, "x", report("ok"));
+      return await Deno.writeTextFile(path, JSON.stringify({ ...record, pad: "x".repeat(MAX_RECORD_BYTES) }));
+    }
+    case "link-out": {
+      const victim = join(outside, "victim.json");
+      await Deno.writeTextFile(victim, JSON.stringify(nextRecord(null, "x", report("ok"))));
+      return await Deno.symlink(victim, path);
+    }
+  }
+}
+
+/** Turns a hang into a failure; nothing is timed. */
+async function answers<T>(what: string, body: Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const hang = new Promise<never>((_, reject) => {
+    AbortSignal.any([controller.signal, AbortSignal.timeout(60_000)]).addEventListener("abort", () => {
+      if (!controller.signal.aborted) reject(new Error(`${what} did not answer: it hung`));
+    });
+  });
+  try {
+    return await Promise.race([body, hang]);
+  } finally {
+    controller.abort();
+  }
+}
+
+for (const kind of ["fifo", "dev-zero", "folder", "oversized", "link-out"] as const) {
+  Deno.test(`readRecord() refuses a health file that is ${kind} without opening it`, async () => {
+    const root = await Deno.makeTempDir({ prefix: "cliffhanger-health-" });
+    try {
+      const file = healthFile(root, "x");
+      await plant(file, kind, root);
+      const error = await answers("readRecord", readRecord(file).then(() => null, (e) => e));
+      assert.ok(error instanceof UnsafeFileError, `refused: ${error}`);
+      assert.match(error.message, /wrap health file ".*x\.json" (is not a regular file|is \d+ bytes, over|leads out)/);
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  });
+}
+
+Deno.test("recordRun(): an oversized health file counts as no record, is named, and is replaced by a fresh one", async () => {
+  const root = await Deno.makeTempDir({ prefix: "cliffhanger-health-" });
+  try {
+    const file = healthFile(root, "x");
+    await plant(file, "oversized", root);
+    const recorded = await recordRun({ root, locks: join(root, "locks") }, "x", report("ok"));
+    assert.equal(recorded.record.runs, 1, "the counts start again");
+    assert.match(recorded.refused ?? "", /over the 65536-byte limit; not read/);
+    assert.equal((await readRecord(file))?.runs, 1, "the file now holds a small record");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("recordRun(): a FIFO at the health file is neither read nor replaced; the refusal is thrown", async () => {
+  const root = await Deno.makeTempDir({ prefix: "cliffhanger-health-" });
+  try {
+    const file = healthFile(root, "x");
+    await plant(file, "fifo", root);
+    const run = recordRun({ root, locks: join(root, "locks") }, "x", report("ok"));
+    await assert.rejects(
+      answers("recordRun", run),
+      /^UnsafeFileError: wrap health file ".*x\.json" is not a regular file; not read; not replaced: .*; not written$/,
+    );
+    assert.ok((await Deno.lstat(file)).isFifo, "the FIFO is left as it is");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("listHealth() lists a FIFO, a link to /dev/zero and an oversized file as problems, without reading them", async () => {
+  const root = await Deno.makeTempDir({ prefix: "cliffhanger-health-" });
+  try {
+    await recordRun({ root, locks: join(root, "locks") }, "good", report("ok"));
+    for (const kind of ["fifo", "dev-zero", "oversized"] as const) await plant(healthFile(root, kind), kind, root);
+    const listing = await answers("listHealth", listHealth(root));
+    assert.deepEqual(listing.records.map((r) => r.name), ["good"]);
+    assert.equal(listing.problems.length, 3, listing.problems.join("\n"));
+    for (const kind of ["fifo", "dev-zero", "oversized"]) {
+      assert.ok(listing.problems.some((p) => p.includes(`${kind}.json`) && /refused|not read/.test(p)), kind);
+    }
   } finally {
     await Deno.remove(root, { recursive: true });
   }

@@ -1,6 +1,10 @@
 /**
  * One `wrap` run: start the command (child.ts), decide the exit code (verdict.ts), count it (health.ts) and, when
  * it failed open, say why in errors.log and in one stderr line. Never throws: an internal error fails open too.
+ *
+ * The file work after the command ended (errors.log, the health file under its lock) is bounded: at most
+ * FILE_TIME_LIMIT_MS, and a stop signal (SIGTERM, SIGINT, SIGHUP) that comes once the command has ended cuts it
+ * short. wrap then answers with the verdict's exit code and leaves the health file as it was.
  */
 import { appendError } from "../store/errors_log.ts";
 import { type ByteSink, type ChildSpec, runChild } from "./child.ts";
@@ -8,6 +12,12 @@ import { type HealthRecord, recordRun } from "./health.ts";
 import type { KillOptions } from "./kill.ts";
 import type { WrapRequest } from "./options.ts";
 import { decide, type Verdict } from "./verdict.ts";
+import { within } from "./within.ts";
+
+/** Longest wrap spends on errors.log and the health file once the command has ended (its lock waits 2 s of it). */
+export const FILE_TIME_LIMIT_MS = 3000;
+/** Longest wait for the errors.log line that says the file work was given up. */
+const GIVE_UP_LINE_WAIT_MS = 250;
 
 export interface WrapDeps {
   paths: { root: string; locks: string; errors: string };
@@ -21,6 +31,10 @@ export interface WrapDeps {
   cwd?: string;
   kill?: KillOptions;
   graceMs?: number;
+  /** Longest wait for errors.log and the health file after the command ended (default FILE_TIME_LIMIT_MS). */
+  fileTimeLimitMs?: number;
+  /** Counts the run in the health file (default recordRun; a test gives one that never answers). */
+  record?: typeof recordRun;
 }
 
 export interface WrapResult {
@@ -65,15 +79,40 @@ export async function wrap(request: WrapRequest, deps: WrapDeps): Promise<WrapRe
       error: `internal error: ${e instanceof Error ? e.message : String(e)}`,
     };
   }
-  if (verdict.error !== null) {
-    deps.notice(
-      `cliffhanger-bin: ${where}: ${verdict.error} (${verdict.exit === 0 ? "failed open: exit 0" : "exit 2"})`,
-    );
-    await appendError(deps.paths.errors, where, verdict.error, deps.now());
-  }
-  let health: HealthRecord | null = null;
+  const exitText = verdict.exit === 0 ? "failed open: exit 0" : "exit 2";
+  if (verdict.error !== null) deps.notice(`cliffhanger-bin: ${where}: ${verdict.error} (${exitText})`);
+  // a signal that interrupted the command is spent: the interrupted run is still counted, within the time limit
+  const stop = verdict.outcome === "interrupted" ? undefined : deps.signal;
+  const limitMs = deps.fileTimeLimitMs ?? FILE_TIME_LIMIT_MS;
+  const settled = await within(countRun(request, verdict, durationMs, deps), {
+    ms: limitMs,
+    ...(stop ? { signal: stop } : {}),
+  });
+  if (settled.done) return { exit: verdict.exit, verdict, health: settled.value };
+  const why = settled.cause === "signal"
+    ? "wrap was told to stop after the command ended"
+    : `no answer from errors.log or the health file within ${limitMs} ms`;
+  deps.notice(`cliffhanger-bin: ${where}: health file not updated: ${why} (${exitText})`);
+  await within(appendError(deps.paths.errors, `${where} health`, `not updated: ${why}`, deps.now()), {
+    ms: GIVE_UP_LINE_WAIT_MS,
+  });
+  return { exit: verdict.exit, verdict, health: null };
+}
+
+/**
+ * The file work of one run: the verdict's errors.log line, then the health file. A health file the safe reader
+ * refused (its counts start again) or one that cannot be written is said on stderr and in errors.log.
+ */
+async function countRun(
+  request: WrapRequest,
+  verdict: Verdict,
+  durationMs: number,
+  deps: WrapDeps,
+): Promise<HealthRecord | null> {
+  const where = `wrap ${request.name}`;
+  if (verdict.error !== null) await appendError(deps.paths.errors, where, verdict.error, deps.now());
   try {
-    health = await recordRun(deps.paths, request.name, {
+    const recorded = await (deps.record ?? recordRun)(deps.paths, request.name, {
       command: [request.command, ...request.args],
       policy: request.policy,
       timeoutMs: request.timeoutMs,
@@ -85,10 +124,17 @@ export async function wrap(request: WrapRequest, deps: WrapDeps): Promise<WrapRe
       durationMs,
       at: deps.now(),
     });
+    if (recorded.refused !== null) {
+      const line = `${recorded.refused}; its counts start again`;
+      deps.notice(`cliffhanger-bin: ${where}: ${line}`);
+      await appendError(deps.paths.errors, `${where} health`, line, deps.now());
+    }
+    return recorded.record;
   } catch (e) {
+    deps.notice(`cliffhanger-bin: ${where}: health file not updated: ${e instanceof Error ? e.message : String(e)}`);
     await appendError(deps.paths.errors, `${where} health`, e, deps.now());
+    return null;
   }
-  return { exit: verdict.exit, verdict, health };
 }
 
 /** The command as a shell word, for the advice line. */

@@ -10,8 +10,9 @@ import { languagesOf } from "../../rules/closing/languages.ts";
 import { loadRuleSet } from "../../rules/load.ts";
 import type { RuleSet } from "../../rules/schema.ts";
 import { pathExists } from "../../store/exists.ts";
+import { UnsafeFileError } from "../../store/safe_file.ts";
 import { pruneStateIfDue } from "../../store/prune_state.ts";
-import { readTurnView } from "../../transcript/read_view.ts";
+import { readTurnView, type ReadTurnViewResult } from "../../transcript/read_view.ts";
 import type { TurnView } from "../../transcript/types.ts";
 import type { HookDefinition, HookIo } from "../contract.ts";
 import type { StopPayload } from "./payload.ts";
@@ -65,6 +66,7 @@ export const STOP_HOOK: HookDefinition<StopPayload, Prepared, SessionState, Stop
   async load(payload, state, prepared, io) {
     if (!needsTranscript(payload, prepared.rules)) return { state, prepared };
     const read = await readTranscript(payload, state.index, { config: io.config, home: io.paths.home });
+    if (read.refused !== null) await io.error(`${read.refused}; decided from the final message`, "transcript");
     if (read.view?.stats.partial) {
       await io.error(
         `read ${read.view.stats.bytesRead} bytes of ${JSON.stringify(payload.transcript_path ?? "")}, as much as ` +
@@ -128,14 +130,28 @@ async function pruneOldState(io: HookIo, timeLimitMs: number): Promise<void> {
   }
 }
 
-async function readTranscript(payload: StopPayload, priorIndex: unknown, options: { config: Config; home: string }) {
+/**
+ * The transcript's view and the index to store. A transcript the safe reader refuses (a FIFO, a folder, a device) is
+ * treated like a missing one: no view, no index, and the decision comes from the final message; `refused` says why.
+ */
+async function readTranscript(
+  payload: StopPayload,
+  priorIndex: unknown,
+  options: { config: Config; home: string },
+): Promise<{ view: TurnView | null; index: ReadTurnViewResult["index"]; refused: string | null }> {
   const subagent = isSubagent(payload);
   const path = subagent ? payload.agent_transcript_path : payload.transcript_path;
-  if (!path) return { view: null, index: null };
-  // the stored index is validated by the reader (one that is not valid is read from the start)
-  return await readTurnView(expandHome(path, options.home), priorIndex, {
-    includeSidechain: subagent,
-    lastAssistantMessage: payload.last_assistant_message ?? null,
-    syncMs: options.config.syncMs,
-  });
+  if (!path) return { view: null, index: null, refused: null };
+  try {
+    // the stored index is validated by the reader (one that is not valid is read from the start)
+    const read = await readTurnView(expandHome(path, options.home), priorIndex, {
+      includeSidechain: subagent,
+      lastAssistantMessage: payload.last_assistant_message ?? null,
+      syncMs: options.config.syncMs,
+    });
+    return { ...read, refused: null };
+  } catch (e) {
+    if (!(e instanceof UnsafeFileError)) throw e; // the sandbox, I/O: the stop fails open
+    return { view: null, index: null, refused: e.message };
+  }
 }
