@@ -5,7 +5,8 @@
  *
  * Sound by construction, for what it takes: a case-insensitive ASCII letter matches only the same ASCII letter in
  * either case (and, in `u` mode, `ſ` for `s` and the Kelvin sign for `k`: foldForPrefilter puts both in the text it
- * searches), and a kana, a CJK ideograph, `¿` or `¡` only itself. A `v` source is not read. Only those characters
+ * searches), a Cyrillic letter the same letter in either case or an old variant of it (foldForPrefilter reads those as
+ * the letter), and a kana, a CJK ideograph, a Hangul syllable or jamo, `¿` or `¡` only itself. A `v` source is not read. Only those characters
  * outside any class, group quantified to zero or lookaround count; anything it does not read plainly (a class, an
  * escape of a letter, a backreference, a quantifier that may repeat zero times, a `{` that is not a quantifier) ends a
  * run of literals and requires nothing.
@@ -27,23 +28,45 @@ export function requiredLiterals(source: string, flags: string): Needs {
     const parser = new Parser(source, flags.includes("u"));
     const needs = parser.alternation();
     if (parser.at < source.length) return null; // an unmatched ")": not a source this reads
-    if (needs === null || needs.length > MAX_ALTERNATIVES || needs.some((s) => !worthTesting(s))) return null;
-    return [...new Set(flags.includes("i") ? needs.map((s) => s.toLowerCase()) : needs)];
+    if (needs === null) return null;
+    const reduced = fewest(flags.includes("i") ? needs.map((s) => s.toLowerCase()) : needs);
+    if (reduced.length > MAX_ALTERNATIVES || reduced.some((s) => !worthTesting(s))) return null;
+    return reduced;
   } catch {
     return null;
   }
 }
 
 /**
- * The text an `i` pattern's literals are looked for in: lowercased, and `ſ` (U+017F) read as `s`. Under `iu` a
- * pattern's `s` matches `ſ` and its `k` the Kelvin sign (U+212A), which lowercases to `k`; they are the only characters
- * outside ASCII that `u` case folding matches with an ASCII letter (prefilter_test.ts asks V8 about every code point).
- * Without `u` neither matches, and reading it as `s` only lets a pattern run that then fails.
+ * The same requirement in fewer strings: each once, and none that holds another (a text with "serves" has "serve").
+ */
+function fewest(needs: readonly string[]): string[] {
+  const unique = [...new Set(needs)];
+  return unique.filter((s) => !unique.some((t) => t !== s && s.includes(t)));
+}
+
+/**
+ * The text an `i` pattern's literals are looked for in: lowercased, `ſ` (U+017F) read as `s`, and the old Cyrillic
+ * letter variants U+1C80-U+1C87 read as the letters they vary (`ᲀ` as `в`). Under `iu` a pattern's `s` matches `ſ` and
+ * its `k` the Kelvin sign (U+212A), which lowercases to `k`; they are the only characters outside ASCII that `u` case
+ * folding matches with an ASCII letter. Under `i` and `iu` a Cyrillic letter (U+0400-U+04FF) matches the letters of the
+ * block that lowercase as it does and the variant that uppercases as it does (prefilter_test.ts asks V8 about every code
+ * point). Without `u`, `ſ` matches no `s`, and reading it as `s` only lets a pattern run that then fails.
  */
 export function foldForPrefilter(text: string): string {
-  const lowered = text.toLowerCase();
-  return lowered.includes("ſ") ? lowered.replaceAll("ſ", "s") : lowered;
+  let lowered = text.toLowerCase();
+  if (lowered.includes("ſ")) lowered = lowered.replaceAll("ſ", "s");
+  for (const [variant, letter] of CYRILLIC_VARIANTS) {
+    if (lowered.includes(variant)) lowered = lowered.replaceAll(variant, letter);
+  }
+  return lowered;
 }
+
+/** U+1C80-U+1C87, each with the basic Cyrillic letter it uppercases to, lowercased. */
+const CYRILLIC_VARIANTS: readonly (readonly [string, string])[] = Array.from({ length: 8 }, (_, i) => {
+  const variant = String.fromCharCode(0x1c80 + i);
+  return [variant, variant.toUpperCase().toLowerCase()] as const;
+});
 
 /** Whether `text` may match a pattern with these needs (`lowered`: foldForPrefilter of the text, for an `i` pattern). */
 export function mayMatch(needs: Needs, text: string, lowered: string, ignoreCase: boolean): boolean {
@@ -71,24 +94,41 @@ function isCaselessMark(code: number): boolean {
   return code === 0xbf || code === 0xa1;
 }
 
-/** A character read as itself: ASCII, a caseless CJK one, or a caseless mark. */
+/**
+ * Hangul jamo, compatibility jamo, syllables and the extended jamo (U+1100-U+11FF, U+3130-U+318F, U+A960-U+A97F,
+ * U+AC00-U+D7FF): one UTF-16 code unit each, with no case mapping, like CJK.
+ */
+export function isCaselessHangul(code: number): boolean {
+  return (code >= 0x1100 && code <= 0x11ff) || (code >= 0x3130 && code <= 0x318f) ||
+    (code >= 0xa960 && code <= 0xa97f) || (code >= 0xac00 && code <= 0xd7ff);
+}
+
+/**
+ * The Cyrillic block (U+0400-U+04FF): under `i` a letter matches the letters of the block that lowercase as it does
+ * and one of U+1C80-U+1C87, which foldForPrefilter reads as the letter; so its lowercase stands for it.
+ */
+export function isCyrillic(code: number): boolean {
+  return code >= 0x400 && code <= 0x4ff;
+}
+
+/** A character read as itself: ASCII, a caseless CJK or Hangul one, a caseless mark, or Cyrillic. */
 function isPlainLiteral(c: string): boolean {
   const code = c.charCodeAt(0);
-  return code < 128 || isCaselessCjk(code) || isCaselessMark(code);
+  return code < 128 || isCaselessCjk(code) || isCaselessHangul(code) || isCaselessMark(code) || isCyrillic(code);
 }
 
 /** `?`: most final messages hold none (516 of the 659 labelled ones), so the question patterns need not run. */
 const QUESTION_MARK = 0x3f;
 
 /**
- * A literal worth a test: MIN_LITERAL characters, or fewer that hold a CJK one (a two-character CJK word is rare), a
- * caseless mark or a question mark.
+ * A literal worth a test: MIN_LITERAL characters, or fewer that hold a CJK or Hangul one (a two-character CJK or Korean
+ * word is rare), a caseless mark or a question mark.
  */
 function worthTesting(s: string): boolean {
   if (s.length >= MIN_LITERAL) return true;
   for (let i = 0; i < s.length; i++) {
     const code = s.charCodeAt(i);
-    if (isCaselessCjk(code) || isCaselessMark(code) || code === QUESTION_MARK) return true;
+    if (isCaselessCjk(code) || isCaselessHangul(code) || isCaselessMark(code) || code === QUESTION_MARK) return true;
   }
   return false;
 }
@@ -133,13 +173,17 @@ class Parser {
       endRun();
       if (min === 0) continue;
       const needs = "literal" in atom ? [atom.literal] : atom.needs;
-      if (needs !== null && ("literal" in atom || atom.min > 0)) candidates.push([...needs]);
+      if (needs !== null && ("literal" in atom || atom.min > 0)) candidates.push(fewest(needs));
     }
     endRun();
     if (candidates.length === 0) return null;
-    // the most selective: one worth testing, then the longest shortest alternative, then the fewest alternatives
+    // the most selective: one worth testing (few enough alternatives, each worth a test), then the longest shortest
+    // alternative, then the fewest alternatives
     const score = (c: string[]) =>
-      (c.every(worthTesting) ? 1_000_000 : 0) + Math.min(...c.map((s) => s.length)) * 100 - c.length;
+      (c.length <= MAX_ALTERNATIVES && c.every(worthTesting) ? 1_000_000 : 0) + Math.min(...c.map((s) =>
+          s.length
+        )) * 100 -
+      c.length;
     return candidates.reduce((best, c) => (score(c) > score(best) ? c : best));
   }
 
@@ -155,7 +199,7 @@ class Parser {
     if (c === "." || c === "^" || c === "$") return { needs: null, min: c === "." ? 1 : 0 };
     if (c === "*" || c === "+" || c === "?") throw new Unreadable(); // a quantifier with nothing before it
     if (c === "{" || c === "}" || c === "]") return { needs: null, min: 1 }; // Annex B literals: not read
-    // ASCII and caseless CJK only: under `i` another non-ASCII letter has case rules this does not follow
+    // ASCII, Cyrillic and caseless CJK and Hangul only: under `i` another letter has case rules this does not follow
     return isPlainLiteral(c) ? { literal: c } : { needs: null, min: 1 };
   }
 

@@ -4,7 +4,14 @@ import prefiltersFile from "../../rules/prefilters.json" with { type: "json" };
 import { readFinals } from "../../scripts/eval/finals.ts";
 import { BUILTIN_RULE_FILES } from "./builtin.ts";
 import { expandGrammar } from "./load.ts";
-import { foldForPrefilter, isCaselessCjk, mayMatch, requiredLiterals } from "./prefilter.ts";
+import {
+  foldForPrefilter,
+  isCaselessCjk,
+  isCaselessHangul,
+  isCyrillic,
+  mayMatch,
+  requiredLiterals,
+} from "./prefilter.ts";
 import { computePrefilters } from "./prefilter_data.ts";
 
 Deno.test("rules/prefilters.json is what scripts/rules/prefilters.ts computes from the rule files", () => {
@@ -63,6 +70,18 @@ Deno.test("requiredLiterals: what a match must contain, and nothing where it can
   assert.ok(/status/iu.test("ſtatuſ"));
   assert.equal(mayMatch(["status"], "ſtatuſ", foldForPrefilter("ſtatuſ"), true), true);
   assert.equal(mayMatch(["kit"], "\u212AIT", foldForPrefilter("\u212AIT"), true), true);
+  // Hangul and Cyrillic are read: Hangul as itself (two syllables are worth a test), Cyrillic lowered under i and its
+  // old variants folded into the text
+  assert.deepEqual(requiredLiterals("(?:해\\s?)?드릴까요", "i"), ["드릴까요"]);
+  assert.deepEqual(requiredLiterals("할까|볼까", "i"), ["할까", "볼까"]);
+  assert.deepEqual(requiredLiterals("Хотите\\s+ли", "i"), ["хотите"]);
+  assert.ok(/вы/i.test("\u1C80ы"));
+  assert.equal(mayMatch(["вы"], "\u1C80ы", foldForPrefilter("\u1C80ы"), true), true);
+  // each literal once, and none that holds another
+  assert.deepEqual(requiredLiterals("serves|serve|Serve", "i"), ["serve"]);
+  // a part with too many alternatives is passed over for one with few
+  const many = Array.from({ length: 20 }, (_, i) => `word${String.fromCharCode(97 + i)}x`).join("|");
+  assert.deepEqual(requiredLiterals(`(?:${many})\\s\\?`, "i"), ["?"]);
   // case: lowered under i, as written without
   assert.deepEqual(requiredLiterals("Want", ""), ["Want"]);
   assert.equal(mayMatch(["want"], "I WANT", "i want", true), true);
@@ -90,6 +109,27 @@ Deno.test("foldForPrefilter: only ſ and the Kelvin sign match ASCII from outsid
   assert.deepEqual(others("¿¡", "i", (cp) => cp === 0xbf || cp === 0xa1), []);
   const cjk = (cp: number) => isCaselessCjk(cp);
   assert.deepEqual(others("\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff", "iu", cjk), []);
+  const hangul = (cp: number) => isCaselessHangul(cp);
+  const hangulClass = "\\u1100-\\u11ff\\u3130-\\u318f\\ua960-\\ua97f\\uac00-\\ud7ff";
+  assert.deepEqual(others(hangulClass, "iu", hangul), []);
+  assert.deepEqual(others(hangulClass, "i", hangul), []);
+  // a Cyrillic letter matches, from outside the block, only the old variants U+1C80-U+1C87; within it and from them,
+  // only what folds to its own lowercase
+  const cyrillic = (cp: number) => isCyrillic(cp);
+  const variants = Array.from({ length: 8 }, (_, i) => 0x1c80 + i);
+  for (const flags of ["i", "iu"]) {
+    assert.deepEqual(others("\\u0400-\\u04ff", flags, cyrillic), variants);
+    const seen = [...Array.from({ length: 0x100 }, (_, i) => 0x400 + i), ...variants].map((cp) =>
+      String.fromCharCode(cp)
+    );
+    for (let p = 0x400; p <= 0x4ff; p++) {
+      const letter = String.fromCharCode(p);
+      const re = new RegExp(letter, flags);
+      for (const c of seen) {
+        if (re.test(c)) assert.equal(foldForPrefilter(c), letter.toLowerCase(), `${flags}: ${c} matches ${letter}`);
+      }
+    }
+  }
   for (const [c, letter] of [["\u017F", "s"], ["\u212A", "k"]] as const) {
     assert.ok(new RegExp(letter, "iu").test(c));
     assert.equal(foldForPrefilter(c), letter);
@@ -145,7 +185,14 @@ Deno.test("prefilter soundness: every labelled final message and rule example a 
   );
   // every sentence and line on its own too, as the closing analysis reads them
   // and with the letters u case folding matches outside ASCII: ſ for s, the Kelvin sign for k
-  const folded = examples.flatMap((t) => [t.replaceAll("s", "ſ"), t.replaceAll("k", "\u212A"), t.toUpperCase()]);
+  // and the old Cyrillic variants that non-unicode i matches with в, д, о, с, т, ъ and ѣ
+  const variants: Record<string, string> = { в: "ᲀ", д: "ᲁ", о: "ᲂ", с: "ᲃ", т: "ᲅ", ъ: "ᲆ", ѣ: "ᲇ" };
+  const folded = examples.flatMap((t) => [
+    t.replaceAll("s", "ſ"),
+    t.replaceAll("k", "\u212A"),
+    t.toUpperCase(),
+    t.replace(/[вдостъѣ]/g, (c) => variants[c]!),
+  ]);
   const pieces = [...finals, ...examples, ...folded].flatMap((t) => [t, ...t.split(/(?<=[.!?])\s+|\n+/)]);
   const matched = assertSound(pieces, "labelled text");
   assert.ok(matched > 500, `only ${matched} matches: the check saw too little`);
@@ -153,10 +200,22 @@ Deno.test("prefilter soundness: every labelled final message and rule example a 
 
 Deno.test("prefilter soundness: random text built from the patterns' own words, odd cases and Unicode", () => {
   const all = [...new Set(builtinPatterns().flatMap((p) => p.needs))];
-  // the CJK literals (kana and ideographs are read as literals too) all take part, and the rest up to 400
-  const cjk = all.filter((w) => /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]/.test(w));
-  assert.ok(cjk.length > 10, `only ${cjk.length} CJK literals`);
-  const words = [...cjk, ...all.filter((w) => !cjk.includes(w)).slice(0, 400)];
+  // the CJK, Hangul and Cyrillic literals all take part (the Cyrillic ones also with ᲀ-ᲇ for the letters they vary),
+  // and the rest up to 400
+  const cjk = all.filter((w) =>
+    /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u1100-\u11ff\u3130-\u318f\uac00-\ud7ff]/.test(w)
+  );
+  assert.ok(cjk.length > 10, `only ${cjk.length} CJK and Hangul literals`);
+  const cyr = all.filter((w) => /[\u0400-\u04ff]/.test(w));
+  assert.ok(cyr.length > 10, `only ${cyr.length} Cyrillic literals`);
+  const variants: Record<string, string> = { в: "ᲀ", д: "ᲁ", о: "ᲂ", с: "ᲃ", т: "ᲄ", ъ: "ᲆ", ѣ: "ᲇ" };
+  const variant = (w: string) => w.replace(/[вдостъѣ]/g, (c) => variants[c]!);
+  const words = [
+    ...cjk,
+    ...cyr,
+    ...cyr.map(variant),
+    ...all.filter((w) => !cjk.includes(w) && !cyr.includes(w)).slice(0, 400),
+  ];
   const token = fc.oneof(
     fc.constantFrom(...words),
     fc.constantFrom(
@@ -180,6 +239,9 @@ Deno.test("prefilter soundness: random text built from the patterns' own words, 
       "¡",
     ),
     fc.constantFrom("。", "？", "！", "吗", "嗎", "か", "が", "を", "ない", "再", "下去", "ｷ", "Ａ", "\u{20000}"),
+    // Cyrillic in both cases, with the old variants (ᲀ reads as в under i) and Ё/Ѐ; Hangul syllables and jamo
+    fc.constantFrom("я", "Я", "в", "ВЫ", "ᲀ", "ᲁ", "ᲂ", "ᲃ", "ᲄ", "ᲅ", "ᲆ", "ᲇ", "ᲈ", "ё", "Ё", "Ѐ", "ӏ", "Ӏ", "ъ"),
+    fc.constantFrom("요", "까", "드릴", "ᄀ", "ᅡ", "ㄱ", "ㅏ", "겠", "\ua960", "\ud7b0"),
     fc.string({ maxLength: 3 }),
   );
   const text = fc.array(token, { maxLength: 20 }).chain((parts) =>
