@@ -39,7 +39,8 @@ export interface BuiltinSource {
 export interface LoadRuleSetOptions {
   /**
    * Only the built-in rules a message of these languages can need (closing/languages.ts): the core and those
-   * languages' packs (builtin_hot.ts). Without it, every built-in rule (full.ts).
+   * languages' packs (builtin_hot.ts). Without it, or when the user has a rule file (its ids are checked against
+   * every built-in one), every built-in rule.
    */
   langs?: ReadonlySet<string>;
 }
@@ -49,13 +50,15 @@ export interface LoadRuleSetOptions {
  * is loaded only when there is a user's file to validate: a Stop hook without one builds no schema.
  */
 export async function loadRuleSet(dir: string, options: LoadRuleSetOptions = {}): Promise<RuleSet> {
-  const [userFiles, builtins] = await Promise.all([
+  const whole = () =>
+    import("./builtin.ts").then((m) => ({ files: m.BUILTIN_RULE_FILES, prefilters: m.BUILTIN_PREFILTERS }));
+  const [userFiles, some] = await Promise.all([
     readUserRuleFiles(dir),
-    options.langs === undefined
-      ? import("./builtin.ts").then((m) => ({ files: m.BUILTIN_RULE_FILES, prefilters: m.BUILTIN_PREFILTERS }))
-      : import("./builtin_hot.ts").then((m) => m.builtinsFor(options.langs!)),
+    options.langs === undefined ? whole() : import("./builtin_hot.ts").then((m) => m.builtinsFor(options.langs!)),
   ]);
-  if (!userFiles.some((source) => "text" in source)) return buildRuleSet({ userFiles, builtins });
+  if (!userFiles.some((source) => "text" in source)) return buildRuleSet({ userFiles, builtins: some });
+  // a user's file is checked against every built-in id (a clash, a `disable`, a replacement in place): the whole set
+  const builtins = options.langs === undefined ? some : await whole();
   const { ruleSchemas } = await import("./schema.ts");
   return buildRuleSet({ userFiles, builtins, fileSchema: ruleSchemas().RuleFileSchema });
 }

@@ -215,6 +215,26 @@ Deno.test("loadRuleSet() gives buildRuleSet's rule set for the user's files in a
   }
 });
 
+Deno.test("loadRuleSet() for a message's languages: with a user's file, its ids meet every built-in one", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cliffhanger_rules_" });
+  try {
+    const english = new Set<string>();
+    // no user file: the core alone (no Korean rule loaded for an English message)
+    const core = await loadRuleSet(dir, { langs: english });
+    assert.ok(!core.counter.some((r) => r.id === "courtesy-closer-ko"));
+    // a user's early-stop rule reusing a Korean counter's id is refused, as the whole set refuses it
+    const mine = { kind: "early-stop", rules: [{ ...rule("courtesy-closer-ko", ["\\bflorp\\b"]), act: "offer" }] };
+    await Deno.writeTextFile(join(dir, "mine.json"), JSON.stringify(mine));
+    const hot = await loadRuleSet(dir, { langs: english });
+    const whole = await loadRuleSet(dir);
+    assert.match(report(hot, join(dir, "mine.json")).error ?? "", /is already a counter rule/);
+    assert.deepEqual(hot.files, whole.files);
+    assert.deepEqual(hot.earlyStop.map((r) => r.id), whole.earlyStop.map((r) => r.id));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("lineColumn() is 1-based", () => {
   assert.deepEqual(lineColumn("ab\ncd", 0), { line: 1, column: 1 });
   assert.deepEqual(lineColumn("ab\ncd", 4), { line: 2, column: 2 });

@@ -47,12 +47,38 @@ export interface Structure {
 const QUESTION = /(?:[?？]|[か][。.]?|[吗嗎么][。.]?)[\s"”’」』)]*$/u;
 
 /**
- * A sentence that opens by answering the question just before it: a yes or no followed by punctuation (not "No rush."),
- * a "because" ("Why did it fail? Because …", in the guard's Latin-script languages and Russian), "Short answer:", or a
- * check the agent made ("I checked: …", "It doesn't: …").
+ * A question the next sentence of its paragraph answers, so it waits for nobody: a question about a thing ("Is it safe
+ * for old rows? Yes: …", "Would the cache have broken the admin panel? I checked: …"), answered by a yes or no with
+ * punctuation (not "No rush."), "Short answer:", a check made with its result, or a denial ("It doesn't …"); the
+ * agent's own question answered by a plain yes or no ("Should we keep v1? No — nothing calls it, so I removed it."); a
+ * why-question answered by its because ("Pourquoi … ? Parce que …"). A question to the user ("Do you …?", "Want me to
+ * …?") or a suggestion ("Why not add the flag too?") stays a question, and so does the agent's question followed by a
+ * reason: "Should I update the docs? They don't mention CRLF." still offers.
  */
-export const SELF_ANSWER =
-  /^(?:(?:yes|no|yep|nope|yeah|nah|oui|non|sí|si|ja|nein|sim|não)\s*[,;:.!—–-]|(?:because|parce\s+que|porque|weil|perché|omdat)\b|потому\s+что|(?:short|quick)\s+answer\b|in\s+short\s*[,:]|answer\s*:|(?:I|we)\s+(?:checked|verified|confirmed|tested)\b|(?:checked|verified|confirmed|tested)\s*:|(?:it|they|that)\s+(?:doesn['’]t|does\s+not|didn['’]t|did\s+not|isn['’]t|is\s+not|wasn['’]t|was\s+not|don['’]t|do\s+not|aren['’]t|are\s+not|won['’]t|will\s+not)\b)/i;
+export function answeredAtOnce(question: string, next: string): boolean {
+  if (SUGGESTION.test(question) || USER.test(question)) return WHY.test(question) && BECAUSE.test(next);
+  if (WHY.test(question) && BECAUSE.test(next)) return true;
+  // the agent's own question ("Should we keep v1? No — …") is closed by a plain yes or no only
+  return AGENT.test(question) ? YES_NO.test(next) : YES_NO.test(next) || ANSWER.test(next);
+}
+
+/** A yes or no with punctuation (not "No rush.", not "Yes or no?"). */
+const YES_NO = /^(?:yes|no|yep|nope|yeah|nah|oui|non|sí|si|ja|nein|sim|não|sì|nee)\s*[,;:.!—–-]/i;
+/** "Short answer:", a check made with its result after a colon, a denial. */
+const ANSWER =
+  /^(?:(?:short|quick)\s+answer\b|in\s+short\s*[,:]|answer\s*:|(?:I|we)\s+(?:checked|verified|confirmed|tested|measured|searched)\b[^.?!:]{0,80}:|(?:checked|verified|confirmed|tested)\s*:|(?:it|they|that)\s+(?:doesn['’]t|does\s+not|didn['’]t|did\s+not|isn['’]t|is\s+not|wasn['’]t|was\s+not|don['’]t|do\s+not|aren['’]t|are\s+not)\b)/i;
+/** A why-question, in the guard's Latin-script languages and Russian. */
+const WHY =
+  /^\W*(?:(?:so|and|but)\s*,?\s+)?(?:why|pourquoi|por\s*qu[ée]|warum|wieso|weshalb|perch[ée]|waarom|почему|зачем)(?![\p{L}])/iu;
+/** Its answer's opening "because". */
+const BECAUSE =
+  /^(?:because|parce\s+que|parce\s+qu['’]|porque|weil|perch[ée]|omdat|потому\s+что|так\s+как)(?![\p{L}])/iu;
+/** A suggestion asked as a question ("Why not add the flag too?", "How about a cache?"). */
+const SUGGESTION = /^\W*(?:(?:so|and|but|or)\s*,?\s+)?(?:why\s+not|how\s+about|what\s+about|want|wanna)\b/i;
+/** A question to the user: only they can answer it. */
+const USER = /\b(?:you|y['’]all)\b/i;
+/** The agent's own question about what it does. */
+const AGENT = /\b(?:I|we|me|us)\b/i;
 
 export function readStructure(message: string, options: UnitOptions): Structure {
   const blocks = parseBlocks(message);
@@ -87,7 +113,8 @@ export function readStructure(message: string, options: UnitOptions): Structure 
   }
   for (let i = 0; i + 1 < units.length; i++) {
     const next = units[i + 1]!;
-    if (units[i]!.question && blockOf[i + 1] === blockOf[i] && SELF_ANSWER.test(next.text)) units[i]!.question = false;
+    const u = units[i]!;
+    if (u.question && blockOf[i + 1] === blockOf[i] && answeredAtOnce(u.text, next.text)) u.question = false;
   }
 
   const kept = units.length > MAX_UNITS ? units.slice(-MAX_UNITS) : units;

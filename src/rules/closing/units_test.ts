@@ -40,6 +40,8 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     "Short question? Short answer: yes.",
     "Pourquoi le build cassait-il sous Windows ? Parce que path.join produisait des antislashs.",
     "Why did it only fail on CI? Because the cache key ignored the lockfile.",
+    "So should we keep the `v1` endpoint? No — nothing called it in 90 days, so I removed it.",
+    "Is `parseDate` still called with local times? I verified with `rg`: all 14 call sites pass UTC.",
   ];
   for (const text of answered) assert.ok(read(text).every((u) => !u.question), text);
   const open = [
@@ -47,6 +49,13 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     "Should I add the flag? It will take five minutes.",
     "Want me to continue?\n\nYes, the tests pass.",
     "Shall I merge it? Yes or no is fine.",
+    "Should I deploy it to staging? It isn't deployed yet.",
+    "Should I also update the docs? They don't mention CRLF.",
+    "Should I open the PR? Because the branch is ready.",
+    "Should I tackle the Windows path bug next? I checked it: it's in the same module.",
+    "Should I also fix the other three callers? It won't take long.",
+    "Do you want the same for orders? Yes: it is a small change.",
+    "Why not add the flag too? It doesn't exist yet.",
   ];
   for (const text of open) assert.ok(read(text).some((u) => u.question), text);
 });
