@@ -48,7 +48,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const rules = await loadRuleSet(paths.rules);
   const stallOff = stallKillSwitch(ctx.env, config, await pathExists(paths.stallOff));
 
-  const files = await collect(inputs, { explicit, since, limit });
+  const files = await collect(inputs, { explicit, since, limit, note: ctx.err });
   const acc = new ReplayAccumulator(inputs, { showText });
   const progress = progressBar(ctx, files.length);
   const now = ctx.now().getTime();
@@ -96,7 +96,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
 /** The files to replay; with --limit, the newest N by modification time. Files untouched since --since are skipped. */
 async function collect(
   inputs: string[],
-  options: { explicit: boolean; since: number | null; limit: number | null },
+  options: { explicit: boolean; since: number | null; limit: number | null; note: (text: string) => void },
 ): Promise<TranscriptFile[]> {
   const files: TranscriptFile[] = [];
   for (const input of inputs) {
@@ -106,7 +106,14 @@ async function collect(
         files.push(file);
       }
     } catch (e) {
-      if (e instanceof Deno.errors.NotFound && !options.explicit) continue;
+      if (e instanceof Deno.errors.NotFound && !options.explicit) {
+        // the default folder: no session yet, or Claude Code keeps them elsewhere
+        options.note(
+          `replay: "${input}" does not exist: no Claude Code transcripts here yet (set CLAUDE_CONFIG_DIR, or give ` +
+            "a PATH)\n",
+        );
+        continue;
+      }
       if (e instanceof Deno.errors.NotFound) throw new CommandError(`replay: "${input}" does not exist`);
       if (e instanceof Deno.errors.NotCapable) {
         throw new CommandError(

@@ -11,10 +11,13 @@ import { CORPUS_TRANSCRIPTS as CORPUS } from "../testing/testdata.ts";
 import type { CliContext } from "./context.ts";
 import { command } from "./replay.ts";
 
-async function replay(args: string[]): Promise<{ code: number; out: string; err: string; home: string }> {
+async function replay(
+  args: string[],
+  extra: Record<string, string> = {},
+): Promise<{ code: number; out: string; err: string; home: string }> {
   const home = await tempHome();
   const env = (k: string) =>
-    ({ HOME: home, CLIFFHANGER_HOME: join(home, ".cliffhanger") } as Record<string, string>)[k];
+    ({ HOME: home, CLIFFHANGER_HOME: join(home, ".cliffhanger"), ...extra } as Record<string, string>)[k];
   let out = "";
   let err = "";
   const ctx: CliContext = {
@@ -76,4 +79,14 @@ Deno.test("replay --since refuses a day the calendar does not have (a usage erro
     await assert.rejects(replay([CORPUS, "--since", bad]), UsageError, bad);
   }
   assert.equal((await replay([CORPUS, "--json", "--since", "2024-02-29"])).code, 0, "a leap day is a day");
+});
+
+Deno.test("replay with no Claude projects folder says so on stderr and replays nothing (exit 0)", async () => {
+  const run = await replay(["--json"], { CLAUDE_CONFIG_DIR: "/nonexistent/claude" });
+  assert.equal(run.code, 0);
+  assert.equal(JSON.parse(run.out).files, 0);
+  assert.match(
+    run.err,
+    /^replay: "\/nonexistent\/claude\/projects" does not exist: no Claude Code transcripts here yet/,
+  );
 });
