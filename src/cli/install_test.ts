@@ -447,3 +447,26 @@ Deno.test("homeWarning(): a binary registered under another CLIFFHANGER_HOME is 
   assert.equal(homeWarning(paths("/tmp/h"), true), null, "the launcher sets the variable itself");
   assert.match(homeWarning(paths("/tmp/h"), false) ?? "", /Claude Code runs with CLIFFHANGER_HOME=\/tmp\/h too/);
 });
+
+Deno.test("install --no-subagent over an install with SubagentStop says it removed that handler (text and --json)", async () => {
+  await using home = await tempHome();
+  assert.equal(await installCode(fakeContext(home.dir), [], { hookCommand: BINARY }), 0);
+  const ctx = fakeContext(home.dir);
+  assert.equal(await installCode(ctx, ["--no-subagent"], { hookCommand: BINARY }), 0);
+  assert.match(
+    ctx.stdout(),
+    /^Installed cliffhanger hooks for Stop in .*\nRemoved the cliffhanger handler for SubagentStop\n/,
+  );
+  const events = inspectSettingsText(await Deno.readTextFile(home.settings)).handlers.map((h) => h.event);
+  assert.deepEqual(events, ["Stop"]);
+  // back again, then the same as JSON
+  assert.equal(await installCode(fakeContext(home.dir), [], { hookCommand: BINARY }), 0);
+  const json = fakeContext(home.dir);
+  assert.equal(await installCode(json, ["--no-subagent", "--json"], { hookCommand: BINARY }), 0);
+  const body = JSON.parse(json.stdout());
+  assert.deepEqual([body.events, body.removed], [["Stop"], ["SubagentStop"]]);
+  // nothing removed: no such line, no such key
+  const again = fakeContext(home.dir);
+  assert.equal(await installCode(again, ["--no-subagent", "--json"], { hookCommand: BINARY }), 0);
+  assert.equal(JSON.parse(again.stdout()).removed, undefined);
+});

@@ -123,7 +123,7 @@ export async function runSettingsCommand(
   return 0;
 }
 
-/** `{action, settings, changed, backup, events, dryRun, diff?, warning?}` on one line. */
+/** `{action, settings, changed, backup, events, removed?, dryRun, diff?, warning?}` on one line. */
 export function renderJson(
   action: SettingsAction,
   result: ApplyResult,
@@ -136,6 +136,7 @@ export function renderJson(
     changed: result.changed,
     backup: result.backup,
     events: result.events,
+    ...(result.removed.length > 0 ? { removed: result.removed } : {}),
     dryRun,
   };
   if (dryRun) body["diff"] = result.diff ?? "";
@@ -152,6 +153,9 @@ export function renderText(action: SettingsAction, result: ApplyResult): string 
     if (!result.changed) lines.push(`Already installed in ${result.settings} (${events})`);
     else if (!result.existed) lines.push(`Created ${result.settings} with cliffhanger hooks for ${events}`);
     else lines.push(`Installed cliffhanger hooks for ${events} in ${result.settings}`);
+    if (result.changed && result.removed.length > 0) {
+      lines.push(`Removed the cliffhanger handler for ${result.removed.join(", ")}`);
+    }
   } else if (!result.changed) {
     lines.push(`Nothing to remove in ${result.settings}${result.existed ? "" : " (no such file)"}`);
   } else {

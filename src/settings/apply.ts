@@ -38,6 +38,8 @@ export interface ApplyResult {
   /** The copy of the previous file, when one was written. */
   backup: string | null;
   events: string[];
+  /** Install: the events whose handler of ours it removed (SubagentStop under `--no-subagent`). */
+  removed: string[];
   /** The unified diff, on a dry run only ("" for no change). */
   diff: string | null;
 }
@@ -92,7 +94,13 @@ async function editOnce(options: ApplyOptions, target: string, mode: Mode): Prom
     }
     throw e;
   }
-  const base = { settings: options.settingsPath, target, existed: current !== null, events: result.events };
+  const base = {
+    settings: options.settingsPath,
+    target,
+    existed: current !== null,
+    events: result.events,
+    removed: result.removed ?? [],
+  };
   if (mode === "diff") {
     const diff = result.changed ? unifiedDiff(target, current === null ? null : before, result.newText) : "";
     return { ...base, changed: result.changed, backup: null, diff };

@@ -27,6 +27,8 @@ export interface EditResult {
   changed: boolean;
   /** Install: the events that have our handler afterwards. Uninstall: the events it was removed from. */
   events: string[];
+  /** Install: the events whose handler of ours it removed (SubagentStop under `--no-subagent`). */
+  removed?: string[];
 }
 
 export interface InstallEdit {
@@ -54,16 +56,21 @@ export function installHooks(text: string, options: InstallEdit): EditResult {
     managed.set(`${r.event}\0${r.hook}`, { event: r.event, hook: r.hook });
   }
   let current = start;
+  const removed: string[] = [];
   for (const { event, hook } of managed.values()) {
     const wanted = options.registrations.find((r) => r.event === event && r.hook === hook);
-    current = wanted
-      ? ensureHandler(current, wanted, options.command, format)
-      : removeOurs(current, (ref) => ref.event === event && ref.hook === hook, 0);
+    if (wanted) {
+      current = ensureHandler(current, wanted, options.command, format);
+      continue;
+    }
+    const before = current;
+    current = removeOurs(current, (ref) => ref.event === event && ref.hook === hook, 0);
+    if (current !== before && !removed.includes(event)) removed.push(event);
   }
   for (const id of options.disablePlugins ?? []) current = disablePlugin(current, id, format);
   const events = [...new Set(options.registrations.map((r) => r.event))];
   if (current === original) return { newText: text, changed: false, events };
-  return { newText: blank ? current + format.eol : current, changed: true, events };
+  return { newText: blank ? current + format.eol : current, changed: true, events, removed };
 }
 
 /** `enabledPlugins[id]` set to false, the object added when missing; every other byte kept. */
