@@ -193,7 +193,9 @@ async function on(ctx: CliContext, paths: RelayPaths): Promise<number> {
   }
   await note(ctx, paths, `relay on${cleared ? " (STOP removed)" : ""}`);
   ctx.out(`relay on: ${paths.active}${cleared ? " (removed STOP)" : ""}\n`);
-  for (const warning of await hookWillNotSee(ctx, paths.dir)) ctx.err(`relay on: warning: ${warning}\n`);
+  for (const warning of await hookWillNotSee(ctx, paths.dir)) {
+    ctx.err(`cliffhanger-bin: relay on: warning: ${warning}\n`);
+  }
   return 0;
 }
 
@@ -298,7 +300,7 @@ async function send(
     await writeFileAtomic(target, formatMessage(turn, body), { mode: 0o644, label: "relay mailbox" });
     if (!pending) await clearConsumed(paths, before.hookConsumed);
     const recorded = await recordManager(paths.managerState, paths.managerStateLock, { sentTurn: turn }, ctx.now());
-    if (!recorded.ok) ctx.err(`relay send: warning: ${recorded.problem}\n`);
+    if (!recorded.ok) ctx.err(`cliffhanger-bin: relay send: warning: ${recorded.problem}\n`);
     return { before, turn, queued: pending };
   }, { waitMs: 5000 });
   await note(ctx, paths, `turn ${turn} ${queued ? "queued" : "sent"}: ${summary(body)}`);
@@ -331,12 +333,12 @@ async function read(ctx: CliContext, paths: RelayPaths, waitS: number): Promise<
       report = await newestReport(paths);
     }
     if (report === null || report.turn <= last) {
-      ctx.err(`relay read: no report newer than turn ${last} within ${waitS} s\n`);
+      ctx.err(`cliffhanger-bin: relay read: no report newer than turn ${last} within ${waitS} s\n`);
       return 1;
     }
   }
   if (report === null) {
-    ctx.err(`relay read: no report yet in ${paths.toAgent}\n`);
+    ctx.err(`cliffhanger-bin: relay read: no report yet in ${paths.toAgent}\n`);
     return 1;
   }
   const recorded = await recordManager(
@@ -347,7 +349,7 @@ async function read(ctx: CliContext, paths: RelayPaths, waitS: number): Promise<
   );
   if (!recorded.ok) throw new CommandError(`relay read: ${recorded.problem}; fix or delete it`);
   if (report.turn > last) await note(ctx, paths, `report turn ${report.turn} read`);
-  else ctx.err(`relay read: turn ${report.turn} was read before (nothing newer)\n`);
+  else ctx.err(`cliffhanger-bin: relay read: turn ${report.turn} was read before (nothing newer)\n`);
   ctx.out(formatMessage(report.turn, report.body));
   return 0;
 }
@@ -399,11 +401,11 @@ export function renderStatus(s: RelaySnapshot, logLines: string[]): string {
 async function log(ctx: CliContext, paths: RelayPaths, lines: number): Promise<number> {
   const tail = await tailLogMd(paths.log, lines);
   if (tail.lines.length === 0) {
-    ctx.err(`relay log: ${paths.log} is empty or missing\n`);
+    ctx.err(`cliffhanger-bin: relay log: ${paths.log} is empty or missing\n`);
     return 0;
   }
   if (lines <= 0 && tail.skipped > 0) {
-    ctx.err(`relay log: only the last ${MAX_LOG_MD_TAIL_BYTES} bytes of ${paths.log} are shown\n`);
+    ctx.err(`cliffhanger-bin: relay log: only the last ${MAX_LOG_MD_TAIL_BYTES} bytes of ${paths.log} are shown\n`);
   }
   ctx.out(tail.lines.join("\n") + "\n");
   return 0;

@@ -130,8 +130,13 @@ export function readStructure(message: string, options: UnitOptions): Structure 
 }
 
 function unit(fields: Omit<Unit, "question" | "items">): Unit {
-  return { ...fields, question: fields.kind === "sentence" && QUESTION.test(fields.text), items: [] };
+  // "which one??", "really?!": one mark, as the rules read it
+  const text = fields.kind === "sentence" ? fields.text.replace(REPEATED_MARKS, "$1") : fields.text;
+  return { ...fields, text, question: fields.kind === "sentence" && QUESTION.test(text), items: [] };
 }
+
+/** A closing question or exclamation mark repeated (`??`, `?!`, `！！`): read as its first mark. */
+const REPEATED_MARKS = /([?？!！])[?？!！]+(?=[\s"”’」』)]*$)/u;
 
 function lastIndex<T>(list: readonly T[], test: (item: T) => boolean): number {
   for (let i = list.length - 1; i >= 0; i--) if (test(list[i]!)) return i;

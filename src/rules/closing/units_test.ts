@@ -59,3 +59,9 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
   ];
   for (const text of open) assert.ok(read(text).some((u) => u.question), text);
 });
+
+Deno.test("readStructure(): a repeated closing mark reads as one (`??`, `?!`)", () => {
+  const units = read("Done. quick q — should the flag default to on or off?? Really?!");
+  assert.deepEqual(units.map((u) => u.text), ["Done.", "quick q — should the flag default to on or off?", "Really?"]);
+  assert.deepEqual(units.map((u) => u.question), [false, true, true]);
+});
