@@ -104,3 +104,20 @@ Deno.test("quoteSentence(): never splits a surrogate pair", () => {
     assert.ok(!/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(quoted), quoted);
   }
 });
+
+Deno.test("analyseClosing(): a question the next sentence answers is not an offer, in any script; an open one is", () => {
+  for (
+    const text of [
+      "要不要给 token 加缓存？不需要——它们 60 秒就过期，所以我没有加。",
+      "So should we keep the `v1` endpoint? No — nothing called it in 90 days, so I removed it.",
+      "Is the fix safe for existing rows? Yes: the migration only adds a nullable column.",
+    ]
+  ) assert.equal(analyse(text).early, null, text);
+  for (
+    const text of [
+      "登录页完成了。要不要我顺便把注册页也改了？",
+      "Fixed the CRLF bug. Should I also update the docs? They don't mention CRLF.",
+      "The flag works. Want me to add it to the CLI too? It's a small change.",
+    ]
+  ) assert.ok(analyse(text).early, text);
+});

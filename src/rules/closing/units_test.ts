@@ -42,6 +42,7 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     "Why did it only fail on CI? Because the cache key ignored the lockfile.",
     "So should we keep the `v1` endpoint? No — nothing called it in 90 days, so I removed it.",
     "Is `parseDate` still called with local times? I verified with `rg`: all 14 call sites pass UTC.",
+    "要不要给 token 加缓存？不需要——它们 60 秒就过期，所以我没有加。",
   ];
   for (const text of answered) assert.ok(read(text).every((u) => !u.question), text);
   const open = [
