@@ -100,20 +100,18 @@ async function collect(
 ): Promise<TranscriptFile[]> {
   const files: TranscriptFile[] = [];
   for (const input of inputs) {
+    if (!options.explicit && await missing(input)) {
+      // the default folder: no session yet, or Claude Code keeps them elsewhere
+      options.note(`cliffhanger-bin: replay: "${input}" does not exist: no Claude Code transcripts here yet\n`);
+      continue;
+    }
     try {
       for await (const file of walkTranscripts(input)) {
         if (options.since !== null && file.mtimeMs < options.since) continue;
         files.push(file);
       }
     } catch (e) {
-      if (e instanceof Deno.errors.NotFound && !options.explicit) {
-        // the default folder: no session yet, or Claude Code keeps them elsewhere
-        options.note(
-          `replay: "${input}" does not exist: no Claude Code transcripts here yet (set CLAUDE_CONFIG_DIR, or give ` +
-            "a PATH)\n",
-        );
-        continue;
-      }
+      if (e instanceof Deno.errors.NotFound && !options.explicit) continue;
       if (e instanceof Deno.errors.NotFound) throw new CommandError(`replay: "${input}" does not exist`);
       if (e instanceof Deno.errors.NotCapable) {
         throw new CommandError(
@@ -142,6 +140,16 @@ function parseSince(raw: unknown): number | null {
     throw new UsageError(`replay: --since must be a date like 2026-10-01 or an ISO time, got "${text}"`);
   }
   return ms;
+}
+
+/** True when nothing is at `path` (another failure, a scope say, is left to the walk to report). */
+async function missing(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return false;
+  } catch (e) {
+    return e instanceof Deno.errors.NotFound;
+  }
 }
 
 /** True when the calendar has this day (month 1-12, day within the month). */

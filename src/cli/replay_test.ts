@@ -87,6 +87,6 @@ Deno.test("replay with no Claude projects folder says so on stderr and replays n
   assert.equal(JSON.parse(run.out).files, 0);
   assert.match(
     run.err,
-    /^replay: "\/nonexistent\/claude\/projects" does not exist: no Claude Code transcripts here yet/,
+    /^cliffhanger-bin: replay: "\/nonexistent\/claude\/projects" does not exist: no Claude Code transcripts here yet/,
   );
 });

@@ -132,12 +132,13 @@ export function readStructure(message: string, options: UnitOptions): Structure 
 
 function unit(fields: Omit<Unit, "question" | "items">): Unit {
   // "which one??", "really?!": one mark, as the rules read it
-  const text = fields.kind === "sentence" ? fields.text.replace(REPEATED_MARKS, "$1") : fields.text;
+  const text = fields.kind === "sentence" ? fields.text.replace(REPEATED_MARKS, oneMark) : fields.text;
   return { ...fields, text, question: fields.kind === "sentence" && QUESTION.test(text), items: [] };
 }
 
-/** A closing question or exclamation mark repeated (`??`, `?!`, `！！`): read as its first mark. */
-const REPEATED_MARKS = /([?？!！])[?？!！]+(?=[\s"”’」』)]*$)/u;
+/** Closing question and exclamation marks repeated (`??`, `?!`, `!?`, `！！`): read as one, a question if any is one. */
+const REPEATED_MARKS = /[?？!！]{2,}(?=[\s"”’」』)]*$)/u;
+const oneMark = (run: string) => run.match(/[?？]/)?.[0] ?? run[0]!;
 
 function lastIndex<T>(list: readonly T[], test: (item: T) => boolean): number {
   for (let i = list.length - 1; i >= 0; i--) if (test(list[i]!)) return i;

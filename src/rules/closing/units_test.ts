@@ -62,7 +62,13 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
 });
 
 Deno.test("readStructure(): a repeated closing mark reads as one (`??`, `?!`)", () => {
-  const units = read("Done. quick q — should the flag default to on or off?? Really?!");
-  assert.deepEqual(units.map((u) => u.text), ["Done.", "quick q — should the flag default to on or off?", "Really?"]);
-  assert.deepEqual(units.map((u) => u.question), [false, true, true]);
+  const units = read("Done. quick q — should the flag default to on or off?? Really?! Shall I push it!? Great!!");
+  assert.deepEqual(units.map((u) => u.text), [
+    "Done.",
+    "quick q — should the flag default to on or off?",
+    "Really?",
+    "Shall I push it?",
+    "Great!",
+  ]);
+  assert.deepEqual(units.map((u) => u.question), [false, true, true, true, false]);
 });
