@@ -7,7 +7,7 @@
  */
 import { join } from "../path.ts";
 import { firstLine } from "../errors.ts";
-import { checkWritable, UnsafeFileError } from "../store/safe_file.ts";
+import { checkWritable, lstatOrNull, UnsafeFileError } from "../store/safe_file.ts";
 import { randomToken } from "../store/random_token.ts";
 import type { HomePaths } from "../store/paths.ts";
 import type { Check } from "./checks.ts";
@@ -149,13 +149,4 @@ async function probeFolder(dir: string): Promise<void> {
   await checkWritable(probe, { label: "probe file", folderMayBeLink: true });
   (await Deno.open(probe, { write: true, createNew: true, mode: 0o600 })).close();
   await Deno.remove(probe);
-}
-
-async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
-  try {
-    return await Deno.lstat(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return null;
-    throw e;
-  }
 }

@@ -1,5 +1,5 @@
 /** Reading part of a file: `length` bytes at an offset, or the last bytes of a file as text. */
-import { lookRegular, openRegular, type SafeReadOptions } from "./safe_file.ts";
+import { lookRegular, openIfPresent, openRegular, type SafeReadOptions } from "./safe_file.ts";
 
 /** Up to `length` bytes from `offset` (fewer at the end of the file). */
 export async function readAt(file: Deno.FsFile, offset: number, length: number): Promise<Uint8Array> {
@@ -43,13 +43,8 @@ export interface RegularTail {
 export async function readRegularTail(path: string, options: SafeReadOptions): Promise<RegularTail | null> {
   const info = await lookRegular(path, options);
   if (info === null) return null;
-  let opened: Deno.FsFile;
-  try {
-    opened = await Deno.open(path, { read: true });
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return null; // removed since the look
-    throw e;
-  }
+  const opened = await openIfPresent(path);
+  if (opened === null) return null; // removed since the look
   using file = opened;
   // the size of what was opened: the file may have grown since the look, and only its last bytes are read
   const size = (await file.stat()).size;

@@ -67,13 +67,8 @@ export async function readRegularBytes(path: string, options: SafeReadOptions): 
       `${options.label} "${path}" is ${info.size} bytes, over the ${options.maxBytes}-byte limit; not read`,
     );
   }
-  let opened: Deno.FsFile;
-  try {
-    opened = await Deno.open(path, { read: true });
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return null; // removed since the look
-    throw e;
-  }
+  const opened = await openIfPresent(path);
+  if (opened === null) return null; // removed since the look
   using file = opened;
   // the file may have grown or been swapped since the look: the read stops one chunk past the cap
   const chunk = new Uint8Array(Math.min(Math.max(info.size + 1, 4096), 1 << 20));
@@ -153,7 +148,8 @@ export async function refuseLinkedFolder(dir: string, named: string, refused: st
   if (info?.isSymlink) throw new UnsafeFileError(`${named} is a link; ${refused}`);
 }
 
-async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
+/** The entry at `path` itself (a link is not followed), or null when nothing is there. */
+export async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
   try {
     return await Deno.lstat(path);
   } catch (e) {
@@ -175,6 +171,11 @@ export async function openRegular(path: string, label: string): Promise<Deno.FsF
     throw e;
   }
   if (!info.isFile) throw new UnsafeFileError(`${label} "${path}" is not a regular file; not read`);
+  return await openIfPresent(path);
+}
+
+/** `path` opened for reading, or null when it is gone (removed after the caller looked at it). */
+export async function openIfPresent(path: string): Promise<Deno.FsFile | null> {
   try {
     return await Deno.open(path, { read: true });
   } catch (e) {
