@@ -34,7 +34,7 @@ import { inScope, launcherPrograms, readLauncher } from "../settings/launcher.ts
 import { generations } from "../store/rotate.ts";
 import { type CommandSpec, parseCommandArgs } from "./args.ts";
 import { forCheckout } from "./checkout_fix.ts";
-import { namedSettings, optionalNamedSettings } from "./named_settings.ts";
+import { settingsFacts } from "./named_settings.ts";
 import type { CliContext, Command } from "./context.ts";
 import { readTailText } from "../store/read_at.ts";
 
@@ -62,14 +62,12 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(spec, argv);
   const paths = ctx.paths;
   const cwd = ctx.cwd();
-  const extra = namedSettings(parsed.values);
   const facts = await gatherFacts({
     paths,
     env: ctx.env,
     cwd,
     now: ctx.now(),
-    extraSettings: extra,
-    optionalSettings: optionalNamedSettings(parsed.values),
+    ...settingsFacts(parsed.values),
   });
   const { config, registrations: files } = facts;
   const problems = facts.configProblems;

@@ -22,3 +22,10 @@ export function optionalNamedSettings(values: Record<string, unknown>): string[]
   const projects = (values["project"] as string[] | undefined) ?? [];
   return projects.map((dir) => resolve(dir, ".claude", "settings.local.json")).filter((p) => !settings.includes(p));
 }
+
+/** The settings options of `gatherFacts` for these flags: the files named, and those of them that may be absent. */
+export function settingsFacts(
+  values: Record<string, unknown>,
+): { extraSettings: string[]; optionalSettings: string[] } {
+  return { extraSettings: namedSettings(values), optionalSettings: optionalNamedSettings(values) };
+}

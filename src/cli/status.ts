@@ -3,7 +3,7 @@ import { gatherFacts } from "../doctor/facts.ts";
 import type { inspectSettings } from "../settings/inspect.ts";
 import { VERSION } from "../version.ts";
 import { type CommandSpec, parseCommandArgs } from "./args.ts";
-import { namedSettings, optionalNamedSettings } from "./named_settings.ts";
+import { settingsFacts } from "./named_settings.ts";
 import type { CliContext, Command } from "./context.ts";
 import { join } from "node:path";
 import { KILL_HELPER_CANDIDATES } from "../permissions.ts";
@@ -42,15 +42,13 @@ function query(descriptor: Deno.PermissionDescriptor): PermissionState {
 async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(spec, argv);
   const paths = ctx.paths;
-  const extra = namedSettings(parsed.values);
   const cwd = ctx.cwd();
   const facts = await gatherFacts({
     paths,
     env: ctx.env,
     cwd,
     now: ctx.now(),
-    extraSettings: extra,
-    optionalSettings: optionalNamedSettings(parsed.values),
+    ...settingsFacts(parsed.values),
   });
   const { config, configExists, switches, homeInScope, quirks, rules } = facts;
   const problems = facts.configProblems;
