@@ -13,6 +13,7 @@
  *    and the report says so.
  */
 import { KILL_HELPER_CANDIDATES } from "../permissions.ts";
+import { within } from "./within.ts";
 
 export type KillMethod = "process-group" | "kill-helper" | "leader-only" | "gone";
 
@@ -50,15 +51,18 @@ export async function killProcessGroup(child: Deno.ChildProcess, options: KillOp
   for (const helper of options.helpers ?? KILL_HELPER_CANDIDATES) {
     if (runState(helper) !== "granted") continue;
     try {
-      const out = await withTimeout(
+      const ms = options.helperTimeoutMs ?? 2000;
+      const ran = await within(
         new Deno.Command(helper, {
           args: ["-s", "KILL", "--", `-${pgid}`],
           stdin: "null",
           stdout: "null",
           stderr: "piped",
         }).output(),
-        options.helperTimeoutMs ?? 2000,
+        { ms },
       );
+      if (!ran.done) throw new Error(`no answer within ${ms} ms`);
+      const out = ran.value;
       if (out.success) return { method: "kill-helper", helper };
       const said = new TextDecoder().decode(out.stderr).trim();
       if (/no such process/i.test(said)) return { method: "gone", helper };
@@ -87,18 +91,4 @@ export function runState(command: string): Deno.PermissionState {
 
 function errorText(e: unknown): string {
   return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-}
-
-async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([
-      promise,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
