@@ -3,8 +3,8 @@
  * pack in a module of its own, imported only for a message that can be in that language.
  */
 import core from "../../rules/built/core.json" with { type: "json" };
-import type { BuiltinRuleFile } from "./builtin.ts";
-import { type BuiltData, mergePacks, PACK_NAMES, type PackName, PACKS, type PrefilterData } from "./packs.ts";
+import type { BuiltinSource } from "./builtin.ts";
+import { type BuiltData, mergePacks, PACK_NAMES, type PackName, PACKS } from "./packs.ts";
 
 /** Each pack's import, written out so that the bundler makes one chunk of each. */
 const IMPORTS: Readonly<Record<PackName, () => Promise<{ default: unknown }>>> = {
@@ -17,7 +17,7 @@ const IMPORTS: Readonly<Record<PackName, () => Promise<{ default: unknown }>>> =
 /** The built-in files for a message of these languages (closing/languages.ts): the core and their packs. */
 export async function builtinsFor(
   langs: ReadonlySet<string>,
-): Promise<{ files: BuiltinRuleFile[]; prefilters: PrefilterData }> {
+): Promise<BuiltinSource> {
   const wanted = PACK_NAMES.filter((name) => PACKS[name].some((lang: string) => langs.has(lang)));
   const packs = await Promise.all(wanted.map(async (name) => (await IMPORTS[name]()).default as BuiltData));
   return mergePacks(core as BuiltData, packs);

@@ -3,14 +3,11 @@
  * stats and the tests. The Stop hook builds its set from the core and the packs its message needs (builtin_hot.ts),
  * which decides the same (packs_test.ts).
  */
-import { BUILTIN_PREFILTERS, BUILTIN_RULE_FILES } from "./builtin.ts";
+import { BUILTIN_SOURCE } from "./builtin.ts";
 import { buildRuleSet, type BuildRuleSetOptions } from "./load.ts";
 import type { RuleSet } from "./schema.ts";
 
-/** buildRuleSet over every built-in rule file (or the `builtins` given, validated like a user's). */
-export function buildFullRuleSet(
-  options: Omit<BuildRuleSetOptions, "builtins"> & Partial<BuildRuleSetOptions>,
-): RuleSet {
-  if (options.builtins !== undefined) return buildRuleSet(options as BuildRuleSetOptions);
-  return buildRuleSet({ ...options, builtins: { files: BUILTIN_RULE_FILES, prefilters: BUILTIN_PREFILTERS } });
+/** buildRuleSet over every built-in rule file. */
+export function buildFullRuleSet(options: Omit<BuildRuleSetOptions, "builtins">): RuleSet {
+  return buildRuleSet({ ...options, builtins: BUILTIN_SOURCE });
 }

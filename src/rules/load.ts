@@ -8,8 +8,7 @@
 import { readRegularText } from "../store/safe_file.ts";
 import { join } from "../path.ts";
 import { parse, type ParseError, printParseErrorCode } from "../jsonc.ts";
-import type { BuiltinRuleFile } from "./builtin.ts";
-import type { PrefilterData } from "./packs.ts";
+import type { BuiltinRuleFile, BuiltinSource, PrefilterData } from "./builtin.ts";
 import type { CompiledRule, RuleFile, RuleFileReport, RuleFileSchema, RuleKind, RuleSet } from "./schema.ts";
 
 /** A user rule file as read from disk: its text, or why it could not be read. */
@@ -30,12 +29,6 @@ export interface BuildRuleSetOptions {
   fileSchema?: RuleFileSchema;
 }
 
-/** Embedded built-in rule files and their prefilter literals (rules/prefilters.json, or a pack's). */
-export interface BuiltinSource {
-  files: readonly BuiltinRuleFile[];
-  prefilters: PrefilterData;
-}
-
 export interface LoadRuleSetOptions {
   /**
    * Only the built-in rules a message of these languages can need (closing/languages.ts): the core and those
@@ -50,8 +43,7 @@ export interface LoadRuleSetOptions {
  * is loaded only when there is a user's file to validate: a Stop hook without one builds no schema.
  */
 export async function loadRuleSet(dir: string, options: LoadRuleSetOptions = {}): Promise<RuleSet> {
-  const whole = () =>
-    import("./builtin.ts").then((m) => ({ files: m.BUILTIN_RULE_FILES, prefilters: m.BUILTIN_PREFILTERS }));
+  const whole = () => import("./builtin.ts").then((m) => m.BUILTIN_SOURCE);
   const [userFiles, some] = await Promise.all([
     readUserRuleFiles(dir),
     options.langs === undefined ? whole() : import("./builtin_hot.ts").then((m) => m.builtinsFor(options.langs!)),

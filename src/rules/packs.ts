@@ -9,10 +9,7 @@
  * built from the core and the packs equal to the whole set's on every labelled message and rule example. A pack's
  * rules carry no `examples` (only the tests read them) and their prefilter literals beside them.
  */
-import type { BuiltinRuleFile } from "./builtin.ts";
-
-/** Each built-in pattern's required literals, by file origin and rule id (rules/prefilters.json). */
-export type PrefilterData = Readonly<Record<string, Readonly<Record<string, readonly (readonly string[] | null)[]>>>>;
+import type { BuiltinRuleFile, BuiltinSource, PrefilterData } from "./builtin.ts";
 
 /** One rule of a built file: its place in its source file, its prefilter literals, and the rule without examples. */
 export interface BuiltRule {
@@ -111,7 +108,7 @@ export function computePacks(
 export function mergePacks(
   core: BuiltData,
   packs: readonly BuiltData[],
-): { files: BuiltinRuleFile[]; prefilters: PrefilterData } {
+): BuiltinSource {
   const prefilters: Record<string, Record<string, readonly (readonly string[] | null)[]>> = {};
   const files = core.files.map((coreFile) => {
     const rules = [...coreFile.rules];
