@@ -121,7 +121,7 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
   const waited = () => Math.round((input.now() - startedAt) / 100) / 10;
   const event = (name: RelayEvent["name"], last: number, turn: number | null = null, detail: string | null = null) =>
     events.push({ name, turn, lastConsumed: last, waitedS: waited(), detail });
-  const log = (text: string) => appendLogMd(io, paths, logMdLine(new Date(input.now()), "hook", text), errors);
+  const log = (text: string) => appendLogLine(io, paths, logMdLine(new Date(input.now()), "hook", text), errors);
 
   try {
     // the relay folder and its queue must be real folders: nothing is read, written or removed through a link
@@ -244,7 +244,7 @@ async function settleTaken(
     return errors;
   }
   const note = again ? " again (the stop that took it before was cut off before recording it)" : "";
-  await appendLogMd(
+  await appendLogLine(
     io,
     paths,
     logMdLine(new Date(now()), "hook", `turn ${turn} taken from the manager${note}`),
@@ -253,7 +253,8 @@ async function settleTaken(
   return errors;
 }
 
-async function appendLogMd(io: RelayIo, paths: RelayPaths, line: string, errors: string[]): Promise<void> {
+/** A log.md line through `io`; a failure goes to `errors`, never stops the stage. */
+async function appendLogLine(io: RelayIo, paths: RelayPaths, line: string, errors: string[]): Promise<void> {
   try {
     await io.appendLog(paths, line);
   } catch (e) {

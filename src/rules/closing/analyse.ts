@@ -92,16 +92,12 @@ function hitsOf(rule: CompiledRule, units: readonly Unit[], rawTail: string): Hi
     const matched = matchRule(rule, unit.text);
     // a question the next sentence answers (units.ts answeredAtOnce) is not asked: a match of the question itself,
     // up to its mark ("要不要给 token 加缓存？不需要——…"), does not count
-    if (matched !== null && !(answered(unit) && ENDS_ASKING.test(matched))) out.push({ rule, unit, matched });
+    if (matched !== null && !(unit.answered && ENDS_ASKING.test(matched))) out.push({ rule, unit, matched });
   }
   return out;
 }
 
-/** A sentence that ends with a question mark but is no question: the next sentence answered it. */
-function answered(unit: Unit): boolean {
-  return unit.kind === "sentence" && !unit.question && ENDS_ASKING.test(unit.text);
-}
-
+/** A match that runs up to a question mark: the question itself. */
 const ENDS_ASKING = /[?？][\s"”’」』)]*$/;
 
 function inScope(rule: CompiledRule, unit: Unit): boolean {

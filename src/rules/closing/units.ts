@@ -21,6 +21,8 @@ export interface Unit {
    * paragraph ("Is it safe for old rows? Yes: …"): a question the message answers itself waits for nobody.
    */
   question: boolean;
+  /** Read as a question, but the next sentence of its paragraph answers it (so `question` is false). */
+  answered: boolean;
   /** A lead's items (masked), for rules that read the whole list; [] for sentences. */
   items: string[];
   /** Position in the message (order of units). */
@@ -115,7 +117,10 @@ export function readStructure(message: string, options: UnitOptions): Structure 
   for (let i = 0; i + 1 < units.length; i++) {
     const next = units[i + 1]!;
     const u = units[i]!;
-    if (u.question && blockOf[i + 1] === blockOf[i] && answeredAtOnce(u.text, next.text)) u.question = false;
+    if (u.question && blockOf[i + 1] === blockOf[i] && answeredAtOnce(u.text, next.text)) {
+      u.question = false;
+      u.answered = true;
+    }
   }
 
   const kept = units.length > MAX_UNITS ? units.slice(-MAX_UNITS) : units;
@@ -130,10 +135,10 @@ export function readStructure(message: string, options: UnitOptions): Structure 
   return { blocks, units: kept };
 }
 
-function unit(fields: Omit<Unit, "question" | "items">): Unit {
+function unit(fields: Omit<Unit, "question" | "answered" | "items">): Unit {
   // "which one??", "really?!": one mark, as the rules read it
   const text = fields.kind === "sentence" ? fields.text.replace(REPEATED_MARKS, oneMark) : fields.text;
-  return { ...fields, text, question: fields.kind === "sentence" && QUESTION.test(text), items: [] };
+  return { ...fields, text, question: fields.kind === "sentence" && QUESTION.test(text), answered: false, items: [] };
 }
 
 /** Closing question and exclamation marks repeated (`??`, `?!`, `!?`, `！！`): read as one, a question if any is one. */
