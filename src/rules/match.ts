@@ -48,7 +48,7 @@ export function matchRule(rule: CompiledRule, text: string): string | null {
     // a text without any of the pattern's required literals cannot match it: it is not compiled or run
     const needs = rule.needs?.[i] ?? null;
     if (
-      needs !== null && !mayMatch(needs, scope, lowered ??= ignoreCase ? foldForPrefilter(scope) : scope, ignoreCase)
+      needs !== null && !mayMatch(needs, scope, lowered ??= ignoreCase ? foldedOnce(scope) : scope, ignoreCase)
     ) {
       continue;
     }
@@ -62,6 +62,24 @@ export function matchRule(rule: CompiledRule, text: string): string | null {
   }
   if (best === null) return null;
   return best.text || scope.slice(best.index, best.index + MAX_PHRASE_CHARS);
+}
+
+/** How many folded texts foldedOnce keeps: a message's units, and the tails its message-scope rules read. */
+const FOLDED_KEPT = 64;
+const folded = new Map<string, string>();
+
+/**
+ * foldForPrefilter of `text`, computed once for every rule that reads it: the closing analysis matches each unit of a
+ * message against each of its rules.
+ */
+export function foldedOnce(text: string): string {
+  let out = folded.get(text);
+  if (out === undefined) {
+    if (folded.size >= FOLDED_KEPT) folded.clear();
+    out = foldForPrefilter(text);
+    folded.set(text, out);
+  }
+  return out;
 }
 
 /**

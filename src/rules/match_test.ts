@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { compilePattern, emptyMatchProblem } from "./load.ts";
-import { matchFirst, MAX_PHRASE_CHARS, quotablePhrase, tail } from "./match.ts";
+import fc from "fast-check";
+import { foldedOnce, matchFirst, MAX_PHRASE_CHARS, quotablePhrase, tail } from "./match.ts";
+import { foldForPrefilter } from "./prefilter.ts";
 import type { CompiledRule } from "./schema.ts";
 
 function compiled(id: string, patterns: string[], tailChars: number | null = null): CompiledRule {
@@ -90,4 +92,13 @@ Deno.test("compilePattern() refuses g and y flags and bad syntax; emptyMatchProb
 Deno.test("matchFirst() prefers the longer phrase when two patterns match at the same place", () => {
   const rules = [compiled("r", ["would you like", "would you like me to"])];
   assert.equal(matchFirst(rules, "Would you like me to go on?", { maxChars: 100 })?.phrase, "Would you like me to");
+});
+
+Deno.test("foldedOnce gives foldForPrefilter's text, for texts seen again and after its memory is cleared", () => {
+  fc.assert(
+    fc.property(fc.array(fc.string({ unit: "grapheme" }), { minLength: 1, maxLength: 150 }), (texts) => {
+      for (const text of [...texts, ...texts]) assert.equal(foldedOnce(text), foldForPrefilter(text));
+    }),
+  );
+  for (const text of ["ſTOP", "\u1C80ОТ", "Hello"]) assert.equal(foldedOnce(text), foldForPrefilter(text));
 });

@@ -2,8 +2,9 @@
  * Which languages' rules a message can need. A rule is compiled the first time it runs, so running only the rules
  * of the languages a message is written in keeps the hook's start small: an English report never compiles the
  * Japanese or German patterns. The check errs towards running more: CJK, Cyrillic and Hangul rules run whenever
- * the script appears; the Spanish, German, French, Portuguese, Italian and Dutch rules run unless the text reads as
- * English and has none of their common words. Rules with lang `en` or `any` always run.
+ * the script appears; the Spanish, German, French, Portuguese, Italian and Dutch rules run when the text has one of
+ * their common words or letters, or when it is in Latin script only and does not read as English. A text in another
+ * script without any of those words (a Japanese report) does not run them. Rules with lang `en` or `any` always run.
  */
 
 const KANA = /[\u3040-\u30ff]/;
@@ -33,11 +34,18 @@ export function languagesOf(text: string): ReadonlySet<string> {
   }
   if (CYRILLIC.test(sample)) langs.add("ru");
   if (HANGUL.test(sample)) langs.add("ko");
+  if (EUROPEAN.test(sample) || (langs.size === 0 && !readsAsEnglish(sample))) {
+    for (const lang of EUROPEAN_LANGS) langs.add(lang);
+  }
+  return langs;
+}
+
+/** Three or more common English words. */
+function readsAsEnglish(text: string): boolean {
   ENGLISH.lastIndex = 0;
   let english = 0;
-  while (english < 3 && ENGLISH.exec(sample) !== null) english++;
-  if (english < 3 || EUROPEAN.test(sample)) { for (const lang of EUROPEAN_LANGS) langs.add(lang); }
-  return langs;
+  while (english < 3 && ENGLISH.exec(text) !== null) english++;
+  return english >= 3;
 }
 
 /** True when a rule of this language runs on a text of these languages. */

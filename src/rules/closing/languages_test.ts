@@ -34,3 +34,20 @@ Deno.test("languagesOf(): every labelled message of another language gets its ow
     }
   }
 });
+
+Deno.test("languagesOf(): a text in another script runs the European rules only with one of their words", () => {
+  for (
+    const text of [
+      "テストは全部通りました。次は `api.ts` の修正です。",
+      "Все 12 тестов проходят.",
+      "테스트 12개 모두 통과했습니다.",
+    ]
+  ) {
+    const langs = languagesOf(text);
+    assert.ok(!langs.has("es") && !langs.has("de"), text);
+  }
+  const mixed = languagesOf("テストは通りました。¿Quieres que siga con la paginación?");
+  assert.ok(mixed.has("ja") && mixed.has("es") && mixed.has("fr"));
+  // Latin script that does not read as English still runs them (a short report, a word list)
+  assert.ok(languagesOf("Klaar. Tests groen.").has("nl"));
+});
