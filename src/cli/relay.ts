@@ -18,7 +18,7 @@ import { appendLogMd, logMdLine, MAX_LOG_MD_TAIL_BYTES, tailLogMd } from "../rel
 import { linkedFolderText, linkedRelayFolder, type RelayFolderSource } from "../relay/folder.ts";
 import { newestReport, nextInstructionTurn, type RelaySnapshot, snapshot } from "../relay/mailbox.ts";
 import { DEFAULT_RELAY_FOLDER, projectDir, relayDirFor, type RelayPaths, relayPaths } from "../relay/paths.ts";
-import { recordManager } from "../relay/state.ts";
+import { recordManager, TAKING_LEASE_MS } from "../relay/state.ts";
 import { formatMessage } from "../relay/turn_format.ts";
 import { isPermissionError } from "../relay/access.ts";
 
@@ -385,6 +385,10 @@ export function renderStatus(s: RelaySnapshot, logLines: string[]): string {
     `relay ${s.dir}`,
     `  state        ${state}`,
     `  instruction  to-code.md turn ${s.instructionTurn ?? "none"}; the hook consumed ${n(s.hookConsumed)}`,
+    ...(s.taking === null ? [] : [
+      `  taking       turn ${s.taking.turn}, taken by session ${s.taking.session} at ${s.taking.at}: consumed once ` +
+      `that stop's answer is out; taken again by the next stop after ${TAKING_LEASE_MS / 1000} s`,
+    ]),
     `  queue        ${s.queued.length === 0 ? "empty" : `turns ${s.queued.join(", ")} wait, taken in order`}`,
     ...(s.waitingForText === null ? [] : [
       `  waiting      turn ${s.waitingForText} has a turn line and no text under it: it and every later turn wait ` +

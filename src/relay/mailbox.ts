@@ -38,6 +38,12 @@ export interface RelaySnapshot {
   waitingForText: number | null;
   /** state.json: the last instruction the hook consumed (null: unreadable). */
   hookConsumed: number | null;
+  /**
+   * state.json: a new turn a stop has taken and is handing over (its answer not yet recorded), with the session and
+   * when; null when none. A mark older than the lease (state.ts TAKING_LEASE_MS) belongs to a stop that was cut off,
+   * and the next stop takes that turn again.
+   */
+  taking: { turn: number; session: string; at: string } | null;
   /** manager-state.json: the last report the manager consumed, the last turn it sent (null: unreadable). */
   managerConsumed: number | null;
   managerSent: number | null;
@@ -65,6 +71,9 @@ export async function snapshot(paths: RelayPaths): Promise<RelaySnapshot> {
     waitingForText: next !== null && !next.ready ? next.turn : null,
     queued: (await queuedTurns(paths)).filter((t) => !hook.ok || t > hook.value.last_code_turn_consumed),
     hookConsumed: hook.ok ? hook.value.last_code_turn_consumed : null,
+    taking: hook.ok && hook.value.taking !== undefined && hook.value.taking.turn > hook.value.last_code_turn_consumed
+      ? { turn: hook.value.taking.turn, session: hook.value.taking.session, at: hook.value.taking.at }
+      : null,
     managerConsumed: manager.ok ? manager.value.last_agent_turn_consumed : null,
     managerSent: manager.ok ? manager.value.last_sent_turn : null,
     reportTurn: (await newestReport(paths))?.turn ?? null,
