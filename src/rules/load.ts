@@ -10,6 +10,7 @@ import { join } from "../path.ts";
 import { parse, type ParseError, printParseErrorCode } from "../jsonc.ts";
 import type { BuiltinRuleFile, BuiltinSource, PrefilterData } from "./builtin.ts";
 import type { CompiledRule, RuleFile, RuleFileReport, RuleFileSchema, RuleKind, RuleSet } from "./schema.ts";
+import { foldable, mayFold } from "./case_fold.ts";
 
 /** A user rule file as read from disk: its text, or why it could not be read. */
 export type UserRuleSource = { origin: string; text: string } | { origin: string; error: string };
@@ -262,6 +263,15 @@ function lazilyCompiled(
   });
   // not enumerable: the rule's fields stay those of an eagerly loaded one
   Object.defineProperty(rule, "regexAt", { value: regexAt, enumerable: false });
+  const folded: (RegExp | null | undefined)[] = [];
+  const foldedAt = (i: number) => {
+    if (folded[i] !== undefined) return folded[i];
+    // a source without a Cyrillic letter is never foldable: no need to expand it (most patterns a message reaches)
+    if (!mayFold(rule.patterns[i]!, rule.flags)) return folded[i] = null;
+    const source = expandGrammar(rule.patterns[i]!, grammar).text;
+    return folded[i] = foldable(source, rule.flags) ? new RegExp(source, "") : null;
+  };
+  Object.defineProperty(rule, "foldedAt", { value: foldedAt, enumerable: false });
   // the generated literals belong to these very patterns (prefilter_test.ts): one per pattern, or none at all
   if (needs !== undefined && needs.length === rule.patterns.length) {
     Object.defineProperty(rule, "needs", { value: needs, enumerable: false });

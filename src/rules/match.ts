@@ -3,6 +3,7 @@
  * to its last `maxChars` characters before any regex runs, so a huge message costs no more than a
  * capped one and a slow pattern has a bounded input.
  */
+import { caseFold } from "./case_fold.ts";
 import { foldForPrefilter, mayMatch } from "./prefilter.ts";
 import type { CompiledRule, RuleMatch } from "./schema.ts";
 
@@ -52,16 +53,31 @@ export function matchRule(rule: CompiledRule, text: string): string | null {
     ) {
       continue;
     }
-    const regex = rule.regexAt ? rule.regexAt(i) : rule.regexes[i]!;
+    // a pattern case_fold.ts can run without `i` runs on the folded text, which is the scope unit for unit
+    const folded = rule.foldedAt?.(i) ?? null;
+    const regex = folded ?? (rule.regexAt ? rule.regexAt(i) : rule.regexes[i]!);
     regex.lastIndex = 0; // compiled without g/y, but never trust a hand-built rule to be stateless
-    const found = regex.exec(scope);
+    const found = regex.exec(folded === null ? scope : caseFoldedOnce(scope));
     if (!found) continue;
-    const hit = phraseOf(found);
+    const hit = phraseOf(found, scope);
     if (best !== null && hit.index > best.index) continue;
     if (best === null || hit.index < best.index || hit.text.length > best.text.length) best = hit;
   }
   if (best === null) return null;
   return best.text || scope.slice(best.index, best.index + MAX_PHRASE_CHARS);
+}
+
+const caseFolded = new Map<string, string>();
+
+/** case_fold.ts caseFold of `text`, computed once for every folded pattern that reads it. */
+function caseFoldedOnce(text: string): string {
+  let out = caseFolded.get(text);
+  if (out === undefined) {
+    if (caseFolded.size >= FOLDED_KEPT) caseFolded.clear();
+    out = caseFold(text);
+    caseFolded.set(text, out);
+  }
+  return out;
 }
 
 /** How many folded texts foldedOnce keeps: a message's units, and the tails its message-scope rules read. */
@@ -87,10 +103,14 @@ export function foldedOnce(text: string): string {
  * the start of the text (so that it is tried once, in linear time) skips ahead to the line it is about and names the
  * part to quote with that group, which must end the match.
  */
-function phraseOf(found: RegExpExecArray): { index: number; text: string } {
+function phraseOf(found: RegExpExecArray, text: string): { index: number; text: string } {
+  // sliced from the text itself: a match of the case-folded text quotes the text as written
   const phrase = found.groups?.["phrase"];
-  if (phrase === undefined || !found[0].endsWith(phrase)) return { index: found.index, text: found[0] };
-  return { index: found.index + found[0].length - phrase.length, text: phrase };
+  if (phrase === undefined || !found[0].endsWith(phrase)) {
+    return { index: found.index, text: text.slice(found.index, found.index + found[0].length) };
+  }
+  const index = found.index + found[0].length - phrase.length;
+  return { index, text: text.slice(index, index + phrase.length) };
 }
 
 /** The first rule (in list order) that matches the capped text, with its phrase ready to quote. */

@@ -132,6 +132,11 @@ export interface CompiledRule extends Rule {
    * required literals: a text with none of them cannot match, so that pattern is not compiled for it.
    */
   regexAt?: (index: number) => RegExp;
+  /**
+   * A built-in pattern that case_fold.ts can run without `i` on the case-folded text (faster to compile, the same
+   * matches), compiled that way when first needed; null for any other pattern.
+   */
+  foldedAt?: (index: number) => RegExp | null;
   needs?: readonly (readonly string[] | null)[];
   /** "builtin:<file>" or the user file's path. */
   origin: string;
