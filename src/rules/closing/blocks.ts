@@ -164,9 +164,16 @@ function leadFor(current: Block | null, last: Block | undefined): string {
   if (before === undefined) return "";
   if (before.kind === "item") return before.lead;
   if (before.kind === "heading") return before.text;
-  if (before.kind === "paragraph" && /[:：]\s*$/.test(before.text.trim())) return keepEnd(before.text.trim(), 400);
+  if (before.kind !== "paragraph") return "";
+  const text = before.text.trim();
+  if (/[:：]\s*$/.test(text)) return keepEnd(text, 400);
+  // a short line with no closing mark reads as the list's title, as a heading would ("残作業", "Remaining")
+  if (text.length <= MAX_TITLE_CHARS && !text.includes("\n") && !/[.!?。！？…;；,，)）]$/.test(text)) return text;
   return "";
 }
+
+/** The longest paragraph line that titles the list after it without a colon. */
+const MAX_TITLE_CHARS = 60;
 
 /** The last `max` characters, never starting inside a surrogate pair. */
 function keepEnd(text: string, max = MAX_BLOCK_CHARS): string {

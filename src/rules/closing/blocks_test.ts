@@ -70,3 +70,13 @@ Deno.test("splitLines(): every line break, with offsets", () => {
   const blocks = parseBlocks("one\r\n\r\ntwo");
   assert.deepEqual(blocks.map((b) => [b.text, b.start, b.end]), [["one", 0, 3], ["two", 7, 10]]);
 });
+
+Deno.test("parseBlocks(): a short line with no closing mark titles the list after it, as a heading does", () => {
+  const leads = (text: string) => parseBlocks(text).filter((b) => b.kind === "item").map((b) => b.lead);
+  assert.deepEqual(leads("Done.\n\nRemaining\n- views\n- routes"), ["Remaining", "Remaining"]);
+  assert.deepEqual(leads("ログインを実装しました。\n\n残作業\n- パスワード再設定"), ["残作業"]);
+  // a sentence (its closing mark) or a long line is not a title
+  assert.deepEqual(leads("I changed three files.\n- a.ts\n- b.ts"), ["", ""]);
+  assert.deepEqual(leads(`${"word ".repeat(14)}and more\n- a`), [""]);
+  assert.deepEqual(leads("Want me to add these?\n- retries"), [""]);
+});
