@@ -368,11 +368,12 @@ async function status(ctx: CliContext, paths: RelayPaths, json: boolean): Promis
     ctx.out(JSON.stringify({ ...s, nextTurn: nextInstructionTurn(s), log: lines }, null, 2) + "\n");
     return 0;
   }
-  ctx.out(renderStatus(s, lines));
+  ctx.out(renderStatus(s, lines, Date.now()));
   return 0;
 }
 
-export function renderStatus(s: RelaySnapshot, logLines: string[]): string {
+/** What `relay status` prints; `now` (ms) tells a live `taking` mark from one whose lease ran out. */
+export function renderStatus(s: RelaySnapshot, logLines: string[], now: number): string {
   const n = (v: number | null) => v === null ? "unreadable" : String(v);
   const state = !s.exists
     ? "off (no relay folder)"
@@ -385,10 +386,7 @@ export function renderStatus(s: RelaySnapshot, logLines: string[]): string {
     `relay ${s.dir}`,
     `  state        ${state}`,
     `  instruction  to-code.md turn ${s.instructionTurn ?? "none"}; the hook consumed ${n(s.hookConsumed)}`,
-    ...(s.taking === null ? [] : [
-      `  taking       turn ${s.taking.turn}, taken by session ${s.taking.session} at ${s.taking.at}: consumed once ` +
-      `that stop's answer is out; taken again by the next stop after ${TAKING_LEASE_MS / 1000} s`,
-    ]),
+    ...(s.taking === null ? [] : [takingLine(s.taking, now)]),
     `  queue        ${s.queued.length === 0 ? "empty" : `turns ${s.queued.join(", ")} wait, taken in order`}`,
     ...(s.waitingForText === null ? [] : [
       `  waiting      turn ${s.waitingForText} has a turn line and no text under it: it and every later turn wait ` +
@@ -400,6 +398,18 @@ export function renderStatus(s: RelaySnapshot, logLines: string[]): string {
   ];
   if (logLines.length > 0) out.push("", "log.md (last lines):", ...logLines.map((l) => `  ${l}`));
   return out.join("\n") + "\n";
+}
+
+function takingLine(taking: NonNullable<RelaySnapshot["taking"]>, now: number): string {
+  const taken = `  taking       turn ${taking.turn}, taken by session ${taking.session} at ${taking.at}: `;
+  const age = now - Date.parse(taking.at);
+  // as the stage reads the mark (state.ts claimCodeTurn): past the lease, from the future, or unreadable, it is stale
+  if (!(Math.abs(age) < TAKING_LEASE_MS)) {
+    return `${taken}its lease ran out (that stop was cut off); the next stop takes the turn again`;
+  }
+  return `${taken}consumed once that stop's answer is out; taken again by the next stop after ${
+    TAKING_LEASE_MS / 1000
+  } s`;
 }
 
 async function log(ctx: CliContext, paths: RelayPaths, lines: number): Promise<number> {

@@ -10,8 +10,9 @@
  * canonicalizes back to it, else leaves it: one UTF-16 unit for one, so a match's index and length are those in the
  * text. A pattern written in lowercase letters whose uppercase and back are themselves then matches the folded text
  * exactly where the `i` pattern matches the text. `foldable` takes only such sources: flags `i` alone, no uppercase
- * letter (so no `\S`, `\W`, `\D`, `\B`, `\P`), no `\u`, `\x`, `\c` or `\p` escape, no backreference, and every
- * character outside ASCII one without case or a lowercase Cyrillic letter of U+0430-U+045F; and only a source with a
+ * letter (so no `\S`, `\W`, `\D`, `\B`, `\P`), no `\u`, `\x`, `\c` or `\p` escape, no backreference, every
+ * character outside ASCII one without case or a lowercase Cyrillic letter of U+0430-U+045F, and every class range
+ * within `a-z`, `0-9` or U+0430-U+045F (a range such as `[ -а]` spans capitals no character of the source shows); and only a source with a
  * Cyrillic letter, where it measured as a win (Latin, CJK and Hangul sources compile within 20 % either way).
  * case_fold_test.ts holds every foldable built-in pattern to its `i` form on generated texts.
  */
@@ -53,9 +54,59 @@ export function mayFold(pattern: string, flags: string): boolean {
   return flags === "i" && CYRILLIC_LETTER.test(pattern);
 }
 
+/** The spans a class range of a foldable source may lie in: a range elsewhere could hold capitals (`[ -а]`). */
+const RANGE_SPANS: readonly (readonly [string, string])[] = [["a", "z"], ["0", "9"], ["\u0430", "\u045f"]];
+/** Escapes that stand for a class, never for one character: not a range's end. */
+const CLASS_ESCAPE = /[dDwWsS]/;
+
+/** Every range in the source's classes lies within one of RANGE_SPANS (an escaped end counts as its character). */
+function rangesFoldable(source: string): boolean {
+  let inClass = false;
+  /** The last single character read in the current class, the start a `-` would make a range from. */
+  let last: string | null = null;
+  for (let i = 0; i < source.length; i++) {
+    const unit = source[i]!;
+    if (unit === "\\") {
+      const next = source[i + 1] ?? "";
+      if (inClass) last = CLASS_ESCAPE.test(next) ? null : next;
+      i++;
+      continue;
+    }
+    if (!inClass) {
+      if (unit === "[") {
+        inClass = true;
+        last = null;
+        if (source[i + 1] === "^") i++;
+      }
+      continue;
+    }
+    if (unit === "]") {
+      inClass = false;
+      continue;
+    }
+    if (unit === "-" && last !== null && source[i + 1] !== undefined && source[i + 1] !== "]") {
+      let end = source[i + 1]!;
+      let width = 1;
+      if (end === "\\") {
+        end = source[i + 2] ?? "";
+        width = 2;
+        if (CLASS_ESCAPE.test(end)) return false; // not a range V8 takes without u; refuse rather than reason about it
+      }
+      const start = last;
+      if (!RANGE_SPANS.some(([low, high]) => start >= low && end <= high && start <= end)) return false;
+      i += width;
+      last = null;
+      continue;
+    }
+    last = unit;
+  }
+  return true;
+}
+
 /** Whether an expanded pattern source with these flags can be run on a case-folded text without `i` (see above). */
 export function foldable(source: string, flags: string): boolean {
   if (flags !== "i" || !CYRILLIC_LETTER.test(source) || ESCAPE_REFUSED.test(source)) return false;
+  if (!rangesFoldable(source)) return false;
   for (let i = 0; i < source.length; i++) {
     const unit = source[i]!;
     const code = unit.charCodeAt(0);

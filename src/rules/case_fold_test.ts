@@ -135,3 +135,12 @@ Deno.test("every foldable built-in pattern matches the folded text where its i f
     );
   }
 });
+
+Deno.test("foldable refuses a class range that could span capitals", () => {
+  assert.ok(!foldable("[ -а]", "i"), "space to а holds А-Я");
+  assert.ok(!foldable("[@-[]а", "i"), "@ to [ holds A-Z");
+  assert.ok(foldable("(?<![а-яёa-z0-9_])могу", "i"));
+  assert.ok(foldable("[^а-яё][\\w-]могу", "i"), "a class escape then a plain -");
+  // the reviewer's cases, where the two forms would differ
+  assert.ok(new RegExp("[ -а]", "i").test("Б") && !new RegExp("[ -а]", "").test(caseFold("Б")));
+});

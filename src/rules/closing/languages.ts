@@ -3,8 +3,10 @@
  * of the languages a message is written in keeps the hook's start small: an English report never compiles the
  * Japanese or German patterns. The check errs towards running more: CJK, Cyrillic and Hangul rules run whenever
  * the script appears; the Spanish, German, French, Portuguese, Italian and Dutch rules run when the text has one of
- * their common words or letters, or when it is in Latin script only and does not read as English. A text in another
- * script without any of those words (a Japanese report) does not run them. Rules with lang `en` or `any` always run.
+ * their common words or accented letters, or when its Latin-script prose does not read as English: the whole text when
+ * it has no other script, else what is left outside code spans, fenced code and URLs, when that holds a phrase of three
+ * words. A Japanese report naming `npm test` and a file does not run them; a Dutch question about a key written in
+ * Cyrillic does. Rules with lang `en` or `any` always run.
  */
 
 const KANA = /[\u3040-\u30ff]/;
@@ -34,10 +36,25 @@ export function languagesOf(text: string): ReadonlySet<string> {
   }
   if (CYRILLIC.test(sample)) langs.add("ru");
   if (HANGUL.test(sample)) langs.add("ko");
-  if (EUROPEAN.test(sample) || (langs.size === 0 && !readsAsEnglish(sample))) {
+  // beside another script, only the prose outside code and URLs counts (`example.com` is not Portuguese)
+  const prose = langs.size === 0 ? sample : sample.replace(CODE_OR_URL, " ");
+  if (EUROPEAN.test(prose) || (langs.size === 0 ? !readsAsEnglish(prose) : latinProse(prose))) {
     for (const lang of EUROPEAN_LANGS) langs.add(lang);
   }
   return langs;
+}
+
+/** Code spans, fenced code and URLs: where a report in another script names things in Latin letters. */
+const CODE_OR_URL = /```[\s\S]*?(?:```|$)|`[^`\n]*`|\bhttps?:\/\/\S+/g;
+/** Three Latin-script words in a row, apart only by spaces and a little punctuation: a phrase, not names or paths. */
+const LATIN_PHRASE = /(?:[A-Za-z\u00C0-\u024F]{2,}[\s,;:'’]+){2}[A-Za-z\u00C0-\u024F]{2,}/;
+
+/**
+ * Prose (a text beside another script, outside code and URLs) in Latin script and not in English, as a Dutch question
+ * about a key named in Cyrillic is: a phrase of three words, and the prose does not read as English.
+ */
+function latinProse(prose: string): boolean {
+  return LATIN_PHRASE.test(prose) && !readsAsEnglish(prose);
 }
 
 /** Three or more common English words. */

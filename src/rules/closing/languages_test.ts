@@ -51,3 +51,21 @@ Deno.test("languagesOf(): a text in another script runs the European rules only 
   // Latin script that does not read as English still runs them (a short report, a word list)
   assert.ok(languagesOf("Klaar. Tests groen.").has("nl"));
 });
+
+Deno.test("languagesOf(): Latin-script prose beside another script runs the European rules", () => {
+  for (
+    const text of [
+      "De sleutel `Войти` in `ru.json` heeft geen Engelse tegenhanger. Is dat zo bedoeld?",
+      "Traduzioni giapponesi aggiunte (`ログイン`, `設定`). Poi tocca ai resolver delle mutation.",
+      "Locale coreano (로그인) pronto: mi sembra un buon punto per fermarci.",
+    ]
+  ) {
+    const langs = languagesOf(text);
+    assert.ok(langs.has("nl") && langs.has("it"), text);
+  }
+  // a report in another script whose Latin letters are code, a URL or a name
+  const ja = languagesOf(
+    "`/api/orders` に `shipping_status` を追加しました。`npm test` は通過。詳細: https://example.com/pr/57 PR #57",
+  );
+  assert.ok(ja.has("ja") && !ja.has("nl"));
+});
