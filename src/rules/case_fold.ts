@@ -36,7 +36,7 @@ export function foldUnit(unit: string): string {
  * Runs of ASCII or basic Cyrillic capitals (each lowercases to one unit that folds the same), and each unit outside
  * ASCII and U+0400-U+045F (folded one by one). Everything else is already folded: ASCII and Cyrillic lowercase.
  */
-const TO_FOLD = /[A-Z\u0400-\u042f]+|[^\u0000-\u007f\u0400-\u045f]/g;
+const TO_FOLD = /[A-Z\u0400-\u042f]+|[\u0080-\u03ff\u0460-\uffff]/g;
 
 /** The text with every UTF-16 unit folded (foldUnit): as long as the text, unit for unit. */
 export function caseFold(text: string): string {

@@ -168,7 +168,7 @@ function leadFor(current: Block | null, last: Block | undefined): string {
   const text = before.text.trim();
   if (/[:：]\s*$/.test(text)) return keepEnd(text, 400);
   // a short line with no closing mark reads as the list's title, as a heading would ("残作業", "Remaining")
-  if (text.length <= MAX_TITLE_CHARS && !text.includes("\n") && !/[.!?。！？…;；,，)）]$/.test(text)) return text;
+  if (text.length <= MAX_TITLE_CHARS && !text.includes("\n") && !/[.!?。！？…;；,，]$/.test(text)) return text;
   return "";
 }
 
