@@ -167,13 +167,28 @@ function leadFor(current: Block | null, last: Block | undefined): string {
   if (before.kind !== "paragraph") return "";
   const text = before.text.trim();
   if (/[:：]\s*$/.test(text)) return keepEnd(text, 400);
-  // a short line with no closing mark reads as the list's title, as a heading would ("残作業", "Remaining")
-  if (text.length <= MAX_TITLE_CHARS && !text.includes("\n") && !/[.!?。！？…;；,，]$/.test(text)) return text;
-  return "";
+  // a title alone on its line reads as the list's lead-in, as a heading would ("残作業", "Remaining")
+  return isTitle(text) ? text : "";
 }
 
-/** The longest paragraph line that titles the list after it without a colon. */
-const MAX_TITLE_CHARS = 60;
+/** The most words (Latin script) or characters (CJK, Hangul) a line has to title the list after it without a colon. */
+const MAX_TITLE_WORDS = 2;
+const MAX_TITLE_CJK = 6;
+const CJK_OR_HANGUL = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
+
+/**
+ * A short line with no closing mark, a name rather than a sentence: at most two words (or six CJK or Hangul
+ * characters) before an optional parenthesis, and no participle after the first word ("Remaining", "Por fazer (da
+ * minha parte)", "残作業"; not "Missing translations fixed", "Follow-ups closed", "剩余库存计算的修正").
+ */
+function isTitle(text: string): boolean {
+  if (text.includes("\n") || /[.!?。！？…;；,，:：]$/.test(text)) return false;
+  const core = text.replace(/\s*[(（][^)）]*[)）]\s*$/, "").replace(/^[#*_\s]+|[*_\s]+$/g, "");
+  if (core === "") return false;
+  if (CJK_OR_HANGUL.test(core)) return core.replace(/\s+/g, "").length <= MAX_TITLE_CJK;
+  const words = core.split(/\s+/);
+  return words.length <= MAX_TITLE_WORDS && !words.slice(1).some((w) => /ed$/i.test(w));
+}
 
 /** The last `max` characters, never starting inside a surrogate pair. */
 function keepEnd(text: string, max = MAX_BLOCK_CHARS): string {

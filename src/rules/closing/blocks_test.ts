@@ -79,4 +79,9 @@ Deno.test("parseBlocks(): a short line with no closing mark titles the list afte
   assert.deepEqual(leads("I changed three files.\n- a.ts\n- b.ts"), ["", ""]);
   assert.deepEqual(leads(`${"word ".repeat(14)}and more\n- a`), [""]);
   assert.deepEqual(leads("Want me to add these?\n- retries"), [""]);
+  // a name, not a sentence: a longer line, or one that says the items are done
+  assert.deepEqual(leads("Missing translations fixed\n- de\n- fr"), ["", ""]);
+  assert.deepEqual(leads("Follow-ups closed\n- #12"), [""]);
+  assert.deepEqual(leads("剩余库存计算的修正\n- 修复负数"), [""]);
+  assert.deepEqual(leads("Por fazer (da minha parte)\n- relatório"), ["Por fazer (da minha parte)"]);
 });
