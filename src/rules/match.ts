@@ -67,36 +67,27 @@ export function matchRule(rule: CompiledRule, text: string): string | null {
   return best.text || scope.slice(best.index, best.index + MAX_PHRASE_CHARS);
 }
 
-const caseFolded = new Map<string, string>();
-
-/** case_fold.ts caseFold of `text`, computed once for every folded pattern that reads it. */
-function caseFoldedOnce(text: string): string {
-  let out = caseFolded.get(text);
-  if (out === undefined) {
-    if (caseFolded.size >= FOLDED_KEPT) caseFolded.clear();
-    out = caseFold(text);
-    caseFolded.set(text, out);
-  }
-  return out;
-}
-
-/** How many folded texts foldedOnce keeps: a message's units, and the tails its message-scope rules read. */
+/** How many texts each fold keeps: a message's units, and the tails its message-scope rules read. */
 const FOLDED_KEPT = 64;
-const folded = new Map<string, string>();
 
-/**
- * foldForPrefilter of `text`, computed once for every rule that reads it: the closing analysis matches each unit of a
- * message against each of its rules.
- */
-export function foldedOnce(text: string): string {
-  let out = folded.get(text);
-  if (out === undefined) {
-    if (folded.size >= FOLDED_KEPT) folded.clear();
-    out = foldForPrefilter(text);
-    folded.set(text, out);
-  }
-  return out;
+/** `fold`, computed once per text for every rule that reads it (the analysis matches each unit against each rule). */
+function foldedOnceBy(fold: (text: string) => string): (text: string) => string {
+  const kept = new Map<string, string>();
+  return (text) => {
+    let out = kept.get(text);
+    if (out === undefined) {
+      if (kept.size >= FOLDED_KEPT) kept.clear();
+      out = fold(text);
+      kept.set(text, out);
+    }
+    return out;
+  };
 }
+
+/** foldForPrefilter of a text, once per text: the text an `i` pattern's required literals are looked for in. */
+export const foldedOnce: (text: string) => string = foldedOnceBy(foldForPrefilter);
+/** case_fold.ts caseFold of a text, once per text: what a pattern run without `i` reads. */
+const caseFoldedOnce: (text: string) => string = foldedOnceBy(caseFold);
 
 /**
  * The matched phrase: the whole match, or its `(?<phrase>…)` group when the pattern has one. A pattern anchored at
