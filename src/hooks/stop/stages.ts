@@ -167,9 +167,9 @@ const escape: StopStage = {
   id: "escape",
   row: {
     condition: "the final message has an escape line: `BLOCKED:` or `NEEDS-YOU:` starting a line, or a " +
-      "`Status: partial`/`blocked` handover with its `Next step:`",
+      "`Status: partial`/`blocked` handover with its `Next step:` (in English or another language the guard reads)",
     decision: "allow",
-    rule: "`blocker-token`, `status-handover`",
+    rule: "`blocker-token`, `status-handover`, `status-handover-intl`",
   },
   payloadOnly: (payload, rules) => findEscapeLine(payload.last_assistant_message ?? "", rules) !== null,
   run(ctx, next) {
