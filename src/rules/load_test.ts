@@ -45,7 +45,7 @@ function report(set: ReturnType<typeof buildRuleSet>, origin: string) {
 Deno.test("buildFullRuleSet() with no user files loads the built-ins in order", () => {
   const set = buildFullRuleSet({ userFiles: [] });
   assert.deepEqual(set.earlyStop.map((r) => r.id), BUILTIN_EARLY_STOP);
-  assert.deepEqual(set.escape.map((r) => r.id), ["blocker-token", "status-handover", "status-handover-intl", "blocker-token-it"]);
+  assert.deepEqual(set.escape.map((r) => r.id), ["blocker-token", "status-handover", "blocker-token-it"]);
   assert.ok(set.blocker.length > 0);
   assert.deepEqual(set.files.map((f) => [f.origin, f.error]), [
     ["builtin:escapes.json", null],

@@ -71,7 +71,6 @@ export const STAGE_LABELS: Record<string, string> = {
   "checklist-done": "checklist complete",
   "blocker-token": "BLOCKED: or NEEDS-YOU: named",
   "status-handover": "Status: partial/blocked handover",
-  "status-handover-intl": "Status: partial/blocked handover (another language)",
   "background-work": "background work still running",
   "plan-mode": "plan mode",
   "cap": "continuation cap reached",

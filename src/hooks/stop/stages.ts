@@ -167,9 +167,9 @@ const escape: StopStage = {
   id: "escape",
   row: {
     condition: "the final message has an escape line: `BLOCKED:` or `NEEDS-YOU:` starting a line, or a " +
-      "`Status: partial`/`blocked` handover with its `Next step:` (in English or another language the guard reads)",
+      "`Status: partial`/`blocked` handover with its `Next step:`",
     decision: "allow",
-    rule: "`blocker-token`, `status-handover`, `status-handover-intl`",
+    rule: "`blocker-token`, `status-handover`",
   },
   payloadOnly: (payload, rules) => findEscapeLine(payload.last_assistant_message ?? "", rules) !== null,
   run(ctx, next) {
