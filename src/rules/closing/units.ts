@@ -64,12 +64,9 @@ export function answeredAtOnce(question: string, next: string): boolean {
   return AGENT.test(question) ? YES_NO.test(next) : YES_NO.test(next) || ANSWER.test(next);
 }
 
-/**
- * A yes or no with punctuation (not "No rush.", not "Yes or no?"); in Chinese, Japanese and Korean a plain no, or a
- * plain yes (可以, 是的, はい, 네, 예) followed by its punctuation.
- */
+/** A yes or no with punctuation (not "No rush.", not "Yes or no?"); in Chinese, Japanese and Korean a no only. */
 const YES_NO =
-  /^(?:(?:yes|no|yep|nope|yeah|nah|oui|non|sí|si|ja|nein|sim|não|sì|nee)\s*[,;:.!—–-]|(?:不需要|不用|不必|没必要|沒必要|不会|不會|没有|沒有|不是|可以|是的|いいえ|はい|아니요|아뇨|네|예)\s*[，。、：:！!,.—–-])/i;
+  /^(?:(?:yes|no|yep|nope|yeah|nah|oui|non|sí|si|ja|nein|sim|não|sì|nee)\s*[,;:.!—–-]|(?:不需要|不用|不必|没必要|沒必要|不会|不會|没有|沒有|不是|可以|是的|いいえ|はい|아니요|아뇨|네|예)\s*[，。、：:！!—–-])/i;
 /** "Short answer:", a check made with its result after a colon, a denial. */
 const ANSWER =
   /^(?:(?:short|quick)\s+answer\b|in\s+short\s*[,:]|answer\s*:|(?:I|we)\s+(?:checked|verified|confirmed|tested|measured|searched)\b[^.?!:]{0,80}:|(?:checked|verified|confirmed|tested)\s*:|(?:it|they|that)\s+(?:doesn['’]t|does\s+not|didn['’]t|did\s+not|isn['’]t|is\s+not|wasn['’]t|was\s+not|don['’]t|do\s+not|aren['’]t|are\s+not)\b)/i;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { answeredAtOnce, readStructure } from "./units.ts";
+import { readStructure } from "./units.ts";
 
 const read = (text: string) => readStructure(text, { maxChars: 4000 }).units;
 
@@ -71,11 +71,4 @@ Deno.test("readStructure(): a repeated closing mark reads as one (`??`, `?!`)", 
     "Great!",
   ]);
   assert.deepEqual(units.map((u) => u.question), [false, true, true, true, false]);
-});
-
-Deno.test("answeredAtOnce(): a plain yes in Chinese, Japanese or Korean answers a question too", () => {
-  assert.ok(answeredAtOnce("能直接部署吗？", "可以：镜像已经推送到仓库。"));
-  assert.ok(answeredAtOnce("このキャッシュは消してもいい？", "はい。起動時に作り直されます。"));
-  assert.ok(answeredAtOnce("이 설정을 바꿔도 될까요?", "네, 재시작하면 적용됩니다."));
-  assert.ok(!answeredAtOnce("能直接部署吗？", "可以的话我就直接部署。"), "可以 starting a clause is no answer");
 });
