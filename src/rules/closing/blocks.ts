@@ -175,6 +175,9 @@ function leadFor(current: Block | null, last: Block | undefined): string {
 const MAX_TITLE_WORDS = 2;
 const MAX_TITLE_CJK = 6;
 const CJK_OR_HANGUL = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
+/** Words that say a list is done or empty, in the guard's languages. */
+const DONE_WORDS =
+  /(?<![\w\u00C0-\u024F])(?:none|nothing|done|n\/a|complete|completed|finished|merged|resolved|closed|ninguno|nada|hecho|resuelto|resueltos|keine|nichts|erledigt|aucun|rien|fait|nenhum|feito|resolvido|nessuno|niente|fatto|geen|niets|klaar|gedaan|нет|ничего|готово)(?![\w\u00C0-\u024F])|なし|無し|完了|済み|済|无|無|没有|沒有|已完成|完成|없음|완료/i;
 
 /**
  * A short line with no closing mark, a name rather than a sentence: at most two words (or six CJK or Hangul
@@ -183,6 +186,8 @@ const CJK_OR_HANGUL = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
  */
 function isTitle(text: string): boolean {
   if (text.includes("\n") || /[.!?。！？…;；,，:：]$/.test(text)) return false;
+  // a title that says the list is done or empty is no list of work ("Remaining (none)", "残作業なし", "Follow-ups done")
+  if (DONE_WORDS.test(text)) return false;
   const core = text.replace(/\s*[(（][^)）]*[)）]\s*$/, "").replace(/^[#*_\s]+|[*_\s]+$/g, "");
   if (core === "") return false;
   if (CJK_OR_HANGUL.test(core)) return core.replace(/\s+/g, "").length <= MAX_TITLE_CJK;

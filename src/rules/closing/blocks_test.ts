@@ -84,4 +84,8 @@ Deno.test("parseBlocks(): a short line with no closing mark titles the list afte
   assert.deepEqual(leads("Follow-ups closed\n- #12"), [""]);
   assert.deepEqual(leads("剩余库存计算的修正\n- 修复负数"), [""]);
   assert.deepEqual(leads("Por fazer (da minha parte)\n- relatório"), ["Por fazer (da minha parte)"]);
+  // a title that says the list is done or empty
+  assert.deepEqual(leads("Remaining (none)\n- all items merged"), [""]);
+  assert.deepEqual(leads("Follow-ups done\n- #12"), [""]);
+  assert.deepEqual(leads("残作業なし\n- 全部マージ済み"), [""]);
 });
