@@ -23,7 +23,7 @@ import {
   exitCodeFor,
   renderChecks,
 } from "../doctor/checks.ts";
-import { type Facts, gatherFacts } from "../doctor/facts.ts";
+import type { Facts } from "../doctor/facts.ts";
 import { checkHandlersStart } from "../doctor/handlers_start.ts";
 import { checkHooksLoad } from "../doctor/hooks_load.ts";
 import { checkHomeWritable } from "../doctor/home_writable.ts";
@@ -34,7 +34,7 @@ import { inScope, launcherPrograms, readLauncher } from "../settings/launcher.ts
 import { generations } from "../store/rotate.ts";
 import { type CommandSpec, parseCommandArgs } from "./args.ts";
 import { forCheckout } from "./checkout_fix.ts";
-import { settingsFacts } from "./named_settings.ts";
+import { gatherCommandFacts } from "./named_settings.ts";
 import type { CliContext, Command } from "./context.ts";
 import { readTailText } from "../store/read_at.ts";
 
@@ -62,13 +62,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(spec, argv);
   const paths = ctx.paths;
   const cwd = ctx.cwd();
-  const facts = await gatherFacts({
-    paths,
-    env: ctx.env,
-    cwd,
-    now: ctx.now(),
-    ...settingsFacts(parsed.values),
-  });
+  const facts = await gatherCommandFacts(ctx, parsed.values);
   const { config, registrations: files } = facts;
   const problems = facts.configProblems;
   const registered = files.some((f) => f.events.length > 0);

@@ -1,5 +1,7 @@
 /** The settings files `status` and `doctor` are asked to look at: `--settings PATH…` and `--project DIR…`. */
 import { resolve } from "node:path";
+import { type Facts, gatherFacts } from "../doctor/facts.ts";
+import type { CliContext } from "./context.ts";
 
 export function namedSettings(values: Record<string, unknown>): string[] {
   const settings = (values["settings"] as string[] | undefined) ?? [];
@@ -23,9 +25,17 @@ export function optionalNamedSettings(values: Record<string, unknown>): string[]
   return projects.map((dir) => resolve(dir, ".claude", "settings.local.json")).filter((p) => !settings.includes(p));
 }
 
-/** The settings options of `gatherFacts` for these flags: the files named, and those of them that may be absent. */
-export function settingsFacts(
-  values: Record<string, unknown>,
-): { extraSettings: string[]; optionalSettings: string[] } {
-  return { extraSettings: namedSettings(values), optionalSettings: optionalNamedSettings(values) };
+/**
+ * The facts `status` and `doctor` report on (doctor/facts.ts), for this command's context and its `--settings` and
+ * `--project` flags: the files named, and those of them that may be absent.
+ */
+export function gatherCommandFacts(ctx: CliContext, values: Record<string, unknown>): Promise<Facts> {
+  return gatherFacts({
+    paths: ctx.paths,
+    env: ctx.env,
+    cwd: ctx.cwd(),
+    now: ctx.now(),
+    extraSettings: namedSettings(values),
+    optionalSettings: optionalNamedSettings(values),
+  });
 }

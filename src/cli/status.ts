@@ -1,9 +1,8 @@
 /** `status [--settings PATH] [--json]`: is it on, where is it registered, how is it configured, what may it touch. */
-import { gatherFacts } from "../doctor/facts.ts";
 import type { inspectSettings } from "../settings/inspect.ts";
 import { VERSION } from "../version.ts";
 import { type CommandSpec, parseCommandArgs } from "./args.ts";
-import { settingsFacts } from "./named_settings.ts";
+import { gatherCommandFacts } from "./named_settings.ts";
 import type { CliContext, Command } from "./context.ts";
 import { join } from "node:path";
 import { KILL_HELPER_CANDIDATES } from "../permissions.ts";
@@ -43,13 +42,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(spec, argv);
   const paths = ctx.paths;
   const cwd = ctx.cwd();
-  const facts = await gatherFacts({
-    paths,
-    env: ctx.env,
-    cwd,
-    now: ctx.now(),
-    ...settingsFacts(parsed.values),
-  });
+  const facts = await gatherCommandFacts(ctx, parsed.values);
   const { config, configExists, switches, homeInScope, quirks, rules } = facts;
   const problems = facts.configProblems;
   const offFile = switches.offFile !== null;
