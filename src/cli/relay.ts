@@ -18,7 +18,7 @@ import { appendLogMd, logMdLine, MAX_LOG_MD_TAIL_BYTES, tailLogMd } from "../rel
 import { linkedFolderText, linkedRelayFolder, type RelayFolderSource } from "../relay/folder.ts";
 import { newestReport, nextInstructionTurn, type RelaySnapshot, snapshot } from "../relay/mailbox.ts";
 import { DEFAULT_RELAY_FOLDER, projectDir, relayDirFor, type RelayPaths, relayPaths } from "../relay/paths.ts";
-import { recordManager, TAKING_LEASE_MS } from "../relay/state.ts";
+import { recordManager, TAKING_LEASE_MS, takingHolds } from "../relay/state.ts";
 import { formatMessage } from "../relay/turn_format.ts";
 import { isPermissionError } from "../relay/access.ts";
 
@@ -402,9 +402,8 @@ export function renderStatus(s: RelaySnapshot, logLines: string[], now: number):
 
 function takingLine(taking: NonNullable<RelaySnapshot["taking"]>, now: number): string {
   const taken = `  taking       turn ${taking.turn}, taken by session ${taking.session} at ${taking.at}: `;
-  const age = now - Date.parse(taking.at);
-  // as the stage reads the mark (state.ts claimCodeTurn): past the lease, from the future, or unreadable, it is stale
-  if (!(Math.abs(age) < TAKING_LEASE_MS)) {
+  // as the stage reads the mark (state.ts takingHolds)
+  if (!takingHolds(taking.at, now)) {
     return `${taken}its lease ran out (that stop was cut off); the next stop takes the turn again`;
   }
   return `${taken}consumed once that stop's answer is out; taken again by the next stop after ${

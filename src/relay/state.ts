@@ -108,6 +108,14 @@ export async function mergeStateFile<T>(options: MergeOptions<T>): Promise<Merge
  */
 export const TAKING_LEASE_MS = 30_000;
 
+/**
+ * Whether a `taking` mark made at `at` (ISO) still holds its turn at `now` (ms): taken less than TAKING_LEASE_MS ago.
+ * A mark past the lease, from the future past it, or with an unreadable time is stale.
+ */
+export function takingHolds(at: string, now: number): boolean {
+  return Math.abs(now - Date.parse(at)) < TAKING_LEASE_MS;
+}
+
 export type ClaimResult =
   | { ok: true; claimed: true; again: boolean; current: number }
   | { ok: true; claimed: false; current: number }
@@ -133,10 +141,9 @@ export async function claimCodeTurn(
       if (current.last_code_turn_consumed >= claim.turn) return null;
       const taking = current.taking;
       if (taking !== undefined && taking.turn === claim.turn) {
-        const age = claim.now.getTime() - Date.parse(taking.at);
         // a stop handing it over now (its answer and mark are milliseconds apart), even of this session: a copy of
         // the same stop may run in parallel. A mark from the future, past the lease, or unreadable is stale too.
-        if (Math.abs(age) < TAKING_LEASE_MS) return null;
+        if (takingHolds(taking.at, claim.now.getTime())) return null;
         again = true;
       }
       const at = claim.now.toISOString();
