@@ -5,8 +5,11 @@
  * 2. Every early-stop rule is tried on the units its `scope` names (a language's rules only on text that can be in
  *    that language: `languages.ts`); each hit carries the rule's `weight`.
  * 3. A counter rule that matches the same unit cancels its hits (a courtesy closer, "Remaining: none").
- * 4. A blocker phrase in the prose allows the stop, unless an offer, a permission request or a choice is asked
- *    as a question: a blocker must not hide an offer.
+ * 4. A blocker phrase in the prose excuses the hits of its own sentence and of the sentences right before and
+ *    after it (`BLOCKER_REACH`): "No network here, so the live run is not done." A blocker further away does not
+ *    excuse a hit: a feature described in blocker words ("jobs only start inside the maintenance window") does not
+ *    hide a later offer. An offer, a permission request or a choice asked as a question is never excused: a blocker
+ *    must not hide an offer. With no hit left, a blocker allows the stop.
  * 5. The stop is early when the strongest hit weighs 1 or more, or the closing's hits of different rules add up
  *    to 1. The hit that decided is the strongest (a rule that names the act before a bare question in the
  *    closing); of equals, the last in the message, and on one sentence the rule listed first. Its sentence is
@@ -70,15 +73,37 @@ export function analyseClosing(whole: string, set: RuleSet, options: AnalyseOpti
     }
   }
 
-  const blockerHit = firstBlocker(set.blocker.filter((rule) => runsFor(rule.lang, langs)), units, rawTail);
-  const early = decide(hits, blockerHit !== null);
+  const blockers = set.blocker.filter((rule) => runsFor(rule.lang, langs));
+  // every blocker's sentences are needed only when there is an early stop for them to excuse
+  const early = decide(hits) === null
+    ? null
+    : decide(unexcused(hits, blockers.flatMap((r) => hitsOf(r, units, rawTail))));
+  const blockerHit = early === null ? firstBlocker(blockers, units, rawTail) : null;
   return {
     units,
     hits,
     cancelled,
-    blocker: early === null && blockerHit ? toMatch(blockerHit) : null,
+    blocker: blockerHit ? toMatch(blockerHit) : null,
     early: early ? toMatch(early) : null,
   };
+}
+
+/** How many sentences before and after a blocker's own sentence it excuses. */
+export const BLOCKER_REACH = 1;
+
+/**
+ * The hits a blocker does not excuse: a hit more than `BLOCKER_REACH` units away from every blocker, and an offer, a
+ * permission request or a choice asked as a question wherever it is. A blocker with no unit (a `message`-scope rule)
+ * and a hit with none reach everything, as before units were read.
+ */
+function unexcused(hits: readonly Hit[], blockers: readonly Hit[]): Hit[] {
+  if (blockers.length === 0) return [...hits];
+  return hits.filter((hit) => {
+    if (hit.unit?.question === true && ASKING_ACTS.has(hit.rule.act ?? "offer")) return true;
+    return !blockers.some((b) =>
+      b.unit === null || hit.unit === null || Math.abs(b.unit.index - hit.unit.index) <= BLOCKER_REACH
+    );
+  });
 }
 
 function hitsOf(rule: CompiledRule, units: readonly Unit[], rawTail: string): Hit[] {
@@ -146,10 +171,7 @@ function firstBlocker(rules: readonly CompiledRule[], units: readonly Unit[], ra
   return null;
 }
 
-function decide(hits: readonly Hit[], blocked: boolean): Hit | null {
-  const counted = blocked
-    ? hits.filter((h) => h.unit?.question === true && ASKING_ACTS.has(h.rule.act ?? "offer"))
-    : hits;
+function decide(counted: readonly Hit[]): Hit | null {
   let best: Hit | null = null;
   for (const hit of counted) {
     if (best === null || rank(hit) > rank(best) || (rank(hit) === rank(best) && position(hit) > position(best))) {

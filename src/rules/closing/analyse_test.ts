@@ -30,6 +30,28 @@ Deno.test("analyseClosing(): a blocker allows, unless an offer is asked as a que
   assert.equal(hidden.blocker, null);
 });
 
+Deno.test("analyseClosing(): a blocker excuses the hits of its own sentence and its neighbours, not further", () => {
+  // the blocker's own sentence and the next one: a handover
+  const near = analyse(
+    "The importer is done; 27 tests pass. The live run is not done: the feed isn't reachable from the sandbox. " +
+      "Next step: run `make import-live` on a machine with a network.",
+  );
+  assert.equal(near.early, null);
+  assert.equal(near.blocker?.rule.id, "out-of-reach");
+  // the same blocker words describing a feature, two sentences before an offer, hide nothing
+  const feature = "With this change, heavy jobs can only run in the maintenance window.";
+  assert.equal(analyse(feature).blocker?.rule.id, "out-of-reach");
+  const far = analyse(
+    `${feature} \`pytest tests/scheduler\`: 31 passed.\n\nIf you want, I can also add a gauge for the deferred jobs.`,
+  );
+  assert.equal(far.early?.rule.id, "offers-to-continue");
+  assert.equal(far.blocker, null);
+  // right after the blocker, an offer asked as a question still blocks
+  const asked = analyse("The sandbox has no outbound network. Want me to add retries as well?");
+  assert.ok(asked.early);
+  assert.equal(asked.blocker, null);
+});
+
 Deno.test("analyseClosing(): weak hits add up only in the closing, one per rule", () => {
   const file = (weight: number): RuleFile => ({
     kind: "early-stop",
