@@ -34,6 +34,11 @@ function buildSchemas() {
     "remaining-none",
     "other-owner",
     "describes",
+    /**
+     * A counter that says the sentence waits on something ("until you confirm", "once access is granted", "备案通过后"):
+     * it cancels nothing alone, but lets a blocker anywhere in the message excuse the sentence's hits (analyse.ts).
+     */
+    "waits",
     "report",
     "answer",
   ]);

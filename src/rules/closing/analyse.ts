@@ -9,7 +9,9 @@
  *    after it (`BLOCKER_REACH`): "No network here, so the live run is not done." A blocker further away does not
  *    excuse a hit: a feature described in blocker words ("jobs only start inside the maintenance window") does not
  *    hide a later offer. An offer, a permission request or a choice asked as a question is never excused: a blocker
- *    must not hide an offer. With no hit left, a blocker allows the stop.
+ *    must not hide an offer. A hit whose own sentence waits on something (a counter of act `waits`: "I'll stop here
+ *    until you confirm the deletion", "Next step: once access is granted, …") is excused by a blocker anywhere in the
+ *    message. With no hit left, a blocker allows the stop.
  * 5. The stop is early when the strongest hit weighs 1 or more, or the closing's hits of different rules add up
  *    to 1. The hit that decided is the strongest (a rule that names the act before a bare question in the
  *    closing); of equals, the last in the message, and on one sentence the rule listed first. Its sentence is
@@ -75,9 +77,10 @@ export function analyseClosing(whole: string, set: RuleSet, options: AnalyseOpti
 
   const blockers = set.blocker.filter((rule) => runsFor(rule.lang, langs));
   // every blocker's sentences are needed only when there is an early stop for them to excuse
+  const waits = set.counter.filter((rule) => rule.act === "waits" && runsFor(rule.lang, langs));
   const early = decide(hits) === null
     ? null
-    : decide(unexcused(hits, blockers.flatMap((r) => hitsOf(r, units, rawTail))));
+    : decide(unexcused(hits, blockers.flatMap((r) => hitsOf(r, units, rawTail)), waits));
   const blockerHit = early === null ? firstBlocker(blockers, units, rawTail) : null;
   return {
     units,
@@ -96,10 +99,11 @@ export const BLOCKER_REACH = 1;
  * permission request or a choice asked as a question wherever it is. A blocker with no unit (a `message`-scope rule)
  * and a hit with none reach everything, as before units were read.
  */
-function unexcused(hits: readonly Hit[], blockers: readonly Hit[]): Hit[] {
+function unexcused(hits: readonly Hit[], blockers: readonly Hit[], waits: readonly CompiledRule[]): Hit[] {
   if (blockers.length === 0) return [...hits];
   return hits.filter((hit) => {
     if (hit.unit?.question === true && ASKING_ACTS.has(hit.rule.act ?? "offer")) return true;
+    if (hit.unit !== null && waits.some((rule) => matchRule(rule, counterText(hit.unit!)) !== null)) return false;
     return !blockers.some((b) =>
       b.unit === null || hit.unit === null || Math.abs(b.unit.index - hit.unit.index) <= BLOCKER_REACH
     );
@@ -149,8 +153,9 @@ function counterFor(hit: Hit, counters: readonly CompiledRule[], langs: Readonly
   const unit = hit.unit!;
   const act = hit.rule.act;
   for (const counter of counters) {
-    // a counter of another language than the message's is never compiled for it, like an early-stop rule
-    if (!runsFor(counter.lang, langs)) continue;
+    // a counter of another language than the message's is never compiled for it, like an early-stop rule; a `waits`
+    // counter cancels nothing alone (unexcused)
+    if (counter.act === "waits" || !runsFor(counter.lang, langs)) continue;
     if (counter.cancels && act !== undefined && !counter.cancels.includes(act)) continue;
     if ((counter.scope === "lead") !== (unit.kind === "lead")) continue;
     if (matchRule(counter, counterText(unit)) !== null) return counter;

@@ -52,6 +52,19 @@ Deno.test("analyseClosing(): a blocker excuses the hits of its own sentence and 
   assert.equal(asked.blocker, null);
 });
 
+Deno.test("analyseClosing(): a sentence that waits on something is excused by a blocker anywhere in the message", () => {
+  const blocker = "Dropping the bucket cannot be undone, so I have not run the script.";
+  const details = "It removes the reader role first. It prints a dry run by default. Pass `--confirm` to execute.";
+  const closing = "I'll stop here until you confirm the deletion.";
+  const waiting = analyse(`${blocker} ${details}\n\n${closing}`);
+  assert.equal(waiting.early, null);
+  assert.equal(waiting.blocker?.rule.id, "destructive-step");
+  // with no blocker it is a pause that waits for nobody's real need
+  assert.ok(analyse(`The script is ready. ${details}\n\n${closing}`).early);
+  // and a closing that does not wait, as far from the blocker, is not excused
+  assert.ok(analyse(`${blocker} ${details}\n\nI'll stop here for today.`).early);
+});
+
 Deno.test("analyseClosing(): weak hits add up only in the closing, one per rule", () => {
   const file = (weight: number): RuleFile => ({
     kind: "early-stop",
