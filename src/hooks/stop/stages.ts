@@ -299,8 +299,8 @@ const checklistDone: StopStage = {
 const blocker: StopStage = {
   id: "blocker-phrase",
   row: {
-    condition: 'no checklist, and the message names a blocker ("cannot proceed without …"), with no offer asked as ' +
-      "a question",
+    condition: 'no checklist, and the message names a blocker ("cannot proceed without …") within a sentence of ' +
+      "every early-stop sentence (or that sentence waits on something), with no offer asked as a question",
     decision: "allow",
     rule: "`blocker-phrase`",
   },

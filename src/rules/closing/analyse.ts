@@ -103,11 +103,24 @@ function unexcused(hits: readonly Hit[], blockers: readonly Hit[], waits: readon
   if (blockers.length === 0) return [...hits];
   return hits.filter((hit) => {
     if (hit.unit?.question === true && ASKING_ACTS.has(hit.rule.act ?? "offer")) return true;
-    if (hit.unit !== null && waits.some((rule) => matchRule(rule, counterText(hit.unit!)) !== null)) return false;
-    return !blockers.some((b) =>
-      b.unit === null || hit.unit === null || Math.abs(b.unit.index - hit.unit.index) <= BLOCKER_REACH
-    );
+    const unit = hit.unit;
+    const act = hit.rule.act;
+    const waiting = (rule: CompiledRule) =>
+      (!rule.cancels || act === undefined || rule.cancels.includes(act)) &&
+      matchRule(rule, counterText(unit!)) !== null;
+    if (unit !== null && waits.some(waiting)) return false;
+    return !blockers.some((b) => b.unit === null || unit === null || distance(b.unit.index, unit) <= BLOCKER_REACH);
   });
+}
+
+/**
+ * Units between a blocker's sentence and a hit's. A list's lead-in line is read twice, as a sentence and then as the
+ * lead (the next index), and its items follow it, so a lead spans its lead-in sentence to its last item.
+ */
+function distance(index: number, unit: Unit): number {
+  const from = unit.kind === "lead" ? unit.index - 1 : unit.index;
+  const to = unit.kind === "lead" ? unit.index + unit.items.length : unit.index;
+  return index < from ? from - index : index > to ? index - to : 0;
 }
 
 function hitsOf(rule: CompiledRule, units: readonly Unit[], rawTail: string): Hit[] {

@@ -52,6 +52,15 @@ Deno.test("analyseClosing(): a blocker excuses the hits of its own sentence and 
   assert.equal(asked.blocker, null);
 });
 
+Deno.test("analyseClosing(): a list right after a blocker, or right before it, is within its reach", () => {
+  const blocker = "The live import is not done: the feed isn't reachable from the sandbox.";
+  const list = "Remaining:\n- run `make import-live` on a machine with a network";
+  assert.equal(analyse(`The importer is done; 27 tests pass. ${blocker}\n\n${list}`).early, null);
+  assert.equal(analyse(`The importer is done; 27 tests pass.\n\n${list}\n\n${blocker}`).early, null);
+  // the same list with no blocker is the agent's own remaining work
+  assert.ok(analyse(`The importer is done; 27 tests pass.\n\n${list}`).early);
+});
+
 Deno.test("analyseClosing(): a sentence that waits on something is excused by a blocker anywhere in the message", () => {
   const blocker = "Dropping the bucket cannot be undone, so I have not run the script.";
   const details = "It removes the reader role first. It prints a dry run by default. Pass `--confirm` to execute.";
