@@ -21,7 +21,7 @@
  */
 import { matchRule, quotablePhrase, tail } from "../match.ts";
 import { ASKING_ACTS } from "../acts.ts";
-import type { CompiledRule, RuleMatch, RuleSet } from "../schema.ts";
+import type { Act, CompiledRule, RuleMatch, RuleSet } from "../schema.ts";
 import { MAX_BLOCK_CHARS, withoutCode } from "./blocks.ts";
 import { languagesOf, runsFor } from "./languages.ts";
 import { readStructure, type Unit } from "./units.ts";
@@ -76,12 +76,15 @@ export function analyseClosing(whole: string, set: RuleSet, options: AnalyseOpti
   }
 
   const blockers = set.blocker.filter((rule) => runsFor(rule.lang, langs));
-  // every blocker's sentences are needed only when there is an early stop for them to excuse
+  // each blocker's hits, found once: all of them only when there is an early stop for them to excuse, else up to the
+  // first rule that has one (firstBlocker)
+  const found: Hit[][] = [];
+  const blockerHits = (i: number) => found[i] ??= hitsOf(blockers[i]!, units, rawTail);
   const waits = set.counter.filter((rule) => rule.act === "waits" && runsFor(rule.lang, langs));
   const early = decide(hits) === null
     ? null
-    : decide(unexcused(hits, blockers.flatMap((r) => hitsOf(r, units, rawTail)), waits));
-  const blockerHit = early === null ? firstBlocker(blockers, units, rawTail) : null;
+    : decide(unexcused(hits, blockers.flatMap((_, i) => blockerHits(i)), waits));
+  const blockerHit = early === null ? firstBlocker(blockers.length, blockerHits) : null;
   return {
     units,
     hits,
@@ -105,9 +108,7 @@ function unexcused(hits: readonly Hit[], blockers: readonly Hit[], waits: readon
     if (hit.unit?.question === true && ASKING_ACTS.has(hit.rule.act ?? "offer")) return true;
     const unit = hit.unit;
     const act = hit.rule.act;
-    const waiting = (rule: CompiledRule) =>
-      (!rule.cancels || act === undefined || rule.cancels.includes(act)) &&
-      matchRule(rule, counterText(unit!)) !== null;
+    const waiting = (rule: CompiledRule) => reaches(rule, act) && matchRule(rule, counterText(unit!)) !== null;
     if (unit !== null && waits.some(waiting)) return false;
     return !blockers.some((b) => b.unit === null || unit === null || distance(b.unit.index, unit) <= BLOCKER_REACH);
   });
@@ -169,11 +170,16 @@ function counterFor(hit: Hit, counters: readonly CompiledRule[], langs: Readonly
     // a counter of another language than the message's is never compiled for it, like an early-stop rule; a `waits`
     // counter cancels nothing alone (unexcused)
     if (counter.act === "waits" || !runsFor(counter.lang, langs)) continue;
-    if (counter.cancels && act !== undefined && !counter.cancels.includes(act)) continue;
+    if (!reaches(counter, act)) continue;
     if ((counter.scope === "lead") !== (unit.kind === "lead")) continue;
     if (matchRule(counter, counterText(unit)) !== null) return counter;
   }
   return null;
+}
+
+/** Whether a counter applies to a hit of this act: its `cancels` list names it, or it has none. */
+function reaches(counter: CompiledRule, act: Act | undefined): boolean {
+  return !counter.cancels || act === undefined || counter.cancels.includes(act);
 }
 
 /** What a counter reads: the sentence, or a lead-in with its items (capped at one block's length). */
@@ -181,9 +187,10 @@ function counterText(unit: Unit): string {
   return unit.kind === "lead" ? [unit.text, ...unit.items].join("\n").slice(0, MAX_BLOCK_CHARS) : unit.text;
 }
 
-function firstBlocker(rules: readonly CompiledRule[], units: readonly Unit[], rawTail: string): Hit | null {
-  for (const rule of rules) {
-    const found = hitsOf(rule, units, rawTail);
+/** The last hit of the first blocker rule (of `count`, in order) that has one. */
+function firstBlocker(count: number, hitsOfRule: (index: number) => Hit[]): Hit | null {
+  for (let i = 0; i < count; i++) {
+    const found = hitsOfRule(i);
     if (found.length > 0) return found[found.length - 1]!;
   }
   return null;
