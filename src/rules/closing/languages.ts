@@ -7,7 +7,12 @@
  * it has no other script, else what is left outside code spans, fenced code and URLs, when that holds a phrase of three
  * words. A Japanese report naming `npm test` and a file does not run them; a Dutch question about a key written in
  * Cyrillic does. Rules with lang `en` or `any` always run.
+ *
+ * Prose reads as English with three common English words, or when at least four in five of its words, and of its last
+ * line's, are words of the labelled English endings (english_words.ts): a terse report ("Done: parser fixed. All 99
+ * tests pass.") has few function words but is English all the same.
  */
+import { ENGLISH_WORDS } from "./english_words.ts";
 
 const KANA = /[\u3040-\u30ff]/;
 const HAN = /[\u3400-\u9fff\uf900-\ufaff]/;
@@ -57,12 +62,56 @@ function latinProse(prose: string): boolean {
   return LATIN_PHRASE.test(prose) && !readsAsEnglish(prose);
 }
 
-/** Three or more common English words. */
+/** Three or more common English words, or words that are mostly English ones, in the whole and in its last line. */
 function readsAsEnglish(text: string): boolean {
   ENGLISH.lastIndex = 0;
   let english = 0;
   while (english < 3 && ENGLISH.exec(text) !== null) english++;
-  return english >= 3;
+  if (english >= 3) return true;
+  const words = proseWords(text);
+  if (words.length === 0 || !mostlyEnglish(words)) return false;
+  const last = proseWords(lastLine(text));
+  return last.length === 0 || mostlyEnglish(last);
+}
+
+/** Of a text's words, the share that must be English words for it to read as English. */
+export const ENGLISH_SHARE = 0.8;
+
+function mostlyEnglish(words: readonly string[]): boolean {
+  let known = 0;
+  for (const word of words) if (isEnglishWord(word)) known++;
+  return known >= ENGLISH_SHARE * words.length;
+}
+
+/**
+ * A prose word (lowercase ASCII letters) among english_words.ts: one search of its first letter's string, where a Set
+ * of the 2,500 words would take a new hook process 2-3 ms to build.
+ */
+export function isEnglishWord(word: string): boolean {
+  return Object.hasOwn(ENGLISH_WORDS, word[0] ?? "") && ENGLISH_WORDS[word[0]!]!.includes(` ${word} `);
+}
+
+/** Code, URLs, paths and identifiers: a token with `/`, `\` or `_` in it, or a dot between two characters. */
+const NOT_PROSE = /```[\s\S]*?(?:```|$)|`[^`\n]*`|\bhttps?:\/\/\S+|\S*[\/\\_]\S*|\S+\.\S+/g;
+/** A word of two or more ASCII letters that is not part of a word with accented letters. */
+const LATIN_WORD = /(?<![A-Za-z\u00C0-\u024F])[A-Za-z]{2,}(?![A-Za-z\u00C0-\u024F])/g;
+
+/** The prose words of a text, lowercased: words of ASCII letters outside code, URLs, paths and identifiers. */
+export function proseWords(text: string): string[] {
+  const words = text.replace(NOT_PROSE, " ").match(LATIN_WORD) ?? [];
+  return words.map((word) => word.toLowerCase());
+}
+
+/** The last line that holds two letters in a row, its last 200 characters (where an ending asks or offers). */
+function lastLine(text: string): string {
+  const lines = text.trimEnd().split("\n");
+  for (let i = lines.length - 1; i >= 0; i--) if (/[A-Za-z]{2}/.test(lines[i]!)) return lines[i]!.slice(-200);
+  return "";
+}
+
+/** True when the text has one of the European markers: a common word of those languages, `¿`, `¡` or an accent. */
+export function hasEuropeanMarker(text: string): boolean {
+  return EUROPEAN.test(text);
 }
 
 /** True when a rule of this language runs on a text of these languages. */

@@ -52,6 +52,30 @@ Deno.test("languagesOf(): a text in another script runs the European rules only 
   assert.ok(languagesOf("Klaar. Tests groen.").has("nl"));
 });
 
+Deno.test("languagesOf(): a terse English report reads as English by its words, with no function words", () => {
+  for (
+    const text of [
+      "Done: parser fixed, cache key updated. All 99 tests pass.",
+      "Fixed. Lint clean, build green.",
+      "Route handler updated; timeout now configurable via `REQUEST_TIMEOUT_MS`. Tests pass: 42/42.",
+      "Done.",
+    ]
+  ) assert.deepEqual([...languagesOf(text)], [], text);
+});
+
+Deno.test("languagesOf(): a text reads as English by its words only when four in five are English, last line too", () => {
+  // European prose with no marker word and no accent: too few English words
+  for (const text of ["Deploy listo. Lo subo?", "Klaar. Tests groen.", "Parser fixed, tests verdes."]) {
+    assert.ok(languagesOf(text).has("es") && languagesOf(text).has("nl"), text);
+  }
+  // English words enough in the whole (13 of 15), but its last line is not English: the last line decides
+  const tail = "Parser fixed. Cache fixed. Build green. Lint clean. All tests pass. Docs updated.\nSubo ahora?";
+  assert.ok(languagesOf(tail).has("es"));
+  assert.deepEqual([...languagesOf(tail.replace("Subo ahora?", "Ready to merge."))], []);
+  // code, paths and identifiers are not words: a list of them does not make a text English
+  assert.ok(languagesOf("Pronto: `src/api/client.ts`, fetch_orders, README.md, http_timeout, ok.").has("it"));
+});
+
 Deno.test("languagesOf(): Latin-script prose beside another script runs the European rules", () => {
   for (
     const text of [
