@@ -11,6 +11,7 @@ import { parse, type ParseError, printParseErrorCode } from "../jsonc.ts";
 import type { BuiltinRuleFile, BuiltinSource, PrefilterData } from "./builtin.ts";
 import type { CompiledRule, RuleFile, RuleFileReport, RuleFileSchema, RuleKind, RuleSet } from "./schema.ts";
 import { foldable, mayFold } from "./case_fold.ts";
+import { tolerateAccents } from "./accents.ts";
 
 /** A user rule file as read from disk: its text, or why it could not be read. */
 export type UserRuleSource = { origin: string; text: string } | { origin: string; error: string };
@@ -335,9 +336,9 @@ export function fillRuleFileDefaults(data: RuleFileInput): RuleFile {
 const PART = /(?<!\\[pPu])\{([A-Z][A-Z0-9_]*)\}/g;
 
 /**
- * A pattern with its `{NAME}` grammar parts replaced (parts may use parts; at most 8 levels). Regex quantifiers
- * (`{2,5}`) are digits, and Unicode properties (`\p{L}`) and code points (`\u{FE0F}`) follow `\p` or `\u`, so
- * none of them clashes with a part name.
+ * A pattern with its `{NAME}` grammar parts replaced (parts may use parts; at most 8 levels), and its accented
+ * letters also taking their plain spellings (accents.ts). Regex quantifiers (`{2,5}`) are digits, and Unicode
+ * properties (`\p{L}`) and code points (`\u{FE0F}`) follow `\p` or `\u`, so none of them clashes with a part name.
  */
 export function expandGrammar(
   pattern: string,
@@ -355,7 +356,7 @@ export function expandGrammar(
       return `(?:${part})`;
     });
     if (unknown !== null) return { text: "", error: `unknown grammar part {${unknown}}` };
-    if (next === text) return { text, error: null };
+    if (next === text) return { text: tolerateAccents(text), error: null };
     text = next;
   }
   return { text: "", error: "grammar parts nest more than 8 levels deep" };
