@@ -13,6 +13,7 @@ import { parseStopPayload } from "../hooks/stop/payload.ts";
 import { buildFullRuleSet } from "../rules/full.ts";
 import { matchFirst, tail } from "../rules/match.ts";
 import { MAX_BLOCK_CHARS } from "../rules/closing/blocks.ts";
+import { languagesOf, proseWords } from "../rules/closing/languages.ts";
 import type { CompiledRule } from "../rules/schema.ts";
 import { big } from "./arbitraries.ts";
 import { fuzzRuns, fuzzSeed } from "./harness.ts";
@@ -118,6 +119,18 @@ Deno.test("regex growth: decideStop's time on a 1 MB adversarial final message g
     const g = growth((n) => decideOn(text, n), text.length);
     assert.equal(g.superLinear, false, `${JSON.stringify(unit)}: ${describeGrowth(g)}`);
   }
+});
+
+Deno.test("regex growth: the language check's word reading grows no faster than the text (long tokens, no spaces)", () => {
+  for (const unit of ["ab-", "a", "x.", "- ", "é"]) {
+    const text = big(64 * 1024, unit);
+    const g = growth((n) => proseWords(text.slice(0, n)), text.length);
+    assert.equal(g.superLinear, false, `${JSON.stringify(unit)}: ${describeGrowth(g)}`);
+  }
+  // the language check reads at most the last 8,000 characters of a message, and the last line's last 400
+  const line = big(MB, "ab-. ");
+  const g = growth((n) => languagesOf(line.slice(0, n)), line.length);
+  assert.equal(g.superLinear, false, describeGrowth(g));
 });
 
 /** The status-handover patterns before they were made linear (they were quadratic on many Next step: lines). */

@@ -25,49 +25,55 @@ export const MIN_WORD_LETTERS = 4;
 
 const ACCENTED = /[\u00c0-\u024f]/;
 
+/**
+ * Everything up to the next accented letter that stands outside a character class: escapes (`\s`, `\u00e9`) and
+ * classes are taken whole, natively, so the loop below runs once for each such letter, not for each character.
+ */
+const TO_NEXT_ACCENT = /(?:\\[^]|\[(?:\\[^]|[^\\\]])*\]|[^\\[\u00c0-\u024f])*/y;
+
+/** The pattern source with each accented letter of a long enough word also taking its plain spelling. */
+export function tolerateAccents(source: string): string {
+  if (!ACCENTED.test(source)) return source;
+  let out = "";
+  let at = 0;
+  while (at < source.length) {
+    TO_NEXT_ACCENT.lastIndex = at;
+    TO_NEXT_ACCENT.exec(source);
+    const accent = TO_NEXT_ACCENT.lastIndex;
+    if (accent >= source.length || !ACCENTED.test(source[accent]!)) {
+      // the rest has none outside a class (or an unclosed class runs to the end)
+      out += source.slice(at);
+      break;
+    }
+    // the word around it: letters, not counting an escape's letter (`\s` in `\sété`)
+    let start = accent;
+    while (start > at && isLetter(source.charCodeAt(start - 1)) && source[start - 2] !== "\\") start--;
+    let end = accent + 1;
+    while (end < source.length && isLetter(source.charCodeAt(end))) end++;
+    out += source.slice(at, start);
+    const word = source.slice(start, end);
+    if (word.length < MIN_WORD_LETTERS) out += word;
+    else for (const c of word) out += c.charCodeAt(0) < 0xc0 ? c : plainSpellings(c);
+    at = end;
+  }
+  return out;
+}
+
 /** A letter, for telling where a word of the pattern starts and ends: ASCII, or a letter from U+00C0 up. */
 function isLetter(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) ||
     (code >= 0xc0 && code !== 0xd7 && code !== 0xf7);
 }
 
-/** The pattern source with each accented letter of a long enough word also taking its plain spelling. */
-export function tolerateAccents(source: string): string {
-  if (!ACCENTED.test(source)) return source;
-  let out = "";
-  let inClass = false;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i]!;
-    const code = c.charCodeAt(0);
-    if (c === "\\") {
-      out += c + (source[i + 1] ?? "");
-      i++;
-    } else if (inClass) {
-      if (c === "]") inClass = false;
-      out += c;
-    } else if (c === "[") {
-      inClass = true;
-      out += c;
-    } else if (code < 0xc0 || code > 0x24f || !isLetter(code) || wordLength(source, i) < MIN_WORD_LETTERS) {
-      out += c;
-    } else out += plainSpellings(c);
-  }
-  return out;
-}
-
-/** The letters of the word around `at`, not counting across an escape (`\s`, `\b`) or any other non-letter. */
-function wordLength(source: string, at: number): number {
-  let start = at;
-  while (start > 0 && isLetter(source.charCodeAt(start - 1)) && source[start - 2] !== "\\") start--;
-  let end = at + 1;
-  while (end < source.length && isLetter(source.charCodeAt(end))) end++;
-  return end - start;
-}
+const spellings = new Map<string, string>();
 
 /** `c` and its spellings without the mark, as a class or a group; `c` itself when it has no plain letter. */
 function plainSpellings(c: string): string {
-  const spelled = SPELLINGS[c];
-  if (spelled !== undefined) return spelled;
-  const base = c.normalize("NFD")[0]!;
-  return base !== c && /^[A-Za-z]$/.test(base) ? `[${c}${base}]` : c;
+  let spelled = spellings.get(c);
+  if (spelled === undefined) {
+    const base = c.normalize("NFD")[0]!;
+    spelled = SPELLINGS[c] ?? (base !== c && /^[A-Za-z]$/.test(base) ? `[${c}${base}]` : c);
+    spellings.set(c, spelled);
+  }
+  return spelled;
 }

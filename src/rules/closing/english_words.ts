@@ -17,8 +17,8 @@ alright also always amber ambiguity ambiguous amend amnesia an analyser analysis
 animated annotation annotations announce announcements anonymous another answer answering answers any \
 anyone anything anywhere apart api apis apology app appear appears appended application applied applies \
 apply approach approaches approval approvals approve approved architectural architecture archive archived \
-archiving are area areas argon argues argument arguments armin around arrays arrive articles artifacts as \
-ascii ask asked asking asks assert asserted asserting assertion assertions asserts assistant associated \
+archiving are area areas argues argument arguments armin around arrays arrive articles artifacts as ascii \
+ask asked asking asks assert asserted asserting assertion assertions asserts assistant associated \
 associating assumed assumption async asynchronously at atomic attached attempt attempts attribute audio \
 audiocontext audiolayercontrol audioworklet audit auditable auth authenticated authentication authenticator \
 author auto autofix automatic automatically automation automerges autovacuum availability available avatar \
@@ -28,10 +28,10 @@ badges balancer banner bare bars base basecommit based bash basic batch batches 
 beautifully became because become becomes been before begins behalf behaves behavior behaviour behind being \
 believe belongs below benchmark benefit benefits best better between beyond big bigger biggest billing \
 binary bind bindings bit bits blank ble bloat blob blobs block blocked blocker blocking blocks bluetooth \
-board bob body boilerplate bold bom bookkeeping boot boots borrow bot both boto bottom bound boundary \
-bounds box boxes brainstorm branch branched branches break breaker breaking breakpoint breaks bring broke \
-broken broker browse browser browsers bucket buffer buffering bug bugs build builder building builds built \
-builtin bulk bullet bump bumped bumping bundle business but button buttons by byte bytecodes bytes ",
+board bob body boilerplate bold bom bookkeeping boot boots borrow bot both bottom bound boundary bounds box \
+boxes brainstorm branch branched branches break breaker breaking breakpoint breaks bring broke broken \
+broker browse browser browsers bucket buffer buffering bug bugs build builder building builds built builtin \
+bulk bullet bump bumped bumping bundle business but button buttons by byte bytecodes bytes ",
   c: " ca cache cached caches caching caddy calculation calendar call callback called caller callers \
 calling calls came can canary cancel cancels candidates cannot cap capability capped capture captured \
 capturing card carefully carol carried carrier carries carry cart carve case cases catalogue catalogues \
@@ -43,7 +43,7 @@ chronologically chunk chunks ci circling circuit citing claim claims clarifies c
 class classes classifier claude clean cleaned cleaner cleanly cleanup clear cleared clearing clearly clears \
 cli click clickable clicks client clients clipboard clips clock clocks clone close closed closes closing \
 closure closures cluster coarse code codebase coded codemod coderabbit codifying coding cold collapse \
-collapses collapsible collapsing collection collision colour colours column columns combined come comes \
+collapses collapsible collapsing collection collision colour colours column columns combined comes \
 comfortably command commands comment comments commit commits committed common compare compared compares \
 comparing comparison compatibility competitive compile compiled compiles complementary complete completed \
 completely completes completion completions complex component components compose comprehension \
@@ -81,21 +81,21 @@ edits effect efficient either election eliminated else elsewhere email emails em
 enable enables encodes encoding end ended endedat ending endings endpoint endpoints ends enforced \
 enforcement enforces eng engine engineered english enhanced enjoy enough enqueue enqueues ensure ensures \
 ensuring ent entered enterplanmode entire entirely entries entry enum env environment eol ephemeral epoch \
-equally error errors es escape eslint esm etc eval evaluation even event events ever every everyone \
-everything everywhere evidence exact exactly example examples exceed excel excellent except exceptions \
-exclusive execute executed executing execution exercise exhausted exhaustive exif exist existence existing \
-exists exit exited exiting exitplanmode exits expand expanding expansion expect expectation expectations \
-expected expects expensive experience experiment experimental expired expires expiry explained explaining \
-explains explicit explicitly explore exponential export exporter exporters exports expose extend extends \
-extension extensively extra extract extracted extracting extractions extracts extremely eyeballed ",
-  f: " fa facade facets facing factory fail failed failing fails failure failures fake fall fallback \
-fallbacks falling falls false falsely familiar fan far fast fastapi faster feat feature featured features \
-feed feedback feel feels fetch fetches fetching few fft field fields file filed files filesystem filing \
-fill filter filtered filtering filters final find finding findings finds fine finish finished finishes \
-fired firefox fires firmware first fish fit five fix fixed fixes fixing fixture fixtures fixup flag flagged \
-flags flaky flame flash flask flat flexible flicker flight flip float floor flow flows fns focus focuses \
-fold folded folder folders follow followed follows font footer for forbidden force forces foreign forever \
-fork form format formats formatter formatting forms formula forward forwarded found four frame free freeze \
+equally error errors escape eslint esm etc eval evaluation even event events ever every everyone everything \
+everywhere evidence exact exactly example examples exceed excel excellent except exceptions exclusive \
+execute executed executing execution exercise exhausted exhaustive exif exist existence existing exists \
+exit exited exiting exitplanmode exits expand expanding expansion expect expectation expectations expected \
+expects expensive experience experiment experimental expired expires expiry explained explaining explains \
+explicit explicitly explore exponential export exporter exporters exports expose extend extends extension \
+extensively extra extract extracted extracting extractions extracts extremely eyeballed ",
+  f: " facade facets facing factory fail failed failing fails failure failures fake fall fallback fallbacks \
+falling falls false falsely familiar fan far fast fastapi faster feat feature featured features feed \
+feedback feel feels fetch fetches fetching few fft field fields file filed files filesystem filing fill \
+filter filtered filtering filters final find finding findings finds fine finish finished finishes fired \
+firefox fires firmware first fish fit five fix fixed fixes fixing fixture fixtures fixup flag flagged flags \
+flaky flame flash flask flat flexible flicker flight flip float floor flow flows fns focus focuses fold \
+folded folder folders follow followed follows font footer for forbidden force forces foreign forever fork \
+form format formats formatter formatting forms formula forward forwarded found four frame free freeze \
 french fresh friendly from frontend full fully function functional functionality functions further future \
 fuzz fuzzing fwiw ",
   g: " gap gaps gate gateway gauge gave gb gcp gemini generally generate generated generates generation \
@@ -120,8 +120,8 @@ installable installation installed installer installhooks installs instance inst
 instruction instructions instructs intact integer integration intend intended intensive intentional \
 intentionally inter interaction interactive interest interested interface interfaces interleaved internal \
 interval interview into introduced introducing intrusive invalid invalidation inventoried invite invocation \
-invoices invokes involvement ios ip ipv irreversible is isn iso isolated isolation issue issues it item \
-items iterate iterating iteration its itself ",
+invoices invokes involvement ios ip irreversible is isn iso isolated isolation issue issues it item items \
+iterate iterating iteration its itself ",
   j: " january jest jitter job jobs joel join joined joins jpeg json jsonb jsonl judgement jump junk just ",
   k: " kafka kb keen keep keeping keeps kept key keyed keys keystore keystroke kib knock know known \
 kubeconfig kubelet ",
@@ -139,8 +139,8 @@ majors make makes making malformed managed management managing mangling manifest
 map mapped mapping maps march mark markdown marked marker markers marks markup marshalling marta master \
 match matched matches matching materializing math matrix matter matters max may maybe mb mcp me mean means \
 mechanism medium meilisearch member membership memory mention mentioned mentioning mentions merge merged \
-merges merging mess message messages messaging met metadata meter method methods metric metrics microphone \
-mid middleware midnight might migrate migrated migrating migration migrations million mime min mind mine \
+merges merging mess message messages messaging metadata meter method methods metric metrics microphone mid \
+middleware midnight might migrate migrated migrating migration migrations million mime min mind mine \
 minimal minimize minio minor minute minutes mirror mirroring mismatch mismatches miss missed misses missing \
 mix mixed mobile mock mocked mockup modal mode model models modern modernise modernized modes modified \
 modifying module modules monday money monorepo month monthly months more most mostly motivation mounted \
@@ -148,12 +148,12 @@ mounts move moved moves moving ms msg much multi multipart multiple must mutates
 mutations mutually my ",
   n: " naive name named names namespace naming narrowed native natural nature nav navigate navigation need \
 needed needing needs negative negligible neither nested nesting network never new newer newsletter next \
-nginx night nightly nil no nod node nodes noise non none normal normalised normalises normalization not \
-note notes nothing notice noticed notification notifications now nowadays nss nudge nuke null number \
-numbers nvda nx ",
+nginx night nightly nil no nod node nodes noise none normal normalised normalises normalization not note \
+notes nothing notice noticed notification notifications now nowadays nss nudge nuke null number numbers \
+nvda nx ",
   o: " oauth object objects observability observers obsolete obvious occurrences octopus of off offenses \
 offers office official offline offs offset offsets often oidc ok okay okta old older on onboarding once one \
-ones ongoing only onto op opaque open openapi opened opening opens operate operations operators opportunity \
+ones ongoing only onto opaque open openapi opened opening opens operate operations operators opportunity \
 ops optimistic option optional options or oracle orange orchestration order ordered orders ordinary org \
 organises organization organized orientation original orm orphaned orthogonal other others otherwise our \
 out outage outbound outcomes outgoing outlook output outright outs outside outstanding over overall overlap \
@@ -163,7 +163,7 @@ own owner owns ",
 pairing panel panic paper paragraph parallel parallelise parallelism parameter parametrised parcel parking \
 parquet parse parsed parser parses parsing part partial partially partitioned partitions partner parts pass \
 passed passes passing password pasteable patch patches path paths pattern patterns pause paused pausing pay \
-payload payloads payment payments payoff paypal pdf pdfs peak peer pending pendingcheckpointid people per \
+payload payloads payment payments payoff paypal pdf pdfs peak peer pending pendingcheckpointid people \
 percentages perfect performance performed period periodic permission permissions persist persisted \
 persistence persistent persists pg phase phases phone phrase phrased phrases physical pick picked picker \
 picking picks picture piebald piece pin ping pings pinned pinning pip piped pipeline pipelines pipes pipx \
@@ -179,8 +179,8 @@ processes processing processor prod produced producer produces product productio
 profiler progress progresses project projects prometheus promise prompt prompted prompting prompts proof \
 prop propagation proper properly properties property proration prose protected protocol provenance provide \
 provided provider provides providing proxies proxy prs pruned public publish published publishes publishing \
-pull pulls pure purge purpose purposes push pushed pushes pushing put puts putting px pydantic pyright \
-pytest python ",
+pull pulls pure purge purpose purposes push pushed pushes pushing put puts putting pydantic pyright pytest \
+python ",
   q: " qa quality quarantined quarter queries query question questions queue queued queues quick quiet \
 quota quoted quotes ",
   r: " race rack radix rail raise raised raises ramp ran random range ranges ranks rare rate rates rather \
@@ -208,7 +208,7 @@ ronacher room root rotate rotation roughly round route router routers routes rou
 ruff rule rules run runbook runner running runs runtime rushed ",
   s: " safari safe safety said sam same saml sample sampling sandbox save saved say says scan scenario \
 scenarios schedule scheduled scheduler schedules scheduling schema schemas scope scoped score scratch \
-screen script scriptprocessor scripts scroll sdk se search searchable second seconds secret secrets section \
+screen script scriptprocessor scripts scroll sdk search searchable second seconds secret secrets section \
 sections secure security see seed seeds seems sees segments select selected selection self semantic \
 semantically semantics send sender sending sense sensor sent sentry separate separately separation \
 separator sequence sequencer serial serialization serializer serially serve server servers serves service \
@@ -222,7 +222,7 @@ slicing slides slightly slot slots slow slower slowness small smaller smoke smoo
 snippets so soft sole solving some someone something somewhere soon sort sorted sorting sorts source \
 sources space spacing spans spawn spawned spawning spec specific specification specified specifies specify \
 specs spectrum spend sphinx spike spin split splits splitting splunk spot spots spring sql sqlite squash \
-squashed ssrf st stack stage staged stages staging stale standard standing standup start started starting \
+squashed ssrf stack stage staged stages staging stale standard standing standup start started starting \
 starts startup stash state statements states static statistics stats status statuses stay stays stdin \
 stdout step stepping steps stereo steve still stock stop stopped stopping stops storage store stored \
 storefront stores story storyboard storybook straight straightforward strategies strategy stray streaming \
@@ -240,20 +240,20 @@ than thanks that the their them theme themes then theoretical there therefore th
 think thinking this those though thoughts thread threads three threshold thresholds throttling through \
 throughout throughput throw throwaway thrown throws thumbnail thumbs thursday thursdays tick ticked ticket \
 tidy ties tightened time timeline timeout timeouts timer timers times timestamp timestamps timezone timing \
-timings title tls to today todo todoitem todolist todos together toggle toggled toggling token tokenizer \
-tokens tolerance tolerant tomorrow too took tool toolchain tools toolset top topic topics torn total totals \
-touch touched touching trace traces track tracked tracking tracks trade traditional traffic trailer \
-trailing training transaction transcript transcripts transitions transitive translated translation treat \
-treated treatment tree trees trial trickling tried trigger triggering trimmed trimming trip tripped \
-tripping trust trusted trusting truth try ttl ttls tuesday tuned tuning turborepo turn turnend turning \
-turns twice two type typechecks typed types typescript typical typically typo typography ",
+timings title tls to today todoitem todolist todos together toggle toggled toggling token tokenizer tokens \
+tolerance tolerant tomorrow too took tool toolchain tools toolset top topic topics torn total totals touch \
+touched touching trace traces track tracked tracking tracks trade traditional traffic trailer trailing \
+training transaction transcript transcripts transitions transitive translated translation treat treated \
+treatment tree trees trial trickling tried trigger triggering trimmed trimming trip tripped tripping trust \
+trusted trusting truth try ttl ttls tuesday tuned tuning turborepo turn turnend turning turns twice two \
+type typechecks typed types typescript typical typically typo typography ",
   u: " ubuntu ui unarchiving unblocked unc unchanged unclean unclear uncommitted unconditionally \
 unconfirmed under underlying underscores understand understanding unexecuted unfinished unicode unifying \
 uninstall uninstallation uninstallhooks union unique unit unless unlinking unmount unmounts unnecessary \
 unparsed unrelated unsaved unset unstaged unstash unterminated untested until untouched untracked unused \
 unvalidated up update updated updates updating upgrade upgraded upgrading upload uploaded uploads uppercase \
 ups upserts upstream url us usage usages use used useful user users uses using usual usually utc utf \
-utilities utility uuids uuidv uv ux ",
+utilities utility uuids uv ux ",
   v: " valibot valid validate validated validates validating validation validator validity valuable value \
 values var variable variables variance variant various vars ve vector vendor venv verbatim verdict \
 verification verified verifies verify versa version versioned versions versus vertical very via vice view \
@@ -267,7 +267,7 @@ whole whose why wide will win window windows wingman wins wip wire wired wiring 
 won word wording words work worked worker workers workflow workflows working worklet worklets works \
 workspace worktree worktrees world worst worth would wouldn wrap wrapper wrapping write writer writers \
 writes writing written wrong wrote ",
-  x: " xdist xlsx xml xx ",
+  x: " xdist xlsx xml ",
   y: " yegge yes yesterday yet yields you your yours ",
   z: " zero zip zod zone ",
 };

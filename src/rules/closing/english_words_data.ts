@@ -1,32 +1,32 @@
 /**
  * Computes src/rules/closing/english_words.ts: the words of the labelled English endings (every `lang: "en"` line of
- * testdata/finals/*.jsonl), as languages.ts reads prose words, less any word that marks a European language there.
- * Only scripts/rules/english_words.ts and the tests import this file; the hook reads the generated constant.
+ * testdata/finals/*.jsonl, read by scripts/eval/finals.ts), as languages.ts reads prose words, less any word that marks
+ * a European language there. Only scripts/rules/english_words.ts and the tests import this file; the hook reads the
+ * generated constant.
  */
 import { hasEuropeanMarker, proseWords } from "./languages.ts";
 
-/** The labelled finals: the messages the English words are taken from. */
-export const FINALS_DIR = new URL("../../../testdata/finals/", import.meta.url);
+/**
+ * Short words of Spanish, German, French, Portuguese, Italian and Dutch that an English ending may also hold (a code
+ * name, a Latin "per", a "TODO") but that would make a sentence of those languages look English; English's own
+ * function words that those languages share (`is`, `in`, `no`, `me`) stay in.
+ */
+export const FOREIGN_SHORT_WORDS: ReadonlySet<string> = new Set([
+  ...["al", "con", "da", "de", "del", "di", "el", "en", "es", "il", "la", "lo", "ma", "mi", "se", "si", "sin", "te"],
+  ...["tu"],
+  ...["come", "ne", "non", "per", "todo", "un", "ce", "et", "ou", "par", "qui", "sur", "als", "auf", "ein", "eine"],
+  ...["im", "ist", "mit", "und", "von", "vor", "wie", "zu", "bij", "dan", "dat", "er", "ja", "met", "nu", "om", "op"],
+  ...["van", "wat", "zo"],
+]);
 
-/** The texts of the English labelled finals in `dir`, file by file in name order. */
-export async function englishFinals(dir: URL = FINALS_DIR): Promise<string[]> {
-  const names = [...Deno.readDirSync(dir)].filter((e) => e.isFile && e.name.endsWith(".jsonl")).map((e) => e.name);
-  const texts: string[] = [];
-  for (const name of names.sort()) {
-    for (const line of (await Deno.readTextFile(new URL(name, dir))).split("\n")) {
-      if (line.trim() === "") continue;
-      const final = JSON.parse(line) as { lang?: string; text?: string };
-      if (final.lang === "en" && typeof final.text === "string") texts.push(final.text);
-    }
-  }
-  return texts;
-}
-
-/** Every prose word of these texts, sorted, without the words that mark a European language (`que`, `des`, …). */
+/**
+ * Every prose word of these texts, sorted, without the words that mark a European language (`que`, `des`, …) and
+ * without FOREIGN_SHORT_WORDS.
+ */
 export function computeEnglishWords(texts: readonly string[]): string[] {
   const words = new Set<string>();
   for (const text of texts) for (const word of proseWords(text)) words.add(word);
-  return [...words].filter((word) => !hasEuropeanMarker(word)).sort();
+  return [...words].filter((word) => !hasEuropeanMarker(word) && !FOREIGN_SHORT_WORDS.has(word)).sort();
 }
 
 /**
@@ -69,9 +69,4 @@ export function englishWordsFile(words: readonly string[]): string {
     "};",
     "",
   ].join("\n");
-}
-
-/** The file as it should be now. */
-export async function computeEnglishWordsFile(dir: URL = FINALS_DIR): Promise<string> {
-  return englishWordsFile(computeEnglishWords(await englishFinals(dir)));
 }

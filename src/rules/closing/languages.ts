@@ -9,7 +9,7 @@
  * Cyrillic does. Rules with lang `en` or `any` always run.
  *
  * Prose reads as English with three common English words, or when at least four in five of its words, and of its last
- * line's, are words of the labelled English endings (english_words.ts): a terse report ("Done: parser fixed. All 99
+ * sentence's, are words of the labelled English endings (english_words.ts): a terse report ("Done: parser fixed. All 99
  * tests pass.") has few function words but is English all the same.
  */
 import { ENGLISH_WORDS } from "./english_words.ts";
@@ -62,7 +62,7 @@ function latinProse(prose: string): boolean {
   return LATIN_PHRASE.test(prose) && !readsAsEnglish(prose);
 }
 
-/** Three or more common English words, or words that are mostly English ones, in the whole and in its last line. */
+/** Three or more common English words, or words that are mostly English ones, in the whole and in its last sentence. */
 function readsAsEnglish(text: string): boolean {
   ENGLISH.lastIndex = 0;
   let english = 0;
@@ -70,12 +70,12 @@ function readsAsEnglish(text: string): boolean {
   if (english >= 3) return true;
   const words = proseWords(text);
   if (words.length === 0 || !mostlyEnglish(words)) return false;
-  const last = proseWords(lastLine(text));
+  const last = proseWords(lastSentence(text));
   return last.length === 0 || mostlyEnglish(last);
 }
 
 /** Of a text's words, the share that must be English words for it to read as English. */
-export const ENGLISH_SHARE = 0.8;
+const ENGLISH_SHARE = 0.8;
 
 function mostlyEnglish(words: readonly string[]): boolean {
   let known = 0;
@@ -85,16 +85,20 @@ function mostlyEnglish(words: readonly string[]): boolean {
 
 /**
  * A prose word (lowercase ASCII letters) among english_words.ts: one search of its first letter's string, where a Set
- * of the 2,500 words would take a new hook process 2-3 ms to build.
+ * of the 3,000-odd words would take a new hook process 2-3 ms to build.
  */
 export function isEnglishWord(word: string): boolean {
   return Object.hasOwn(ENGLISH_WORDS, word[0] ?? "") && ENGLISH_WORDS[word[0]!]!.includes(` ${word} `);
 }
 
-/** Code, URLs, paths and identifiers: a token with `/`, `\` or `_` in it, or a dot between two characters. */
-const NOT_PROSE = /```[\s\S]*?(?:```|$)|`[^`\n]*`|\bhttps?:\/\/\S+|\S*[\/\\_]\S*|\S+\.\S+/g;
-/** A word of two or more ASCII letters that is not part of a word with accented letters. */
-const LATIN_WORD = /(?<![A-Za-z\u00C0-\u024F])[A-Za-z]{2,}(?![A-Za-z\u00C0-\u024F])/g;
+/**
+ * Code, URLs, paths and identifiers: a token with `/`, `\` or `_` in it, or a dot between two characters. Each of the
+ * last two starts where a token does (after white space or a backtick), so a long token is searched once, not from each
+ * of its characters.
+ */
+const NOT_PROSE = /```[\s\S]*?(?:```|$)|`[^`\n]*`|\bhttps?:\/\/\S+|(?<![^\s`])\S*[\/\\_]\S*|(?<![^\s`])\S+\.\S+/g;
+/** A word of two or more ASCII letters, not part of a word with accented letters or of a name with digits (`ES2023`). */
+const LATIN_WORD = /(?<![A-Za-z0-9\u00C0-\u024F])[A-Za-z]{2,}(?![A-Za-z0-9\u00C0-\u024F])/g;
 
 /** The prose words of a text, lowercased: words of ASCII letters outside code, URLs, paths and identifiers. */
 export function proseWords(text: string): string[] {
@@ -102,10 +106,19 @@ export function proseWords(text: string): string[] {
   return words.map((word) => word.toLowerCase());
 }
 
-/** The last line that holds two letters in a row, its last 200 characters (where an ending asks or offers). */
-function lastLine(text: string): string {
-  const lines = text.trimEnd().split("\n");
-  for (let i = lines.length - 1; i >= 0; i--) if (/[A-Za-z]{2}/.test(lines[i]!)) return lines[i]!.slice(-200);
+/**
+ * The last sentence of the last line that holds two letters in a row, at most its last 200 characters: where an ending
+ * asks or offers, also after a list of English terms on the same line ("Build, lint, tests: green. Redis oder
+ * In-Memory-Cache, du entscheidest.").
+ */
+function lastSentence(text: string): string {
+  const lines = text.trimEnd().split(/\r?\n|\r/);
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (!/[A-Za-z]{2}/.test(lines[i]!)) continue;
+    // only the line's end: what is kept is at most 200 characters, and the searches stay short on a long line
+    const parts = lines[i]!.slice(-400).replace(/[.!?;:\s]+$/, "").split(/[.!?;:](?:\s+|$)/);
+    for (let j = parts.length - 1; j >= 0; j--) if (/[A-Za-z]{2}/.test(parts[j]!)) return parts[j]!.slice(-200);
+  }
   return "";
 }
 

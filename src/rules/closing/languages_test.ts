@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { languagesOf, runsFor } from "./languages.ts";
+import { languagesOf, proseWords, runsFor } from "./languages.ts";
 
 Deno.test("languagesOf(): an English report needs only the English rules", () => {
   const langs = languagesOf("Fixed the cache key and all 12 tests pass. The branch is pushed; want me to tag it?");
@@ -63,17 +63,44 @@ Deno.test("languagesOf(): a terse English report reads as English by its words, 
   ) assert.deepEqual([...languagesOf(text)], [], text);
 });
 
-Deno.test("languagesOf(): a text reads as English by its words only when four in five are English, last line too", () => {
+Deno.test("languagesOf(): a text reads as English by its words only when four in five are English, last sentence too", () => {
   // European prose with no marker word and no accent: too few English words
   for (const text of ["Deploy listo. Lo subo?", "Klaar. Tests groen.", "Parser fixed, tests verdes."]) {
     assert.ok(languagesOf(text).has("es") && languagesOf(text).has("nl"), text);
   }
-  // English words enough in the whole (13 of 15), but its last line is not English: the last line decides
+  // English words enough in the whole (13 of 15), but its last sentence is not English: it decides
   const tail = "Parser fixed. Cache fixed. Build green. Lint clean. All tests pass. Docs updated.\nSubo ahora?";
   assert.ok(languagesOf(tail).has("es"));
   assert.deepEqual([...languagesOf(tail.replace("Subo ahora?", "Ready to merge."))], []);
   // code, paths and identifiers are not words: a list of them does not make a text English
   assert.ok(languagesOf("Pronto: `src/api/client.ts`, fetch_orders, README.md, http_timeout, ok.").has("it"));
+  // four in five is enough; three in four is not
+  assert.deepEqual([...languagesOf("Parser fixed, tests pass, sigo.")], []);
+  assert.ok(languagesOf("Parser fixed, tests verdes.").has("es"));
+  // the whole must be English too, not only its last sentence
+  assert.ok(languagesOf("Deploy listo, migracion aplicada, cache nueva. Tests pass.").has("es"));
+  // only code, or nothing to read: the European rules run
+  assert.ok(languagesOf("`npm test` -> `src/app.ts`").has("es"));
+});
+
+Deno.test("languagesOf(): the last sentence decides, also after English terms on the same line", () => {
+  const de = languagesOf(
+    "Build, lint, unit tests, integration tests, e2e tests: green. Redis oder In-Memory-Cache, du entscheidest.",
+  );
+  assert.ok(de.has("de"));
+  const it = languagesOf(
+    "Auth middleware, JWT validation, refresh tokens, rate limiting, CORS config, audit log, tests: ok. Volevi dire il branch release o main?",
+  );
+  assert.ok(it.has("it"));
+  // an English last sentence after an English list stays English
+  assert.deepEqual([...languagesOf("Build, lint, unit tests, e2e tests: green. All 99 tests pass.")], []);
+  // CR line ends count as line ends
+  assert.ok(languagesOf("Parser fixed. Cache fixed. Build green. Lint clean. All tests pass.\rSubo ahora?").has("es"));
+});
+
+Deno.test("proseWords(): ASCII words only, not a piece of a word with accents", () => {
+  assert.deepEqual(proseWords("Migración aplicada"), ["aplicada"]);
+  assert.deepEqual(proseWords("Naïve café"), []);
 });
 
 Deno.test("languagesOf(): Latin-script prose beside another script runs the European rules", () => {
