@@ -6,6 +6,7 @@
 import { caseFold } from "./case_fold.ts";
 import { foldForPrefilter, mayMatch } from "./prefilter.ts";
 import type { CompiledRule, RuleMatch } from "./schema.ts";
+import { oncePerText } from "./text_memo.ts";
 
 /** Default cap on the characters matched, used when the caller has no config value. */
 export const DEFAULT_MATCH_MAX_CHARS = 16_000;
@@ -70,24 +71,10 @@ export function matchRule(rule: CompiledRule, text: string): string | null {
 /** How many texts each fold keeps: a message's units, and the tails its message-scope rules read. */
 const FOLDED_KEPT = 64;
 
-/** `fold`, computed once per text for every rule that reads it (the analysis matches each unit against each rule). */
-function foldedOnceBy(fold: (text: string) => string): (text: string) => string {
-  const kept = new Map<string, string>();
-  return (text) => {
-    let out = kept.get(text);
-    if (out === undefined) {
-      if (kept.size >= FOLDED_KEPT) kept.clear();
-      out = fold(text);
-      kept.set(text, out);
-    }
-    return out;
-  };
-}
-
 /** foldForPrefilter of a text, once per text: the text an `i` pattern's required literals are looked for in. */
-export const foldedOnce: (text: string) => string = foldedOnceBy(foldForPrefilter);
+export const foldedOnce: (text: string) => string = oncePerText(foldForPrefilter, FOLDED_KEPT);
 /** case_fold.ts caseFold of a text, once per text: what a pattern run without `i` reads. */
-const caseFoldedOnce: (text: string) => string = foldedOnceBy(caseFold);
+const caseFoldedOnce: (text: string) => string = oncePerText(caseFold, FOLDED_KEPT);
 
 /**
  * The matched phrase: the whole match, or its `(?<phrase>…)` group when the pattern has one. A pattern anchored at

@@ -11,13 +11,15 @@ import { hasEuropeanMarker, proseWords } from "./languages.ts";
  * name, a Latin "per", a "TODO") but that would make a sentence of those languages look English; English's own
  * function words that those languages share (`is`, `in`, `no`, `me`) stay in.
  */
-export const FOREIGN_SHORT_WORDS: ReadonlySet<string> = new Set([
-  ...["al", "con", "da", "de", "del", "di", "el", "en", "es", "il", "la", "lo", "ma", "mi", "se", "si", "sin", "te"],
-  ...["tu"],
-  ...["come", "ne", "non", "per", "todo", "un", "ce", "et", "ou", "par", "qui", "sur", "als", "auf", "ein", "eine"],
-  ...["im", "ist", "mit", "und", "von", "vor", "wie", "zu", "bij", "dan", "dat", "er", "ja", "met", "nu", "om", "op"],
-  ...["van", "wat", "zo"],
-]);
+export const FOREIGN_SHORT_WORDS: ReadonlySet<string> = new Set(
+  ("al con da de del di el en es il la lo ma mi se si sin te tu come ne non per todo un ce et ou par qui sur als auf " +
+    "ein eine im ist mit und von vor wie zu bij dan dat er ja met nu om op van wat zo").split(" "),
+);
+
+/** The texts of the English finals among these: what the English words are taken from. */
+export function englishTexts(finals: readonly { lang: string; text: string }[]): string[] {
+  return finals.filter((final) => final.lang === "en").map((final) => final.text);
+}
 
 /**
  * Every prose word of these texts, sorted, without the words that mark a European language (`que`, `des`, …) and

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ENGLISH_WORDS } from "./english_words.ts";
-import { computeEnglishWords, englishWordsFile } from "./english_words_data.ts";
+import { computeEnglishWords, englishTexts, englishWordsFile } from "./english_words_data.ts";
 import { readFinals } from "../../../scripts/eval/finals.ts";
 import { hasEuropeanMarker, isEnglishWord, proseWords } from "./languages.ts";
 
@@ -12,7 +12,7 @@ Deno.test("english_words.ts is what scripts/rules/english_words.ts computes from
   const stored = await Deno.readTextFile(new URL("./english_words.ts", import.meta.url));
   assert.equal(
     stored,
-    englishWordsFile(computeEnglishWords((await readFinals()).filter((f) => f.lang === "en").map((f) => f.text))),
+    englishWordsFile(computeEnglishWords(englishTexts(await readFinals()))),
     "out of date: npx -y deno@2.9.6 run --allow-read --allow-write scripts/rules/english_words.ts",
   );
 });

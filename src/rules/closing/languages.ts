@@ -13,6 +13,7 @@
  * tests pass.") has few function words but is English all the same.
  */
 import { ENGLISH_WORDS } from "./english_words.ts";
+import { oncePerText } from "../text_memo.ts";
 
 const KANA = /[\u3040-\u30ff]/;
 const HAN = /[\u3400-\u9fff\uf900-\ufaff]/;
@@ -29,8 +30,13 @@ const ENGLISH = /(?<![A-Za-z])(?:the|and|to|is|are|it|this|that|with|for|of|you|
 const EUROPEAN =
   /[¿¡ñßãõçœ]|[a-zà-ÿ]*[áéíóúàèìòùâêîôûäöüë][a-zà-ÿ]*|(?<![A-Za-zÀ-ÿ])(?:que|los|las|el|una|pero|para|con|está|ya|muy|puedo|quieres|und|der|die|das|ist|nicht|ich|mit|auch|soll|noch|les|des|est|pour|avec|je|pas|vous|une|dans|não|os|uma|com|você|posso|quer|eu|che|sono|anche|vuoi|della|questo|questa|gli|ancora|fatto|het|een|ik|niet|ook|wil|nog|wel|maar|zijn|naar|kun|jij|deze)(?![A-Za-zÀ-ÿ])/i;
 
-/** The languages of rules worth running on this text (besides `en` and `any`). */
-export function languagesOf(text: string): ReadonlySet<string> {
+/**
+ * The languages of rules worth running on this text (besides `en` and `any`), once per text: a Stop hook asks for a
+ * final message's languages when it loads the rules, in the escape check and in the analysis.
+ */
+export const languagesOf: (text: string) => ReadonlySet<string> = oncePerText(computeLanguages, 4);
+
+function computeLanguages(text: string): ReadonlySet<string> {
   const langs = new Set<string>();
   const sample = text.length > 8000 ? text.slice(-8000) : text;
   if (KANA.test(sample)) langs.add("ja");
@@ -92,11 +98,11 @@ export function isEnglishWord(word: string): boolean {
 }
 
 /**
- * Code, URLs, paths and identifiers: a token with `/`, `\` or `_` in it, or a dot between two characters. Each of the
+ * Code and URLs (CODE_OR_URL), paths and identifiers: a token with `/`, `\` or `_` in it, or a dot between two characters. Each of the
  * last two starts where a token does (after white space or a backtick), so a long token is searched once, not from each
  * of its characters.
  */
-const NOT_PROSE = /```[\s\S]*?(?:```|$)|`[^`\n]*`|\bhttps?:\/\/\S+|(?<![^\s`])\S*[\/\\_]\S*|(?<![^\s`])\S+\.\S+/g;
+const NOT_PROSE = new RegExp(`${CODE_OR_URL.source}|(?<![^\\s\`])\\S*[\\/\\\\_]\\S*|(?<![^\\s\`])\\S+\\.\\S+`, "g");
 /** A word of two or more ASCII letters, not part of a word with accented letters or of a name with digits (`ES2023`). */
 const LATIN_WORD = /(?<![A-Za-z0-9\u00C0-\u024F])[A-Za-z]{2,}(?![A-Za-z0-9\u00C0-\u024F])/g;
 
