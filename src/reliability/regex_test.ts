@@ -14,7 +14,6 @@ import { buildFullRuleSet } from "../rules/full.ts";
 import { matchFirst, tail } from "../rules/match.ts";
 import { MAX_BLOCK_CHARS } from "../rules/closing/blocks.ts";
 import { languagesOf, proseWords } from "../rules/closing/languages.ts";
-import { parseStatusList } from "../transcript/status_list.ts";
 import type { CompiledRule } from "../rules/schema.ts";
 import { big } from "./arbitraries.ts";
 import { fuzzRuns, fuzzSeed } from "./harness.ts";
@@ -132,29 +131,6 @@ Deno.test("regex growth: the language check's word reading grows no faster than 
   const line = big(MB, "ab-. ");
   const g = growth((n) => languagesOf(line.slice(0, n)), line.length);
   assert.equal(g.superLinear, false, describeGrowth(g));
-});
-
-Deno.test("regex growth: a status list is read in time that grows no faster than the message", () => {
-  const units = [
-    "- a: done\n", // many items
-    "- a: TODO ", // one long line that almost ends in a status
-    "- a ", // a long label
-    "✅ a  ", // a mark, then a long label of words and spaces
-    "- x: done" + " ".repeat(64) + "(", // spaces after a status, then no end
-    "- x:       ",
-    "```\n- a: TODO\n", // fences
-  ];
-  for (const unit of units) {
-    const text = big(MB, unit);
-    const g = growth((n) => parseStatusList(text.slice(0, n)), text.length);
-    assert.equal(g.superLinear, false, `${JSON.stringify(unit)}: ${describeGrowth(g)}`);
-  }
-  // one line with one long run of spaces where a status or a label could end
-  for (const [head, end] of [["- x: done", "x"], ["- x: done (note)", "x"], ["✅ a", "\u0001"], ["- a", ": b"]]) {
-    const spaces = " ".repeat(32 * 1024);
-    const g = growth((n) => parseStatusList(`${head}${spaces.slice(0, n)}${end}\n- y: TODO`), spaces.length);
-    assert.equal(g.superLinear, false, `${JSON.stringify(head)}: ${describeGrowth(g)}`);
-  }
 });
 
 /** The status-handover patterns before they were made linear (they were quadratic on many Next step: lines). */

@@ -78,22 +78,6 @@ Deno.test("decideStop() prefers tasks, then TodoWrite, then the final message's 
   assert.equal(pickChecklist(null, "no list"), null);
 });
 
-Deno.test("decideStop() blocks on a status list's open items, and leaves an all-done one to the words", () => {
-  const d = decide("Auth refactor:\n- login: done\n- refresh: done\n- logout: TODO\n- integration tests: TODO");
-  assert.equal(d.action, "block");
-  assert.equal(d.rule, "open-items");
-  assert.equal(d.source, "markdown");
-  assert.deepEqual(d.open, ["logout", "integration tests"]);
-  // checkboxes in the final message come first
-  assert.deepEqual(pickChecklist(null, "- [ ] box\n- a: done\n- b: TODO")?.items, [{ text: "box", done: false }]);
-  // an all-done status list is no checklist: the offer after it is judged as an offer
-  const offered = decide("- login: done\n- logout: done\n\nWant me to also add rate limiting?");
-  assert.equal(offered.action, "block");
-  assert.equal(offered.rule, "offers-to-continue");
-  // the open item is the reader's: no checklist
-  assert.equal(pickChecklist(null, "- migration: done\n- prod deploy: pending your approval"), null);
-});
-
 Deno.test("decideStop() without a checklist: blocker phrase allows, early-stop rule blocks with the phrase quoted", () => {
   const blocker = decide(
     "All 31 tests pass. The deploy script is untested because it needs AWS credentials I don't have.",

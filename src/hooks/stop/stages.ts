@@ -10,7 +10,6 @@ import type { ClosingAnalysis as MessageAnalysis } from "../../rules/closing/ana
 import { ASKING_ACTS } from "../../rules/acts.ts";
 import type { RuleMatch, RuleSet } from "../../rules/schema.ts";
 import { parseMarkdownChecklist } from "../../transcript/markdown_checklist.ts";
-import { parseStatusList } from "../../transcript/status_list.ts";
 import type { Checklist, TurnView } from "../../transcript/types.ts";
 import { attended } from "./attended.ts";
 import { allow, type StopDecision } from "./decision.ts";
@@ -257,8 +256,7 @@ const person: StopStage = {
 const openItems: StopStage = {
   id: "open-items",
   row: {
-    condition:
-      "the turn's checklist (tasks, TodoWrite, a Markdown `- [ ]` list, or a status list such as `- tests: TODO`) has open items",
+    condition: "the turn's checklist (tasks, TodoWrite or a Markdown `- [ ]` list) has open items",
     decision: "block, naming them",
     rule: "`open-items`",
   },
@@ -421,17 +419,13 @@ function earlyBlock(early: RuleMatch): StopDecision {
 
 /**
  * The checklist of the current turn: TaskCreate/TaskUpdate, else the latest TodoWrite, else the latest Markdown
- * list (the final message's own list first, since it may not have reached the transcript yet; then the final message's
- * status list, when it shows open work).
+ * list (the final message's own list first, since it may not have reached the transcript yet).
  */
 export function pickChecklist(view: TurnView | null, finalMessage: string): Checklist | null {
   if (view?.tasks && view.tasks.length > 0) return { source: "tasks", items: view.tasks };
   if (view?.todo && view.todo.length > 0) return { source: "todo", items: view.todo };
   const fromFinal = parseMarkdownChecklist(finalMessage);
   if (fromFinal && fromFinal.length > 0) return { source: "markdown", items: fromFinal };
-  // a status list ("- tests: TODO") counts only when it shows open work: an all-done one leaves the words to decide
-  const statusList = parseStatusList(finalMessage);
-  if (statusList) return { source: "markdown", items: statusList };
   if (view?.markdown && view.markdown.length > 0) return { source: "markdown", items: view.markdown };
   return null;
 }
