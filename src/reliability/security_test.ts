@@ -200,6 +200,74 @@ Deno.test("symlinks: state files of every hook replaced by symlinks are not foll
   }
 });
 
+Deno.test("symlinks: dangling links and links to a sibling at every hook's state file are removed, then written", async () => {
+  const box = await makeSandbox();
+  try {
+    const state = join(box.cliffhanger, "state");
+    await Deno.mkdir(state, { recursive: true });
+    const sibling = join(state, "other.json");
+    await Deno.writeTextFile(sibling, "{}\n");
+    const links = [
+      statePath(state, sessionKey("s", { subagent: false })),
+      loopStatePath(state, loopKey("s", null)),
+      promptStatePath(state, "s"),
+    ];
+    await Deno.symlink(join(box.outside, "not-there"), links[0]!);
+    await Deno.symlink(sibling, links[1]!);
+    await Deno.symlink(join(box.outside, "not-there-either"), links[2]!);
+    const before = await outsideSnapshot(box);
+    const stop = { hook_event_name: "Stop", session_id: "s", last_assistant_message: "Want me to continue?" };
+    // the first call of each hook already decides: the link is removed on the read and a real file written
+    assert.equal(JSON.parse((await callHook(box, "stop", JSON.stringify(stop))).outcome.stdout).decision, "block");
+    checkContract(
+      "pretool",
+      await callHook(
+        box,
+        "pretool",
+        JSON.stringify({ session_id: "s", tool_name: "Bash", tool_input: { command: "ls" } }),
+      ),
+    );
+    checkContract("prompt", await callHook(box, "prompt", JSON.stringify({ session_id: "s", prompt: "hi there" })));
+    for (const link of links) assert.ok((await Deno.lstat(link)).isFile, `${link} is now a regular file`);
+    assert.equal(await Deno.readTextFile(sibling), "{}\n", "the sibling the link led to is untouched");
+    assertSameTree(before, await outsideSnapshot(box), "dangling state links");
+  } finally {
+    await removeSandbox(box);
+  }
+});
+
+Deno.test("symlinks: a linked state folder: nothing where it points is removed or written", async () => {
+  const box = await makeSandbox();
+  try {
+    const elsewhere = join(box.outside, "elsewhere");
+    await Deno.mkdir(elsewhere, { recursive: true });
+    // what a hook would otherwise take for unreadable state files and move out of the way: a folder, an oversize file
+    const stateFile = statePath(elsewhere, sessionKey("s", { subagent: false }));
+    await Deno.mkdir(join(stateFile, "sub"), { recursive: true });
+    await Deno.writeTextFile(join(stateFile, "sub", "f"), "precious\n");
+    await Deno.writeTextFile(loopStatePath(elsewhere, loopKey("s", null)), "x".repeat(9 * 1024 * 1024));
+    await Deno.writeTextFile(promptStatePath(elsewhere, "s"), "not json");
+    await Deno.mkdir(box.cliffhanger, { recursive: true });
+    await Deno.symlink(elsewhere, join(box.cliffhanger, "state"));
+    const before = await outsideSnapshot(box);
+    const stop = { hook_event_name: "Stop", session_id: "s", last_assistant_message: "Want me to continue?" };
+    checkContract("stop", await callHook(box, "stop", JSON.stringify(stop)));
+    checkContract(
+      "pretool",
+      await callHook(
+        box,
+        "pretool",
+        JSON.stringify({ session_id: "s", tool_name: "Bash", tool_input: { command: "ls" } }),
+      ),
+    );
+    checkContract("prompt", await callHook(box, "prompt", JSON.stringify({ session_id: "s", prompt: "hi there" })));
+    assertSameTree(before, await outsideSnapshot(box), "a linked state folder");
+    assert.match(await Deno.readTextFile(join(box.cliffhanger, "errors.log")), /is a link; not read/);
+  } finally {
+    await removeSandbox(box);
+  }
+});
+
 const CANARY = "CANARY7f3a9b";
 
 /** Removes the documented bounded fields from a JSON value: what is left must not hold the canary. */

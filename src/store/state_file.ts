@@ -3,7 +3,7 @@
  * file is fresh state; a corrupt or unreadable one is reported, moved out of the way and replaced by fresh state;
  * a sandbox refusal (NotCapable) is thrown, so the hook fails open instead of resetting what it may not read.
  */
-import { readRegularText } from "./safe_file.ts";
+import { lstatOrNull, readRegularText, refuseLinkedFolder } from "./safe_file.ts";
 import { dirname } from "../path.ts";
 import type * as z from "../zod.ts";
 
@@ -56,25 +56,44 @@ export async function readStateFile<S, F>(path: string, spec: StateFileSpec<S, F
   return parseStateFile(text, path, spec);
 }
 
-/** The file's text, or what reading it came to (missing: fresh state; unreadable: reset). */
+/**
+ * The file's text, or what reading it came to (missing: fresh state; unreadable: reset). A linked state folder is
+ * refused before anything is read or removed, as the write refuses it: through it, a "move out of the way" would
+ * delete files elsewhere. A link at the file itself, dangling or not, is removed (never followed) and reported, so
+ * the next write can put a real file there.
+ */
 async function readStateText<F>(
   path: string,
   spec: { fresh: () => F; label: string },
 ): Promise<string | LoadedStateFile<F>> {
+  const folder = dirname(path);
+  await refuseLinkedFolder(folder, `the folder of ${spec.label} "${path}"`, "not read");
+  const entry = await lstatOrNull(path);
+  if (entry === null) return { state: spec.fresh(), problem: null };
+  if (entry.isSymlink) {
+    await Deno.remove(path).catch(() => {});
+    return { state: spec.fresh(), problem: `${upperFirst(spec.label)} "${path}" was a link; removed, reset` };
+  }
   try {
-    // a link (planted or left), a FIFO or a folder is never read or followed; it is moved out of the way below
-    const read = await readRegularText(path, { maxBytes: MAX_STATE_BYTES, within: dirname(path), label: spec.label });
+    // a FIFO or a folder is never opened; it is moved out of the way below
+    const read = await readRegularText(path, { maxBytes: MAX_STATE_BYTES, within: folder, label: spec.label });
     if (read === null) return { state: spec.fresh(), problem: null };
     return read;
   } catch (e) {
     if (e instanceof Deno.errors.NotCapable) throw e;
-    // a folder, a file we may not read (made by another user): report it, move it out of the way, start fresh
-    await Deno.remove(path, { recursive: true }).catch(() => {});
+    // a folder, a file we may not read (made by another user): report it, move it out of the way, start fresh. The
+    // folder was looked at above; should it have become a link since, nothing is removed through it.
+    const now = await lstatOrNull(folder).catch(() => null);
+    if (now !== null && !now.isSymlink) await Deno.remove(path, { recursive: true }).catch(() => {});
     return {
       state: spec.fresh(),
       problem: `Unreadable ${spec.label} "${path}": ${e instanceof Error ? e.message : e}; reset`,
     };
   }
+}
+
+function upperFirst(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 export function parseStateFile<S, F>(text: string, path: string, spec: StateFileSpec<S, F>): LoadedStateFile<S | F> {
