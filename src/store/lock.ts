@@ -2,8 +2,8 @@
  * Cross-process locks as exclusively created files. A lock older than `staleMs` was left by a killed process
  * and is taken over. Waiting is bounded: past `waitMs` the caller gets an error and fails open.
  */
-import { refuseLinkedFolder } from "./safe_file.ts";
-import { dirname } from "../path.ts";
+import { lstatOrNull, refuseLinkedFolder, UnsafeFileError } from "./safe_file.ts";
+import { dirname, join, resolve } from "../path.ts";
 import { sleep } from "../sleep.ts";
 import { randomToken } from "./random_token.ts";
 
@@ -14,6 +14,11 @@ export interface LockOptions {
   staleMs?: number;
   /** Poll interval while waiting (default 15 ms). */
   pollMs?: number;
+  /**
+   * A folder above the lock's folder (the home): no folder between it and the lock, the lock's folder included, may
+   * be a link, and that is checked before any of them is created. Absent: only the lock's own folder is checked.
+   */
+  under?: string;
 }
 
 /** A lock file older than this (ms) was left by a killed process; every taker treats it as free. */
@@ -43,7 +48,7 @@ export function releaseHeldLocks(): void {
   releases++;
   for (const [path, token] of HELD) {
     try {
-      if (Deno.readTextFileSync(path) === token) Deno.removeSync(path);
+      if (readLockTextSync(path) === token) Deno.removeSync(path);
     } catch {
       // gone already
     }
@@ -71,13 +76,15 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
   const token = `${Deno.pid}-${randomToken(16)}`;
   const deadline = Date.now() + waitMs;
   const startedAt = releases;
+  // a lock folder, or a folder above it, planted as a link would put our lock files (and the folders made for them)
+  // where it points
+  if (options.under !== undefined) await refuseLinksBetween(options.under, dirname(lockPath));
   try {
     await Deno.mkdir(dirname(lockPath), { recursive: true });
   } catch (e) {
     // a scope that grants the lock file but not its folder (the lock beside a settings file): the folder exists
     if (!(e instanceof Deno.errors.NotCapable)) throw e;
   }
-  // a lock folder planted as a link would put our lock files where it points
   await refuseLinkedFolder(dirname(lockPath), `the lock folder "${dirname(lockPath)}"`, "not used");
   for (;;) {
     if (releases !== startedAt) throw new LockReleasedError(`Not taking lock "${lockPath}": the process is giving up`);
@@ -96,8 +103,7 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
       return async () => {
         HELD.delete(lockPath);
         try {
-          const held = await Deno.readTextFile(lockPath);
-          if (held === token) await Deno.remove(lockPath);
+          if ((await readLockText(lockPath)) === token) await Deno.remove(lockPath);
         } catch {
           // already gone (taken over as stale): nothing to release
         }
@@ -112,27 +118,87 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
   }
 }
 
+/** Throws UnsafeFileError when a folder below `root` on the way to `dir` (`dir` included) is a link. */
+async function refuseLinksBetween(root: string, dir: string): Promise<void> {
+  const top = resolve(root);
+  const below = resolve(dir);
+  if (!below.startsWith(top.endsWith("/") ? top : `${top}/`)) return;
+  let at = top;
+  for (const part of below.slice(top.length).split("/").filter((p) => p !== "")) {
+    at = join(at, part);
+    const info = await lstatOrNull(at);
+    if (info === null) return; // made below, as real folders
+    if (info.isSymlink) throw new UnsafeFileError(`the lock folder "${at}" is a link; not used`);
+  }
+}
+
 /**
  * Removes a lock older than `staleMs`, but only if it still holds the token read before the age check: a waiter
  * that lost the race must not delete the lock another waiter just took over.
  */
 async function removeIfStale(lockPath: string, staleMs: number): Promise<boolean> {
   try {
-    // not a lock file at all (a folder, a link, a FIFO): no process holds it, and waiting would cost every call the
-    // whole wait, forever. The entry itself is removed (a link is never followed).
-    if (!(await Deno.lstat(lockPath)).isFile) {
+    // not a lock file at all (a folder, a link, a FIFO, a file longer than any token): no process holds it, and
+    // waiting would cost every call the whole wait, forever. The entry itself is removed (a link is never followed).
+    const entry = await Deno.lstat(lockPath);
+    if (!entry.isFile || entry.size > MAX_LOCK_BYTES) {
       await Deno.remove(lockPath, { recursive: true });
       return true;
     }
-    const token = await Deno.readTextFile(lockPath);
+    const token = await readLockText(lockPath);
+    if (token === null) return false;
     const info = await Deno.stat(lockPath);
     const age = Date.now() - (info.mtime?.getTime() ?? Date.now());
     if (age <= staleMs) return false;
-    if ((await Deno.readTextFile(lockPath)) !== token) return false;
+    if ((await readLockText(lockPath)) !== token) return false;
     await Deno.remove(lockPath);
     return true;
   } catch {
     // vanished between checks, or unreadable: the next attempt decides
     return false;
+  }
+}
+
+/** The most a lock file of ours holds (a pid, a dash and a 16-character token); a longer file is no lock of ours. */
+const MAX_LOCK_BYTES = 256;
+
+/**
+ * A lock file's text, read only as a regular file of at most MAX_LOCK_BYTES (null otherwise, or when it is gone): a
+ * planted file of gigabytes at a lock's name must not be read whole on every call.
+ */
+async function readLockText(path: string): Promise<string | null> {
+  try {
+    const entry = await Deno.lstat(path);
+    if (!entry.isFile || entry.size > MAX_LOCK_BYTES) return null;
+    using file = await Deno.open(path, { read: true });
+    const buf = new Uint8Array(MAX_LOCK_BYTES + 1);
+    let n = 0;
+    while (n <= MAX_LOCK_BYTES) {
+      const got = await file.read(buf.subarray(n));
+      if (got === null) break;
+      n += got;
+    }
+    return n > MAX_LOCK_BYTES ? null : new TextDecoder().decode(buf.subarray(0, n));
+  } catch {
+    return null;
+  }
+}
+
+/** readLockText for the exit path, which cannot wait on promises. */
+function readLockTextSync(path: string): string | null {
+  try {
+    const entry = Deno.lstatSync(path);
+    if (!entry.isFile || entry.size > MAX_LOCK_BYTES) return null;
+    using file = Deno.openSync(path, { read: true });
+    const buf = new Uint8Array(MAX_LOCK_BYTES + 1);
+    let n = 0;
+    while (n <= MAX_LOCK_BYTES) {
+      const got = file.readSync(buf.subarray(n));
+      if (got === null) break;
+      n += got;
+    }
+    return n > MAX_LOCK_BYTES ? null : new TextDecoder().decode(buf.subarray(0, n));
+  } catch {
+    return null;
   }
 }

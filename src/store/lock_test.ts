@@ -1,17 +1,25 @@
 /** The session lock: what is at the lock path when it is not a lock file. Other lock tests are in reliability/. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { acquireLock, LockReleasedError, releaseHeldLocks } from "./lock.ts";
+import { acquireLock, LockReleasedError, releaseHeldLocks, withLock } from "./lock.ts";
+import { UnsafeFileError } from "./safe_file.ts";
+
+async function touch(path: string): Promise<string> {
+  await Deno.writeTextFile(path, "");
+  return path;
+}
 
 Deno.test("acquireLock(): a folder, a link or a FIFO at the lock path is cleared at once, not waited on", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const victim = join(dir, "victim");
     await Deno.writeTextFile(victim, "keep\n");
-    for (const kind of ["folder", "link", "fifo"] as const) {
+    for (const kind of ["folder", "link", "fifo", "huge file"] as const) {
       const lockPath = join(dir, `${kind}.lock`);
       if (kind === "folder") await Deno.mkdir(join(lockPath, "inner"), { recursive: true });
       else if (kind === "link") await Deno.symlink(victim, lockPath);
+      // a fresh file far longer than a token (sparse: 1 GiB): never read whole, cleared like the rest
+      else if (kind === "huge file") await Deno.truncate(await touch(lockPath), 1024 ** 3);
       else assert.ok((await new Deno.Command("mkfifo", { args: [lockPath] }).output()).success);
       // no wait at all: the only way through is clearing the entry on the first look
       const release = await acquireLock(lockPath, { waitMs: 0 });
@@ -42,6 +50,30 @@ Deno.test("acquireLock(): one under way when releaseHeldLocks runs gives the loc
     const again = await acquireLock(lockPath, { waitMs: 0 });
     assert.ok((await Deno.lstat(lockPath)).isFile);
     await again();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("acquireLock(): with `under`, a linked folder on the way to the lock is refused before anything is made", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const home = join(dir, "home");
+    const outside = join(dir, "outside");
+    await Deno.mkdir(home);
+    await Deno.mkdir(join(outside, "wrap", "nudge.lock", "keep"), { recursive: true });
+    await Deno.symlink(outside, join(home, "locks"));
+    const lockPath = join(home, "locks", "wrap", "nudge.lock");
+    let ran = false;
+    await assert.rejects(
+      withLock(lockPath, () => Promise.resolve(ran = true), { waitMs: 0, under: home }),
+      (e) => e instanceof UnsafeFileError && /lock folder ".*locks" is a link/.test(e.message),
+    );
+    assert.equal(ran, false);
+    assert.ok((await Deno.stat(join(outside, "wrap", "nudge.lock", "keep"))).isDirectory, "nothing removed there");
+    // real folders: made as needed, and the lock is taken
+    await Deno.remove(join(home, "locks"));
+    assert.equal(await withLock(lockPath, () => Promise.resolve("held"), { waitMs: 0, under: home }), "held");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
