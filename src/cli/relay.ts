@@ -7,7 +7,7 @@ import { inScope, launcherPrograms, readLauncher } from "../settings/launcher.ts
 import { readConfigFile } from "../config_file.ts";
 import { clearConsumed, MAX_INSTRUCTION_BYTES, queueDir, queuedPath } from "../relay/queue.ts";
 import { readRegularText, UnsafeFileError } from "../store/safe_file.ts";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { type CommandSpec, intFlag, parseCommandArgs, renderHelp } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
 import { suggestion } from "../did_you_mean.ts";
@@ -426,7 +426,11 @@ async function log(ctx: CliContext, paths: RelayPaths, lines: number): Promise<n
 
 /** Whether a file holds anything but blanks (missing: no). */
 async function hasText(path: string): Promise<boolean> {
-  const text = await readRegularText(path, { maxBytes: MAX_INSTRUCTION_BYTES, label: "relay mailbox" });
+  const text = await readRegularText(path, {
+    maxBytes: MAX_INSTRUCTION_BYTES,
+    within: dirname(path),
+    label: "relay mailbox",
+  });
   return text !== null && text.trim() !== "";
 }
 

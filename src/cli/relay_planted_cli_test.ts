@@ -141,3 +141,19 @@ Deno.test("relay (CLI) and hook stop: FIFOs at the counters and log.md are refus
   assert.match(await readErrors(home), /state\.json" is not a regular file; not read; fix or delete it/);
   for (const fifo of [managerState, logMd, state]) assert.equal(await fifo.openedByReader(), false);
 });
+
+Deno.test("relay (CLI): a report or instruction file that is a link out of the relay folder is never printed", async () => {
+  const { home, project, outside, relay } = await setup();
+  await Deno.mkdir(relay);
+  await Deno.writeTextFile(join(outside, "notes.txt"), "turn: 7\n\nSECRET-TOKEN=hunter2\n");
+  await Deno.symlink(join(outside, "notes.txt"), join(relay, "to-agent.md"));
+  await Deno.symlink(join(outside, "notes.txt"), join(relay, "to-code.md"));
+  for (const args of [["read"], ["status"], ["status", "--json"]]) {
+    const r = await runCli(["relay", ...args], { home, cwd: project });
+    assert.doesNotMatch(r.stdout + r.stderr, /hunter2/, `relay ${args.join(" ")}`);
+  }
+  const read = await runCli(["relay", "read"], { home, cwd: project });
+  assert.notEqual(read.code, 0);
+  assert.match(read.stderr, /relay message ".*relay\/to-(agent|code)\.md" leads out of ".*relay"; refused/);
+  assert.equal(await Deno.readTextFile(join(outside, "notes.txt")), "turn: 7\n\nSECRET-TOKEN=hunter2\n");
+});

@@ -3,7 +3,7 @@
  * holds one that is still new, a further send goes to `queue/<turn>.md` (same turn format). The hook takes the
  * lowest new turn from to-code.md and the queue, one per stop; turns it has consumed are cleared from the queue.
  */
-import { join } from "../path.ts";
+import { dirname, join } from "../path.ts";
 import { readRegularText, refuseLinkedFolder } from "../store/safe_file.ts";
 import type { RelayPaths } from "./paths.ts";
 import { type Message, parseMessage } from "./turn_format.ts";
@@ -22,9 +22,16 @@ export function queuedPath(paths: RelayPaths, turn: number): string {
   return join(queueDir(paths), `${String(turn).padStart(9, "0")}.md`);
 }
 
-/** A mailbox message file, read as a regular file within the size cap; null when missing or without a turn line. */
+/**
+ * A mailbox message file, read as a regular file within the size cap that is not a link out of its folder (the relay
+ * folder, or `queue/`); null when missing or without a turn line.
+ */
 export async function readMessageAt(path: string): Promise<Message | null> {
-  const text = await readRegularText(path, { maxBytes: MAX_INSTRUCTION_BYTES, label: "relay message" });
+  const text = await readRegularText(path, {
+    maxBytes: MAX_INSTRUCTION_BYTES,
+    within: dirname(path),
+    label: "relay message",
+  });
   return text === null ? null : parseMessage(text);
 }
 

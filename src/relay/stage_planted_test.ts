@@ -143,3 +143,25 @@ Deno.test("relay stage: a queue folder that is a link is refused; the file it le
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("relay stage: an instruction file that is a link out of the relay folder is never read or quoted", async () => {
+  const { root, paths } = await tempRelay();
+  try {
+    await touch(paths.active);
+    const outside = join(root, "notes.txt");
+    await Deno.writeTextFile(outside, formatMessage(7, "SECRET-TOKEN=hunter2"));
+    await Deno.symlink(outside, paths.toCode);
+    const r = await runRelayStage(input(paths, { maxWaitS: 0 }));
+    assert.ok(r.decision === "allow", JSON.stringify(r));
+    assert.doesNotMatch(JSON.stringify(r), /hunter2/);
+    assert.match(r.errors.join("\n"), /to-code\.md" leads out of ".*relay"; refused/);
+    // a link that stays in the folder is read as before
+    await Deno.remove(paths.toCode);
+    await Deno.writeTextFile(join(paths.dir, "draft.md"), formatMessage(1, "go on"));
+    await Deno.symlink(join(paths.dir, "draft.md"), paths.toCode);
+    const inside = await runRelayStage(input(paths));
+    assert.ok(inside.decision === "block" && inside.turn === 1);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
