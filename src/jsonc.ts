@@ -29,6 +29,8 @@ export const ParseErrorCode = {
   InvalidUnicode: 14,
   InvalidEscapeCharacter: 15,
   InvalidCharacter: 16,
+  /** Ours, not jsonc-parser's: arrays and objects nested deeper than MAX_NESTING (its recursion would overflow). */
+  NestingTooDeep: 17,
 } as const;
 export type ParseErrorCode = (typeof ParseErrorCode)[keyof typeof ParseErrorCode];
 
@@ -293,9 +295,28 @@ class Scanner {
 }
 
 /** Parses `text` like jsonc-parser's `parse(text, errors, options)`, pushing its errors onto `errors`. */
+/**
+ * The deepest nesting of arrays and objects read. Deeper text is an error (NestingTooDeep, at the bracket that goes
+ * past it), not a stack overflow: no file of ours needs more than a few levels.
+ */
+export const MAX_NESTING = 256;
+
+/** Thrown inside parse() to stop at the first bracket past MAX_NESTING; never leaves it. */
+class TooDeep extends Error {}
+
 export function parse(text: string, errors: ParseError[] = [], options: ParseOptions = {}): unknown {
-  const scanner = new Scanner(text);
   const before = errors.length;
+  try {
+    return parseValue(text, errors, options, before);
+  } catch (e) {
+    if (!(e instanceof TooDeep)) throw e;
+    return undefined;
+  }
+}
+
+function parseValue(text: string, errors: ParseError[], options: ParseOptions, before: number): unknown {
+  const scanner = new Scanner(text);
+  let depth = 0;
   /** The tokens that make up the JSON value (no trivia, no trailing commas), as text. */
   const out: string[] = [];
   const allowTrailingComma = options.allowTrailingComma === true;
@@ -407,12 +428,22 @@ export function parse(text: string, errors: ParseError[] = [], options: ParseOpt
     else next();
     return true;
   };
+  const nested = (inner: () => boolean): boolean => {
+    if (depth >= MAX_NESTING) {
+      errors.push({ error: ParseErrorCode.NestingTooDeep, offset: scanner.tokenOffset, length: scanner.tokenLength });
+      throw new TooDeep();
+    }
+    depth++;
+    const read = inner();
+    depth--;
+    return read;
+  };
   function value(): boolean {
     switch (cur()) {
       case T.OpenBracket:
-        return array();
+        return nested(array);
       case T.OpenBrace:
-        return object();
+        return nested(object);
       case T.String:
         emit();
         next();

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import * as reference from "jsonc-parser";
-import { parse, type ParseError, printParseErrorCode } from "./jsonc.ts";
+import { MAX_NESTING, parse, type ParseError, ParseErrorCode, printParseErrorCode } from "./jsonc.ts";
 
 function ours(text: string, options: { allowTrailingComma?: boolean; disallowComments?: boolean }) {
   const errors: ParseError[] = [];
@@ -94,6 +94,25 @@ Deno.test("jsonc: the same value and no errors as jsonc-parser on generated JSON
 
 Deno.test("jsonc: the same errors as jsonc-parser on broken text", () => {
   fc.assert(fc.property(mutated, options, (text, o) => same(text, o)), { numRuns: 5000 });
+});
+
+Deno.test("jsonc: nesting past MAX_NESTING is an error at the bracket that goes past it, not a stack overflow", () => {
+  // at the limit: read as jsonc-parser reads it
+  const atLimit = `{"a":${"[".repeat(MAX_NESTING - 1)}${"]".repeat(MAX_NESTING - 1)}}`;
+  assert.deepEqual(ours(atLimit, {}), theirs(atLimit, {}));
+  for (const depth of [MAX_NESTING + 1, 200_000]) {
+    const text = `{"a":${"[".repeat(depth - 1)}${"]".repeat(depth - 1)}}`;
+    const { value, errors } = ours(text, {});
+    assert.equal(value, undefined);
+    assert.deepEqual(errors, [{ error: ParseErrorCode.NestingTooDeep, offset: 5 + MAX_NESTING - 1, length: 1 }]);
+    assert.equal(printParseErrorCode(errors[0]!.error), "NestingTooDeep");
+  }
+  // errors found before the deep part are kept, in order
+  const both = `{"a" 1, "b":${'{"c":'.repeat(MAX_NESTING + 5)}1${"}".repeat(MAX_NESTING + 5)}}`;
+  assert.deepEqual(ours(both, {}).errors.map((e) => e.error), [
+    ParseErrorCode.ColonExpected,
+    ParseErrorCode.NestingTooDeep,
+  ]);
 });
 
 Deno.test("jsonc: the cases the config, rule and quirk files meet", () => {

@@ -3,7 +3,7 @@
  * an object root, `hooks` an object, each event an array of matcher groups. Malformed groups and handlers
  * inside an event are skipped, not rejected, as Claude Code itself skips them.
  */
-import { getNodeValue, type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
+import { createScanner, getNodeValue, type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import type { HookSubcommand } from "./hook_command.ts";
 import { isPythonCliffhanger, ourHook } from "./ours.ts";
 
@@ -46,6 +46,10 @@ export interface HandlerRef {
 
 /** Parse and check the shape; throws SettingsParseError with the position of the first problem. */
 export function parseSettings(text: string): SettingsDoc {
+  const deep = pastNestingLimit(text);
+  if (deep !== null) {
+    throw errorAt(text, deep, `arrays and objects nested deeper than ${MAX_SETTINGS_NESTING} levels; not read`);
+  }
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   const first = errors[0];
@@ -64,6 +68,26 @@ export function parseSettings(text: string): SettingsDoc {
     }
   }
   return { root, hooks };
+}
+
+/** The deepest nesting read: jsonc-parser's tree and its walks recurse, and would overflow the stack far deeper. */
+export const MAX_SETTINGS_NESTING = 256;
+
+/** jsonc-parser's SyntaxKind values (an ambient const enum, which isolated modules cannot read). */
+const Token = { OpenBrace: 1, CloseBrace: 2, OpenBracket: 3, CloseBracket: 4, EOF: 17 } as const;
+
+/** The offset of the first bracket past MAX_SETTINGS_NESTING (strings and comments skipped), or null. */
+function pastNestingLimit(text: string): number | null {
+  const scanner = createScanner(text, false);
+  let depth = 0;
+  for (let kind: number = scanner.scan(); kind !== Token.EOF; kind = scanner.scan()) {
+    if (kind === Token.OpenBrace || kind === Token.OpenBracket) {
+      if (++depth > MAX_SETTINGS_NESTING) return scanner.getTokenOffset();
+    } else if (kind === Token.CloseBrace || kind === Token.CloseBracket) {
+      depth = Math.max(0, depth - 1);
+    }
+  }
+  return null;
 }
 
 /** The value node of `key` in an object node (the last one if the key repeats, as JSON.parse reads it). */

@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { findOurHandlers, parseSettings, positionOf, propertyIndex, propertyValue } from "./settings_doc.ts";
+import {
+  findOurHandlers,
+  MAX_SETTINGS_NESTING,
+  parseSettings,
+  positionOf,
+  propertyIndex,
+  propertyValue,
+  SettingsParseError,
+} from "./settings_doc.ts";
 
 Deno.test("positionOf() counts lines and columns from 1", () => {
   assert.deepEqual(positionOf("ab\ncd", 0), { line: 1, column: 1 });
@@ -26,4 +34,20 @@ Deno.test("findOurHandlers() skips malformed groups and handlers", () => {
   ]);
   assert.equal(findOurHandlers(doc, "SubagentStop").length, 1);
   assert.deepEqual(findOurHandlers(parseSettings("{}")), []);
+});
+
+Deno.test("parseSettings(): nesting past MAX_SETTINGS_NESTING is a parse error at the bracket, not a stack overflow", () => {
+  const nest = (depth: number) => `{"env": {"x": ${"[".repeat(depth - 2)}${"]".repeat(depth - 2)}}}`;
+  assert.equal(parseSettings(nest(MAX_SETTINGS_NESTING)).root.type, "object");
+  for (const depth of [MAX_SETTINGS_NESTING + 1, 300_000]) {
+    assert.throws(
+      () => parseSettings(`\n${nest(depth)}`),
+      (e) =>
+        e instanceof SettingsParseError && e.line === 2 && e.column === 14 + MAX_SETTINGS_NESTING - 1 &&
+        /nested deeper than 256 levels; not read/.test(e.detail),
+    );
+  }
+  // brackets in strings and comments do not count
+  const quoted = `{"a": "${"[".repeat(1000)}", /* ${"{".repeat(1000)} */ "b": 1}`;
+  assert.equal(parseSettings(quoted).root.type, "object");
 });
