@@ -127,19 +127,9 @@ export function loadConfig(fileText: string | null, env: EnvReader, filePath = "
   let fromFile: Record<string, unknown> = {};
   if (fileText !== null && fileText.trim() !== "") {
     const errors: ParseError[] = [];
-    let parsed: unknown;
-    try {
-      parsed = parseJsonc(fileText, errors, { allowTrailingComma: true });
-    } catch (e) {
-      // nesting deep enough to overflow the parser's stack: the file cannot be used, the defaults can
-      parsed = undefined;
-      problems.push(
-        `Cannot load "${filePath}": ${e instanceof Error ? `${e.name}: ${e.message}` : e}; using the defaults`,
-      );
-    }
-    if (problems.length > 0) {
-      // reported above
-    } else if (errors.length > 0) {
+    // nesting past the parser's limit is one of its errors (NestingTooDeep), not a stack overflow
+    const parsed = parseJsonc(fileText, errors, { allowTrailingComma: true });
+    if (errors.length > 0) {
       const first = errors[0]!;
       const { line, col } = lineCol(fileText, first.offset);
       problems.push(`Cannot parse "${filePath}": ${printParseErrorCode(first.error)} at ${line}:${col}`);
