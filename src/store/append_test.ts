@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { appendToFile } from "./append.ts";
+import { UnsafeFileError } from "./safe_file.ts";
 
 Deno.test("appendToFile() creates the file with the mode, appends, and many writers at once never interleave", async () => {
   const dir = await Deno.makeTempDir();
@@ -15,6 +16,27 @@ Deno.test("appendToFile() creates the file with the mode, appends, and many writ
     const got = (await Deno.readTextFile(path)).split("\n").filter((l) => l !== "");
     assert.equal(got[0], "first");
     assert.deepEqual(got.slice(1).sort(), lines.map((l) => l.slice(0, -1)).sort(), "every line whole, none twice");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("appendToFile() refuses a file with another hard link: nothing is written into the file it shares", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const elsewhere = join(dir, "elsewhere.txt");
+    await Deno.writeTextFile(elsewhere, "VICTIM\n");
+    const ours = join(dir, "log.jsonl");
+    await Deno.link(elsewhere, ours);
+    await assert.rejects(
+      appendToFile(ours, "line\n"),
+      (e) => e instanceof UnsafeFileError && /"[^"]*log\.jsonl" has 2 hard links; nothing appended/.test(e.message),
+    );
+    assert.equal(await Deno.readTextFile(elsewhere), "VICTIM\n");
+    // once the name is the file's only link again, appends go on
+    await Deno.remove(elsewhere);
+    await appendToFile(ours, "line\n");
+    assert.equal(await Deno.readTextFile(ours), "VICTIM\nline\n");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -115,6 +115,11 @@ export interface WritableOptions {
   folderMayBeLink?: boolean;
   /** How the message ends (default "not written"). */
   refused?: string;
+  /**
+   * The file must have no other hard link (an append writes into the file itself, which a hard link planted at our
+   * name would share with a file elsewhere; a whole-file write replaces the name and needs no such check).
+   */
+  singleLink?: boolean;
 }
 
 /**
@@ -128,6 +133,9 @@ export async function checkWritable(path: string, options: WritableOptions = {})
   if (info !== null && !info.isFile) {
     const what = info.isSymlink ? "a link" : info.isDirectory ? "a folder" : "not a regular file";
     throw new UnsafeFileError(`${named} is ${what}; ${refused}`);
+  }
+  if (options.singleLink && info !== null && (info.nlink ?? 1) > 1) {
+    throw new UnsafeFileError(`${named} has ${info.nlink} hard links; ${refused}`);
   }
   if (!options.folderMayBeLink) await refuseLinkedFolder(dirname(path), `the folder of ${named}`, refused);
 }
