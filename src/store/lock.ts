@@ -19,6 +19,8 @@ export interface LockOptions {
    * be a link, and that is checked before any of them is created. Absent: only the lock's own folder is checked.
    */
   under?: string;
+  /** The lock's folder may be a link (the home, which the user may point anywhere: a log's rotation lock). */
+  folderMayBeLink?: boolean;
 }
 
 /** A lock file older than this (ms) was left by a killed process; every taker treats it as free. */
@@ -85,7 +87,9 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
     // a scope that grants the lock file but not its folder (the lock beside a settings file): the folder exists
     if (!(e instanceof Deno.errors.NotCapable)) throw e;
   }
-  await refuseLinkedFolder(dirname(lockPath), `the lock folder "${dirname(lockPath)}"`, "not used");
+  if (!options.folderMayBeLink) {
+    await refuseLinkedFolder(dirname(lockPath), `the lock folder "${dirname(lockPath)}"`, "not used");
+  }
   for (;;) {
     if (releases !== startedAt) throw new LockReleasedError(`Not taking lock "${lockPath}": the process is giving up`);
     try {

@@ -59,7 +59,8 @@ export async function rotateIfOver(path: string, incoming: number, maxBytes: num
   if (!shouldRotate(await sizeOf(path), incoming, maxBytes)) return false;
   let release: () => Promise<void>;
   try {
-    release = await acquireLock(`${path}.rotate.lock`, { waitMs: 0 });
+    // beside the file, in the home, which may be a link the user made (the append allows it too)
+    release = await acquireLock(`${path}.rotate.lock`, { waitMs: 0, folderMayBeLink: true });
   } catch {
     return false;
   }

@@ -57,6 +57,18 @@ Deno.test("rotateIfOver() does not rotate while another process holds the rotati
     assert.equal(await Deno.stat(`${path}.rotate.lock`).catch(() => null), null, "the lock is released");
   }));
 
+Deno.test("appendRotating() rotates in a home reached through a link (the user's own choice of home)", () =>
+  withDir(async (dir) => {
+    const real = join(dir, "real");
+    await Deno.mkdir(real);
+    await Deno.symlink(real, join(dir, "home"));
+    const path = join(dir, "home", "log.jsonl");
+    for (let i = 0; i < 40; i++) await appendRotating(path, `${"z".repeat(99)}\n`, { maxBytes: 1000 });
+    assert.ok((await Deno.stat(path)).size <= 1000);
+    assert.ok((await Deno.stat(rotatedPath(path))).size > 0, "rotated");
+    assert.deepEqual([...Deno.readDirSync(real)].map((e) => e.name).sort(), ["log.jsonl", "log.jsonl.1"]);
+  }));
+
 Deno.test("appendRotating(): 40 concurrent writers of 25 lines each, over a cap passed once, lose no line", () =>
   withDir(async (dir) => {
     // Without the rotation lock this loses lines in about half the rounds: two writers both see the full file, one
