@@ -40,3 +40,29 @@ for (const kind of ["fifo", "dev-zero"] as const) {
       }
     }));
 }
+
+Deno.test("stats: a log line with no end in sight is one unreadable line; a log generation linked out of the home is refused", () =>
+  withTempHome(async (home) => {
+    const root = join(home, ".cliffhanger");
+    await Deno.mkdir(root, { recursive: true });
+    const log = join(root, "log.jsonl");
+    const stop = { session_id: "s", hook_event_name: "Stop", last_assistant_message: "Want me to continue?" };
+    assert.equal((await runCli(["hook", "stop"], { home, stdin: JSON.stringify(stop) })).code, 0);
+    const line = (await Deno.readTextFile(log)).trim();
+    // 64 MiB without a newline (sparse), then the good line
+    await Deno.writeTextFile(log, "");
+    await Deno.truncate(log, 64 * 1024 * 1024);
+    await Deno.writeTextFile(log, `\n${line}\n`, { append: true });
+    const run = await within("stats", runCli(["stats", "--json"], { home }));
+    assert.equal(run.code, 0, run.stderr);
+    const stats = JSON.parse(run.stdout);
+    assert.equal(stats.skippedLines, 1);
+    assert.equal(stats.caught, 1, run.stdout);
+
+    const outside = join(home, "outside.jsonl");
+    await Deno.writeTextFile(outside, `${line}\n`);
+    await Deno.symlink(outside, join(root, "log.jsonl.1"));
+    const linked = await runCli(["stats"], { home });
+    assert.equal(linked.code, 1);
+    assert.match(linked.stderr, /log file ".*log\.jsonl\.1" leads out of ".*\.cliffhanger"; refused/);
+  }));

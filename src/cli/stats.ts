@@ -1,9 +1,9 @@
-/** `stats [--days N] [--json]`: what the Stop guard caught and allowed, read from log.jsonl(.1) as streams. */
-import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
+/** `stats [--days N] [--json]`: what the Stop guard caught and allowed, read from log.jsonl(.1) as streams of bounded lines. */
 import { loadRuleSet } from "../rules/load.ts";
 import { StatsAccumulator } from "../stats/compute.ts";
 import { generations } from "../store/rotate.ts";
+import { forEachBoundedLine } from "../store/bounded_lines.ts";
+import { lookRegular } from "../store/safe_file.ts";
 import { renderStats, STAGE_LABELS } from "../stats/render.ts";
 import { type CommandSpec, intFlag, parseCommandArgs } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
@@ -40,7 +40,9 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     );
   }
   // the rotated generation first, then the live file: stats survive one rotation
-  for (const path of generations(ctx.paths.log)) await readLines(path, (line) => acc.addText(line));
+  for (const path of generations(ctx.paths.log)) {
+    await readLines(path, ctx.paths.root, (line) => line === null ? acc.addUnreadable() : acc.addText(line));
+  }
   const stats = acc.result();
   if (parsed.values["json"]) {
     ctx.out(JSON.stringify({ log: ctx.paths.log, ...stats }, null, 2) + "\n");
@@ -51,12 +53,16 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   return 0;
 }
 
-async function readLines(path: string, onLine: (line: string) => void): Promise<void> {
+/** The longest log line read: a decision line is well under a KiB; a longer "line" is counted as unreadable. */
+const MAX_LOG_LINE_BYTES = 1024 * 1024;
+
+async function readLines(path: string, root: string, onLine: (line: string | null) => void): Promise<void> {
   try {
-    // a FIFO, a device or a folder at the log's name is refused before it is opened (the stream would hang on a FIFO)
-    if (!(await Deno.stat(path)).isFile) throw new Error("not a regular file");
-    const lines = createInterface({ input: createReadStream(path, { encoding: "utf8" }), crlfDelay: Infinity });
-    for await (const line of lines) onLine(line);
+    // a FIFO, a device, a folder or a link out of the home at the log's name is refused before it is opened (the
+    // stream would hang on a FIFO); the file is streamed, so its size does not matter, and every line is bounded
+    if ((await lookRegular(path, { within: root, label: "log file" })) === null) return;
+    using file = await Deno.open(path, { read: true });
+    await forEachBoundedLine(file, { maxLineBytes: MAX_LOG_LINE_BYTES }, onLine);
   } catch (e) {
     if (!isNotFound(e)) throw new CommandError(`Cannot read "${path}": ${e instanceof Error ? e.message : e}`);
   }

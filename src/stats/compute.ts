@@ -106,6 +106,11 @@ export class StatsAccumulator {
     };
   }
 
+  /** A line that could not be read at all (longer than a log line can be): counted as skipped. */
+  addUnreadable(): void {
+    this.#stats.skippedLines++;
+  }
+
   addText(text: string): void {
     if (text.trim() === "") return;
     let raw: unknown;
