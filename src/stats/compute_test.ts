@@ -133,3 +133,25 @@ Deno.test("computeStats() counts phrases held for a person at the keyboard apart
   assert.match(text, /\n {2}\(1 in observe mode: logged, not blocked\)\n/);
   assert.match(text, /\n {2}\(2 with a person at the keyboard: logged, not blocked\)\n/);
 });
+
+Deno.test("renderStats(): rules that share a label are told apart by their id; a label of its own stays bare", () => {
+  const now = new Date("2026-11-30T10:00:00Z");
+  const ts = "2026-11-30T09:00:00Z";
+  const stats = computeStats([
+    line(ts, "block", "offers-to-continue", "a", false),
+    line(ts, "block", "offer-question", "b", false),
+    line(ts, "block", "offers-to-continue-de", "c", false),
+    line(ts, "block", "announces-next-step", "d", false),
+  ], { now, days: 7 });
+  const labels = {
+    "offers-to-continue": "offered more work",
+    "offer-question": "offered more work",
+    "offers-to-continue-de": "offered more work",
+    "announces-next-step": "announced a next step",
+  };
+  const text = renderStats(stats, { color: false, labels });
+  assert.match(text, /\n +1 {2}offered more work \(offers-to-continue\)\n/);
+  assert.match(text, /\n +1 {2}offered more work \(offer-question\)\n/);
+  assert.match(text, /\n +1 {2}offered more work \(offers-to-continue-de\)\n/);
+  assert.match(text, /\n +1 {2}announced a next step\n/);
+});

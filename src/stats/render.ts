@@ -16,7 +16,13 @@ const BAR_WIDTH = 30;
 export function renderStats(stats: Stats, options: RenderStatsOptions): string {
   const period = stats.days === 7 ? "this week" : stats.days === 1 ? "today" : `in the last ${stats.days} days`;
   const paint = (code: string, text: string) => options.color ? `\x1b[${code}m${text}\x1b[0m` : text;
-  const label = (rule: string) => options.labels[rule] ?? rule;
+  // rules that share a label in one list (offers in three languages) are told apart by their id, as replay does
+  const shared = sharedLabels([...Object.keys(stats.byRule), ...Object.keys(stats.allowedBy)], options.labels);
+  const label = (rule: string) => {
+    const text = options.labels[rule];
+    if (text === undefined) return rule;
+    return shared.has(text) ? `${text} (${rule})` : text;
+  };
   const lines: string[] = [];
   lines.push(
     `caught ${stats.caught} early ${
@@ -59,6 +65,19 @@ export function renderStats(stats: Stats, options: RenderStatsOptions): string {
     lines.push("", `(${stats.skippedLines} unreadable log ${plural(stats.skippedLines, "line")} skipped)`);
   }
   return lines.join("\n") + "\n";
+}
+
+/** The labels that more than one of `rules` has. */
+function sharedLabels(rules: string[], labels: Record<string, string>): Set<string> {
+  const seen = new Set<string>();
+  const shared = new Set<string>();
+  for (const rule of new Set(rules)) {
+    const text = labels[rule];
+    if (text === undefined) continue;
+    if (seen.has(text)) shared.add(text);
+    seen.add(text);
+  }
+  return shared;
 }
 
 function plural(n: number, word: string): string {
