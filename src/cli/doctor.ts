@@ -241,7 +241,12 @@ async function checkLaunchers(
         id: "launcher",
         status: "warn",
         detail: [
-          ...(other.length > 0 ? [`${launcher} runs ${other.join(" and ")}; if that is gone, every hook fails`] : []),
+          ...(other.length > 0
+            ? [
+              `${launcher} runs ${other.join(" and ")}, which this run cannot look at; if it is gone, every hook ` +
+              "fails open (handlers-start runs it to tell)",
+            ]
+            : []),
           ...(relayOut ? [`${launcher} may not read the relay folder ${relayDir}: a stop never waits on it`] : []),
         ].join("; "),
         fix: relayOut ? `CLIFFHANGER_RELAY_DIR=${relayDir} deno task cli install (from the checkout)` : fix,
