@@ -82,7 +82,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       ctx.err(`cliffhanger-bin: replay: cannot read "${file.path}": ${firstLine(e)}\n`);
       continue;
     }
-    acc.addFile(file.subagent, stats.malformed);
+    acc.addFile(file.subagent, { malformed: stats.malformed, entries: stats.parsed + stats.oversize });
   }
   progress(files.length, acc.report.stops, true);
   if (parsed.values["json"]) {

@@ -90,3 +90,25 @@ Deno.test("replay with no Claude projects folder says so on stderr and replays n
     /^cliffhanger-bin: replay: "\/nonexistent\/claude\/projects" does not exist: no Claude Code transcripts here yet/,
   );
 });
+
+Deno.test("replay of files that are not transcripts says so (a payload, lines of text), and counts none in the corpus", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const payload = join(dir, "payload.json");
+    await Deno.writeTextFile(payload, JSON.stringify({ session_id: "s", last_assistant_message: "Want more?" }));
+    const text = join(dir, "notes.jsonl");
+    await Deno.writeTextFile(text, 'hello world\nthis is not json\n{"a":1}\n');
+    const one = await replay([payload]);
+    assert.equal(one.code, 0);
+    assert.match(
+      one.out,
+      /\n {2}\(1 file holds no transcript entry: not a Claude Code transcript \(.*\), or empty\)\n/,
+    );
+    const both = await replay(["--json", payload, text]);
+    assert.equal(JSON.parse(both.out).filesWithoutEntries, 2);
+    const corpus = await replay(["--json", CORPUS]);
+    assert.equal(JSON.parse(corpus.out).filesWithoutEntries, 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -19,6 +19,14 @@ export function renderReplay(r: ReplayReport, labels: Record<string, string>): s
     r.unreadable > 0 ? `${r.unreadable} files unreadable` : "",
   ].filter((n) => n !== "");
   if (notes.length > 0) out.push(`  (${notes.join("; ")})`);
+  if (r.filesWithoutEntries > 0) {
+    const one = r.filesWithoutEntries === 1;
+    out.push(
+      `  (${r.filesWithoutEntries} ${one ? "file holds" : "files hold"} no transcript entry: ` +
+        `${one ? "not a Claude Code transcript" : "not Claude Code transcripts"} ` +
+        "(~/.claude/projects/<project>/<session>.jsonl), or empty)",
+    );
+  }
   out.push(`would block ${r.blocked} (${pct(r.blocked)}):`);
   if (r.blockedAttended > 0) {
     out.push(`  (${r.blockedAttended} with a person at the keyboard: would be logged, not blocked)`);

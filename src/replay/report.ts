@@ -34,6 +34,8 @@ export interface ReplayReport {
   interrupted: number;
   skippedBeforeSince: number;
   malformedLines: number;
+  /** Files in which no line was a transcript entry (a user, assistant or system line): not transcripts, or empty. */
+  filesWithoutEntries: number;
   unreadable: number;
   blocked: number;
   /** Of those, early-stop phrases the hook would let through because a person was at the keyboard. */
@@ -73,6 +75,7 @@ export class ReplayAccumulator {
       interrupted: 0,
       skippedBeforeSince: 0,
       malformedLines: 0,
+      filesWithoutEntries: 0,
       unreadable: 0,
       blocked: 0,
       blockedAttended: 0,
@@ -86,12 +89,13 @@ export class ReplayAccumulator {
     };
   }
 
-  addFile(subagent: boolean, malformed: number): void {
+  addFile(subagent: boolean, lines: { malformed: number; entries: number }): void {
     const r = this.report;
     r.files++;
     if (subagent) r.subagentFiles++;
     else r.sessions++;
-    r.malformedLines += malformed;
+    r.malformedLines += lines.malformed;
+    if (lines.entries === 0) r.filesWithoutEntries++;
   }
 
   add(point: ReplayedPoint): void {
