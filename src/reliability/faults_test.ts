@@ -188,13 +188,13 @@ Deno.test("fault: corrupt state, loop history, prompt state, log and config → 
   }
 });
 
-Deno.test("fault: a config nested deeper than the parser's stack → defaults, reported; the hooks still answer", async () => {
+Deno.test("fault: a config nested deeper than the parser reads → defaults, reported; the hooks still answer", async () => {
   const box = await makeSandbox();
   try {
     await Deno.mkdir(box.cliffhanger, { recursive: true });
     await Deno.writeTextFile(box.paths.config, "[".repeat(200_000));
     await healthy(box);
-    assert.match(await readText(box.paths.errors), /config: Cannot load .*config\.jsonc.*using the defaults/);
+    assert.match(await readText(box.paths.errors), /config: Cannot parse .*config\.jsonc": NestingTooDeep at 1:257/);
   } finally {
     await removeSandbox(box);
   }
