@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { checkpoint, type CheckpointDeps, realCheckpointDeps } from "./checkpoint.ts";
+import { removeAtExit } from "../testing/run_cli.ts";
 
 const now = new Date("2026-09-07T04:14:00Z");
 
@@ -12,6 +13,7 @@ async function git(cwd: string, ...args: string[]): Promise<string> {
 
 Deno.test("checkpoint: appends to PROGRESS.md and commits everything in the project", async () => {
   const project = await Deno.makeTempDir({ prefix: "cliffhanger-ckpt-" });
+  removeAtExit(project);
   await git(project, "init", "-q");
   await git(project, "config", "user.email", "t@example.invalid");
   await git(project, "config", "user.name", "t");
@@ -39,6 +41,7 @@ Deno.test("checkpoint: git outside the run scope is refused with the compile hin
 
 Deno.test("checkpoint: not a git repository is a clear failure", async () => {
   const project = await Deno.makeTempDir({ prefix: "cliffhanger-ckpt-" });
+  removeAtExit(project);
   const r = await checkpoint(
     { project, progressFile: join(project, "PROGRESS.md"), label: "x", now },
     realCheckpointDeps,
@@ -49,6 +52,7 @@ Deno.test("checkpoint: not a git repository is a clear failure", async () => {
 
 Deno.test("checkpoint: git runs with fsmonitor and hooks off; a repository config that runs programs is refused", async () => {
   const project = await Deno.makeTempDir({ prefix: "cliffhanger-ckpt-" });
+  removeAtExit(project);
   try {
     await git(project, "init", "-q");
     await git(project, "config", "user.email", "t@example.invalid");

@@ -4,6 +4,14 @@ import { fakeClock, readJson, tempRelay, touch, writeInstruction } from "./test_
 import type { RelayPaths } from "./paths.ts";
 import { realRelayIo, type RelayIo } from "./io.ts";
 import { recordManager } from "./state.ts";
+import { removeAtExit } from "../testing/run_cli.ts";
+
+/** A temp mailbox, removed when the test process ends. */
+async function relayFolder(): ReturnType<typeof tempRelay> {
+  const made = await tempRelay();
+  removeAtExit(made.root);
+  return made;
+}
 
 const payload = { session_id: "s1", hook_event_name: "Stop" };
 
@@ -16,7 +24,7 @@ async function logMd(paths: RelayPaths): Promise<string> {
 }
 
 Deno.test("relay stage: a newer turn already waiting is taken at once, recorded, logged and handed back", async () => {
-  const { paths } = await tempRelay();
+  const { paths } = await relayFolder();
   await touch(paths.active);
   await writeInstruction(paths, 1, "Write the fourth guide.");
   const clock = fakeClock();
@@ -47,7 +55,7 @@ Deno.test("relay stage: a newer turn already waiting is taken at once, recorded,
 
 Deno.test("relay stage: an old or equal turn is never taken; the wait runs to the deadline and allows", async () => {
   for (const turn of [2, 3]) {
-    const { paths } = await tempRelay();
+    const { paths } = await relayFolder();
     await touch(paths.active);
     await Deno.writeTextFile(paths.state, JSON.stringify({ last_code_turn_consumed: 3 }));
     await writeInstruction(paths, turn, "old order");
@@ -69,7 +77,7 @@ Deno.test("relay stage: an old or equal turn is never taken; the wait runs to th
 });
 
 Deno.test("relay stage: a turn that arrives during the wait is taken on the next poll", async () => {
-  const { paths } = await tempRelay();
+  const { paths } = await relayFolder();
   await touch(paths.active);
   const clock = fakeClock(undefined, async (n) => {
     if (n === 3) await writeInstruction(paths, 1, "next task");
@@ -82,7 +90,7 @@ Deno.test("relay stage: a turn that arrives during the wait is taken on the next
 });
 
 Deno.test("relay stage: a turn line with no body is not taken yet", async () => {
-  const { paths } = await tempRelay();
+  const { paths } = await relayFolder();
   await touch(paths.active);
   await Deno.writeTextFile(paths.toCode, "turn: 4\n");
   const clock = fakeClock(undefined, async (n) => {
@@ -94,7 +102,7 @@ Deno.test("relay stage: a turn line with no body is not taken yet", async () => 
 });
 
 Deno.test("relay stage: STOP beats ACTIVE before the wait: nothing is taken, nothing waits", async () => {
-  const { paths } = await tempRelay();
+  const { paths } = await relayFolder();
   await touch(paths.active);
   await touch(paths.stop);
   await writeInstruction(paths, 9, "ignored");
@@ -108,7 +116,7 @@ Deno.test("relay stage: STOP beats ACTIVE before the wait: nothing is taken, not
 });
 
 Deno.test("relay stage: STOP that appears during the wait ends it on the next poll, even with a turn waiting", async () => {
-  const { paths } = await tempRelay();
+  const { paths } = await relayFolder();
   await touch(paths.active);
   const clock = fakeClock(undefined, async (n) => {
     if (n === 2) {
@@ -124,7 +132,7 @@ Deno.test("relay stage: STOP that appears during the wait ends it on the next po
 });
 
 Deno.test("relay stage: no ACTIVE means no wait at all, and nothing is written", async () => {
-  const { paths } = await tempRelay();
+  const { paths } = await relayFolder();
   await writeInstruction(paths, 1, "would be taken if active");
   const clock = fakeClock();
   const r = await runRelayStage(input(paths, clock));
@@ -135,7 +143,7 @@ Deno.test("relay stage: no ACTIVE means no wait at all, and nothing is written",
 });
 
 Deno.test("relay stage: a subagent is sent home at once, without touching the folder", async () => {
-  const { paths } = await tempRelay();
+  const { paths } = await relayFolder();
   await touch(paths.active);
   await writeInstruction(paths, 1, "not for subagents");
   let touched = 0;
@@ -166,7 +174,7 @@ Deno.test("relay stage: no project folder allows", async () => {
 });
 
 Deno.test("relay stage: a corrupt state.json allows and says which file, instead of guessing the counter", async () => {
-  const { paths } = await tempRelay();
+  const { paths } = await relayFolder();
   await touch(paths.active);
   await Deno.writeTextFile(paths.state, "{not json");
   await writeInstruction(paths, 1, "x");
@@ -180,7 +188,7 @@ Deno.test("relay stage: a folder outside the permission scope allows; reported o
     ...realRelayIo,
     exists: () => Promise.reject(new Deno.errors.NotCapable("Requires read access")),
   };
-  const { paths } = await tempRelay();
+  const { paths } = await relayFolder();
   const quiet = await runRelayStage({ ...input(paths, fakeClock()), io: denied });
   assert.ok(quiet.decision === "allow" && quiet.why === "out-of-scope");
   assert.deepEqual(quiet.errors, []);
@@ -190,7 +198,7 @@ Deno.test("relay stage: a folder outside the permission scope allows; reported o
 });
 
 Deno.test("relay stage: two copies of the hook racing for one turn: only one takes it", async () => {
-  const { paths } = await tempRelay();
+  const { paths } = await relayFolder();
   await touch(paths.active);
   await writeInstruction(paths, 2, "once only");
   const [a, b] = await Promise.all([
@@ -203,7 +211,7 @@ Deno.test("relay stage: two copies of the hook racing for one turn: only one tak
 });
 
 Deno.test("relay stage: the checkpoint runs before the wait; a refusal is logged and the relay still works", async () => {
-  const { paths } = await tempRelay();
+  const { paths } = await relayFolder();
   await touch(paths.active);
   const calls: number[] = [];
   const clock = fakeClock(undefined, async (n) => {
@@ -222,7 +230,7 @@ Deno.test("relay stage: the checkpoint runs before the wait; a refusal is logged
 });
 
 Deno.test("relay stage: the report turn is one above the newest report and the manager's counter", async () => {
-  const { paths } = await tempRelay();
+  const { paths } = await relayFolder();
   await touch(paths.active);
   await Deno.writeTextFile(paths.toAgentLegacy, "turn 4\n\nold report");
   await Deno.writeTextFile(paths.managerState, JSON.stringify({ last_agent_turn_consumed: 6 }));
@@ -233,7 +241,7 @@ Deno.test("relay stage: the report turn is one above the newest report and the m
 });
 
 Deno.test("relay stage (the seed's lost update): the manager's writes during the wait all survive", async () => {
-  const { paths } = await tempRelay();
+  const { paths } = await relayFolder();
   await touch(paths.active);
   // both files exist before the wait, each with a key the other side never writes
   await Deno.writeTextFile(paths.state, JSON.stringify({ last_code_turn_consumed: 1, note: "kept" }));

@@ -113,9 +113,33 @@ export async function withTempHome(body: (home: string) => Promise<void>, prefix
   }
 }
 
-/** A fresh temp HOME holding an empty .claude/projects folder (no .cliffhanger yet: the hooks create it). */
+/** Temp folders made for tests that do not remove them themselves: removed when the test process ends. */
+const LEFT = new Set<string>();
+let sweeping = false;
+
+/** Removes `dir` (recursively) when the test process ends, unless it is gone by then. */
+export function removeAtExit(dir: string): void {
+  LEFT.add(dir);
+  if (sweeping) return;
+  sweeping = true;
+  globalThis.addEventListener("unload", () => {
+    for (const left of LEFT) {
+      try {
+        Deno.removeSync(left, { recursive: true });
+      } catch {
+        // removed by its test already
+      }
+    }
+  });
+}
+
+/**
+ * A fresh temp HOME holding an empty .claude/projects folder (no .cliffhanger yet: the hooks create it); removed when
+ * the test process ends, if its test has not removed it.
+ */
 export async function tempHome(prefix = "cliffhanger-test-"): Promise<string> {
   const home = await Deno.makeTempDir({ prefix });
+  removeAtExit(home);
   await Deno.mkdir(join(home, ".claude", "projects"), { recursive: true });
   return home;
 }
