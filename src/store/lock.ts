@@ -168,21 +168,12 @@ const MAX_LOCK_BYTES = 256;
 
 /**
  * A lock file's text, read only as a regular file of at most MAX_LOCK_BYTES (null otherwise, or when it is gone): a
- * planted file of gigabytes at a lock's name must not be read whole on every call.
+ * planted file of gigabytes at a lock's name must not be read whole on every call. One look, then one read.
  */
 async function readLockText(path: string): Promise<string | null> {
   try {
     const entry = await Deno.lstat(path);
-    if (!entry.isFile || entry.size > MAX_LOCK_BYTES) return null;
-    using file = await Deno.open(path, { read: true });
-    const buf = new Uint8Array(MAX_LOCK_BYTES + 1);
-    let n = 0;
-    while (n <= MAX_LOCK_BYTES) {
-      const got = await file.read(buf.subarray(n));
-      if (got === null) break;
-      n += got;
-    }
-    return n > MAX_LOCK_BYTES ? null : new TextDecoder().decode(buf.subarray(0, n));
+    return entry.isFile && entry.size <= MAX_LOCK_BYTES ? await Deno.readTextFile(path) : null;
   } catch {
     return null;
   }
@@ -192,16 +183,7 @@ async function readLockText(path: string): Promise<string | null> {
 function readLockTextSync(path: string): string | null {
   try {
     const entry = Deno.lstatSync(path);
-    if (!entry.isFile || entry.size > MAX_LOCK_BYTES) return null;
-    using file = Deno.openSync(path, { read: true });
-    const buf = new Uint8Array(MAX_LOCK_BYTES + 1);
-    let n = 0;
-    while (n <= MAX_LOCK_BYTES) {
-      const got = file.readSync(buf.subarray(n));
-      if (got === null) break;
-      n += got;
-    }
-    return n > MAX_LOCK_BYTES ? null : new TextDecoder().decode(buf.subarray(0, n));
+    return entry.isFile && entry.size <= MAX_LOCK_BYTES ? Deno.readTextFileSync(path) : null;
   } catch {
     return null;
   }

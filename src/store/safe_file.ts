@@ -61,7 +61,28 @@ export async function lookRegular(
 
 export async function readRegularBytes(path: string, options: SafeReadOptions): Promise<Uint8Array | null> {
   const info = await lookRegular(path, options);
-  if (info === null) return null;
+  return info === null ? null : await readLookedAt(path, info, options);
+}
+
+/**
+ * The text of a file the caller has just looked at itself (its lstat says a regular file): readRegularText without a
+ * second look. The size cap still holds, and the read stops one chunk past it if the file grew or was swapped.
+ */
+export async function readLookedAtText(
+  path: string,
+  info: Deno.FileInfo,
+  options: Pick<SafeReadOptions, "maxBytes" | "label">,
+): Promise<string | null> {
+  if (!info.isFile) throw new UnsafeFileError(`${options.label} "${path}" is not a regular file; not read`);
+  const bytes = await readLookedAt(path, info, options);
+  return bytes === null ? null : new TextDecoder().decode(bytes);
+}
+
+async function readLookedAt(
+  path: string,
+  info: Deno.FileInfo,
+  options: Pick<SafeReadOptions, "maxBytes" | "label">,
+): Promise<Uint8Array | null> {
   if (info.size > options.maxBytes) {
     throw new UnsafeFileError(
       `${options.label} "${path}" is ${info.size} bytes, over the ${options.maxBytes}-byte limit; not read`,

@@ -3,7 +3,7 @@
  * file is fresh state; a corrupt or unreadable one is reported, moved out of the way and replaced by fresh state;
  * a sandbox refusal (NotCapable) is thrown, so the hook fails open instead of resetting what it may not read.
  */
-import { lstatOrNull, readRegularText, refuseLinkedFolder } from "./safe_file.ts";
+import { lstatOrNull, readLookedAtText, refuseLinkedFolder } from "./safe_file.ts";
 import { dirname } from "../path.ts";
 import type * as z from "../zod.ts";
 
@@ -75,8 +75,8 @@ async function readStateText<F>(
     return { state: spec.fresh(), problem: `${upperFirst(spec.label)} "${path}" was a link; removed, reset` };
   }
   try {
-    // a FIFO or a folder is never opened; it is moved out of the way below
-    const read = await readRegularText(path, { maxBytes: MAX_STATE_BYTES, within: folder, label: spec.label });
+    // a FIFO or a folder is never opened (the look above saw what it is); it is moved out of the way below
+    const read = await readLookedAtText(path, entry, { maxBytes: MAX_STATE_BYTES, label: spec.label });
     if (read === null) return { state: spec.fresh(), problem: null };
     return read;
   } catch (e) {
