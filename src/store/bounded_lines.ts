@@ -3,6 +3,7 @@
  * (null) instead of being gathered, so a log without a newline in gigabytes cannot grow memory or overflow V8's
  * string length. For the cold commands that read whole logs (stats); the hooks read transcripts their own way.
  */
+import { concatParts } from "./safe_file.ts";
 
 export interface BoundedLinesOptions {
   /** The longest line passed on, in bytes (without its newline). */
@@ -27,7 +28,7 @@ export async function forEachBoundedLine(
   let tooLong = false;
   const finish = () => {
     if (tooLong) onLine(null);
-    else if (held > 0 || parts.length > 0) onLine(decoder.decode(concat(parts, held)));
+    else if (held > 0 || parts.length > 0) onLine(decoder.decode(concatParts(parts, held)));
     parts = [];
     held = 0;
     tooLong = false;
@@ -55,15 +56,4 @@ export async function forEachBoundedLine(
     }
   }
   if (held > 0 || tooLong) finish();
-}
-
-function concat(parts: Uint8Array[], total: number): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }

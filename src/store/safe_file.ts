@@ -104,6 +104,11 @@ async function readLookedAt(
     }
     parts.push(chunk.slice(0, n));
   }
+  return concatParts(parts, total);
+}
+
+/** `parts` as one array of `total` bytes (the parts themselves when there is one). */
+export function concatParts(parts: readonly Uint8Array[], total: number): Uint8Array {
   if (parts.length === 1) return parts[0]!;
   const all = new Uint8Array(total);
   let at = 0;
