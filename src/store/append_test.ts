@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { appendToFile } from "./append.ts";
-import { UnsafeFileError } from "./safe_file.ts";
 
 Deno.test("appendToFile() creates the file with the mode, appends, and many writers at once never interleave", async () => {
   const dir = await Deno.makeTempDir();
@@ -21,22 +20,20 @@ Deno.test("appendToFile() creates the file with the mode, appends, and many writ
   }
 });
 
-Deno.test("appendToFile() refuses a file with another hard link: nothing is written into the file it shares", async () => {
+Deno.test("appendToFile() detaches a file with another hard link: the line lands in ours, the other name is untouched", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const elsewhere = join(dir, "elsewhere.txt");
     await Deno.writeTextFile(elsewhere, "VICTIM\n");
     const ours = join(dir, "log.jsonl");
     await Deno.link(elsewhere, ours);
-    await assert.rejects(
-      appendToFile(ours, "line\n"),
-      (e) => e instanceof UnsafeFileError && /"[^"]*log\.jsonl" has 2 hard links; nothing appended/.test(e.message),
-    );
-    assert.equal(await Deno.readTextFile(elsewhere), "VICTIM\n");
-    // once the name is the file's only link again, appends go on
-    await Deno.remove(elsewhere);
     await appendToFile(ours, "line\n");
-    assert.equal(await Deno.readTextFile(ours), "VICTIM\nline\n");
+    assert.equal(await Deno.readTextFile(elsewhere), "VICTIM\n", "the other name keeps its data");
+    assert.equal(await Deno.readTextFile(ours), "VICTIM\nline\n", "ours keeps what it had, and the new line");
+    assert.equal((await Deno.lstat(ours)).nlink, 1);
+    await appendToFile(ours, "more\n");
+    assert.equal(await Deno.readTextFile(elsewhere), "VICTIM\n");
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), ["elsewhere.txt", "log.jsonl"]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

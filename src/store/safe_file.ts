@@ -141,18 +141,14 @@ export interface WritableOptions {
   folderMayBeLink?: boolean;
   /** How the message ends (default "not written"). */
   refused?: string;
-  /**
-   * The file must have no other hard link (an append writes into the file itself, which a hard link planted at our
-   * name would share with a file elsewhere; a whole-file write replaces the name and needs no such check).
-   */
-  singleLink?: boolean;
 }
 
 /**
  * Before writing or appending to `path`: it must be missing or a regular file (not a link, a FIFO or a folder), and
- * its folder must not be a link (a planted `state/` pointing elsewhere), unless the caller says it may be.
+ * its folder must not be a link (a planted `state/` pointing elsewhere), unless the caller says it may be. Returns
+ * what is there (null: nothing yet).
  */
-export async function checkWritable(path: string, options: WritableOptions = {}): Promise<void> {
+export async function checkWritable(path: string, options: WritableOptions = {}): Promise<Deno.FileInfo | null> {
   const refused = options.refused ?? "not written";
   const named = `${options.label ? `${options.label} ` : ""}"${path}"`;
   const info = await lstatOrNull(path);
@@ -160,10 +156,8 @@ export async function checkWritable(path: string, options: WritableOptions = {})
     const what = info.isSymlink ? "a link" : info.isDirectory ? "a folder" : "not a regular file";
     throw new UnsafeFileError(`${named} is ${what}; ${refused}`);
   }
-  if (options.singleLink && info !== null && (info.nlink ?? 1) > 1) {
-    throw new UnsafeFileError(`${named} has ${info.nlink} hard links; ${refused}`);
-  }
   if (!options.folderMayBeLink) await refuseLinkedFolder(dirname(path), `the folder of ${named}`, refused);
+  return info;
 }
 
 /**
