@@ -294,7 +294,6 @@ class Scanner {
   }
 }
 
-/** Parses `text` like jsonc-parser's `parse(text, errors, options)`, pushing its errors onto `errors`. */
 /**
  * The deepest nesting of arrays and objects read. Deeper text is an error (NestingTooDeep, at the bracket that goes
  * past it), not a stack overflow: no file of ours needs more than a few levels.
@@ -304,6 +303,7 @@ export const MAX_NESTING = 256;
 /** Thrown inside parse() to stop at the first bracket past MAX_NESTING; never leaves it. */
 class TooDeep extends Error {}
 
+/** Parses `text` like jsonc-parser's `parse(text, errors, options)`, pushing its errors onto `errors`. */
 export function parse(text: string, errors: ParseError[] = [], options: ParseOptions = {}): unknown {
   const before = errors.length;
   try {

@@ -62,7 +62,7 @@ async function readLines(path: string, root: string, onLine: (line: string | nul
     // stream would hang on a FIFO); the file is streamed, so its size does not matter, and every line is bounded
     if ((await lookRegular(path, { within: root, label: "log file" })) === null) return;
     using file = await Deno.open(path, { read: true });
-    await forEachBoundedLine(file, { maxLineBytes: MAX_LOG_LINE_BYTES }, onLine);
+    await forEachBoundedLine(file, { maxLineBytes: MAX_LOG_LINE_BYTES, chunkBytes: 1024 * 1024 }, onLine);
   } catch (e) {
     if (!isNotFound(e)) throw new CommandError(`Cannot read "${path}": ${e instanceof Error ? e.message : e}`);
   }

@@ -68,11 +68,18 @@ async function readStateText<F>(
 ): Promise<string | LoadedStateFile<F>> {
   const folder = dirname(path);
   await refuseLinkedFolder(folder, `the folder of ${spec.label} "${path}"`, "not read");
-  const entry = await lstatOrNull(path);
+  let entry: Deno.FileInfo | null;
+  try {
+    entry = await lstatOrNull(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotCapable) throw e;
+    // not even looked at (a folder on the way that refuses it): what the write will meet too; start fresh, say why
+    return { state: spec.fresh(), problem: `Unreadable ${spec.label} "${path}": ${message(e)}; reset` };
+  }
   if (entry === null) return { state: spec.fresh(), problem: null };
   if (entry.isSymlink) {
-    await Deno.remove(path).catch(() => {});
-    return { state: spec.fresh(), problem: `${upperFirst(spec.label)} "${path}" was a link; removed, reset` };
+    const removed = await Deno.remove(path).then(() => "removed", (e) => `not removed: ${message(e)}`);
+    return { state: spec.fresh(), problem: `${upperFirst(spec.label)} "${path}" was a link; ${removed}; reset` };
   }
   try {
     // a FIFO or a folder is never opened (the look above saw what it is); it is moved out of the way below
@@ -87,9 +94,13 @@ async function readStateText<F>(
     if (now !== null && !now.isSymlink) await Deno.remove(path, { recursive: true }).catch(() => {});
     return {
       state: spec.fresh(),
-      problem: `Unreadable ${spec.label} "${path}": ${e instanceof Error ? e.message : e}; reset`,
+      problem: `Unreadable ${spec.label} "${path}": ${message(e)}; reset`,
     };
   }
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }
 
 function upperFirst(text: string): string {

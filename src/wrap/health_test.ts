@@ -214,3 +214,22 @@ Deno.test("listHealth() lists a FIFO, a link to /dev/zero and an oversized file 
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("recordRun(): a locks/ folder planted as a link is refused before anything is made or removed there", async () => {
+  const root = await Deno.makeTempDir({ prefix: "cliffhanger-health-" });
+  try {
+    const outside = join(root, "outside");
+    await Deno.mkdir(join(outside, "wrap", "nudge.lock", "keep"), { recursive: true });
+    const home = join(root, "home");
+    await Deno.mkdir(home);
+    await Deno.symlink(outside, join(home, "locks"));
+    await assert.rejects(
+      recordRun({ root: home, locks: join(home, "locks") }, "nudge", report("ok")),
+      /lock folder ".*home\/locks" is a link/,
+    );
+    assert.ok((await Deno.stat(join(outside, "wrap", "nudge.lock", "keep"))).isDirectory, "nothing removed there");
+    assert.deepEqual([...Deno.readDirSync(join(outside, "wrap"))].map((e) => e.name), ["nudge.lock"]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
