@@ -39,7 +39,10 @@ export function checkSettingsParse(files: readonly SettingsFileReport[], missing
       id: "settings-parse",
       status: "fail",
       detail: [...broken.map((f) => `${f.path}: ${f.error}`), ...missing].join("; "),
-      fix: "fix the JSON at the position shown (Claude Code ignores a settings file it cannot parse, hooks included)",
+      fix: broken.every((f) => /nested deeper than/.test(f.error ?? ""))
+        ? "flatten the arrays and objects at the position shown: cliffhanger-bin reads settings at most 256 levels deep " +
+          "(install, uninstall, status and doctor refuse the file until then)"
+        : "fix the JSON at the position shown (Claude Code ignores a settings file it cannot parse, hooks included)",
     };
   }
   if (missing.length > 0) {

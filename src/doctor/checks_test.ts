@@ -279,3 +279,18 @@ Deno.test("timeouts: the fix lowers the budget to the shortest timeout or names 
     'set "hooks.UserPromptSubmit[0].hooks[0].timeout" in /s.json to 30 or less',
   );
 });
+
+Deno.test("settings-parse: a file nested past our limit says that our limit is why, not that Claude Code ignores it", () => {
+  const deep = {
+    ...file("/h/.claude/settings.json", []),
+    error: "1:261: arrays and objects nested deeper than 256 levels; not read",
+  };
+  const check = checkSettingsParse([deep]);
+  assert.equal(check.status, "fail");
+  assert.match(
+    check.fix ?? "",
+    /^flatten the arrays and objects at the position shown: cliffhanger-bin reads settings/,
+  );
+  const broken = { ...file("/h/.claude/settings.json", []), error: "1:3: invalid JSON: ValueExpected" };
+  assert.match(checkSettingsParse([broken]).fix ?? "", /Claude Code ignores a settings file it cannot parse/);
+});
