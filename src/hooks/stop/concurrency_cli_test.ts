@@ -6,6 +6,11 @@ import { type CliRun, readErrors, readLog, runCli, tempHome } from "../../testin
 Deno.test("hook stop registered twice: parallel calls for one stop give the same answer and log it once", async () => {
   const home = await tempHome();
   try {
+    // without a transcript a copy is one that started before the first copy finished, plus dedupeWindowMs: on a
+    // loaded machine the OS may start a copy later than that, so the slack is set to its largest value (the test is
+    // about the answer and the count under the session lock, not about how fast processes start)
+    await Deno.mkdir(join(home, ".cliffhanger"), { recursive: true });
+    await Deno.writeTextFile(join(home, ".cliffhanger", "config.jsonc"), '{ "dedupeWindowMs": 60000 }\n');
     const payload = JSON.stringify({
       hook_event_name: "Stop",
       session_id: "dup",
