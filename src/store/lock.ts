@@ -50,7 +50,7 @@ export function releaseHeldLocks(): void {
   releases++;
   for (const [path, token] of HELD) {
     try {
-      if (readLockTextSync(path) === token) Deno.removeSync(path);
+      if (Deno.readTextFileSync(path) === token) Deno.removeSync(path);
     } catch {
       // gone already
     }
@@ -107,7 +107,8 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
       return async () => {
         HELD.delete(lockPath);
         try {
-          if ((await readLockText(lockPath)) === token) await Deno.remove(lockPath);
+          // our own lock file, created exclusively and holding our token: read as it is
+          if ((await Deno.readTextFile(lockPath)) === token) await Deno.remove(lockPath);
         } catch {
           // already gone (taken over as stale): nothing to release
         }
@@ -136,6 +137,9 @@ async function refuseLinksBetween(root: string, dir: string): Promise<void> {
   }
 }
 
+/** The most a lock file of ours holds (a pid, a dash and a 16-character token); a longer file is no lock of ours. */
+const MAX_LOCK_BYTES = 256;
+
 /**
  * Removes a lock older than `staleMs`, but only if it still holds the token read before the age check: a waiter
  * that lost the race must not delete the lock another waiter just took over.
@@ -149,42 +153,15 @@ async function removeIfStale(lockPath: string, staleMs: number): Promise<boolean
       await Deno.remove(lockPath, { recursive: true });
       return true;
     }
-    const token = await readLockText(lockPath);
-    if (token === null) return false;
+    const token = await Deno.readTextFile(lockPath);
     const info = await Deno.stat(lockPath);
     const age = Date.now() - (info.mtime?.getTime() ?? Date.now());
     if (age <= staleMs) return false;
-    if ((await readLockText(lockPath)) !== token) return false;
+    if ((await Deno.readTextFile(lockPath)) !== token) return false;
     await Deno.remove(lockPath);
     return true;
   } catch {
     // vanished between checks, or unreadable: the next attempt decides
     return false;
-  }
-}
-
-/** The most a lock file of ours holds (a pid, a dash and a 16-character token); a longer file is no lock of ours. */
-const MAX_LOCK_BYTES = 256;
-
-/**
- * A lock file's text, read only as a regular file of at most MAX_LOCK_BYTES (null otherwise, or when it is gone): a
- * planted file of gigabytes at a lock's name must not be read whole on every call. One look, then one read.
- */
-async function readLockText(path: string): Promise<string | null> {
-  try {
-    const entry = await Deno.lstat(path);
-    return entry.isFile && entry.size <= MAX_LOCK_BYTES ? await Deno.readTextFile(path) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** readLockText for the exit path, which cannot wait on promises. */
-function readLockTextSync(path: string): string | null {
-  try {
-    const entry = Deno.lstatSync(path);
-    return entry.isFile && entry.size <= MAX_LOCK_BYTES ? Deno.readTextFileSync(path) : null;
-  } catch {
-    return null;
   }
 }

@@ -57,17 +57,17 @@ export async function readStateFile<S, F>(path: string, spec: StateFileSpec<S, F
 }
 
 /**
- * The file's text, or what reading it came to (missing: fresh state; unreadable: reset). A linked state folder is
- * refused before anything is read or removed, as the write refuses it: through it, a "move out of the way" would
- * delete files elsewhere. A link at the file itself, dangling or not, is removed (never followed) and reported, so
- * the next write can put a real file there.
+ * The file's text, or what reading it came to (missing: fresh state; unreadable: reset). Nothing is moved out of the
+ * way or removed through a linked state folder (it is refused, as the write refuses it): through it, a reset would
+ * delete files elsewhere. A link at the file itself, dangling or not, is removed (never followed) and reported, so the
+ * next write can put a real file there. The common case, a regular file, costs one look and one read.
  */
 async function readStateText<F>(
   path: string,
   spec: { fresh: () => F; label: string },
 ): Promise<string | LoadedStateFile<F>> {
   const folder = dirname(path);
-  await refuseLinkedFolder(folder, `the folder of ${spec.label} "${path}"`, "not read");
+  const refuseLinkedStateFolder = () => refuseLinkedFolder(folder, `the folder of ${spec.label} "${path}"`, "not read");
   let entry: Deno.FileInfo | null;
   try {
     entry = await lstatOrNull(path);
@@ -78,6 +78,7 @@ async function readStateText<F>(
   }
   if (entry === null) return { state: spec.fresh(), problem: null };
   if (entry.isSymlink) {
+    await refuseLinkedStateFolder();
     const removed = await Deno.remove(path).then(() => "removed", (e) => `not removed: ${message(e)}`);
     return { state: spec.fresh(), problem: `${upperFirst(spec.label)} "${path}" was a link; ${removed}; reset` };
   }
@@ -88,10 +89,9 @@ async function readStateText<F>(
     return read;
   } catch (e) {
     if (e instanceof Deno.errors.NotCapable) throw e;
-    // a folder, a file we may not read (made by another user): report it, move it out of the way, start fresh. The
-    // folder was looked at above; should it have become a link since, nothing is removed through it.
-    const now = await lstatOrNull(folder).catch(() => null);
-    if (now !== null && !now.isSymlink) await Deno.remove(path, { recursive: true }).catch(() => {});
+    // a folder, a file we may not read (made by another user): report it, move it out of the way, start fresh
+    await refuseLinkedStateFolder();
+    await Deno.remove(path, { recursive: true }).catch(() => {});
     return {
       state: spec.fresh(),
       problem: `Unreadable ${spec.label} "${path}": ${message(e)}; reset`,
