@@ -50,7 +50,7 @@ export function releaseHeldLocks(): void {
   releases++;
   for (const [path, token] of HELD) {
     try {
-      if (Deno.readTextFileSync(path) === token) Deno.removeSync(path);
+      if (readLockTextSync(path) === token) Deno.removeSync(path);
     } catch {
       // gone already
     }
@@ -107,8 +107,7 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
       return async () => {
         HELD.delete(lockPath);
         try {
-          // our own lock file, created exclusively and holding our token: read as it is
-          if ((await Deno.readTextFile(lockPath)) === token) await Deno.remove(lockPath);
+          if ((await readLockText(lockPath)) === token) await Deno.remove(lockPath);
         } catch {
           // already gone (taken over as stale): nothing to release
         }
@@ -153,15 +152,40 @@ async function removeIfStale(lockPath: string, staleMs: number): Promise<boolean
       await Deno.remove(lockPath, { recursive: true });
       return true;
     }
-    const token = await Deno.readTextFile(lockPath);
+    const token = await readLockText(lockPath);
+    if (token === null) return false;
     const info = await Deno.stat(lockPath);
     const age = Date.now() - (info.mtime?.getTime() ?? Date.now());
     if (age <= staleMs) return false;
-    if ((await Deno.readTextFile(lockPath)) !== token) return false;
+    if ((await readLockText(lockPath)) !== token) return false;
     await Deno.remove(lockPath);
     return true;
   } catch {
     // vanished between checks, or unreadable: the next attempt decides
     return false;
+  }
+}
+
+/**
+ * A lock file's text: read only when it is a regular file of at most MAX_LOCK_BYTES (null otherwise, or when it is
+ * gone), so that a FIFO or a file of gigabytes swapped in at a lock's name is never opened or read whole. One look,
+ * then one read.
+ */
+async function readLockText(path: string): Promise<string | null> {
+  try {
+    const entry = await Deno.lstat(path);
+    return entry.isFile && entry.size <= MAX_LOCK_BYTES ? await Deno.readTextFile(path) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** readLockText for the exit path, which cannot wait on promises. */
+function readLockTextSync(path: string): string | null {
+  try {
+    const entry = Deno.lstatSync(path);
+    return entry.isFile && entry.size <= MAX_LOCK_BYTES ? Deno.readTextFileSync(path) : null;
+  } catch {
+    return null;
   }
 }

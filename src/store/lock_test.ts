@@ -78,3 +78,28 @@ Deno.test("acquireLock(): with `under`, a linked folder on the way to the lock i
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("acquireLock(): a held lock swapped for a FIFO or a huge file is released at once, never opened or read whole", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    for (const kind of ["fifo", "huge file"] as const) {
+      const lockPath = join(dir, `${kind}.lock`);
+      const release = await acquireLock(lockPath, { waitMs: 0 });
+      await Deno.remove(lockPath);
+      if (kind === "fifo") assert.ok((await new Deno.Command("mkfifo", { args: [lockPath] }).output()).success);
+      else await Deno.truncate(await touch(lockPath), 1024 ** 3);
+      // not ours any more: left as it is (a FIFO would block the open, a huge file the read)
+      await release();
+      assert.ok((await Deno.lstat(lockPath)) !== null, `${kind}: left in place`);
+      const held = await acquireLock(join(dir, `${kind}-2.lock`), { waitMs: 0 });
+      await Deno.remove(join(dir, `${kind}-2.lock`));
+      if (kind === "fifo") {
+        assert.ok((await new Deno.Command("mkfifo", { args: [join(dir, `${kind}-2.lock`)] }).output()).success);
+      } else await Deno.truncate(await touch(join(dir, `${kind}-2.lock`)), 1024 ** 3);
+      releaseHeldLocks(); // the exit path, synchronous
+      await held();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
