@@ -3,12 +3,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type CliRun, readErrors, readLog, runCli, tempHome } from "../../testing/run_cli.ts";
 
-Deno.test("hook stop registered twice: parallel calls for one stop give the same answer and log it once", async () => {
+Deno.test("hook stop registered twice: parallel calls for one stop, within the dedupe window, give one answer and one log line", async () => {
   const home = await tempHome();
   try {
     // without a transcript a copy is one that started before the first copy finished, plus dedupeWindowMs: on a
     // loaded machine the OS may start a copy later than that, so the slack is set to its largest value (the test is
-    // about the answer and the count under the session lock, not about how fast processes start)
+    // about the answer and the count under the session lock, not about how fast processes start; the window's own
+    // rule, "started before the first copy finished", is tested on the step in turn_test.ts)
     await Deno.mkdir(join(home, ".cliffhanger"), { recursive: true });
     await Deno.writeTextFile(join(home, ".cliffhanger", "config.jsonc"), '{ "dedupeWindowMs": 60000 }\n');
     const payload = JSON.stringify({
