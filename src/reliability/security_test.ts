@@ -180,15 +180,7 @@ Deno.test("symlinks: state files of every hook replaced by symlinks are not foll
         JSON.stringify({ ...stop, hook_event_name: "SubagentStop", agent_id: "a1", agent_type: "x" }),
       ),
     );
-    checkContract(
-      "pretool",
-      await callHook(
-        box,
-        "pretool",
-        JSON.stringify({ session_id: "s", tool_name: "Bash", tool_input: { command: "ls" } }),
-      ),
-    );
-    checkContract("prompt", await callHook(box, "prompt", JSON.stringify({ session_id: "s", prompt: "hi there" })));
+    await pretoolAndPrompt(box);
     assertSameTree(before, await outsideSnapshot(box), "symlinked state files");
     for (const [i, target] of targets.entries()) assert.equal(await Deno.readTextFile(target), `victim ${i}\n`);
     for (const link of links) assert.ok((await Deno.lstat(link)).isFile, `${link} is now a regular file`);
@@ -219,15 +211,7 @@ Deno.test("symlinks: dangling links and links to a sibling at every hook's state
     const stop = { hook_event_name: "Stop", session_id: "s", last_assistant_message: "Want me to continue?" };
     // the first call of each hook already decides: the link is removed on the read and a real file written
     assert.equal(JSON.parse((await callHook(box, "stop", JSON.stringify(stop))).outcome.stdout).decision, "block");
-    checkContract(
-      "pretool",
-      await callHook(
-        box,
-        "pretool",
-        JSON.stringify({ session_id: "s", tool_name: "Bash", tool_input: { command: "ls" } }),
-      ),
-    );
-    checkContract("prompt", await callHook(box, "prompt", JSON.stringify({ session_id: "s", prompt: "hi there" })));
+    await pretoolAndPrompt(box);
     for (const link of links) assert.ok((await Deno.lstat(link)).isFile, `${link} is now a regular file`);
     assert.equal(await Deno.readTextFile(sibling), "{}\n", "the sibling the link led to is untouched");
     assertSameTree(before, await outsideSnapshot(box), "dangling state links");
@@ -252,21 +236,20 @@ Deno.test("symlinks: a linked state folder: nothing where it points is removed o
     const before = await outsideSnapshot(box);
     const stop = { hook_event_name: "Stop", session_id: "s", last_assistant_message: "Want me to continue?" };
     checkContract("stop", await callHook(box, "stop", JSON.stringify(stop)));
-    checkContract(
-      "pretool",
-      await callHook(
-        box,
-        "pretool",
-        JSON.stringify({ session_id: "s", tool_name: "Bash", tool_input: { command: "ls" } }),
-      ),
-    );
-    checkContract("prompt", await callHook(box, "prompt", JSON.stringify({ session_id: "s", prompt: "hi there" })));
+    await pretoolAndPrompt(box);
     assertSameTree(before, await outsideSnapshot(box), "a linked state folder");
     assert.match(await Deno.readTextFile(join(box.cliffhanger, "errors.log")), /is a link; not read/);
   } finally {
     await removeSandbox(box);
   }
 });
+
+/** One pretool call and one prompt of session "s", each answering by the contract. */
+async function pretoolAndPrompt(box: Sandbox): Promise<void> {
+  const tool = { session_id: "s", tool_name: "Bash", tool_input: { command: "ls" } };
+  checkContract("pretool", await callHook(box, "pretool", JSON.stringify(tool)));
+  checkContract("prompt", await callHook(box, "prompt", JSON.stringify({ session_id: "s", prompt: "hi there" })));
+}
 
 const CANARY = "CANARY7f3a9b";
 

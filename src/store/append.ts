@@ -5,8 +5,7 @@
  * (docs/performance.md).
  */
 import { checkWritable } from "./safe_file.ts";
-import { dirname, join } from "../path.ts";
-import { randomToken } from "./random_token.ts";
+import { tempPathFor } from "./atomic.ts";
 
 const encoder = new TextEncoder();
 
@@ -28,7 +27,7 @@ export async function appendToFile(path: string, data: string | Uint8Array, mode
  * the old data, unchanged from here on.
  */
 async function detach(path: string): Promise<void> {
-  const copy = join(dirname(path), `.${randomToken(8)}.detach`);
+  const copy = tempPathFor(path);
   await Deno.copyFile(path, copy);
   try {
     await Deno.rename(copy, path);

@@ -23,7 +23,7 @@ export async function writeFileAtomic(path: string, text: string, options: Atomi
   // the target must not be a link (the rename would replace the link, but a reader could follow it first) or a
   // FIFO, and its folder must not be a planted link
   await checkWritable(path, { label: options.label ?? "file", folderMayBeLink: options.folderMayBeLink ?? false });
-  const temp = options.tempPath ?? `${path}.tmp-${Deno.pid}-${randomToken(4)}`;
+  const temp = options.tempPath ?? tempPathFor(path);
   if (options.tempPath !== undefined) {
     // a fixed temp name (one the permission scope names) may be left over, or planted as a link: remove the entry
     // itself (a link is removed, never followed); the exclusive create below refuses anything put back in between
@@ -50,4 +50,9 @@ export async function writeFileAtomic(path: string, text: string, options: Atomi
 
 export async function writeJsonAtomic(path: string, value: unknown, options: AtomicWriteOptions = {}): Promise<void> {
   await writeFileAtomic(path, JSON.stringify(value) + "\n", options);
+}
+
+/** A fresh temp name beside `path` for a file that will be renamed over it (`<path>.tmp-<pid>-<random>`). */
+export function tempPathFor(path: string): string {
+  return `${path}.tmp-${Deno.pid}-${randomToken(4)}`;
 }

@@ -139,6 +139,11 @@ async function refuseLinksBetween(root: string, dir: string): Promise<void> {
 /** The most a lock file of ours holds (a pid, a dash and a 16-character token); a longer file is no lock of ours. */
 const MAX_LOCK_BYTES = 256;
 
+/** Whether what a look found at a lock's name can be a lock file of ours: a regular file no longer than a token. */
+function isLockFile(entry: Deno.FileInfo): boolean {
+  return entry.isFile && entry.size <= MAX_LOCK_BYTES;
+}
+
 /**
  * Removes a lock older than `staleMs`, but only if it still holds the token read before the age check: a waiter
  * that lost the race must not delete the lock another waiter just took over.
@@ -147,13 +152,11 @@ async function removeIfStale(lockPath: string, staleMs: number): Promise<boolean
   try {
     // not a lock file at all (a folder, a link, a FIFO, a file longer than any token): no process holds it, and
     // waiting would cost every call the whole wait, forever. The entry itself is removed (a link is never followed).
-    const entry = await Deno.lstat(lockPath);
-    if (!entry.isFile || entry.size > MAX_LOCK_BYTES) {
+    if (!isLockFile(await Deno.lstat(lockPath))) {
       await Deno.remove(lockPath, { recursive: true });
       return true;
     }
-    const token = await readLockText(lockPath);
-    if (token === null) return false;
+    const token = await Deno.readTextFile(lockPath); // looked at just above: a regular file no longer than a token
     const info = await Deno.stat(lockPath);
     const age = Date.now() - (info.mtime?.getTime() ?? Date.now());
     if (age <= staleMs) return false;
@@ -173,8 +176,7 @@ async function removeIfStale(lockPath: string, staleMs: number): Promise<boolean
  */
 async function readLockText(path: string): Promise<string | null> {
   try {
-    const entry = await Deno.lstat(path);
-    return entry.isFile && entry.size <= MAX_LOCK_BYTES ? await Deno.readTextFile(path) : null;
+    return isLockFile(await Deno.lstat(path)) ? await Deno.readTextFile(path) : null;
   } catch {
     return null;
   }
@@ -183,8 +185,7 @@ async function readLockText(path: string): Promise<string | null> {
 /** readLockText for the exit path, which cannot wait on promises. */
 function readLockTextSync(path: string): string | null {
   try {
-    const entry = Deno.lstatSync(path);
-    return entry.isFile && entry.size <= MAX_LOCK_BYTES ? Deno.readTextFileSync(path) : null;
+    return isLockFile(Deno.lstatSync(path)) ? Deno.readTextFileSync(path) : null;
   } catch {
     return null;
   }
