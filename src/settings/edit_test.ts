@@ -42,7 +42,7 @@ Deno.test("installHooks() with --no-subagent writes the exact two-space layout",
   assert.equal(install("  \n", BINARY, false).newText, STOP_ONLY_2);
 });
 
-Deno.test("installHooks() adds hooks after the last key, keeping comments, trailing commas and 4 spaces", () => {
+Deno.test("installHooks() adds hooks after the last key, keeping comments and 4 spaces, with trailing commas as the file writes them", () => {
   const before = `// user settings
 {
     // the model
@@ -65,11 +65,11 @@ Deno.test("installHooks() adds hooks after the last key, keeping comments, trail
                         "type": "command",
                         "command": "/opt/bin/cliffhanger-bin",
                         "args": ["hook", "stop"],
-                        "timeout": 60
-                    }
-                ]
-            }
-        ]
+                        "timeout": 60,
+                    },
+                ],
+            },
+        ],
     },
     /* end */
 }
@@ -281,4 +281,72 @@ Deno.test("uninstallHooks() removes the Python cliffhanger's handlers only when 
   const removed = uninstallHooks(text, { removePython: true });
   assert.deepEqual(JSON.parse(removed.newText).hooks.Stop, [{ hooks: [{ type: "command", command: "keep" }] }]);
   assert.deepEqual(removed.events, ["Stop"]);
+});
+
+Deno.test("installHooks() --replace-python in a file with trailing commas writes its new handlers with them", () => {
+  const before = `{
+  // user settings
+  "model": "opus",
+  "hooks": {
+    "Stop": [
+      {
+        "hooks": [
+          { "type": "command", "command": "python3 /a/hooks/cliffhanger.py", },
+        ],
+      },
+    ],
+    "PreToolUse": [
+      { "matcher": "Bash", "hooks": [ { "type": "command", "command": "echo hi", }, ], },
+    ],
+  },
+  "permissions": { "allow": ["Bash(ls:*)",], },
+}
+`;
+  const edit = { command: BINARY, registrations: selectRegistrations({ subagent: true }), replacePython: true };
+  const result = installHooks(before, edit);
+  const expected = `{
+  // user settings
+  "model": "opus",
+  "hooks": {
+    "PreToolUse": [
+      { "matcher": "Bash", "hooks": [ { "type": "command", "command": "echo hi", }, ], },
+    ],
+    "Stop": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "/opt/bin/cliffhanger-bin",
+            "args": ["hook", "stop"],
+            "timeout": 60,
+          },
+        ],
+      },
+    ],
+    "SubagentStop": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "/opt/bin/cliffhanger-bin",
+            "args": ["hook", "stop"],
+            "timeout": 60,
+          },
+        ],
+      },
+    ],
+  },
+  "permissions": { "allow": ["Bash(ls:*)",], },
+}
+`;
+  assert.equal(result.newText, expected);
+  assert.equal(installHooks(result.newText, edit).changed, false, "a second run changes nothing");
+});
+
+Deno.test("installHooks() writes no trailing comma into a file that mostly has none", () => {
+  const before = '{\n  "a": [\n    1,\n    2,\n  ],\n  "b": {\n    "c": 1\n  },\n  "d": {\n    "e": 2\n  }\n}\n';
+  const result = install(before, BINARY, false);
+  const added = result.newText.slice(result.newText.indexOf('"hooks"'));
+  assert.ok(added.includes('"timeout": 60'), result.newText);
+  assert.ok(!/,\s*[\]}]/.test(added), result.newText);
 });

@@ -5,8 +5,9 @@
  * comma style is kept. (jsonc-parser's `modify` re-formats the neighbouring lines and can drop their
  * comments, so only its parser, scanner and `applyEdits` are used.)
  */
-import { createScanner, type Edit, type Node } from "jsonc-parser";
+import type { Edit, Node } from "jsonc-parser";
 import {
+  commaAfter,
   lineEnd,
   lineIndent,
   lineStart,
@@ -116,14 +117,4 @@ export function replaceValue(text: string, node: Node, value: unknown, format: T
   const old = text.slice(node.offset, node.offset + node.length);
   const content = old.includes("\n") ? renderValue(value, lineIndent(text, node.offset), format) : renderInline(value);
   return { offset: node.offset, length: node.length, content };
-}
-
-/** jsonc-parser's SyntaxKind.CommaToken (an ambient const enum, which isolated modules cannot read). */
-const COMMA_TOKEN = 5;
-
-/** Offset of the comma that follows `offset` (skipping whitespace and comments), or null. */
-function commaAfter(text: string, offset: number): number | null {
-  const scanner = createScanner(text, true);
-  scanner.setPosition(offset);
-  return scanner.scan() === COMMA_TOKEN ? scanner.getTokenOffset() : null;
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { applyEdits, type Node, parseTree } from "jsonc-parser";
 import { insertMember, type NewMember, removeMember, replaceValue } from "./jsonc_edits.ts";
-import { detectFormat, renderValue, type TextFormat } from "./jsonc_format.ts";
+import { detectFormat, renderValue, type TextFormat, usesTrailingCommas } from "./jsonc_format.ts";
 
 const TWO: TextFormat = { indent: "  ", eol: "\n" };
 
@@ -81,5 +81,31 @@ Deno.test("renderValue() nests objects and keeps scalar arrays inline", () => {
   assert.equal(
     renderValue({ a: [{ b: ["x", 1, null] }], c: {}, d: [] }, "\t", format),
     '{\r\n\t\t"a": [\r\n\t\t\t{\r\n\t\t\t\t"b": ["x", 1, null]\r\n\t\t\t}\r\n\t\t],\r\n\t\t"c": {},\r\n\t\t"d": []\r\n\t}',
+  );
+});
+
+Deno.test("usesTrailingCommas() counts multi-line containers only, by majority", () => {
+  const cases: [string, boolean][] = [
+    ['{\n  "a": 1,\n}', true],
+    ['{\n  "a": 1\n}', false],
+    ['{"a": [1, 2,], "b": {"c": 1,}}', false], // one line: says nothing
+    ['{\n  "a": [\n    1,\n  ],\n  "b": {\n    "c": 1\n  }\n}', false], // one of three
+    ['{\n  "a": [\n    1,\n  ],\n  "b": {\n    "c": 1, // note\n  },\n}', true],
+    ['{\n  "a": 1 /* x */ ,\n}', true], // a comment before the comma
+    ["{}", false],
+  ];
+  for (const [text, expected] of cases) assert.equal(usesTrailingCommas(text, tree(text)), expected, text);
+  assert.deepEqual(detectFormat('{\n  "a": 1,\n}', tree('{\n  "a": 1,\n}')), {
+    indent: "  ",
+    eol: "\n",
+    trailingCommas: true,
+  });
+});
+
+Deno.test("renderValue() ends each multi-line container with a comma under trailingCommas", () => {
+  const format: TextFormat = { indent: "  ", eol: "\n", trailingCommas: true };
+  assert.equal(
+    renderValue({ a: [{ b: ["x", 1] }], c: {}, d: [] }, "", format),
+    '{\n  "a": [\n    {\n      "b": ["x", 1],\n    },\n  ],\n  "c": {},\n  "d": [],\n}',
   );
 });

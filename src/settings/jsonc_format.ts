@@ -1,26 +1,67 @@
 /**
- * The layout of a settings file (indent unit, line ending) and how new values are rendered to match it.
- * Text positions here are UTF-16 offsets, the same as jsonc-parser's node offsets.
+ * The layout of a settings file (indent unit, line ending, trailing commas) and how new values are rendered to match
+ * it. Text positions here are UTF-16 offsets, the same as jsonc-parser's node offsets.
  */
-import type { Node } from "jsonc-parser";
+import { createScanner, type Node } from "jsonc-parser";
 
 export interface TextFormat {
   /** One level of indentation: a tab or some spaces. */
   indent: string;
   eol: "\n" | "\r\n";
+  /**
+   * A comma after the last member of every multi-line object or array rendered, as the file writes them (most of
+   * its multi-line containers end with one). Absent: none.
+   */
+  trailingCommas?: boolean;
 }
 
 const DEFAULT_INDENT = "  ";
 
-/** The indent unit from the root's first member on its own line, and the file's line ending. */
+/**
+ * The indent unit from the root's first member on its own line, the file's line ending, and whether its multi-line
+ * containers end with a trailing comma (see usesTrailingCommas).
+ */
 export function detectFormat(text: string, root: Node | undefined): TextFormat {
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const trailing = root !== undefined && usesTrailingCommas(text, root) ? { trailingCommas: true } : {};
   const first = root?.children?.[0];
   if (first && startsLine(text, first.offset)) {
     const indent = lineIndent(text, first.offset);
-    if (indent.length > 0) return { indent: indent.startsWith("\t") ? "\t" : indent, eol };
+    if (indent.length > 0) return { indent: indent.startsWith("\t") ? "\t" : indent, eol, ...trailing };
   }
-  return { indent: DEFAULT_INDENT, eol };
+  return { indent: DEFAULT_INDENT, eol, ...trailing };
+}
+
+/**
+ * True when more of the text's multi-line objects and arrays end their last member with a comma than do not (a
+ * container on one line does not count: `["a", "b",]` says nothing of how a new block is laid out).
+ */
+export function usesTrailingCommas(text: string, root: Node): boolean {
+  let withComma = 0;
+  let without = 0;
+  const visit = (node: Node): void => {
+    const children = node.children ?? [];
+    if (node.type === "object" || node.type === "array") {
+      const last = children[children.length - 1];
+      if (last && text.slice(node.offset, node.offset + node.length).includes("\n")) {
+        if (commaAfter(text, last.offset + last.length) === null) without++;
+        else withComma++;
+      }
+    }
+    for (const child of children) visit(child);
+  };
+  visit(root);
+  return withComma > without;
+}
+
+/** jsonc-parser's SyntaxKind.CommaToken (an ambient const enum, which isolated modules cannot read). */
+const COMMA_TOKEN = 5;
+
+/** Offset of the comma that follows `offset` (skipping whitespace and comments), or null. */
+export function commaAfter(text: string, offset: number): number | null {
+  const scanner = createScanner(text, true);
+  scanner.setPosition(offset);
+  return scanner.scan() === COMMA_TOKEN ? scanner.getTokenOffset() : null;
 }
 
 /** Offset of the first character of the line holding `offset`. */
@@ -60,7 +101,8 @@ export function restOfLineIsTrivia(text: string, offset: number): boolean {
 
 /**
  * A value as multi-line JSON whose continuation lines start with `base`: objects one member a line,
- * arrays of scalars kept on one line (`["hook", "stop"]`), other arrays one element a line.
+ * arrays of scalars kept on one line (`["hook", "stop"]`), other arrays one element a line; under
+ * `format.trailingCommas` each multi-line container's last member ends with a comma.
  */
 export function renderValue(value: unknown, base: string, format: TextFormat): string {
   if (Array.isArray(value)) {
@@ -68,16 +110,20 @@ export function renderValue(value: unknown, base: string, format: TextFormat): s
     if (value.every(isScalar)) return renderInline(value);
     const inner = base + format.indent;
     const items = value.map((v) => inner + renderValue(v, inner, format));
-    return `[${format.eol}${items.join("," + format.eol)}${format.eol}${base}]`;
+    return `[${format.eol}${items.join("," + format.eol)}${lastComma(format)}${format.eol}${base}]`;
   }
   if (isPlainObject(value)) {
     const entries = Object.entries(value);
     if (entries.length === 0) return "{}";
     const inner = base + format.indent;
     const items = entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${renderValue(v, inner, format)}`);
-    return `{${format.eol}${items.join("," + format.eol)}${format.eol}${base}}`;
+    return `{${format.eol}${items.join("," + format.eol)}${lastComma(format)}${format.eol}${base}}`;
   }
   return JSON.stringify(value);
+}
+
+function lastComma(format: TextFormat): string {
+  return format.trailingCommas === true ? "," : "";
 }
 
 /** A value on one line with a space after each comma and colon: `{"hooks": [{"type": "command"}]}`. */
