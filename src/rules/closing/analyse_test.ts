@@ -165,3 +165,30 @@ Deno.test("analyseClosing(): a question the next sentence answers is not an offe
     ]
   ) assert.ok(analyse(text).early, text);
 });
+
+Deno.test("analyseClosing(): a sentence that states a condition is not read as unfinished work (ja, zh, ko, ru)", () => {
+  const cases: [string, string, string][] = [
+    [
+      "サーバが 503 を返し続ける場合（依然として接続が失敗している場合）は、最大 5 回まで再試行します。",
+      "5 件はまだ失敗しています。",
+      "states-a-condition-ja",
+    ],
+    ["任务如果还没开始执行，取消时直接从队列移除。", "controllers/ 还没开始。", "states-a-condition-zh-hans"],
+    [
+      "프로필 데이터가 오기 전에 빈 카드로 자리만 잡아 두는 경우에는 스켈레톤 UI를 보여 줍니다.",
+      "NAT 게이트웨이 리소스는 일단 주석으로 자리만 잡아 두었습니다.",
+      "states-a-condition-ko",
+    ],
+    [
+      "Если запросы всё ещё падают после 5 повторов, воркер отправляет задачу в dead-letter очередь.",
+      "Три теста пока падают.",
+      "states-a-condition-ru",
+    ],
+  ];
+  for (const [condition, report, counter] of cases) {
+    const a = analyse(condition);
+    assert.equal(a.early, null, condition);
+    assert.ok(a.cancelled.some((c) => c.by.id === counter), `${counter} cancels: ${condition}`);
+    assert.ok(analyse(report).early, report);
+  }
+});
