@@ -15,6 +15,7 @@
 import { ENGLISH_WORDS } from "./english_words.ts";
 import { oncePerText } from "../text_memo.ts";
 
+const BLANK = /^\s*$/;
 const KANA = /[\u3040-\u30ff]/;
 const HAN = /[\u3400-\u9fff\uf900-\ufaff]/;
 const CYRILLIC = /[\u0400-\u04ff]/;
@@ -38,6 +39,8 @@ export const languagesOf: (text: string) => ReadonlySet<string> = oncePerText(co
 
 function computeLanguages(text: string): ReadonlySet<string> {
   const langs = new Set<string>();
+  // a blank message (a turn that ended on a tool call, a stop before any text) has no language to load rules for
+  if (BLANK.test(text)) return langs;
   const sample = text.length > 8000 ? text.slice(-8000) : text;
   if (KANA.test(sample)) langs.add("ja");
   if (HAN.test(sample)) {

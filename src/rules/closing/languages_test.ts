@@ -7,6 +7,12 @@ Deno.test("languagesOf(): an English report needs only the English rules", () =>
   assert.ok(runsFor("en", langs) && runsFor("any", langs) && !runsFor("es", langs) && !runsFor("ja", langs));
 });
 
+Deno.test("languagesOf(): a blank message needs no language's rules (a stop loads no language pack for it)", () => {
+  for (const text of ["", " ", "\n\n", "\t \r\n"]) assert.deepEqual([...languagesOf(text)], [], JSON.stringify(text));
+  // one letter is enough to be read again
+  assert.ok(languagesOf(" Prêt. ").has("fr"));
+});
+
 Deno.test("languagesOf(): short or accented European text runs the European rules", () => {
   for (const text of ["¿Lo subo?", "Soll ich weitermachen?", "Dois-je continuer ?", "Posso continuar?", "Prêt."]) {
     const langs = languagesOf(text);
