@@ -5,6 +5,7 @@
  */
 import { type Block, parseBlocks } from "./blocks.ts";
 import { maskInline, splitSentences } from "./prose.ts";
+import { closingBeforeReference } from "./reference_sections.ts";
 
 export type UnitKind = "sentence" | "lead";
 
@@ -14,7 +15,10 @@ export interface Unit {
   text: string;
   /** The block it came from. */
   block: Block["kind"];
-  /** In the closing: the last prose paragraph or list, or among the last `CLOSING_SENTENCES` sentences. */
+  /**
+   * In the closing: the last prose paragraph or list, or among the last `CLOSING_SENTENCES` sentences, or the paragraph
+   * or list just before trailing reference sections ("## Testing", "Files touched:").
+   */
   closing: boolean;
   /**
    * Ends with a question mark (any script), or a Japanese か, and is not answered by the next sentence of its own
@@ -95,8 +99,12 @@ export function readStructure(message: string, options: UnitOptions): Structure 
   while (closingFrom > 0 && prose[last]!.kind === "item" && isContinuation(prose, closingFrom)) closingFrom--;
   let leadUnit: Unit | null = null;
 
+  // a report that ends in "## Testing" or "Files touched:" closes just before them as well
+  const beforeReference = closingBeforeReference(prose);
+
   for (const [b, block] of prose.entries()) {
-    const inClosing = last >= 0 && b >= closingFrom && b <= last;
+    const inClosing = (last >= 0 && b >= closingFrom && b <= last) ||
+      (beforeReference !== null && b >= beforeReference[0] && b <= beforeReference[1]);
     if (block.kind === "item" && block.lead !== "") {
       if (leadUnit === null || !isContinuation(prose, b)) {
         leadUnit = unit({ kind: "lead", text: maskInline(block.lead), block: "heading", closing: false, index: 0 });

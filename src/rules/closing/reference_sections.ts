@@ -1,0 +1,74 @@
+/**
+ * Reference sections at the end of a message: a report that ends in "## Testing", "Files touched:" or "Notes" has its
+ * real closing just before them ("… Want me to add the other endpoints too?\n\n## Files changed\n- a.ts\n- b.ts").
+ * The closing analysis reads that paragraph as part of the closing as well.
+ */
+import type { Block } from "./blocks.ts";
+
+/**
+ * Titles of sections that only list what was checked, what changed, or notes for the record, in the guard's
+ * languages. A title is a heading, a bold line, or a paragraph ending in a colon right above a list.
+ */
+const REFERENCE_TITLE = new RegExp(
+  "^[\\s#*_>.:()0-9\\u2013\\u2014\\u2600-\\u27bf\\ud800-\\udfff-]*(?:" + [
+    // English
+    "tests?|testing|test\\s+(?:results?|plan|run|runs|output)|checks?|checks\\s+run|verification|validation|" +
+    "how\\s+(?:to\\s+)?(?:test|verify|run\\s+it|try\\s+it)|files?(?:\\s+(?:changed|touched|modified|added|updated|edited))?|" +
+    "changed\\s+files|changes(?:\\s+made)?|what\\s+changed|diff(?:stat)?|commands?(?:\\s+run)?|notes?|references?|" +
+    "links?|commits?|artifacts?|logs?|output|results?",
+    // Japanese, Chinese, Korean
+    "テスト(?:結果)?|確認(?:内容|結果)?|検証(?:結果)?|動作確認|変更(?:した)?ファイル|変更点|変更内容|備考|補足|メモ|参考",
+    "测试(?:结果)?|验证(?:结果)?|(?:改动|变更|修改)(?:的)?文件|改动|变更|备注|参考",
+    "테스트(?:\\s?결과)?|검증|확인|변경(?:된)?\\s?파일|변경\\s?사항|참고|비고|메모",
+    // Russian
+    "тесты|тестирование|проверк[аи]|изм[её]н[её]нные\\s+файлы|изменения|файлы|заметки|примечани[ея]",
+    // Spanish, German, French, Portuguese, Italian, Dutch
+    "pruebas|verificaci[óo]n|archivos(?:\\s+(?:modificados|cambiados|tocados))?|cambios|notas",
+    "prüfungen|geänderte\\s+dateien|dateien|änderungen|hinweise|notizen|anmerkungen",
+    "v[ée]rifications?|fichiers(?:\\s+modifi[ée]s)?|modifications|changements|remarques",
+    "testes|verifica[çc][ãa]o|arquivos(?:\\s+(?:alterados|modificados))?|mudan[çc]as|altera[çc][õo]es|observa[çc][õo]es",
+    "verifiche|file\\s+modificati|modifiche|note",
+    "controles|gewijzigde\\s+bestanden|bestanden|wijzigingen|opmerkingen|notities",
+  ].join("|") + ")\\s*[:：]?\\s*$",
+  "i",
+);
+
+/** The title of a section that starts at `b`, or null when the block starts none. */
+function sectionTitle(prose: readonly Block[], b: number): string | null {
+  const block = prose[b]!;
+  if (block.kind === "heading") return block.text;
+  if (block.kind === "paragraph" && /[:：]\s*$/.test(block.text) && prose[b + 1]?.kind === "item") return block.text;
+  return null;
+}
+
+/** Whether a section title names reference material (tests run, files changed, notes). */
+export function isReferenceTitle(title: string): boolean {
+  return title.length <= 80 && REFERENCE_TITLE.test(title);
+}
+
+/**
+ * The blocks of the paragraph or list just before the message's trailing reference sections, as [from, to] indexes
+ * into `prose`, or null when the message does not end in one (or nothing comes before it). The sections run from the
+ * first reference title after which every section title is a reference one to the end.
+ */
+export function closingBeforeReference(prose: readonly Block[]): [number, number] | null {
+  let start = -1;
+  for (let b = prose.length - 1; b >= 0; b--) {
+    const title = sectionTitle(prose, b);
+    if (title === null) continue;
+    if (!isReferenceTitle(title)) break;
+    start = b;
+  }
+  if (start <= 0) return null;
+  let to = start - 1;
+  while (to >= 0 && prose[to]!.kind !== "paragraph" && prose[to]!.kind !== "item") to--;
+  if (to < 0) return null;
+  let from = to;
+  while (
+    from > 0 && prose[to]!.kind === "item" && prose[from - 1]!.kind === "item" &&
+    prose[from - 1]!.lead === prose[from]!.lead
+  ) {
+    from--;
+  }
+  return [from, to];
+}

@@ -1,0 +1,83 @@
+import assert from "node:assert/strict";
+import { buildFullRuleSet } from "../full.ts";
+import { analyseClosing } from "./analyse.ts";
+import { parseBlocks } from "./blocks.ts";
+import { closingBeforeReference, isReferenceTitle } from "./reference_sections.ts";
+import { readStructure } from "./units.ts";
+
+const prose = (text: string) => parseBlocks(text).filter((b) => b.kind !== "code" && b.kind !== "quote");
+const closing = (text: string) =>
+  readStructure(text, { maxChars: 4000 }).units.filter((u) => u.closing).map((u) => u.text);
+
+Deno.test("isReferenceTitle(): tests run, files changed and notes, in the guard's languages; not next steps", () => {
+  for (
+    const title of [
+      "Testing",
+      "✅ Testing",
+      "1. Tests:",
+      "Tests:",
+      "Files touched:",
+      "Files changed",
+      "### Checks",
+      "Notes",
+      "テスト",
+      "变更文件",
+      "변경 파일",
+      "Тесты",
+      "Geänderte Dateien",
+      "Archivos modificados",
+    ]
+  ) assert.ok(isReferenceTitle(title), title);
+  for (
+    const title of ["Next steps", "Remaining", "Status", "Still to do:", "TODO", "For you:", "Summary of the plan"]
+  ) {
+    assert.ok(!isReferenceTitle(title), title);
+  }
+});
+
+Deno.test("closingBeforeReference(): the paragraph before trailing reference sections, through every one of them", () => {
+  const text =
+    "Intro.\n\nThe cache key is up to you.\n\nTests:\n- pytest: 88 passed\n\n## Files changed\n- a.ts\n- b.ts";
+  const blocks = prose(text);
+  const range = closingBeforeReference(blocks);
+  assert.ok(range);
+  assert.deepEqual(blocks.slice(range[0], range[1] + 1).map((b) => b.text), ["The cache key is up to you."]);
+  // a list before the sections: the whole list
+  const list = prose("Done:\n- parser\n- lexer\n\n## Testing\n- 12 passed");
+  const listRange = closingBeforeReference(list);
+  assert.ok(listRange);
+  assert.deepEqual(list.slice(listRange[0], listRange[1] + 1).map((b) => b.text), ["parser", "lexer"]);
+});
+
+Deno.test("closingBeforeReference(): a section that is not reference material ends the search; nothing before, nothing read", () => {
+  // the "Next steps" list is read as the closing before the notes, and no further back
+  const blocks = prose("Done.\n\n## Next steps\n- deploy it\n\n## Notes\n- none");
+  const range = closingBeforeReference(blocks);
+  assert.ok(range);
+  assert.deepEqual(blocks.slice(range[0], range[1] + 1).map((b) => b.text), ["deploy it"]);
+  assert.equal(closingBeforeReference(prose("Done.\n\n## Next steps\n- deploy it")), null);
+  assert.equal(closingBeforeReference(prose("## Testing\n- 12 passed")), null);
+  assert.equal(closingBeforeReference(prose("All done. Want the docs too?")), null);
+});
+
+Deno.test("readStructure(): the paragraph before '## Files changed' is in the closing", () => {
+  const units = closing("Ported the handler.\n\nWant me to port the other endpoints too?\n\n## Files changed\n- a.ts");
+  assert.ok(units.includes("Want me to port the other endpoints too?"));
+});
+
+Deno.test("analyseClosing(): an offer or a choice before trailing test and file lists decides; a report before them does not", () => {
+  const set = buildFullRuleSet({ userFiles: [] });
+  const analyse = (text: string) => analyseClosing(text, set, { maxChars: 4000 });
+  const tail = "\n\nTests:\n- `pytest tests/checkout` — 88 passed\n- Cypress `checkout.cy.ts` — 9 passed\n\n" +
+    "Files touched:\n- `src/cache.py`\n- `src/rates.py`\n- `tests/test_rates.py`";
+  assert.ok(
+    analyse(
+      "Rates come from the carrier API now and are cached.\n\nThe cache could be keyed per session or per cart; " +
+        "I haven't picked one — up to you." + tail,
+    ).early,
+  );
+  assert.equal(
+    analyse("Rates come from the carrier API now and are cached per cart, as the ticket asks." + tail).early,
+    null,
+  );
+});
