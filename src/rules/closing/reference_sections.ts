@@ -1,34 +1,34 @@
 /**
- * Reference sections at the end of a message: a report that ends in "## Testing", "Files touched:" or "Notes" has its
+ * Reference sections at the end of a message: a report that ends in "## Testing" or "Files touched:" has its
  * real closing just before them ("… Want me to add the other endpoints too?\n\n## Files changed\n- a.ts\n- b.ts").
  * The closing analysis reads that paragraph as part of the closing as well.
  */
 import type { Block } from "./blocks.ts";
 
 /**
- * Titles of sections that only list what was checked, what changed, or notes for the record, in the guard's
- * languages. A title is a heading, a bold line, or a paragraph ending in a colon right above a list.
+ * Titles of sections that only list what was checked or what changed, in the guard's languages ("Notes" is not one:
+ * agents put follow-up offers there). A title is a heading, a bold line, or a paragraph ending in a colon right above a list.
  */
 const REFERENCE_TITLE = new RegExp(
   "^[\\s#*_>.:()0-9\\u2013\\u2014\\u2600-\\u27bf\\ud800-\\udfff-]*(?:" + [
     // English
     "tests?|testing|test\\s+(?:results?|plan|run|runs|output)|checks?|checks\\s+run|verification|validation|" +
     "how\\s+(?:to\\s+)?(?:test|verify|run\\s+it|try\\s+it)|files?(?:\\s+(?:changed|touched|modified|added|updated|edited))?|" +
-    "changed\\s+files|changes(?:\\s+made)?|what\\s+changed|diff(?:stat)?|commands?(?:\\s+run)?|notes?|references?|" +
+    "changed\\s+files|changed|changes(?:\\s+made)?|what\\s+changed|diff(?:stat)?|commands?(?:\\s+run)?|references?|" +
     "links?|commits?|artifacts?|logs?|output|results?",
     // Japanese, Chinese, Korean
-    "テスト(?:結果)?|確認(?:内容|結果)?|検証(?:結果)?|動作確認|変更(?:した)?ファイル|変更点|変更内容|備考|補足|メモ|参考",
-    "测试(?:结果)?|验证(?:结果)?|(?:改动|变更|修改)(?:的)?文件|改动|变更|备注|参考",
-    "테스트(?:\\s?결과)?|검증|확인|변경(?:된)?\\s?파일|변경\\s?사항|참고|비고|메모",
+    "テスト(?:結果)?|確認(?:内容|結果)?|検証(?:結果)?|動作確認|変更(?:した)?ファイル|変更点|変更内容",
+    "测试(?:结果)?|验证(?:结果)?|(?:改动|变更|修改)(?:的)?文件|改动|变更",
+    "테스트(?:\\s?결과)?|검증|확인|변경(?:된)?\\s?파일|변경\\s?사항",
     // Russian
-    "тесты|тестирование|проверк[аи]|изм[её]н[её]нные\\s+файлы|изменения|файлы|заметки|примечани[ея]",
+    "тесты|тестирование|проверк[аи]|изм[её]н[её]нные\\s+файлы|изменения|файлы",
     // Spanish, German, French, Portuguese, Italian, Dutch
-    "pruebas|verificaci[óo]n|archivos(?:\\s+(?:modificados|cambiados|tocados))?|cambios|notas",
-    "prüfungen|geänderte\\s+dateien|dateien|änderungen|hinweise|notizen|anmerkungen",
-    "v[ée]rifications?|fichiers(?:\\s+modifi[ée]s)?|modifications|changements|remarques",
-    "testes|verifica[çc][ãa]o|arquivos(?:\\s+(?:alterados|modificados))?|mudan[çc]as|altera[çc][õo]es|observa[çc][õo]es",
-    "verifiche|file\\s+modificati|modifiche|note",
-    "controles|gewijzigde\\s+bestanden|bestanden|wijzigingen|opmerkingen|notities",
+    "pruebas|verificaci[óo]n|archivos(?:\\s+(?:modificados|cambiados|tocados))?|cambios",
+    "prüfungen|geänderte\\s+dateien|dateien|änderungen",
+    "v[ée]rifications?|fichiers(?:\\s+modifi[ée]s)?|modifications|changements",
+    "testes|verifica[çc][ãa]o|arquivos(?:\\s+(?:alterados|modificados))?|mudan[çc]as|altera[çc][õo]es",
+    "verifiche|file\\s+modificati|modifiche",
+    "controles|gewijzigde\\s+bestanden|bestanden|wijzigingen",
   ].join("|") + ")\\s*[:：]?\\s*$",
   "i",
 );
@@ -41,7 +41,7 @@ function sectionTitle(prose: readonly Block[], b: number): string | null {
   return null;
 }
 
-/** Whether a section title names reference material (tests run, files changed, notes). */
+/** Whether a section title names reference material (tests run, files changed). */
 export function isReferenceTitle(title: string): boolean {
   return title.length <= 80 && REFERENCE_TITLE.test(title);
 }

@@ -9,7 +9,7 @@ const prose = (text: string) => parseBlocks(text).filter((b) => b.kind !== "code
 const closing = (text: string) =>
   readStructure(text, { maxChars: 4000 }).units.filter((u) => u.closing).map((u) => u.text);
 
-Deno.test("isReferenceTitle(): tests run, files changed and notes, in the guard's languages; not next steps", () => {
+Deno.test("isReferenceTitle(): tests run and files changed, in the guard's languages; not next steps", () => {
   for (
     const title of [
       "Testing",
@@ -19,7 +19,7 @@ Deno.test("isReferenceTitle(): tests run, files changed and notes, in the guard'
       "Files touched:",
       "Files changed",
       "### Checks",
-      "Notes",
+      "Changed",
       "テスト",
       "变更文件",
       "변경 파일",
@@ -50,8 +50,8 @@ Deno.test("closingBeforeReference(): the paragraph before trailing reference sec
 });
 
 Deno.test("closingBeforeReference(): a section that is not reference material ends the search; nothing before, nothing read", () => {
-  // the "Next steps" list is read as the closing before the notes, and no further back
-  const blocks = prose("Done.\n\n## Next steps\n- deploy it\n\n## Notes\n- none");
+  // the "Next steps" list is read as the closing before the test list, and no further back
+  const blocks = prose("Done.\n\n## Next steps\n- deploy it\n\n## Testing\n- 12 passed");
   const range = closingBeforeReference(blocks);
   assert.ok(range);
   assert.deepEqual(blocks.slice(range[0], range[1] + 1).map((b) => b.text), ["deploy it"]);
