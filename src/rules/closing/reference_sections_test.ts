@@ -20,6 +20,12 @@ Deno.test("isReferenceTitle(): tests run and files changed, in the guard's langu
       "Files changed",
       "### Checks",
       "Changed",
+      "Tests run",
+      "How I tested",
+      "実行したテスト",
+      "测试情况",
+      "테스트 실행",
+      "Getestet",
       "テスト",
       "变更文件",
       "변경 파일",
@@ -80,4 +86,13 @@ Deno.test("analyseClosing(): an offer or a choice before trailing test and file 
     analyse("Rates come from the carrier API now and are cached per cart, as the ticket asks." + tail).early,
     null,
   );
+});
+
+Deno.test("closingBeforeReference(): a report that opens with '## Summary' still closes before its trailing sections", () => {
+  const blocks = prose(
+    "## Summary\nFixed the N+1.\n\nNext I'll port the orders service.\n\n## Files changed\n- a.ts\n\n## Testing\nAll green.",
+  );
+  const range = closingBeforeReference(blocks);
+  assert.ok(range);
+  assert.deepEqual(blocks.slice(range[0], range[1] + 1).map((b) => b.text), ["Next I'll port the orders service."]);
 });
