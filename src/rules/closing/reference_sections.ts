@@ -14,16 +14,16 @@ const REFERENCE_TITLE = new RegExp(
   "^[\\s#*_>.:()0-9\\u2013\\u2014\\u2600-\\u27bf\\ud800-\\udfff-]*(?:" + [
     // English
     "(?:tests?|testing)(?:\\s+(?:run|done|performed|executed|results?|coverage|notes))?|test\\s+(?:plan|runs?|output)|" +
-    "how\\s+(?:I\\s+)?(?:tested|verified|checked)(?:\\s+it)?|what\\s+I\\s+(?:ran|tested|checked)|checks?(?:\\s+run)?|" +
+    "how\\s+(?:I\\s+)?(?:tested|verified|checked)(?:\\s+it)?|what\\s+I\\s+(?:ran|tested|checked)|checks?(?:\\s+(?:run|on\\s+[\\w\\s-]{1,30}))?|evidence|" +
     "verification|validation|how\\s+(?:to\\s+)?(?:test|verify|run\\s+it|try\\s+it)|" +
     "files?(?:\\s+(?:changed|touched|modified|added|updated|edited))?|changed\\s+files|changed|changes(?:\\s+made)?|" +
     "what\\s+changed|commands?(?:\\s+run)?",
     // Japanese, Chinese, Korean
-    "テスト(?:結果|実行|状況)?|実行したテスト|確認(?:内容|結果)?|検証(?:結果)?|動作確認|変更(?:した)?ファイル|変更点|変更内容",
-    "测试(?:结果|情况|记录)?|验证(?:结果|情况)?|(?:改动|变更|修改)(?:的)?文件|改动|变更",
-    "테스트(?:\\s?(?:결과|실행))?|실행한\\s?테스트|검증|확인|변경(?:된)?\\s?파일|변경\\s?사항",
+    "テスト(?:結果|実行|状況)?|実行したテスト|根拠|確認(?:内容|結果)?|検証(?:結果)?|動作確認|変更(?:した)?ファイル|変更点|変更内容",
+    "测试(?:结果|情况|记录)?|依据|证据|验证(?:结果|情况)?|(?:改动|变更|修改)(?:的)?文件|改动|变更",
+    "테스트(?:\\s?(?:결과|실행))?|근거|실행한\\s?테스트|검증|확인|변경(?:된)?\\s?파일|변경\\s?사항",
     // Russian
-    "тесты|тестирование|проверк[аи]|что\\s+проверено|изм[её]н[её]нные\\s+файлы|изменения|файлы",
+    "тесты|тестирование|доказательства|проверк[аи]|что\\s+проверено|изм[её]н[её]нные\\s+файлы|изменения|файлы",
     // Spanish, German, French, Portuguese, Italian, Dutch
     "pruebas|verificaci[óo]n|archivos(?:\\s+(?:modificados|cambiados|tocados))?|cambios",
     "prüfungen|getestet|geänderte\\s+dateien|dateien|änderungen",
