@@ -20,7 +20,7 @@ const REFERENCE_TITLE = new RegExp(
     "what\\s+changed|commands?(?:\\s+run)?",
     // Japanese, Chinese, Korean
     "テスト(?:結果|実行|状況)?|実行したテスト|根拠|確認(?:内容|結果)?|検証(?:結果)?|動作確認|変更(?:した)?ファイル|変更点|変更内容",
-    "测试(?:结果|情况|记录)?|依据|证据|验证(?:结果|情况)?|(?:改动|变更|修改)(?:的)?文件|改动|变更",
+    "测试(?:结果|情况|记录)?|測試(?:結果|情況|記錄)?|驗證(?:結果)?|(?:變更|修改)(?:的)?檔案|依据|证据|验证(?:结果|情况)?|(?:改动|变更|修改)(?:的)?文件|改动|变更",
     "테스트(?:\\s?(?:결과|실행))?|근거|실행한\\s?테스트|검증|확인|변경(?:된)?\\s?파일|변경\\s?사항",
     // Russian
     "тесты|тестирование|доказательства|проверк[аи]|что\\s+проверено|изм[её]н[её]нные\\s+файлы|изменения|файлы",
@@ -50,24 +50,33 @@ export function isReferenceTitle(title: string): boolean {
 
 /**
  * The blocks of the paragraph or list just before the message's trailing reference sections, as [from, to] indexes
- * into `prose`, or null when the message does not end in one (or nothing comes before it). The sections run from the
- * first reference title after which every section title is a reference one to the end.
+ * into `prose`, or null when the message does not end in one (or no paragraph or list comes right before it). Walking
+ * back from the end, each title owns the blocks after it up to the next title: a heading owns anything, a `…:` line
+ * only its list, so prose after a `…:` list means that list is not trailing. Every title on the way must be a
+ * reference one; the paragraph or list right before the first of them is returned (a heading or a `…:` title there
+ * means nothing closes before them).
  */
 export function closingBeforeReference(prose: readonly Block[]): [number, number] | null {
   let start = -1;
+  let nextTitle = prose.length;
   for (let b = prose.length - 1; b >= 0; b--) {
     const title = sectionTitle(prose, b);
     if (title === null) continue;
     if (!isReferenceTitle(title)) break;
+    // a `…:` line's section is its list alone: anything else after the list is not part of it
+    if (prose[b]!.kind === "paragraph" && !prose.slice(b + 1, nextTitle).every((x) => x.kind === "item")) break;
     start = b;
+    nextTitle = b;
   }
   if (start <= 0) return null;
-  let to = start - 1;
-  while (to >= 0 && prose[to]!.kind !== "paragraph" && prose[to]!.kind !== "item") to--;
-  if (to < 0) return null;
+  const to = start - 1;
+  const last = prose[to]!;
+  if (last.kind !== "paragraph" && last.kind !== "item") return null;
+  // a `…:` reference line over a code block (filtered out of `prose`) is not the closing
+  if (last.kind === "paragraph" && /[:：]\s*$/.test(last.text) && isReferenceTitle(last.text)) return null;
   let from = to;
   while (
-    from > 0 && prose[to]!.kind === "item" && prose[from - 1]!.kind === "item" &&
+    from > 0 && last.kind === "item" && prose[from - 1]!.kind === "item" &&
     prose[from - 1]!.lead === prose[from]!.lead
   ) {
     from--;

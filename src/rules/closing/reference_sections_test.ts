@@ -35,10 +35,28 @@ Deno.test("isReferenceTitle(): tests run and files changed, in the guard's langu
       "Тесты",
       "Geänderte Dateien",
       "Archivos modificados",
+      "測試結果",
+      "變更檔案",
     ]
   ) assert.ok(isReferenceTitle(title), title);
   for (
-    const title of ["Next steps", "Remaining", "Status", "Still to do:", "TODO", "For you:", "Summary of the plan"]
+    const title of [
+      "Next steps",
+      "Remaining",
+      "Status",
+      "Still to do:",
+      "TODO",
+      "For you:",
+      "Summary of the plan",
+      "残りのテスト",
+      "Notes",
+      "Summary",
+      "概要",
+      "Output",
+      "Results",
+      "Links",
+      "Logs",
+    ]
   ) {
     assert.ok(!isReferenceTitle(title), title);
   }
@@ -69,9 +87,37 @@ Deno.test("closingBeforeReference(): a section that is not reference material en
   assert.equal(closingBeforeReference(prose("All done. Want the docs too?")), null);
 });
 
-Deno.test("readStructure(): the paragraph before '## Files changed' is in the closing", () => {
-  const units = closing("Ported the handler.\n\nWant me to port the other endpoints too?\n\n## Files changed\n- a.ts");
-  assert.ok(units.includes("Want me to port the other endpoints too?"));
+Deno.test("readStructure(): the paragraph before '## Files changed' is in the closing, past the last three sentences", () => {
+  const files = Array.from({ length: 6 }, (_, i) => `- src/file_${i}.ts`).join("\n");
+  const text =
+    "Ported the handler.\n\nWant me to port the other endpoints too?\n\nThat covers the first one.\n\n## Files changed\n" +
+    files;
+  assert.ok(closing(text).includes("That covers the first one."));
+  // without the reference section the paragraph is not in the closing (six items after it are the last sentences)
+  assert.ok(!closing(text.replace("## Files changed", "## Next steps")).includes("That covers the first one."));
+});
+
+Deno.test("closingBeforeReference(): every title on the way back must be a reference one", () => {
+  const blocks = prose("Intro.\n\n## Changes\n- a\n\n## Next steps\n- deploy it\n\n## Testing\n- ok");
+  const range = closingBeforeReference(blocks);
+  assert.ok(range);
+  assert.deepEqual(blocks.slice(range[0], range[1] + 1).map((b) => b.text), ["deploy it"]);
+});
+
+Deno.test("closingBeforeReference(): a `…:` list followed by prose is not trailing; a heading or a table before is not read", () => {
+  // the list under "Changes:" is followed by a paragraph, so the message does not end in reference sections
+  assert.equal(
+    closingBeforeReference(prose("Up to you.\n\nChanges:\n- a.py\n- b.py\n\nI went with per cart. All pass.")),
+    null,
+  );
+  // a heading right before the sections: nothing closes before them
+  assert.equal(closingBeforeReference(prose("Intro.\n\n## Benchmarks\n\n## Testing\n- ok")), null);
+  assert.equal(closingBeforeReference(prose("Intro.\n\n| a | b |\n\n## Testing\n- ok")), null);
+  // a `Tests:` line over a code block is not the closing paragraph
+  assert.equal(
+    closingBeforeReference(prose("Up to you.\n\nTests:\n```\n88 passed\n```\n\nFiles touched:\n- a.ts")),
+    null,
+  );
 });
 
 Deno.test("analyseClosing(): an offer or a choice before trailing test and file lists decides; a report before them does not", () => {
