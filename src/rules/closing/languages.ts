@@ -7,6 +7,7 @@
  * it has no other script, else what is left outside code spans, fenced code and URLs, when that holds a phrase of three
  * words. A Japanese report naming `npm test` and a file does not run them; a Dutch question about a key written in
  * Cyrillic does. Rules with lang `en` or `any` always run.
+ * A blank message (only whitespace) needs no language's rules.
  *
  * Prose reads as English with three common English words, or when at least four in five of its words, and of its last
  * sentence's, are words of the labelled English endings (english_words.ts): a terse report ("Done: parser fixed. All 99

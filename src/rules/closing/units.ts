@@ -1,6 +1,7 @@
 /**
  * The units a rule reads: the sentences of the agent's own prose, each marked with where it stands. The closing
- * (the last paragraph, and the last sentences of the message) carries the most weight; a question anywhere is
+ * (the last paragraph, the last sentences of the message, and the paragraph right before trailing reference sections,
+ * reference_sections.ts) carries the most weight; a question anywhere is
  * addressed to the user; a list's lead-in ("Remaining:", "Next steps") is read together with its items.
  */
 import { type Block, parseBlocks } from "./blocks.ts";
