@@ -55,6 +55,11 @@ const BOLD_LINE = /^ {0,3}(?:\*\*|__)[^*_\n]{0,119}[^*_\n?？.。!！](?:\*\*|__
 const FENCE_LINE = /^[ \t]*(`{3,}|~{3,})(.*)$/;
 
 /** Longest block text kept; a longer block keeps its end (rules read sentences, not pages). */
+/** The block is a list item right after an item of the same list. */
+export function isContinuation(blocks: readonly Block[], b: number): boolean {
+  return b > 0 && blocks[b - 1]!.kind === "item" && blocks[b - 1]!.lead === blocks[b]!.lead;
+}
+
 export const MAX_BLOCK_CHARS = 8_000;
 
 /**

@@ -3,7 +3,7 @@
  * real closing just before them ("… Want me to add the other endpoints too?\n\n## Files changed\n- a.ts\n- b.ts").
  * The closing analysis reads that paragraph as part of the closing as well.
  */
-import type { Block } from "./blocks.ts";
+import { type Block, isContinuation } from "./blocks.ts";
 
 /**
  * Titles of sections that only list what was checked or what changed, in the guard's languages ("Notes" is not one:
@@ -39,8 +39,13 @@ const REFERENCE_TITLE = new RegExp(
 function sectionTitle(prose: readonly Block[], b: number): string | null {
   const block = prose[b]!;
   if (block.kind === "heading") return block.text;
-  if (block.kind === "paragraph" && /[:：]\s*$/.test(block.text) && prose[b + 1]?.kind === "item") return block.text;
+  if (isColonLine(block) && prose[b + 1]?.kind === "item") return block.text;
   return null;
+}
+
+/** A paragraph that ends in a colon: the lead-in of what follows it. */
+function isColonLine(block: Block): boolean {
+  return block.kind === "paragraph" && /[:：]\s*$/.test(block.text);
 }
 
 /** Whether a section title names reference material (tests run, files changed). */
@@ -73,13 +78,8 @@ export function closingBeforeReference(prose: readonly Block[]): [number, number
   const last = prose[to]!;
   if (last.kind !== "paragraph" && last.kind !== "item") return null;
   // a `…:` reference line over a code block (filtered out of `prose`) is not the closing
-  if (last.kind === "paragraph" && /[:：]\s*$/.test(last.text) && isReferenceTitle(last.text)) return null;
+  if (isColonLine(last) && isReferenceTitle(last.text)) return null;
   let from = to;
-  while (
-    from > 0 && last.kind === "item" && prose[from - 1]!.kind === "item" &&
-    prose[from - 1]!.lead === prose[from]!.lead
-  ) {
-    from--;
-  }
+  if (last.kind === "item") { while (isContinuation(prose, from)) from--; }
   return [from, to];
 }

@@ -4,7 +4,7 @@
  * reference_sections.ts) carries the most weight; a question anywhere is
  * addressed to the user; a list's lead-in ("Remaining:", "Next steps") is read together with its items.
  */
-import { type Block, parseBlocks } from "./blocks.ts";
+import { type Block, isContinuation, parseBlocks } from "./blocks.ts";
 import { maskInline, splitSentences } from "./prose.ts";
 import { closingBeforeReference } from "./reference_sections.ts";
 
@@ -157,9 +157,4 @@ const oneMark = (run: string) => run.match(/[?？]/)?.[0] ?? run[0]!;
 function lastIndex<T>(list: readonly T[], test: (item: T) => boolean): number {
   for (let i = list.length - 1; i >= 0; i--) if (test(list[i]!)) return i;
   return -1;
-}
-
-/** The block is a list item right after an item of the same list. */
-function isContinuation(blocks: readonly Block[], b: number): boolean {
-  return b > 0 && blocks[b - 1]!.kind === "item" && blocks[b - 1]!.lead === blocks[b]!.lead;
 }
