@@ -51,6 +51,18 @@ const TABLE_RULE = /^[\s|:-]+$/;
  * in `?`, `.` or `!` is prose ("**Want me to add CI?**").
  */
 const BOLD_LINE = /^ {0,3}(?:\*\*|__)[^*_\n]{0,119}[^*_\n?？.。!！](?:\*\*|__):?\s*$/;
+/**
+ * A table column of copy or of a value before and after a change ("before | after", "old | new", "UI copy",
+ * "antes | después", "変更前 | 変更後"): its cells are quoted, not said, so "| `reminder.prompt` | Set reminder? | Want
+ * me to remind you tomorrow? |" offers nothing. Words such as "text" or "strings" are not enough: a status table has
+ * them too ("| Locale | Strings | Status |").
+ */
+const COPY_COLUMN = new RegExp(
+  "^(?:(?:old|new|current|proposed|original|updated|previous|ui)\\s+)?(?:before|after|copy|wording|old|new|was|now)$|" +
+    "^(?:antes|despu[ée]s|vorher|nachher|alt|neu|avant|apr[èe]s|depois|prima|dopo|voor|na|было|стало|変更前|変更後|" +
+    "旧|新|修改前|修改后|修改後|이전|이후|변경\\s*전|변경\\s*후)$",
+  "i",
+);
 /** A fence line: backticks or tildes at any indentation (agents indent code inside list items). */
 const FENCE_LINE = /^[ \t]*(`{3,}|~{3,})(.*)$/;
 
@@ -84,6 +96,8 @@ export function parseBlocks(message: string): Block[] {
   const blocks: Block[] = [];
   const at: { current: Block | null } = { current: null };
   let fence: { char: string; length: number } | null = null;
+  /** The table the last line belonged to (null: the last line was no table row): whether it holds copy. */
+  let table: { copy: boolean } | null = null as { copy: boolean } | null;
 
   const flush = () => {
     const block = at.current;
@@ -108,6 +122,8 @@ export function parseBlocks(message: string): Block[] {
 
   for (const line of splitLines(message)) {
     const raw = line.text;
+    const inTable: { copy: boolean } | null = table;
+    table = null;
     if (fence !== null) {
       if (closes(raw, fence)) {
         fence = null;
@@ -141,9 +157,12 @@ export function parseBlocks(message: string): Block[] {
       continue;
     }
     if (TABLE.test(raw)) {
-      if (TABLE_RULE.test(raw)) continue;
       const cells = raw.trim().replace(/^\||\|$/g, "").split("|").map((cell) => cell.trim());
-      open("table", line, cells.join(" | "));
+      // a table's first row names its columns: a table of copy is quoted text, as a block quote is
+      const copy = inTable?.copy ?? cells.some((cell) => COPY_COLUMN.test(stripEmphasis(cell)));
+      table = { copy };
+      if (TABLE_RULE.test(raw)) continue;
+      open(copy ? "quote" : "table", line, cells.join(" | "));
       flush();
       continue;
     }

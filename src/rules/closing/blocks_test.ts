@@ -89,3 +89,33 @@ Deno.test("parseBlocks(): a short line with no closing mark titles the list afte
   assert.deepEqual(leads("Follow-ups done\n- #12"), [""]);
   assert.deepEqual(leads("残作業なし\n- 全部マージ済み"), [""]);
 });
+
+Deno.test("parseBlocks(): a table whose columns are copy before and after a change is quoted, a status table is not", () => {
+  const copy = [
+    "Copy changes:",
+    "",
+    "| key | before | after |",
+    "|---|---|---|",
+    "| `reminder.prompt` | Set reminder? | Want me to remind you tomorrow? |",
+    "",
+    "| clave | Antes | **Después** |",
+    "| --- | --- | --- |",
+    "| `seguir` | ¿Quieres que continúe? | ¿Te ayudo con algo más? |",
+  ].join("\n");
+  assert.deepEqual(kinds(copy), [
+    "paragraph:Copy changes:",
+    "quote:key | before | after",
+    "quote:`reminder.prompt` | Set reminder? | Want me to remind you tomorrow?",
+    "quote:clave | Antes | **Después**",
+    "quote:`seguir` | ¿Quieres que continúe? | ¿Te ayudo con algo más?",
+  ]);
+  // a column of counts named "Strings" is no copy; the next table, after a paragraph, has its own header
+  const status = "| Locale | Strings | Status |\n|---|---|---|\n| ja | 0/412 | TODO |\ntext\n| before | after |\n| a | b |";
+  assert.deepEqual(kinds(status), [
+    "table:Locale | Strings | Status",
+    "table:ja | 0/412 | TODO",
+    "paragraph:text",
+    "quote:before | after",
+    "quote:a | b",
+  ]);
+});
