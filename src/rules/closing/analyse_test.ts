@@ -194,8 +194,12 @@ Deno.test("analyseClosing(): a sentence that states a condition is not read as u
 });
 
 Deno.test("analyseClosing(): an offer in a table of copy before and after a change is quoted, not made", () => {
-  const table = "| key | before | after |\n|---|---|---|\n| `reminder.prompt` | Set reminder? | Want me to remind you tomorrow? |";
-  assert.equal(analyse(`Copy updated in \`en.json\`:\n\n${table}\n\nSnapshots updated; i18n check passes.`).early, null);
+  const table =
+    "| key | before | after |\n|---|---|---|\n| `reminder.prompt` | Set reminder? | Want me to remind you tomorrow? |";
+  assert.equal(
+    analyse(`Copy updated in \`en.json\`:\n\n${table}\n\nSnapshots updated; i18n check passes.`).early,
+    null,
+  );
   // the same row in a table of another kind is read as the agent's own words
   const other = table.replace("| key | before | after |", "| key | status | note |");
   assert.equal(analyse(`Copy updated:\n\n${other}`).early?.rule.id, "offers-to-continue");

@@ -110,7 +110,8 @@ Deno.test("parseBlocks(): a table whose columns are copy before and after a chan
     "quote:`seguir` | ¿Quieres que continúe? | ¿Te ayudo con algo más?",
   ]);
   // a column of counts named "Strings" is no copy; the next table, after a paragraph, has its own header
-  const status = "| Locale | Strings | Status |\n|---|---|---|\n| ja | 0/412 | TODO |\ntext\n| before | after |\n| a | b |";
+  const status =
+    "| Locale | Strings | Status |\n|---|---|---|\n| ja | 0/412 | TODO |\ntext\n| before | after |\n| a | b |";
   assert.deepEqual(kinds(status), [
     "table:Locale | Strings | Status",
     "table:ja | 0/412 | TODO",
