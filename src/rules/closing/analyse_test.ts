@@ -200,7 +200,10 @@ Deno.test("analyseClosing(): an offer in a table of copy before and after a chan
     analyse(`Copy updated in \`en.json\`:\n\n${table}\n\nSnapshots updated; i18n check passes.`).early,
     null,
   );
-  // the same row in a table of another kind is read as the agent's own words
+  // the same message with a table of another kind: the row is read as the agent's own words
   const other = table.replace("| key | before | after |", "| key | status | note |");
-  assert.equal(analyse(`Copy updated:\n\n${other}`).early?.rule.id, "offers-to-continue");
+  assert.equal(
+    analyse(`Copy updated in \`en.json\`:\n\n${other}\n\nSnapshots updated; i18n check passes.`).early?.rule.id,
+    "offers-to-continue",
+  );
 });

@@ -52,17 +52,32 @@ const TABLE_RULE = /^[\s|:-]+$/;
  */
 const BOLD_LINE = /^ {0,3}(?:\*\*|__)[^*_\n]{0,119}[^*_\n?？.。!！](?:\*\*|__):?\s*$/;
 /**
- * A table column of copy or of a value before and after a change ("before | after", "old | new", "UI copy",
- * "antes | después", "変更前 | 変更後"): its cells are quoted, not said, so "| `reminder.prompt` | Set reminder? | Want
- * me to remind you tomorrow? |" offers nothing. Words such as "text" or "strings" are not enough: a status table has
- * them too ("| Locale | Strings | Status |").
+ * A table of copy: strings shown to someone else (UI text, bot replies, prompts), quoted with the string before and
+ * after a change, so that "| `reminder.prompt` | Set reminder? | Want me to remind you tomorrow? |" offers nothing. Its
+ * first row names a column of copy ("UI copy", "old text | new text"), or a column before and one after a change
+ * ("before | after", "antes | después", "変更前 | 変更後") with no other column but the strings' keys: a table of
+ * metrics, endpoints or steps before and after a change ("| Endpoint | Old | New | Status |") is the agent's own and
+ * is read. A single "New", "Now" or "Was" is not enough, nor "text" or "strings" (status tables have them).
  */
-const COPY_COLUMN = new RegExp(
-  "^(?:(?:old|new|current|proposed|original|updated|previous|ui)\\s+)?(?:before|after|copy|wording|old|new|was|now)$|" +
-    "^(?:antes|despu[ée]s|vorher|nachher|alt|neu|avant|apr[èe]s|depois|prima|dopo|voor|na|было|стало|変更前|変更後|" +
-    "旧|新|修改前|修改后|修改後|이전|이후|변경\\s*전|변경\\s*후)$",
-  "i",
-);
+const COPY_CELL =
+  /^(?:ui\s+)?(?:copy|wording)$|^(?:ui|new|old|current|proposed|original|updated|previous|before|after)\s+(?:copy|wording|text|strings?|label|message)(?:\s*\([^)]*\))?$|^(?:ancien|nouveau)\s+(?:texte|libell[ée])$|^(?:alter|neuer)\s+text$|^(?:старый|новый)\s+текст$|^[原新]?文案$/i;
+const BEFORE_CELL =
+  /^(?:before|old|original|previous|current|antes|vorher|alt|avant|ancien|prima|voor|было|変更前|旧|修改前|이전|변경\s*전)(?:\s*\([^)]*\))?\s*:?$/i;
+const AFTER_CELL =
+  /^(?:after|new|updated|proposed|despu[ée]s|nachher|neu|apr[èe]s|nouveau|depois|dopo|na|стало|変更後|新|修改后|修改後|이후|변경\s*후)(?:\s*\([^)]*\))?\s*:?$/i;
+/** The keys a table of copy may have beside it: the string's key, id, field or place. */
+const KEY_CELL =
+  /^(?:key|keys|id|string(?:\s+(?:key|id))?|field|screen|location|where|context|element|component|locale|lang(?:uage)?|clave|campo|schl(?:ü|ue)ssel|feld|cl[ée]|champ|chave|chiave|sleutel|ключ|поле|キー|項目|键|鍵|字段|키|#)$/i;
+
+/** Whether a table's first row (its cells, emphasis and code marks removed) names a table of copy. */
+export function isCopyHeader(cells: readonly string[]): boolean {
+  const names = cells.map((cell) => stripEmphasis(cell).replace(/`/g, "").trim()).filter((name) => name !== "");
+  if (names.some((name) => COPY_CELL.test(name))) return true;
+  const before = names.some((name) => BEFORE_CELL.test(name));
+  const after = names.some((name) => AFTER_CELL.test(name));
+  return before && after &&
+    names.every((name) => BEFORE_CELL.test(name) || AFTER_CELL.test(name) || KEY_CELL.test(name));
+}
 /** A fence line: backticks or tildes at any indentation (agents indent code inside list items). */
 const FENCE_LINE = /^[ \t]*(`{3,}|~{3,})(.*)$/;
 
@@ -159,7 +174,7 @@ export function parseBlocks(message: string): Block[] {
     if (TABLE.test(raw)) {
       const cells = raw.trim().replace(/^\||\|$/g, "").split("|").map((cell) => cell.trim());
       // a table's first row names its columns: a table of copy is quoted text, as a block quote is
-      const copy = inTable?.copy ?? cells.some((cell) => COPY_COLUMN.test(stripEmphasis(cell)));
+      const copy = inTable?.copy ?? isCopyHeader(cells);
       table = { copy };
       if (TABLE_RULE.test(raw)) continue;
       open(copy ? "quote" : "table", line, cells.join(" | "));

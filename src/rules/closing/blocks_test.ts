@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseBlocks, splitLines, withoutCode } from "./blocks.ts";
+import { isCopyHeader, parseBlocks, splitLines, withoutCode } from "./blocks.ts";
 
 const kinds = (text: string) => parseBlocks(text).map((b) => `${b.kind}:${b.text}`);
 
@@ -118,5 +118,41 @@ Deno.test("parseBlocks(): a table whose columns are copy before and after a chan
     "paragraph:text",
     "quote:before | after",
     "quote:a | b",
+  ]);
+});
+
+Deno.test("isCopyHeader(): copy named, or a before and an after column beside keys only; not a table of the agent's work", () => {
+  const copy = [
+    "key | before | after",
+    "clave | Antes | **Después**",
+    "Current | Proposed",
+    "`before` | `after`",
+    "Before (EN) | After (EN)",
+    "Screen | UI copy",
+    "Old text | New text",
+    "Ancien texte | Nouveau texte",
+    "Старый текст | Новый текст",
+    "キー | 変更前 | 変更後",
+  ];
+  const work = [
+    "Check | Was | Now",
+    "Area | Now | Next",
+    "Endpoint | Old | New | Status",
+    "Step | NA | EU | APAC",
+    "Package | Old | New | Notes",
+    "Metric | Before | After",
+    "Locale | Strings | Status",
+    "Task | New",
+  ];
+  for (const row of copy) assert.ok(isCopyHeader(row.split("|")), row);
+  for (const row of work) assert.ok(!isCopyHeader(row.split("|")), row);
+  // the header's verdict ends with its table: a blank line, then a status table of the agent's own
+  const text =
+    "| key | before | after |\n|---|---|---|\n| a | b | c |\n\n| Step | Status |\n|---|---|\n| deploy | open |";
+  assert.deepEqual(kinds(text), [
+    "quote:key | before | after",
+    "quote:a | b | c",
+    "table:Step | Status",
+    "table:deploy | open",
   ]);
 });
