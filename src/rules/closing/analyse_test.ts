@@ -193,17 +193,21 @@ Deno.test("analyseClosing(): a sentence that states a condition is not read as u
   }
 });
 
-Deno.test("analyseClosing(): an offer in a table of copy before and after a change is quoted, not made", () => {
+Deno.test("analyseClosing(): a prompt's copy changed from one question to another is quoted, not asked", () => {
   const table =
     "| key | before | after |\n|---|---|---|\n| `reminder.prompt` | Set reminder? | Want me to remind you tomorrow? |";
   assert.equal(
     analyse(`Copy updated in \`en.json\`:\n\n${table}\n\nSnapshots updated; i18n check passes.`).early,
     null,
   );
-  // the same message with a table of another kind: the row is read as the agent's own words
+  // the same row in a table of another kind is read as the agent's own words
   const other = table.replace("| key | before | after |", "| key | status | note |");
   assert.equal(
     analyse(`Copy updated in \`en.json\`:\n\n${other}\n\nSnapshots updated; i18n check passes.`).early?.rule.id,
     "offers-to-continue",
   );
+  // and so is an offer of the agent's own in a table of before and after
+  const own =
+    "| Screen | Before | After |\n|---|---|---|\n| Settings | old layout | not touched — shall I go ahead with this one too? |";
+  assert.notEqual(analyse(`Redesign applied:\n\n${own}\n\nSnapshots pass.`).early, null);
 });

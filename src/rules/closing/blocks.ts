@@ -52,31 +52,31 @@ const TABLE_RULE = /^[\s|:-]+$/;
  */
 const BOLD_LINE = /^ {0,3}(?:\*\*|__)[^*_\n]{0,119}[^*_\n?？.。!！](?:\*\*|__):?\s*$/;
 /**
- * A table of copy: strings shown to someone else (UI text, bot replies, prompts), quoted with the string before and
- * after a change, so that "| `reminder.prompt` | Set reminder? | Want me to remind you tomorrow? |" offers nothing. Its
- * first row names a column of copy ("UI copy", "old text | new text"), or a column before and one after a change
- * ("before | after", "antes | después", "変更前 | 変更後") with no other column but the strings' keys: a table of
- * metrics, endpoints or steps before and after a change ("| Endpoint | Old | New | Status |") is the agent's own and
- * is read. A single "New", "Now" or "Was" is not enough, nor "text" or "strings" (status tables have them).
+ * A changed prompt: a row of a table with a column before and one after a change ("before | after", "current |
+ * proposed", "old text | new text", "antes | después", "vorher | nachher", "変更前 | 変更後", "было | стало") in which
+ * both cells are questions. Such a row quotes the copy of a prompt, a dialog or a bot reply as it was and as it is
+ * ("| `reminder.prompt` | Set reminder? | Want me to remind you tomorrow? |"), so it is read as a block quote. Any other
+ * row of such a table is the agent's own and is read: a migration table's "| Settings | old layout | not touched —
+ * shall I go ahead with this one too? |" still asks.
  */
-const COPY_CELL =
-  /^(?:ui\s+)?(?:copy|wording)$|^(?:ui|new|old|current|proposed|original|updated|previous|before|after)\s+(?:copy|wording|text|strings?|label|message)(?:\s*\([^)]*\))?$|^(?:ancien|nouveau)\s+(?:texte|libell[ée])$|^(?:alter|neuer)\s+text$|^(?:старый|новый)\s+текст$|^[原新]?文案$/i;
 const BEFORE_CELL =
-  /^(?:before|old|original|previous|current|antes|vorher|alt|avant|ancien|prima|voor|было|変更前|旧|修改前|이전|변경\s*전)(?:\s*\([^)]*\))?\s*:?$/i;
+  /^(?:(?:before|old|original|previous|current|antes|vorher|alt|alter|altes|alte|старый|avant|ancien|prima|voor|было|変更前|旧|修改前|이전|변경\s*전)(?:\s+(?:copy|text|wording|string|label|message|prompt|texte|text|testo|tekst|texto|текст))?|(?:copy|text|wording|string|label|message|prompt)\s*\((?:before|old|current)\))(?:\s*\([^)]*\))?\s*:?$/i;
 const AFTER_CELL =
-  /^(?:after|new|updated|proposed|despu[ée]s|nachher|neu|apr[èe]s|nouveau|depois|dopo|na|стало|変更後|新|修改后|修改後|이후|변경\s*후)(?:\s*\([^)]*\))?\s*:?$/i;
-/** The keys a table of copy may have beside it: the string's key, id, field or place. */
-const KEY_CELL =
-  /^(?:key|keys|id|string(?:\s+(?:key|id))?|field|screen|location|where|context|element|component|locale|lang(?:uage)?|clave|campo|schl(?:ü|ue)ssel|feld|cl[ée]|champ|chave|chiave|sleutel|ключ|поле|キー|項目|键|鍵|字段|키|#)$/i;
+  /^(?:(?:after|new|updated|proposed|despu[ée]s|nachher|neu|neuer|neues|neue|apr[èe]s|nouveau|depois|dopo|na|стало|новый|変更後|新|修改后|修改後|이후|변경\s*후)(?:\s+(?:copy|text|wording|string|label|message|prompt|texte|text|testo|tekst|texto|текст))?|(?:copy|text|wording|string|label|message|prompt)\s*\((?:after|new|proposed)\))(?:\s*\([^)]*\))?\s*:?$/i;
+/** A cell that is a question (its emphasis, code marks and quotes aside). */
+const QUESTION_CELL = /[?？]\s*["”’»」』*_`]*\s*$/;
 
-/** Whether a table's first row (its cells, emphasis and code marks removed) names a table of copy. */
-export function isCopyHeader(cells: readonly string[]): boolean {
-  const names = cells.map((cell) => stripEmphasis(cell).replace(/`/g, "").trim()).filter((name) => name !== "");
-  if (names.some((name) => COPY_CELL.test(name))) return true;
-  const before = names.some((name) => BEFORE_CELL.test(name));
-  const after = names.some((name) => AFTER_CELL.test(name));
-  return before && after &&
-    names.every((name) => BEFORE_CELL.test(name) || AFTER_CELL.test(name) || KEY_CELL.test(name));
+/** The columns before and after a change that a table's first row names, or null when it names no such pair. */
+export function changeColumns(cells: readonly string[]): { before: number; after: number } | null {
+  const names = cells.map((cell) => stripEmphasis(cell).replace(/`/g, "").trim());
+  const before = names.findIndex((name) => BEFORE_CELL.test(name));
+  const after = names.findIndex((name) => AFTER_CELL.test(name));
+  return before >= 0 && after >= 0 && before !== after ? { before, after } : null;
+}
+
+/** Whether a row of a table with such columns quotes a changed prompt: a question before and a question after. */
+export function isChangedPrompt(cells: readonly string[], columns: { before: number; after: number }): boolean {
+  return QUESTION_CELL.test(cells[columns.before] ?? "") && QUESTION_CELL.test(cells[columns.after] ?? "");
 }
 /** A fence line: backticks or tildes at any indentation (agents indent code inside list items). */
 const FENCE_LINE = /^[ \t]*(`{3,}|~{3,})(.*)$/;
@@ -111,8 +111,8 @@ export function parseBlocks(message: string): Block[] {
   const blocks: Block[] = [];
   const at: { current: Block | null } = { current: null };
   let fence: { char: string; length: number } | null = null;
-  /** The table the last line belonged to (null: the last line was no table row): whether it holds copy. */
-  let table: { copy: boolean } | null = null as { copy: boolean } | null;
+  /** The table the last line belonged to (null: the last line was no table row): its columns before and after. */
+  let table: { columns: { before: number; after: number } | null } | null = null as typeof table;
 
   const flush = () => {
     const block = at.current;
@@ -137,7 +137,7 @@ export function parseBlocks(message: string): Block[] {
 
   for (const line of splitLines(message)) {
     const raw = line.text;
-    const inTable: { copy: boolean } | null = table;
+    const inTable = table;
     table = null;
     if (fence !== null) {
       if (closes(raw, fence)) {
@@ -173,11 +173,13 @@ export function parseBlocks(message: string): Block[] {
     }
     if (TABLE.test(raw)) {
       const cells = raw.trim().replace(/^\||\|$/g, "").split("|").map((cell) => cell.trim());
-      // a table's first row names its columns: a table of copy is quoted text, as a block quote is
-      const copy = inTable?.copy ?? isCopyHeader(cells);
-      table = { copy };
+      // a table's first row names its columns; in a table with a column before and one after a change, a row that
+      // puts a question before and a question after quotes a prompt's copy
+      const columns = inTable === null ? changeColumns(cells) : inTable.columns;
+      table = { columns };
       if (TABLE_RULE.test(raw)) continue;
-      open(copy ? "quote" : "table", line, cells.join(" | "));
+      const quoted = inTable !== null && columns !== null && isChangedPrompt(cells, columns);
+      open(quoted ? "quote" : "table", line, cells.join(" | "));
       flush();
       continue;
     }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isCopyHeader, parseBlocks, splitLines, withoutCode } from "./blocks.ts";
+import { changeColumns, parseBlocks, splitLines, withoutCode } from "./blocks.ts";
 
 const kinds = (text: string) => parseBlocks(text).map((b) => `${b.kind}:${b.text}`);
 
@@ -90,69 +90,60 @@ Deno.test("parseBlocks(): a short line with no closing mark titles the list afte
   assert.deepEqual(leads("残作業なし\n- 全部マージ済み"), [""]);
 });
 
-Deno.test("parseBlocks(): a table whose columns are copy before and after a change is quoted, a status table is not", () => {
-  const copy = [
+Deno.test("parseBlocks(): in a table of before and after, a row with a question on both sides quotes a prompt", () => {
+  const text = [
     "Copy changes:",
     "",
     "| key | before | after |",
     "|---|---|---|",
     "| `reminder.prompt` | Set reminder? | Want me to remind you tomorrow? |",
+    "| `reminder.done` | OK | Got it |",
     "",
     "| clave | Antes | **Después** |",
     "| --- | --- | --- |",
     "| `seguir` | ¿Quieres que continúe? | ¿Te ayudo con algo más? |",
   ].join("\n");
-  assert.deepEqual(kinds(copy), [
+  assert.deepEqual(kinds(text), [
     "paragraph:Copy changes:",
-    "quote:key | before | after",
+    "table:key | before | after",
     "quote:`reminder.prompt` | Set reminder? | Want me to remind you tomorrow?",
-    "quote:clave | Antes | **Después**",
+    "table:`reminder.done` | OK | Got it",
+    "table:clave | Antes | **Después**",
     "quote:`seguir` | ¿Quieres que continúe? | ¿Te ayudo con algo más?",
   ]);
-  // a column of counts named "Strings" is no copy; the next table, after a paragraph, has its own header
-  const status =
-    "| Locale | Strings | Status |\n|---|---|---|\n| ja | 0/412 | TODO |\ntext\n| before | after |\n| a | b |";
-  assert.deepEqual(kinds(status), [
-    "table:Locale | Strings | Status",
-    "table:ja | 0/412 | TODO",
-    "paragraph:text",
-    "quote:before | after",
-    "quote:a | b",
+  // the agent's own rows in a table of before and after are read, and so is a question in a table of another kind
+  const work = [
+    "| Screen | Before | After |",
+    "|---|---|---|",
+    "| Settings | old layout | not touched — shall I go ahead with this one too? |",
+    "",
+    "| Prompt | Status |",
+    "|---|---|",
+    "| Set reminder? | Want me to remind you tomorrow? |",
+  ].join("\n");
+  assert.deepEqual(kinds(work), [
+    "table:Screen | Before | After",
+    "table:Settings | old layout | not touched — shall I go ahead with this one too?",
+    "table:Prompt | Status",
+    "table:Set reminder? | Want me to remind you tomorrow?",
   ]);
 });
 
-Deno.test("isCopyHeader(): copy named, or a before and an after column beside keys only; not a table of the agent's work", () => {
-  const copy = [
-    "key | before | after",
-    "clave | Antes | **Después**",
-    "Current | Proposed",
-    "`before` | `after`",
-    "Before (EN) | After (EN)",
-    "Screen | UI copy",
-    "Old text | New text",
-    "Ancien texte | Nouveau texte",
-    "Старый текст | Новый текст",
-    "キー | 変更前 | 変更後",
+Deno.test("changeColumns(): a column before and one after a change, in the languages the guard reads", () => {
+  const pairs: [string, number, number][] = [
+    ["key | before | after", 1, 2],
+    ["Current | Proposed", 0, 1],
+    ["`before` | `after`", 0, 1],
+    ["Before (EN) | After (EN)", 0, 1],
+    ["Old text | New text", 0, 1],
+    ["Prompt (before) | Prompt (after)", 0, 1],
+    ["Alter Text | Neuer Text", 0, 1],
+    ["Ancien texte | Nouveau texte", 0, 1],
+    ["Поле | Было | Стало", 1, 2],
+    ["キー | 変更前 | 変更後", 1, 2],
   ];
-  const work = [
-    "Check | Was | Now",
-    "Area | Now | Next",
-    "Endpoint | Old | New | Status",
-    "Step | NA | EU | APAC",
-    "Package | Old | New | Notes",
-    "Metric | Before | After",
-    "Locale | Strings | Status",
-    "Task | New",
-  ];
-  for (const row of copy) assert.ok(isCopyHeader(row.split("|")), row);
-  for (const row of work) assert.ok(!isCopyHeader(row.split("|")), row);
-  // the header's verdict ends with its table: a blank line, then a status table of the agent's own
-  const text =
-    "| key | before | after |\n|---|---|---|\n| a | b | c |\n\n| Step | Status |\n|---|---|\n| deploy | open |";
-  assert.deepEqual(kinds(text), [
-    "quote:key | before | after",
-    "quote:a | b | c",
-    "table:Step | Status",
-    "table:deploy | open",
-  ]);
+  for (const [row, before, after] of pairs) assert.deepEqual(changeColumns(row.split("|")), { before, after }, row);
+  for (const row of ["Check | Was | Now", "Area | Now | Next", "Locale | Strings | Status", "Task | New"]) {
+    assert.equal(changeColumns(row.split("|")), null, row);
+  }
 });
