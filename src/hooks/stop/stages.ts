@@ -10,6 +10,7 @@ import type { ClosingAnalysis as MessageAnalysis } from "../../rules/closing/ana
 import { ASKING_ACTS } from "../../rules/acts.ts";
 import type { RuleMatch, RuleSet } from "../../rules/schema.ts";
 import { parseMarkdownChecklist } from "../../transcript/markdown_checklist.ts";
+import { withoutOthersChecklists } from "./others_checklist.ts";
 import type { Checklist, TurnView } from "../../transcript/types.ts";
 import { attended } from "./attended.ts";
 import { allow, type StopDecision } from "./decision.ts";
@@ -424,7 +425,8 @@ function earlyBlock(early: RuleMatch): StopDecision {
 export function pickChecklist(view: TurnView | null, finalMessage: string): Checklist | null {
   if (view?.tasks && view.tasks.length > 0) return { source: "tasks", items: view.tasks };
   if (view?.todo && view.todo.length > 0) return { source: "todo", items: view.todo };
-  const fromFinal = parseMarkdownChecklist(finalMessage);
+  // the final message's own boxes: a reviewer's or another team's list in it is not the agent's (others_checklist.ts)
+  const fromFinal = parseMarkdownChecklist(withoutOthersChecklists(finalMessage));
   if (fromFinal && fromFinal.length > 0) return { source: "markdown", items: fromFinal };
   if (view?.markdown && view.markdown.length > 0) return { source: "markdown", items: view.markdown };
   return null;
