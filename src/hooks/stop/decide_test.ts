@@ -224,3 +224,14 @@ Deno.test("decideStop() with a person at the keyboard: an act after a finished c
   const open = view({ ...atKeyboard, todo: [{ text: "port the parser", done: false }] });
   assert.equal(decide("Parser half done.", { view: open }).action, "block", "open items block a person too");
 });
+
+Deno.test("pickChecklist(): a final message whose boxes are all someone else's has no checklist, not even from the transcript", () => {
+  const theirs = [{ text: "rotate the shared key", done: false }];
+  const message = "Hardening done.\n\nFor the ops team:\n- [ ] rotate the shared key";
+  // the transcript's latest list is this same message's
+  assert.equal(pickChecklist(view({ markdown: theirs }), message), null);
+  // the agent's own boxes beside them are its checklist
+  assert.deepEqual(pickChecklist(view({ markdown: theirs }), `${message}\n\nRemaining:\n- [ ] port the CLI`)?.items, [
+    { text: "port the CLI", done: false },
+  ]);
+});

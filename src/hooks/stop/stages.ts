@@ -426,8 +426,11 @@ export function pickChecklist(view: TurnView | null, finalMessage: string): Chec
   if (view?.tasks && view.tasks.length > 0) return { source: "tasks", items: view.tasks };
   if (view?.todo && view.todo.length > 0) return { source: "todo", items: view.todo };
   // the final message's own boxes: a reviewer's or another team's list in it is not the agent's (others_checklist.ts)
-  const fromFinal = parseMarkdownChecklist(withoutOthersChecklists(finalMessage));
+  const own = withoutOthersChecklists(finalMessage);
+  const fromFinal = parseMarkdownChecklist(own);
   if (fromFinal && fromFinal.length > 0) return { source: "markdown", items: fromFinal };
+  // boxes that are all someone else's: the transcript's latest list is this same message's, read whole
+  if (own !== finalMessage && parseMarkdownChecklist(finalMessage) !== null) return null;
   if (view?.markdown && view.markdown.length > 0) return { source: "markdown", items: view.markdown };
   return null;
 }
