@@ -131,12 +131,12 @@ function computeRunScope(input: ScopeInput): string[] {
  * without the peephole pass makes each rule's first (and usually only) match cheap to prepare, which cuts the
  * closing analysis' cost in a new process by about a third (docs/closing-analysis.md), and leaving small bounded
  * repeats (`\s{1,3}`, `[^.?!]{0,80}`) as counted loops instead of unrolled copies takes a quarter off the regexes'
- * compilation and 140-220 page faults off a stop whose message reaches many rules (docs/performance.md, "The
- * twenty-second pass"). Matching is the same engine with the same results; a warm, repeated match is a little slower
- * (a 64 KiB message at the default matchMaxChars about 4 %, at its largest value about 40 %). A young generation of at most 2 MB per
- * semi-space keeps a cold read of a long transcript inside its memory target (3.5 MiB less peak RSS at 200 MB, the
- * same time; a hook that allocates less never grows it that far). (`--no-lazy` was measured and not kept: a
- * compiled binary code-caches only the modules it loads at start-up, so it would compile every function of the
+ * compilation and 136-225 page faults off a stop whose message reaches many rules (docs/performance.md, "The
+ * twenty-second pass"). Matching is the same engine with the same results; a warm, repeated match is a little
+ * slower (a 64 KiB message at the default matchMaxChars about 4 %, at its largest value about 40 %). A young generation
+ * of at most 2 MB per semi-space keeps a cold read of a long transcript inside its memory target (3.5 MiB less peak RSS
+ * at 200 MB, the same time; a hook that allocates less never grows it that far). (`--no-lazy` was measured and not
+ * kept: a compiled binary code-caches only the modules it loads at start-up, so it would compile every function of the
  * lazily imported hook chunks in every process; docs/performance.md.)
  */
 export const V8_FLAGS =

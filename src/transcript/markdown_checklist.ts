@@ -3,8 +3,9 @@ import { boundItemText, capList } from "./item_text.ts";
 import type { ChecklistItem } from "./types.ts";
 
 /** A list item whose body starts with a checkbox: bullet or number, `[ ]`/`[x]`/`[X]`, then the item text. */
-const ITEM = /^[ \t]{0,12}(?:[-*+]|\d{1,4}[.)])[ \t]+\[([ xX])\][ \t]+(\S.*)$/;
-const FENCE = /^[ \t]{0,3}(```|~~~)/;
+export const CHECKBOX_ITEM = /^[ \t]{0,12}(?:[-*+]|\d{1,4}[.)])[ \t]+\[([ xX])\][ \t]+(\S.*)$/;
+/** A code fence line (up to three spaces of indentation, as CommonMark reads one). */
+export const FENCE = /^[ \t]{0,3}(```|~~~)/;
 
 /** The code fence open at some point of a text: its marker, or null outside a fenced block. */
 export type Fence = "```" | "~~~" | null;
@@ -43,7 +44,7 @@ export function scanMarkdownChecklist(text: string, fence: Fence): MarkdownScan 
       continue;
     }
     if (open !== null) continue;
-    const m = ITEM.exec(line);
+    const m = CHECKBOX_ITEM.exec(line);
     if (m) items.push({ text: boundItemText(m[2]!.trim()), done: m[1] !== " " });
   }
   return { items, fence: open };

@@ -230,6 +230,9 @@ Deno.test("pickChecklist(): a final message whose boxes are all someone else's h
   const message = "Hardening done.\n\nFor the ops team:\n- [ ] rotate the shared key";
   // the transcript's latest list is this same message's
   assert.equal(pickChecklist(view({ markdown: theirs }), message), null);
+  // before the final message is in the transcript, the transcript's list is an earlier message's: still the agent's
+  const earlier = [{ text: "port the CLI", done: false }];
+  assert.deepEqual(pickChecklist(view({ markdown: earlier, finalSynced: false }), message)?.items, earlier);
   // the agent's own boxes beside them are its checklist
   assert.deepEqual(pickChecklist(view({ markdown: theirs }), `${message}\n\nRemaining:\n- [ ] port the CLI`)?.items, [
     { text: "port the CLI", done: false },

@@ -10,7 +10,7 @@ import type { ClosingAnalysis as MessageAnalysis } from "../../rules/closing/ana
 import { ASKING_ACTS } from "../../rules/acts.ts";
 import type { RuleMatch, RuleSet } from "../../rules/schema.ts";
 import { parseMarkdownChecklist } from "../../transcript/markdown_checklist.ts";
-import { withoutOthersChecklists } from "./others_checklist.ts";
+import { withoutOthersChecklists } from "../../transcript/others_checklist.ts";
 import type { Checklist, TurnView } from "../../transcript/types.ts";
 import { attended } from "./attended.ts";
 import { allow, type StopDecision } from "./decision.ts";
@@ -429,8 +429,10 @@ export function pickChecklist(view: TurnView | null, finalMessage: string): Chec
   const own = withoutOthersChecklists(finalMessage);
   const fromFinal = parseMarkdownChecklist(own);
   if (fromFinal && fromFinal.length > 0) return { source: "markdown", items: fromFinal };
-  // boxes that are all someone else's: the transcript's latest list is this same message's, read whole
-  if (own !== finalMessage && parseMarkdownChecklist(finalMessage) !== null) return null;
+  // boxes that are all someone else's: once the final message is in the transcript, the transcript's latest list is
+  // this same message's, read whole; before that, it is an earlier message's of this turn, still the agent's
+  const synced = view === null || view.finalSynced;
+  if (synced && own !== finalMessage && parseMarkdownChecklist(finalMessage) !== null) return null;
   if (view?.markdown && view.markdown.length > 0) return { source: "markdown", items: view.markdown };
   return null;
 }

@@ -68,7 +68,7 @@ const QUESTION_CELL = /[?？]\s*["”’»」』*_`]*\s*$/;
 
 /** The columns before and after a change that a table's first row names, or null when it names no such pair. */
 export function changeColumns(cells: readonly string[]): { before: number; after: number } | null {
-  const names = cells.map((cell) => stripEmphasis(cell).replace(/`/g, "").trim());
+  const names = cells.map((cell) => stripEmphasis(cell).replace(/[`*_]/g, "").trim());
   const before = names.findIndex((name) => BEFORE_CELL.test(name));
   const after = names.findIndex((name) => AFTER_CELL.test(name));
   return before >= 0 && after >= 0 && before !== after ? { before, after } : null;
@@ -172,7 +172,7 @@ export function parseBlocks(message: string): Block[] {
       continue;
     }
     if (TABLE.test(raw)) {
-      const cells = raw.trim().replace(/^\||\|$/g, "").split("|").map((cell) => cell.trim());
+      const cells = raw.trim().replace(/^\||(?<!\\)\|$/g, "").split(/(?<!\\)\|/).map((cell) => cell.trim());
       // a table's first row names its columns; in a table with a column before and one after a change, a row that
       // puts a question before and a question after quotes a prompt's copy
       const columns = inTable === null ? changeColumns(cells) : inTable.columns;

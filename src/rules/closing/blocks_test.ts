@@ -147,3 +147,31 @@ Deno.test("changeColumns(): a column before and one after a change, in the langu
     assert.equal(changeColumns(row.split("|")), null, row);
   }
 });
+
+Deno.test("parseBlocks(): a changed prompt needs questions on both sides; the header is never quoted; each table has its own columns", () => {
+  const rows = [
+    "| key | *before* | _after_ |",
+    "|---|---|---|",
+    "| `a \\| b` | Set reminder? | Want me to remind you tomorrow? |",
+    "| `c` | Set reminder | Want me to remind you tomorrow? |",
+    "| `d` | Want me to? | Done |",
+  ].join("\n");
+  assert.deepEqual(kinds(rows), [
+    "table:key | *before* | _after_",
+    "quote:`a \\| b` | Set reminder? | Want me to remind you tomorrow?",
+    "table:`c` | Set reminder | Want me to remind you tomorrow?",
+    "table:`d` | Want me to? | Done",
+  ]);
+  // a header of questions is read, and a plain table after a table of before and after has no such columns
+  const two =
+    "| Ask? | Want more? |\n|---|---|\n| a | b |\n\n| key | before | after |\n|---|---|---|\n| x | a? | b? |\n\n" +
+    "| # | Step? | Next? |\n|---|---|---|\n| 1 | Run it? | Want me to go on? |";
+  assert.deepEqual(kinds(two), [
+    "table:Ask? | Want more?",
+    "table:a | b",
+    "table:key | before | after",
+    "quote:x | a? | b?",
+    "table:# | Step? | Next?",
+    "table:1 | Run it? | Want me to go on?",
+  ]);
+});

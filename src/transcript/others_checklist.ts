@@ -1,0 +1,104 @@
+/**
+ * Checkbox lists in a final message that are someone else's: a list under a lead-in that names another owner ("For
+ * the reviewer", "For the ops team:", "After merge", "Your steps:") whose open boxes are all hand-off actions ("Skim
+ * …", "Rotate …", "Remove … from the dashboard"). A pull request description's reviewer checklist or an ops hand-off is
+ * not the agent's open work. A list under such a lead-in with one open box that is not a hand-off action ("port the
+ * CLI") is read whole as the agent's: a lead-in alone does not take the agent's own work off its checklist. English
+ * only: the lead-ins other languages use are rarer in the labelled sets than the lists of the agent's own.
+ */
+import { CHECKBOX_ITEM, FENCE } from "./markdown_checklist.ts";
+
+/** A lead-in (marks, emphasis, a trailing parenthesis and colon removed) that names someone else as the owner. */
+const OTHERS_LEAD = new RegExp(
+  "^(?:(?:for|to\\s+do\\s+for|owned\\s+by|handled\\s+by)\\s+(?:the\\s+)?(?:[\\w-]+\\s+){0,2}?" +
+    "(?:reviewers?|ops|qa|team|you|users?|maintainers?|owners?|release\\s+manager|admins?|dba|sre)" +
+    "|(?:the\\s+)?reviewer(?:['’]s)?\\s+checklist|(?:after|post)[-\\s]merge" +
+    "|your\\s+(?:part|side|steps|to-?dos?|checklist)" +
+    "|(?:next\\s+steps?|to-?dos?|follow-?ups?)\\s+(?:for|on)\\s+" +
+    "(?:you|your\\s+side|the\\s+(?:[\\w-]+\\s+){0,2}?team|ops|reviewers?|qa))$",
+  "i",
+);
+
+/**
+ * An open box that hands an action to someone else: it starts with the verb of a review, a check or an operation
+ * (a verb of building, such as "port" or "write", is the agent's own work).
+ */
+const HANDOFF_ACTION = new RegExp(
+  "^(?:please\\s+)?(?:review|skim|read|check|double-check|look\\s+(?:at|over)|eyeball|approve|confirm|verify|sign\\s+off|" +
+    "try|test|smoke-test|click|rotate|revoke|remove|drop|delete|provision|deploy|merge|release|publish|enable|" +
+    "disable|schedule|announce|notify|tell|update\\s+the\\s+(?:dns|dashboard|runbook|wiki|allow-?list)|" +
+    "add\\s+\\S+\\s+to\\s+the)\\b",
+  "i",
+);
+
+/** A list item: a bullet or a number (a thematic break "* * *" is not one). */
+const LIST_ITEM = /^[ \t]{0,12}(?:[-*+•]|\d{1,4}[.)])[ \t]+(?![-*_][ \t]*[-*_][ \t]*$)/;
+const THEMATIC_BREAK = /^[ \t]{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+
+/** The lead-in a line carries (a heading, a bold or emphasised line, a line or list item ending in ":"), or null. */
+function leadOf(line: string): string | null {
+  let text = line.trim();
+  const item = LIST_ITEM.exec(text);
+  if (item) text = text.slice(item[0].length).trim();
+  const heading = /^#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?$/.exec(text);
+  const emphasised = /^(?:\*{1,2}|_{1,2})(.+?)(?:\*{1,2}|_{1,2})(?:\s*\([^)]*\))?\s*[:：]?$/.exec(text);
+  const colon = /[:：]$/.test(text) ? text : null;
+  if (item && !colon && !emphasised) return null; // a plain list item is an item, not a lead-in
+  const body = heading?.[1] ?? emphasised?.[1] ?? colon;
+  if (body === null) return null;
+  return body.replace(/[*_]/g, "").replace(/\s*\([^)]*\)\s*[:：]?\s*$/, "").replace(/[:：]\s*$/, "").trim();
+}
+
+/** Whether a line is a lead-in naming someone else as the owner of the list under it. */
+export function isOthersLead(line: string): boolean {
+  const lead = leadOf(line);
+  return lead !== null && OTHERS_LEAD.test(lead);
+}
+
+/**
+ * The message without the checkbox lines of lists that are someone else's (see above); every other line is kept. A
+ * list's section runs from its lead-in to the next lead-in, prose line or thematic break; indented lines continue it
+ * (an item's second line, code inside an item). Fenced code is kept as it is (the checklist reader skips it). Linear.
+ */
+export function withoutOthersChecklists(message: string): string {
+  if (!message.includes("[")) return message;
+  const out: string[] = [];
+  /** The box lines of the current section under someone else's lead-in: their indexes in `out`. */
+  let section: { boxes: number[]; own: boolean } | null = null;
+  const close = () => {
+    if (section !== null && !section.own) { for (const i of section.boxes) out[i] = DROPPED; }
+    section = null;
+  };
+  let fence: string | null = null;
+  for (const raw of message.split("\n")) {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    const f = FENCE.exec(line);
+    if (fence !== null || f) {
+      if (f) fence = fence === null ? f[1]! : fence === f[1] ? null : fence;
+      out.push(raw);
+      continue;
+    }
+    const box = CHECKBOX_ITEM.exec(line);
+    if (box) {
+      if (section !== null) {
+        section.boxes.push(out.length);
+        if (box[1] === " " && !HANDOFF_ACTION.test(box[2]!.trim())) section.own = true;
+      }
+      out.push(raw);
+      continue;
+    }
+    const blank = line.trim() === "";
+    const indented = /^[ \t]{2,}\S/.test(line) && !LIST_ITEM.test(line);
+    if (!blank && !indented && (THEMATIC_BREAK.test(line) || !LIST_ITEM.test(line) || leadOf(line) !== null)) {
+      // a new section: a lead-in names its owner; prose or a break ends the list
+      close();
+      if (isOthersLead(line)) section = { boxes: [], own: false };
+    }
+    out.push(raw);
+  }
+  close();
+  return out.filter((line) => line !== DROPPED).join("\n");
+}
+
+/** A line taken out (a unique marker no message line can equal: it holds a newline). */
+const DROPPED = "\n";

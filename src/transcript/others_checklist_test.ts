@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import { parseMarkdownChecklist } from "./markdown_checklist.ts";
+import { isOthersLead, withoutOthersChecklists } from "./others_checklist.ts";
+
+const open = (message: string) =>
+  parseMarkdownChecklist(withoutOthersChecklists(message))?.filter((i) => !i.done).map((i) => i.text) ?? [];
+
+Deno.test("isOthersLead(): a lead-in naming the reviewer, a team, the user or after-merge steps, in its usual dresses", () => {
+  const others = [
+    "**For the reviewer**",
+    "For the ops team:",
+    "## After merge",
+    "## For the reviewer ##",
+    "*For the reviewer:*",
+    "**For the reviewer** (optional):",
+    "- **For the reviewer**",
+    "Your steps:",
+    "For the user:",
+  ];
+  for (const line of others) assert.ok(isOthersLead(line), line);
+  for (
+    const line of ["## Remaining", "Next steps:", "**TODO**", "For the parser I used a table:", "- For the reviewer"]
+  ) {
+    assert.ok(!isOthersLead(line), line);
+  }
+});
+
+Deno.test("withoutOthersChecklists(): hand-off boxes under someone else's lead-in are dropped, the agent's own kept", () => {
+  const message = [
+    "Swapped moment for date-fns.",
+    "",
+    "**For the reviewer**",
+    "- [ ] Skim `src/utils/dates.ts`",
+    "- [ ] Check the two snapshot updates",
+    "",
+    "For the ops team:",
+    "- [ ] rotate the shared key",
+    "  (before Friday)",
+    "- [ ] remove `bastion-03` from the dashboard",
+    "",
+    "## Remaining",
+    "- [ ] port the CLI",
+    "- [x] port the parser",
+  ].join("\r\n");
+  assert.deepEqual(open(message), ["port the CLI"]);
+  // a message with only others' boxes has no open box of its own
+  assert.deepEqual(open("Done.\n\nFor the ops team:\n1. [ ] rotate the key\n2. [ ] revoke the old token"), []);
+  // a box inside fenced code stays as it was (the checklist reader skips it anyway)
+  const fenced = "For the ops team:\n```\n- [ ] quoted\n```";
+  assert.equal(withoutOthersChecklists(fenced), fenced);
+});
+
+Deno.test("withoutOthersChecklists(): a lead-in does not take the agent's own work off its checklist", () => {
+  // its own unfinished work under a reviewer's lead-in: the whole list is read
+  assert.deepEqual(open("Parser half done.\n\nFor the reviewer:\n- [ ] port the CLI\n- [ ] write the tests"), [
+    "port the CLI",
+    "write the tests",
+  ]);
+  // its own box in the same list as a hand-off: the list is read whole
+  assert.deepEqual(open("Done.\n\nFor the ops team:\n- [ ] rotate key\n- [ ] port the CLI"), [
+    "rotate key",
+    "port the CLI",
+  ]);
+  // a list-item lead-in, a thematic break or prose ends someone else's section
+  assert.deepEqual(open("Done.\n\nFor the reviewer:\n- [ ] skim it\n- Still mine:\n  - [ ] port the CLI"), [
+    "port the CLI",
+  ]);
+  assert.deepEqual(open("Done.\n\nFor the reviewer:\n- [ ] skim it\n* * *\n- [ ] port the CLI"), ["port the CLI"]);
+  assert.deepEqual(open("For the reviewer:\n- [ ] skim it\nAnd mine:\n- [ ] port the CLI"), ["port the CLI"]);
+});
