@@ -51,7 +51,10 @@ function leadOf(line: string): string | null {
 
 /** Whether a line is a lead-in naming someone else as the owner of the list under it. */
 export function isOthersLead(line: string): boolean {
-  const lead = leadOf(line);
+  return namesOthers(leadOf(line));
+}
+
+function namesOthers(lead: string | null): boolean {
   return lead !== null && OTHERS_LEAD.test(lead);
 }
 
@@ -89,10 +92,11 @@ export function withoutOthersChecklists(message: string): string {
     }
     const blank = line.trim() === "";
     const indented = /^[ \t]{2,}\S/.test(line) && !LIST_ITEM.test(line);
-    if (!blank && !indented && (THEMATIC_BREAK.test(line) || !LIST_ITEM.test(line) || leadOf(line) !== null)) {
+    const lead = blank || indented ? null : leadOf(line);
+    if (!blank && !indented && (THEMATIC_BREAK.test(line) || !LIST_ITEM.test(line) || lead !== null)) {
       // a new section: a lead-in names its owner; prose or a break ends the list
       close();
-      if (isOthersLead(line)) section = { boxes: [], own: false };
+      if (namesOthers(lead)) section = { boxes: [], own: false };
     }
     out.push(raw);
   }

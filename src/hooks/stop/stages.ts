@@ -429,10 +429,11 @@ export function pickChecklist(view: TurnView | null, finalMessage: string): Chec
   const own = withoutOthersChecklists(finalMessage);
   const fromFinal = parseMarkdownChecklist(own);
   if (fromFinal && fromFinal.length > 0) return { source: "markdown", items: fromFinal };
-  // boxes that are all someone else's: once the final message is in the transcript, the transcript's latest list is
-  // this same message's, read whole; before that, it is an earlier message's of this turn, still the agent's
+  // boxes that are all someone else's (only box lines are taken out, so a changed text had some): once the final
+  // message is in the transcript, the transcript's latest list is this same message's, read whole; before that, it is
+  // an earlier message's of this turn, still the agent's
   const synced = view === null || view.finalSynced;
-  if (synced && own !== finalMessage && parseMarkdownChecklist(finalMessage) !== null) return null;
+  if (synced && own !== finalMessage) return null;
   if (view?.markdown && view.markdown.length > 0) return { source: "markdown", items: view.markdown };
   return null;
 }

@@ -60,9 +60,9 @@ const BOLD_LINE = /^ {0,3}(?:\*\*|__)[^*_\n]{0,119}[^*_\n?？.。!！](?:\*\*|__
  * shall I go ahead with this one too? |" still asks.
  */
 const BEFORE_CELL =
-  /^(?:(?:before|old|original|previous|current|antes|vorher|alt|alter|altes|alte|старый|avant|ancien|prima|voor|было|変更前|旧|修改前|이전|변경\s*전)(?:\s+(?:copy|text|wording|string|label|message|prompt|texte|text|testo|tekst|texto|текст))?|(?:copy|text|wording|string|label|message|prompt)\s*\((?:before|old|current)\))(?:\s*\([^)]*\))?\s*:?$/i;
+  /^(?:(?:before|old|original|previous|current|antes|vorher|alt|alter|altes|alte|старый|avant|ancien|prima|voor|было|変更前|旧|修改前|이전|변경\s*전)(?:\s+(?:copy|text|wording|string|label|message|prompt|texte|testo|tekst|texto|текст))?|(?:copy|text|wording|string|label|message|prompt)\s*\((?:before|old|current)\))(?:\s*\([^)]*\))?\s*:?$/i;
 const AFTER_CELL =
-  /^(?:(?:after|new|updated|proposed|despu[ée]s|nachher|neu|neuer|neues|neue|apr[èe]s|nouveau|depois|dopo|na|стало|новый|変更後|新|修改后|修改後|이후|변경\s*후)(?:\s+(?:copy|text|wording|string|label|message|prompt|texte|text|testo|tekst|texto|текст))?|(?:copy|text|wording|string|label|message|prompt)\s*\((?:after|new|proposed)\))(?:\s*\([^)]*\))?\s*:?$/i;
+  /^(?:(?:after|new|updated|proposed|despu[ée]s|nachher|neu|neuer|neues|neue|apr[èe]s|nouveau|depois|dopo|na|стало|новый|変更後|新|修改后|修改後|이후|변경\s*후)(?:\s+(?:copy|text|wording|string|label|message|prompt|texte|testo|tekst|texto|текст))?|(?:copy|text|wording|string|label|message|prompt)\s*\((?:after|new|proposed)\))(?:\s*\([^)]*\))?\s*:?$/i;
 /** A cell that is a question (its emphasis, code marks and quotes aside). */
 const QUESTION_CELL = /[?？]\s*["”’»」』*_`]*\s*$/;
 
@@ -81,12 +81,12 @@ export function isChangedPrompt(cells: readonly string[], columns: { before: num
 /** A fence line: backticks or tildes at any indentation (agents indent code inside list items). */
 const FENCE_LINE = /^[ \t]*(`{3,}|~{3,})(.*)$/;
 
-/** Longest block text kept; a longer block keeps its end (rules read sentences, not pages). */
 /** The block is a list item right after an item of the same list. */
 export function isContinuation(blocks: readonly Block[], b: number): boolean {
   return b > 0 && blocks[b - 1]!.kind === "item" && blocks[b - 1]!.lead === blocks[b]!.lead;
 }
 
+/** Longest block text kept; a longer block keeps its end (rules read sentences, not pages). */
 export const MAX_BLOCK_CHARS = 8_000;
 
 /**
