@@ -83,8 +83,8 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
         const stopWanted = registrations.some((r) => r.hook === "stop");
         if (python.length > 0 && stopWanted && !replacePython) {
           throw new CommandError(
-            `the Python cliffhanger (hooks/cliffhanger.py) is registered there for ${python.join(", ")}: with ours ` +
-              "beside it two guards would block every stop. Run install again with --replace-python to replace it " +
+            `the Python cliffhanger (hooks/cliffhanger.py) is registered in ${target} for ${python.join(", ")}: ` +
+              "with ours beside it two guards would block every stop. Run install again with --replace-python to replace it " +
               "(the file is backed up first; --dry-run shows the change)",
           );
         }

@@ -220,6 +220,10 @@ Deno.test("install --events rejects unknown and empty lists with exit 2 and a di
       ["--events", "prompt", "--no-subagent"],
       /^cliffhanger-bin: install: --no-subagent applies to the stop hook, which --events leaves out\n$/,
     ],
+    [
+      ["--events", "prompt,pretool", "--relay"],
+      /^cliffhanger-bin: install: --relay applies to the stop hook, which --events leaves out\n$/,
+    ],
   ];
   for (const [argv, pattern] of cases) {
     const ctx = fakeContext(home.dir);
@@ -347,7 +351,7 @@ Deno.test("install over the Python cliffhanger refuses without --replace-python 
   assert.equal(await installCode(refused, [], { hookCommand: BINARY }), 1);
   assert.match(
     refused.stderr(),
-    /the Python cliffhanger \(hooks\/cliffhanger\.py\) is registered there for Stop, SubagentStop/,
+    /the Python cliffhanger \(hooks\/cliffhanger\.py\) is registered in \S*settings\.json for Stop, SubagentStop/,
   );
   assert.match(refused.stderr(), /--replace-python/);
   assert.equal(await Deno.readTextFile(home.settings), PYTHON_SETTINGS, "nothing written");

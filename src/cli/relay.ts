@@ -278,6 +278,13 @@ async function send(
   if (bytes > MAX_INSTRUCTION_BYTES) {
     throw new UsageError(`relay send: the instruction is ${bytes} bytes, over the ${MAX_INSTRUCTION_BYTES}-byte limit`);
   }
+  // a mistyped --dir must not become a new mailbox no hook reads: the relay folder may be new, the folder it goes in
+  // not (made without parents; the folder above the relay's is outside a compiled binary's scope, so it is not looked at)
+  if (!(await madeOrThere(paths.dir))) {
+    throw new UsageError(
+      `relay send: no folder to hold the relay folder "${paths.dir}"; check --dir (relay on creates a whole path)`,
+    );
+  }
   // choose the turn, write it and record it under one lock: two sends at once must not both write turn N (the
   // hook would take one body and skip the other as already consumed). An instruction not taken yet is never
   // overwritten: the new one waits in the queue, and the hook takes them in order.
@@ -315,11 +322,23 @@ async function send(
   if (!before.active) {
     ctx.err(
       before.stopFile
-        ? "relay send: note: STOP exists, so no stop will take it until `relay on`\n"
-        : "relay send: note: the relay is off (no ACTIVE); `relay on` to let a session's stop take it\n",
+        ? "cliffhanger-bin: relay send: note: STOP exists, so no stop will take it until `relay on`\n"
+        : "cliffhanger-bin: relay send: note: the relay is off (no ACTIVE); `relay on` to let a session's stop take it\n",
     );
   }
   return 0;
+}
+
+/** Makes the folder, without its parents: false when the folder it goes in is missing; true when made or there. */
+async function madeOrThere(path: string): Promise<boolean> {
+  try {
+    await Deno.mkdir(path);
+    return true;
+  } catch (e) {
+    if (e instanceof Deno.errors.AlreadyExists) return true;
+    if (e instanceof Deno.errors.NotFound) return false;
+    throw e;
+  }
 }
 
 async function read(ctx: CliContext, paths: RelayPaths, waitS: number): Promise<number> {

@@ -111,6 +111,19 @@ Deno.test("relay (CLI): usage errors exit 2; --help everywhere", async () => {
   assert.equal(empty.code, 2);
   const both = await runCli(["relay", "send", "x", "--file", "y"], { home, cwd: project });
   assert.equal(both.code, 2);
+  // a mistyped --dir: one line, exit 2, and no folder made for a mailbox no hook reads
+  const typo = join(project, "typo", "deep", "relay");
+  const lost = await runCli(["relay", "send", "x", "--dir", typo], { home, cwd: project });
+  assert.equal(lost.code, 2);
+  assert.match(
+    lost.stderr,
+    /^cliffhanger-bin: relay send: no folder to hold the relay folder ".*typo\/deep\/relay"; check --dir.*\n$/,
+  );
+  assert.equal(await Deno.stat(join(project, "typo")).catch(() => null), null);
+  // the relay folder itself may be new: a send before relay on makes it, and says the relay is off
+  const first = await runCli(["relay", "send", "x"], { home, cwd: project });
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(first.stderr, /^cliffhanger-bin: relay send: note: the relay is off/);
 });
 
 const payload = (cwd: string) =>

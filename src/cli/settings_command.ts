@@ -44,10 +44,16 @@ export function parseEventsFlag(spec: CommandSpec, parsed: Parsed): HookSubcomma
   throw new UsageError(`${spec.name}: unknown event "${result.unknown}" in --events${near}; known: ${known}`);
 }
 
-/** `--no-subagent` is about the Stop guard: with an `--events` list that leaves out stop it is a mistake. */
-export function checkNoSubagent(spec: CommandSpec, parsed: Parsed, hooks: readonly HookSubcommand[] | undefined): void {
-  if (parsed.values["no-subagent"] === true && hooks !== undefined && !hooks.includes("stop")) {
-    throw new UsageError(`${spec.name}: --no-subagent applies to the stop hook, which --events leaves out`);
+/** Flags about the Stop guard alone. */
+const STOP_FLAGS = ["no-subagent", "relay"] as const;
+
+/** `--no-subagent` and `--relay` are about the Stop guard: with an `--events` list that leaves out stop, a mistake. */
+export function checkStopFlags(spec: CommandSpec, parsed: Parsed, hooks: readonly HookSubcommand[] | undefined): void {
+  if (hooks === undefined || hooks.includes("stop")) return;
+  for (const flag of STOP_FLAGS) {
+    if (parsed.values[flag] === true) {
+      throw new UsageError(`${spec.name}: --${flag} applies to the stop hook, which --events leaves out`);
+    }
   }
 }
 
@@ -107,7 +113,7 @@ export async function runSettingsCommand(
   const settingsPath = settingsTarget(spec, parsed, ctx.paths.userSettings, () => options.cwd ?? ctx.cwd() ?? "/");
   const dryRun = parsed.values["dry-run"] === true;
   const hooks = parseEventsFlag(spec, parsed);
-  checkNoSubagent(spec, parsed, hooks);
+  checkStopFlags(spec, parsed, hooks);
   const { edit, warning, beforeWrite } = await options.makeEdit(parsed, hooks, settingsPath);
   if (!dryRun && beforeWrite) {
     await applySettingsEdit({ settingsPath, paths: ctx.paths, edit, dryRun: true, now: ctx.now() });

@@ -153,9 +153,13 @@ export function checkTimeouts(
         : "see the relay line above: lower the wait or raise the Stop timeout",
     };
   }
+  const handlers = files.reduce((n, f) => n + f.handlers.length, 0);
   return ok(
     "timeouts",
-    `timeouts fit (every event ≥ budget + ${HOOK_TIMEOUT_MARGIN_S} s = ${needS} s, prompt ≤ ${PROMPT_TIMEOUT_MAX_S} s)`,
+    handlers === 0
+      ? `no handler registered to time (each needs ≥ budget + ${HOOK_TIMEOUT_MARGIN_S} s = ${needS} s, prompt ≤ ` +
+        `${PROMPT_TIMEOUT_MAX_S} s)`
+      : `timeouts fit (every event ≥ budget + ${HOOK_TIMEOUT_MARGIN_S} s = ${needS} s, prompt ≤ ${PROMPT_TIMEOUT_MAX_S} s)`,
   );
 }
 
@@ -238,7 +242,9 @@ export function checkDuplicates(files: readonly SettingsFileReport[]): Check {
       fix: "see settings-parse",
     };
   }
-  if (doubled.length === 0) return ok("duplicates", "each event registered once");
+  if (doubled.length === 0) {
+    return ok("duplicates", where.size === 0 ? "no event registered, so none twice" : "each event registered once");
+  }
   const detail = doubled.map(([event, paths]) => `${event} ×${paths.length} (${[...new Set(paths)].join(", ")})`).join(
     "; ",
   );

@@ -43,6 +43,11 @@ Deno.test("timeouts: every event needs budget + 5 s; prompt over 30 s (or unset:
   }
   // a bigger configured budget needs bigger timeouts
   assert.equal(checkTimeouts([file("a", [["PreToolUse", "pretool", 15]])], 20_000).status, "fail");
+  // nothing registered: no claim that timeouts fit
+  const none = checkTimeouts([file("a", [])], 10_000);
+  assert.equal(none.status, "ok");
+  assert.match(none.detail, /^no handler registered to time/);
+  assert.match(checkTimeouts([file("a", fits)], 10_000).detail, /^timeouts fit/);
 });
 
 Deno.test("duplicates: a doubled Stop is deduplicated (warn); a doubled prompt hook is broken", () => {
@@ -66,6 +71,9 @@ Deno.test("duplicates: a doubled Stop is deduplicated (warn); a doubled prompt h
     file("b", [["UserPromptSubmit", "prompt", 15]]),
   ]);
   assert.equal(same.status, "ok");
+  assert.equal(same.detail, "each event registered once");
+  // nothing registered: no claim that each event is registered once
+  assert.equal(checkDuplicates([file("a", [])]).detail, "no event registered, so none twice");
 });
 
 Deno.test("binary: missing, another binary than this one, on PATH by name", () => {

@@ -14,13 +14,20 @@ async function withHome(body: (paths: ReturnType<typeof homePaths>) => Promise<v
 
 Deno.test("home-writable: a fresh home and one in use are ok, and the probes leave nothing behind", () =>
   withHome(async (paths) => {
-    assert.equal((await checkHomeWritable(paths)).status, "ok");
+    const fresh = await checkHomeWritable(paths);
+    assert.equal(fresh.status, "ok");
+    assert.match(fresh.detail, /its state and locks folders are not made yet: the first hook makes them/);
     await Deno.mkdir(paths.state);
+    assert.match(
+      (await checkHomeWritable(paths)).detail,
+      /so is its state folder \(the locks folder is not made yet\)/,
+    );
     await Deno.mkdir(paths.locks);
     await Deno.writeTextFile(paths.log, "{}\n");
     await Deno.writeTextFile(paths.errors, "");
     const check = await checkHomeWritable(paths);
     assert.equal(check.status, "ok", check.detail);
+    assert.match(check.detail, /and so are its state and locks folders/);
     for (const dir of [paths.root, paths.state, paths.locks]) {
       const names = (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name);
       assert.deepEqual(names.filter((n) => n.startsWith(".doctor-")), [], dir);
