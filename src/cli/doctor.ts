@@ -140,7 +140,7 @@ function checkRules(rules: Facts["rules"]): Check {
       fix: "fix or remove the rule file named (the hook skips it and logs the error meanwhile)",
     };
   }
-  const n = rules.escape + rules.blocker + rules.earlyStop;
+  const n = rules.escape + rules.blocker + rules.earlyStop + rules.counter;
   return { id: "rules", status: "ok", detail: `${n} rules load from ${rules.files.length} file(s)`, fix: null };
 }
 

@@ -207,6 +207,11 @@ Deno.test("status --json reports mode, cap, home, rule files and the sandbox it 
     assert.equal(s.home, join(home, ".cliffhanger"));
     assert.ok(s.rules.some((f: { origin: string; error: string | null }) => f.origin.endsWith("bad.json") && f.error));
     assert.ok(s.ruleCounts.earlyStop >= 5, "built-ins still apply");
+    // every kind is counted, counters too, and the files' rule counts add up to the kinds'
+    assert.ok(s.ruleCounts.counter >= 5, "counters counted");
+    const byFiles = s.rules.reduce((n: number, f: { rules: number }) => n + f.rules, 0);
+    const byKinds = s.ruleCounts.escape + s.ruleCounts.blocker + s.ruleCounts.earlyStop + s.ruleCounts.counter;
+    assert.equal(byKinds, byFiles);
     assert.equal(s.permissions.net, "denied");
     assert.equal(s.permissions.run, "denied");
     assert.equal(s.permissions.read["/etc"], "denied");

@@ -116,7 +116,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     plugins: facts.plugins.map((p) => ({ plugin: p.plugin, enabled: p.enabled, path: p.path, events: p.events })),
     errors: { path: facts.errors.path, days: facts.errors.days, recent: facts.errors.recent },
     rules: rules.files,
-    ruleCounts: { escape: rules.escape, blocker: rules.blocker, earlyStop: rules.earlyStop },
+    ruleCounts: { escape: rules.escape, blocker: rules.blocker, earlyStop: rules.earlyStop, counter: rules.counter },
     wrap: { dir: wrapHealth.dir, hooks: wrapHealth.records, problems: wrapHealth.problems },
     permissions,
   };
@@ -191,7 +191,9 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       : `errors.log: ${facts.errors.recent} line${facts.errors.recent === 1 ? "" : "s"} in the last ` +
         `${facts.errors.days} days (problems the hooks met; doctor shows the newest): ${facts.errors.path}`,
   );
-  lines.push(`rules: ${rules.escape} escape, ${rules.blocker} blocker, ${rules.earlyStop} early-stop`);
+  lines.push(
+    `rules: ${rules.escape} escape, ${rules.blocker} blocker, ${rules.earlyStop} early-stop, ${rules.counter} counter`,
+  );
   for (const f of rules.files) lines.push(`  ${f.origin}: ${f.error ? `ERROR ${f.error}` : `${f.rules} rules`}`);
   lines.push(...describeWrap(wrapHealth));
   lines.push("permissions:");

@@ -66,7 +66,7 @@ export interface Facts {
   quirks: { used: string[]; problems: string[] };
   /** The zone the prompt hook's clock uses, and the problem with a configured one. */
   zone: { zone: string; problem: string | null };
-  rules: { files: RuleFileReport[]; escape: number; blocker: number; earlyStop: number };
+  rules: { files: RuleFileReport[]; escape: number; blocker: number; earlyStop: number; counter: number };
   errors: ErrorsSummary;
 }
 
@@ -146,6 +146,7 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
       escape: rules.escape.length,
       blocker: rules.blocker.length,
       earlyStop: rules.earlyStop.length,
+      counter: rules.counter.length,
     },
     errors: await summariseErrors(paths.errors, input.now),
   };
