@@ -37,13 +37,19 @@ export const RelayLogLineSchema = z.looseObject({
 });
 export type RelayLogLine = z.infer<typeof RelayLogLineSchema>;
 
+/**
+ * The events as log lines. The lines are written when the stop ends, each stamped with when it happened: `startedAt`
+ * (the stage's clock, from which `waitedS` counts) plus its `waitedS`, to the tenth of a second; without `startedAt`,
+ * when the stop ends (`now`).
+ */
 export function relayLogLines(
   events: readonly RelayEvent[],
-  context: { now: Date; session: string; event: string; dir: string; cwd: string | null },
+  context: { now: Date; startedAt?: number | null; session: string; event: string; dir: string; cwd: string | null },
 ): RelayLogLine[] {
-  const ts = context.now.toISOString();
+  const at = (e: RelayEvent) =>
+    context.startedAt == null ? context.now : new Date(context.startedAt + Math.round(e.waitedS * 1000));
   return events.map((e) => ({
-    ts,
+    ts: at(e).toISOString(),
     session: context.session,
     event: context.event,
     agent: null,

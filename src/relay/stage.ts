@@ -84,6 +84,8 @@ export type RelayResult =
   & {
     /** For log.jsonl (`kind: "relay"`). */
     events: RelayEvent[];
+    /** input.now() when the events' clock started (their `waitedS` counts from it), or null before it did. */
+    startedAt: number | null;
     /** For errors.log. */
     errors: string[];
   };
@@ -91,7 +93,8 @@ export type RelayResult =
 export async function runRelayStage(input: RelayStageInput): Promise<RelayResult> {
   const events: RelayEvent[] = [];
   const errors: string[] = [];
-  const allow = (why: RelayAllowWhy): RelayResult => ({ decision: "allow", why, events, errors });
+  let startedAt: number | null = null;
+  const allow = (why: RelayAllowWhy): RelayResult => ({ decision: "allow", why, events, errors, startedAt });
   // Subagents are sent home at once: the relay is for the top-level session only.
   if (typeof input.payload.agent_id === "string" && input.payload.agent_id !== "") return allow("subagent");
   if (input.payload.hook_event_name === "SubagentStop") return allow("subagent");
@@ -117,8 +120,9 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
   }
   if (!active) return allow("inactive");
 
-  const startedAt = input.now();
-  const waited = () => Math.round((input.now() - startedAt) / 100) / 10;
+  const started = input.now();
+  startedAt = started;
+  const waited = () => Math.round((input.now() - started) / 100) / 10;
   const event = (name: RelayEvent["name"], last: number, turn: number | null = null, detail: string | null = null) =>
     events.push({ name, turn, lastConsumed: last, waitedS: waited(), detail });
   const log = (text: string) => appendLogLine(io, paths, logMdLine(new Date(input.now()), "hook", text), errors);
@@ -183,6 +187,7 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
             again: claim.again,
             reason: relayReason(turn, body, paths.toAgent, reportTurn, claim.again),
             events,
+            startedAt,
             errors,
             settle: () => settleTaken(io, paths, turn, claim.again, input.now),
           };

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { relayLogLines } from "./log_line.ts";
 import { type RelayStageInput, runRelayStage } from "./stage.ts";
 import { fakeClock, readJson, tempRelay, touch, writeInstruction } from "./test_support.ts";
 import type { RelayPaths } from "./paths.ts";
@@ -67,6 +68,20 @@ Deno.test("relay stage: an old or equal turn is never taken; the wait runs to th
     assert.deepEqual(r.events.map((e) => [e.name, e.lastConsumed, e.waitedS]), [
       ["wait_started", 3, 0],
       ["deadline", 3, 12],
+    ]);
+    // log.jsonl's lines, written when the stop ends, say when each event happened
+    assert.equal(r.startedAt, Date.parse("2026-09-07T04:14:00Z"));
+    const logged = relayLogLines(r.events, {
+      now: new Date(clock.now()),
+      startedAt: r.startedAt,
+      session: "s",
+      event: "Stop",
+      dir: paths.dir,
+      cwd: null,
+    });
+    assert.deepEqual(logged.map((l) => [l.name, l.ts]), [
+      ["wait_started", "2026-09-07T04:14:00.000Z"],
+      ["deadline", "2026-09-07T04:14:12.000Z"],
     ]);
     assert.equal((await readJson(paths.state) as { last_code_turn_consumed: number }).last_code_turn_consumed, 3);
     const lines = (await logMd(paths)).trim().split("\n");

@@ -76,6 +76,7 @@ export async function runRelayForStop(
   const now = new Date(deps.now());
   const context = {
     now,
+    startedAt: result.startedAt,
     session: payload.session_id,
     event: payload.hook_event_name,
     dir: paths.dir,
