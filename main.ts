@@ -96,14 +96,15 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    // `help <command>` is that command's --help
-    const topic = name === "help" ? rest[0] : undefined;
+    // `help <command>` (and `--help <command>`) is that command's --help
+    const topic = name === undefined ? undefined : rest[0];
     if (topic !== undefined && topic !== "hook" && Object.hasOwn(COMMANDS, topic)) {
       const [command, help] = await Promise.all([COMMANDS[topic]!.load(), import("./src/cli/help.ts")]);
       writeStdout(help.commandHelp(command, rest.slice(1)));
       return 0;
     }
-    if (topic === "hook") return await hookCommand(["--help"]);
+    // `help hook stop` is `hook stop --help`
+    if (topic === "hook") return await hookCommand(rest[1] === undefined ? ["--help"] : [rest[1], "--help"]);
     if (topic !== undefined) {
       writeStderr(
         `cliffhanger-bin: help: unknown command "${topic}"${

@@ -155,11 +155,14 @@ Deno.test("status shows the anti-loop guard's and the prompt hook's settings; do
       status.stdout,
       /anti-loop guard: on; tools Bash,Agent,Task,AskUserQuestion; 5 identical calls allowed/,
     );
-    assert.match(status.stdout, /prompt hook: clock on \(system zone\); length nudge off; model notes on/);
+    assert.match(status.stdout, /prompt hook: clock on \(the system zone, [^)]+\); length nudge off; model notes on/);
     const json = JSON.parse((await runCli(["status", "--json"], { home })).stdout);
     assert.deepEqual([json.loop.maxRetries, json.prompt.terse], [5, false]);
     assert.equal(json.prompt.quirkProblems.length, 1);
     const doctor = byId(JSON.parse((await runCli(["doctor", "--json"], { home })).stdout).checks);
+    // the zone status names is the one doctor names
+    const zone = /clock on \(the system zone, ([^)]+)\)/.exec(status.stdout)![1]!;
+    assert.ok(doctor["prompt"]?.detail.includes(`clock on (${zone})`), doctor["prompt"]?.detail);
     assert.equal(doctor["quirks"]?.status, "warn");
     assert.match(doctor["quirks"]!.detail, /quirks\.jsonc: invalid JSONC/);
   }));

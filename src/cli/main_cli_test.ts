@@ -259,6 +259,19 @@ Deno.test("help <command> prints that command's help", () =>
     assert.match(run.stdout, /^usage: cliffhanger-bin stats /);
     const sub = await runCli(["help", "relay", "send"], { home });
     assert.match(sub.stdout, /^usage: cliffhanger-bin relay send /);
+    // every form prints the same: help X, --help X, X --help; and for a hook event too
+    const forms = [
+      [["help", "stats"], ["--help", "stats"], ["-h", "stats"], ["stats", "--help"]],
+      [["help", "hook", "stop"], ["hook", "stop", "--help"]],
+      [["help", "hook"], ["hook", "--help"]],
+    ];
+    for (const group of forms) {
+      const outs = await Promise.all(group.map((argv) => runCli(argv, { home })));
+      for (const [i, out] of outs.entries()) {
+        assert.equal(out.code, 0, `${group[i]!.join(" ")}: ${out.stderr}`);
+        assert.equal(out.stdout, outs[0]!.stdout, group[i]!.join(" "));
+      }
+    }
   }));
 
 Deno.test("a relative CLIFFHANGER_HOME is a one-line usage error; a hook allows and says why on stderr", () =>

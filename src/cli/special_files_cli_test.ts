@@ -38,6 +38,9 @@ for (const kind of ["fifo", "dev-zero"] as const) {
         const run = await within(argv.join(" "), runCli(argv, { home }));
         assert.ok([0, 1].includes(run.code), `${argv.join(" ")} exited ${run.code}: ${run.stderr}`);
       }
+      // a config that is there but refused is not "none"
+      const status = await within("status", runCli(["status"], { home }));
+      assert.match(status.stdout, /config: .*config\.jsonc \(not read; defaults\)\n {2}problem: /);
     }));
 }
 

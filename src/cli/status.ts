@@ -160,7 +160,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   );
   lines.push(
     `prompt hook: clock ${
-      config.noClock ? "off" : `on (${config.tz === "" ? "system zone" : facts.zone.zone})`
+      config.noClock ? "off" : `on (${config.tz === "" ? `the system zone, ${facts.zone.zone}` : facts.zone.zone})`
     }; length nudge ${config.noTerse ? "off" : "on"}; model notes ${config.noQuirks ? "off" : "on"}${
       quirks.used.length > 0 ? ` (${quirks.used.join(", ")})` : ""
     }`,
@@ -168,7 +168,9 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   if (!config.noClock && facts.zone.problem) lines.push(`  problem: ${facts.zone.problem}`);
   for (const p of quirks.problems) lines.push(`  problem: ${p}`);
   lines.push(`home: ${paths.root}`);
-  lines.push(`config: ${paths.config}${configExists ? "" : " (none; defaults)"}`);
+  // a file that is there but refused (a link out of the home, a FIFO) is not "none": the problem line says why
+  const absent = problems.length > 0 ? " (not read; defaults)" : " (none; defaults)";
+  lines.push(`config: ${paths.config}${configExists ? "" : absent}`);
   for (const p of problems) lines.push(`  problem: ${p}`);
   if (report.relay.warning) lines.push(report.relay.warning);
   lines.push(
@@ -267,9 +269,9 @@ function describeWrap(listing: HealthListing): string[] {
     lines.push(
       `  ${r.name}: ${plural(r.runs, "run")}: ${r.ok} ok, ${plural(r.blocks, "block")}, ${
         plural(r.failures, "failure")
-      }, ${plural(r.timeouts, "timeout")}, ${plural(r.crashes, "crash", "crashes")}${
-        r.interrupted ? `, ${r.interrupted} interrupted` : ""
-      }; ${r.policy}, ${r.timeoutS} s`,
+      }, ${plural(r.timeouts, "timeout")}, ${plural(r.crashes, "crash", "crashes")}, ${
+        r.interrupted ?? 0
+      } interrupted; ${r.policy}, ${r.timeoutS} s`,
     );
     lines.push(
       `    last run ${r.lastRunAt}: ${r.lastOutcome}${r.lastExitCode !== null ? `, exit code ${r.lastExitCode}` : ""}${
