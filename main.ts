@@ -173,6 +173,11 @@ async function hookCommand(argv: string[]): Promise<number> {
   try {
     if (event === undefined) throw new UsageError(`hook: missing event; one of ${Object.keys(HOOK_EVENTS).join(", ")}`);
     if (!(event in HOOK_EVENTS)) {
+      if (event.startsWith("-")) {
+        throw new UsageError(
+          `hook: unknown option "${event}" before the event; run "hook <event> --help" for the flags`,
+        );
+      }
       throw new UsageError(`hook: unknown event "${event}"${suggestion(event, Object.keys(HOOK_EVENTS))}`);
     }
     name = event as HookName;

@@ -68,6 +68,7 @@ Deno.test("hook usage mistakes never exit non-zero: they allow, say why on stder
       [["hook"], /missing event/],
       [["hook", "stop", "--foo"], /unknown flag "--foo"/],
       [["hook", "stop", "extra"], /unexpected argument "extra"/],
+      [["hook", "--json", "stop"], /unknown option "--json" before the event/],
     ];
     for (const [args, pattern] of cases) {
       const run = await runCli(args, { home, stdin: payload });
@@ -75,7 +76,7 @@ Deno.test("hook usage mistakes never exit non-zero: they allow, say why on stder
       assert.equal(run.stdout, "");
       assert.match(run.stderr, pattern);
     }
-    assert.equal((await readErrors(home)).trim().split("\n").length, 4);
+    assert.equal((await readErrors(home)).trim().split("\n").length, 5);
   }));
 
 Deno.test("off makes every hook allow and log nothing; on brings it back", () =>
