@@ -3,8 +3,10 @@
  * the reviewer", "For the ops team:", "After merge", "Your steps:") whose open boxes are all hand-off actions ("Skim
  * …", "Rotate …", "Remove … from the dashboard"). A pull request description's reviewer checklist or an ops hand-off is
  * not the agent's open work. A list under such a lead-in with one open box that is not a hand-off action ("port the
- * CLI") is read whole as the agent's: a lead-in alone does not take the agent's own work off its checklist. English
- * only: the lead-ins other languages use are rarer in the labelled sets than the lists of the agent's own.
+ * CLI") is read whole as the agent's: a lead-in alone does not take the agent's own work off its checklist. So is a
+ * list under any lead-in ("## Next steps") whose every open box opens by naming an owner other than the agent
+ * ("Translators: …", "Docs owners: …"). English only: the lead-ins other languages use are rarer in the labelled sets
+ * than the lists of the agent's own.
  */
 import { CHECKBOX_ITEM, FENCE } from "./markdown_checklist.ts";
 
@@ -28,6 +30,17 @@ const HANDOFF_ACTION = new RegExp(
     "try|test|smoke-test|click|rotate|revoke|remove|drop|delete|provision|deploy|merge|release|publish|enable|" +
     "disable|schedule|announce|notify|tell|update\\s+the\\s+(?:dns|dashboard|runbook|wiki|allow-?list)|" +
     "add\\s+\\S+\\s+to\\s+the)\\b",
+  "i",
+);
+
+/**
+ * An open box that opens by naming its owner, someone other than the agent ("Translators: start on `i18n/ja/`", "Docs
+ * owners: review …", "Mobile team: …", "You: approve …"). Roles only: an area label ("API:", "Security:", "QA:") may
+ * head the agent's own task, so it is not one.
+ */
+const OWNER_LABEL = new RegExp(
+  "^(?:\\*\\*|__)?(?:the\\s+)?(?:[\\w-]+\\s+){0,2}?(?:translators?|owners?|reviewers?|maintainers?|admins?|sre|dba|" +
+    "release\\s+managers?|team|you|users?)(?:\\*\\*|__)?\\s*[:：—–](?:\\*\\*|__)?\\s",
   "i",
 );
 
@@ -66,10 +79,17 @@ function namesOthers(lead: string | null): boolean {
 export function withoutOthersChecklists(message: string): string {
   if (!message.includes("[")) return message;
   const out: string[] = [];
-  /** The box lines of the current section under someone else's lead-in: their indexes in `out`. */
-  let section: { boxes: number[]; own: boolean } | null = null;
+  /**
+   * The box lines of the current section: their indexes in `out`; whether its lead-in names someone else; whether an
+   * open box is not a hand-off action, and whether one does not name an owner other than the agent.
+   */
+  let section: { boxes: number[]; othersLead: boolean; own: boolean; open: number; unlabelled: boolean } | null = null;
   const close = () => {
-    if (section !== null && !section.own) { for (const i of section.boxes) out[i] = DROPPED; }
+    const s = section;
+    // someone else's: a hand-off list under an others' lead-in, or a list whose every open box names its owner
+    if (s !== null && ((s.othersLead && !s.own) || (s.open > 0 && !s.unlabelled))) {
+      for (const i of s.boxes) out[i] = DROPPED;
+    }
     section = null;
   };
   let fence: string | null = null;
@@ -85,7 +105,12 @@ export function withoutOthersChecklists(message: string): string {
     if (box) {
       if (section !== null) {
         section.boxes.push(out.length);
-        if (box[1] === " " && !HANDOFF_ACTION.test(box[2]!.trim())) section.own = true;
+        if (box[1] === " ") {
+          const text = box[2]!.trim();
+          section.open++;
+          if (!HANDOFF_ACTION.test(text)) section.own = true;
+          if (!OWNER_LABEL.test(text)) section.unlabelled = true;
+        }
       }
       out.push(raw);
       continue;
@@ -96,7 +121,7 @@ export function withoutOthersChecklists(message: string): string {
     if (!blank && !indented && (THEMATIC_BREAK.test(line) || !LIST_ITEM.test(line) || lead !== null)) {
       // a new section: a lead-in names its owner; prose or a break ends the list
       close();
-      if (namesOthers(lead)) section = { boxes: [], own: false };
+      if (lead !== null) section = { boxes: [], othersLead: namesOthers(lead), own: false, open: 0, unlabelled: false };
     }
     out.push(raw);
   }

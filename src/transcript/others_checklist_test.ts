@@ -68,3 +68,23 @@ Deno.test("withoutOthersChecklists(): a lead-in does not take the agent's own wo
   assert.deepEqual(open("Done.\n\nFor the reviewer:\n- [ ] skim it\n* * *\n- [ ] port the CLI"), ["port the CLI"]);
   assert.deepEqual(open("For the reviewer:\n- [ ] skim it\nAnd mine:\n- [ ] port the CLI"), ["port the CLI"]);
 });
+
+Deno.test("withoutOthersChecklists(): a list whose every open box names its owner is someone else's, under any lead-in", () => {
+  const owned = [
+    "Locale switcher shipped; 14 locales load.",
+    "",
+    "## Next steps",
+    "- [ ] Translators: start on `i18n/ja/` and `i18n/ko/`",
+    "- [ ] Docs owners: review the new locale switcher",
+    "- [ ] **Mobile team:** bump the SDK",
+    "- [x] Wire the switcher",
+  ].join("\n");
+  assert.deepEqual(open(owned), []);
+  // one box of the agent's own keeps the whole list; an area label is not an owner
+  const mixed = ["## Next steps", "- [ ] Translators: start on `i18n/ja/`", "- [ ] port the CLI"].join("\n");
+  assert.deepEqual(open(mixed), ["Translators: start on `i18n/ja/`", "port the CLI"]);
+  const areas = ["## Remaining", "- [ ] API: add pagination", "- [ ] Security: rotate the signing key"].join("\n");
+  assert.deepEqual(open(areas), ["API: add pagination", "Security: rotate the signing key"]);
+  // boxes with no lead-in above them are read as they are
+  assert.deepEqual(open("Done.\n- [ ] Translators: start on `i18n/ja/`"), ["Translators: start on `i18n/ja/`"]);
+});
