@@ -35,12 +35,12 @@ const HANDOFF_ACTION = new RegExp(
 
 /**
  * An open box that opens by naming its owner, someone other than the agent ("Translators: start on `i18n/ja/`", "Docs
- * owners: review …", "Mobile team: …", "You: approve …"). Roles only: an area label ("API:", "Security:", "QA:") may
- * head the agent's own task, so it is not one.
+ * owners: review …", "Mobile team: …", "You: approve …"). Roles only: an area label ("API:", "Security:", "QA:") or a
+ * user story's "Users:" may head the agent's own task, so it is not one.
  */
 const OWNER_LABEL = new RegExp(
   "^(?:\\*\\*|__)?(?:the\\s+)?(?:[\\w-]+\\s+){0,2}?(?:translators?|owners?|reviewers?|maintainers?|admins?|sre|dba|" +
-    "release\\s+managers?|team|you|users?)(?:\\*\\*|__)?\\s*[:：—–](?:\\*\\*|__)?\\s",
+    "release\\s+managers?|team|you)(?:\\*\\*|__)?\\s*[:：—–](?:\\*\\*|__)?\\s",
   "i",
 );
 
