@@ -156,7 +156,10 @@ Deno.test("status shows the wrap health counters and which commands run allows (
     const none = await runCli(["status"], { home });
     assert.equal(none.code, 0, none.stderr);
     assert.match(none.stdout, /^wrapped hooks \(.*\/\.cliffhanger\/wrap\):$/m);
-    assert.match(none.stdout, /^ {2}by-arg: 3 runs: 1 ok, 1 block, 1 failure, 0 timeouts, 0 crashes, 0 interrupted; hard, 25 s$/m);
+    assert.match(
+      none.stdout,
+      /^ {2}by-arg: 3 runs: 1 ok, 1 block, 1 failure, 0 timeouts, 0 crashes, 0 interrupted; hard, 25 s$/m,
+    );
     assert.match(none.stdout, /^ {4}last run .*: failure, exit code 3, wrap exited 0, \d+ ms$/m);
     assert.match(none.stdout, /^ {4}last error .*: exit 3: said 3$/m);
     assert.match(none.stdout, /^ {2}run {3}denied: none \(wrap can start no command; build with --allow-run CMD\)$/m);
