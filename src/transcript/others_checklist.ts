@@ -4,8 +4,9 @@
  * …", "Rotate …", "Remove … from the dashboard"). A pull request description's reviewer checklist or an ops hand-off is
  * not the agent's open work. A list under such a lead-in with one open box that is not a hand-off action ("port the
  * CLI") is read whole as the agent's: a lead-in alone does not take the agent's own work off its checklist. So is a
- * list under any lead-in ("## Next steps") whose every open box opens by naming an owner other than the agent
- * ("Translators: …", "Docs owners: …"). English only: the lead-ins other languages use are rarer in the labelled sets
+ * list of next steps ("## Next steps", "Follow-ups:") whose every open box opens by naming an owner other than the
+ * agent ("Translators: …", "Docs owners: …", "Mobile team: …"); under a lead-in of the agent's own ("## Remaining") the
+ * boxes stay its own. English only: the lead-ins other languages use are rarer in the labelled sets
  * than the lists of the agent's own.
  */
 import { CHECKBOX_ITEM, FENCE } from "./markdown_checklist.ts";
@@ -39,10 +40,16 @@ const HANDOFF_ACTION = new RegExp(
  * user story's "Users:" may head the agent's own task, so it is not one.
  */
 const OWNER_LABEL = new RegExp(
-  "^(?:\\*\\*|__)?(?:the\\s+)?(?:[\\w-]+\\s+){0,2}?(?:translators?|owners?|reviewers?|maintainers?|admins?|sre|dba|" +
-    "release\\s+managers?|team|you)(?:\\*\\*|__)?\\s*[:：—–](?:\\*\\*|__)?\\s",
+  "^(?:\\*\\*|__)?(?:the\\s+)?(?:(?:[\\w-]+\\s+)?(?:translators|owners|reviewers|maintainers)|sre|dba|" +
+    "release\\s+managers?|[\\w-]+\\s+team|you)(?:\\*\\*|__)?\\s*[:：](?:\\*\\*|__)?\\s",
   "i",
 );
+
+/**
+ * The lead-ins under which owner labels are read: a list of next steps that does not say whose they are. A lead-in of
+ * the agent's own ("Remaining", "Left for me", "TODO") keeps every box its own, labels or not.
+ */
+const NEXT_STEPS_LEAD = /^(?:next\s+steps?|follow-?ups?|action\s+items?|hand-?offs?)$/i;
 
 /** A list item: a bullet or a number (a thematic break "* * *" is not one). */
 const LIST_ITEM = /^[ \t]{0,12}(?:[-*+•]|\d{1,4}[.)])[ \t]+(?![-*_][ \t]*[-*_][ \t]*$)/;
@@ -83,11 +90,13 @@ export function withoutOthersChecklists(message: string): string {
    * The box lines of the current section: their indexes in `out`; whether its lead-in names someone else; whether an
    * open box is not a hand-off action, and whether one does not name an owner other than the agent.
    */
-  let section: { boxes: number[]; othersLead: boolean; own: boolean; open: number; unlabelled: boolean } | null = null;
+  let section:
+    | { boxes: number[]; othersLead: boolean; nextSteps: boolean; own: boolean; open: number; unlabelled: boolean }
+    | null = null;
   const close = () => {
     const s = section;
     // someone else's: a hand-off list under an others' lead-in, or a list whose every open box names its owner
-    if (s !== null && ((s.othersLead && !s.own) || (s.open > 0 && !s.unlabelled))) {
+    if (s !== null && ((s.othersLead && !s.own) || (s.nextSteps && s.open > 0 && !s.unlabelled))) {
       for (const i of s.boxes) out[i] = DROPPED;
     }
     section = null;
@@ -121,7 +130,10 @@ export function withoutOthersChecklists(message: string): string {
     if (!blank && !indented && (THEMATIC_BREAK.test(line) || !LIST_ITEM.test(line) || lead !== null)) {
       // a new section: a lead-in names its owner; prose or a break ends the list
       close();
-      if (lead !== null) section = { boxes: [], othersLead: namesOthers(lead), own: false, open: 0, unlabelled: false };
+      if (lead !== null) {
+        const nextSteps = NEXT_STEPS_LEAD.test(lead);
+        section = { boxes: [], othersLead: namesOthers(lead), nextSteps, own: false, open: 0, unlabelled: false };
+      }
     }
     out.push(raw);
   }

@@ -69,7 +69,7 @@ Deno.test("withoutOthersChecklists(): a lead-in does not take the agent's own wo
   assert.deepEqual(open("For the reviewer:\n- [ ] skim it\nAnd mine:\n- [ ] port the CLI"), ["port the CLI"]);
 });
 
-Deno.test("withoutOthersChecklists(): a list whose every open box names its owner is someone else's, under any lead-in", () => {
+Deno.test("withoutOthersChecklists(): a list of next steps whose every open box names its owner is someone else's", () => {
   const owned = [
     "Locale switcher shipped; 14 locales load.",
     "",
@@ -83,8 +83,18 @@ Deno.test("withoutOthersChecklists(): a list whose every open box names its owne
   // one box of the agent's own keeps the whole list; an area label is not an owner
   const mixed = ["## Next steps", "- [ ] Translators: start on `i18n/ja/`", "- [ ] port the CLI"].join("\n");
   assert.deepEqual(open(mixed), ["Translators: start on `i18n/ja/`", "port the CLI"]);
-  const areas = ["## Remaining", "- [ ] API: add pagination", "- [ ] Users: export to CSV"].join("\n");
+  const areas = ["## Next steps", "- [ ] API: add pagination", "- [ ] Users: export to CSV"].join("\n");
   assert.deepEqual(open(areas), ["API: add pagination", "Users: export to CSV"]);
+  // under a lead-in of the agent's own, labels do not take its work away; nor do singular roles or a bare "Team:"
+  const mine = ["## Remaining", "- [ ] Admins: bulk-export the audit log", "- [ ] Owners: transfer a workspace"];
+  assert.deepEqual(open(mine.join("\n")), ["Admins: bulk-export the audit log", "Owners: transfer a workspace"]);
+  const roles = [
+    "## Next steps",
+    "- [ ] Admin: bulk export",
+    "- [ ] Team: field in the schema",
+    "- [ ] Tell you — later",
+  ];
+  assert.deepEqual(open(roles.join("\n")), ["Admin: bulk export", "Team: field in the schema", "Tell you — later"]);
   // boxes with no lead-in above them are read as they are
   assert.deepEqual(open("Done.\n- [ ] Translators: start on `i18n/ja/`"), ["Translators: start on `i18n/ja/`"]);
 });
