@@ -96,15 +96,18 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    // `help <command>` (and `--help <command>`) is that command's --help
-    const topic = name === undefined ? undefined : rest[0];
+    // `help <command>` (and `--help <command>`) is that command's --help; a flag after --help is the main help
+    const topic = name === "help" || (name !== undefined && rest[0]?.startsWith("-") === false) ? rest[0] : undefined;
     if (topic !== undefined && topic !== "hook" && Object.hasOwn(COMMANDS, topic)) {
       const [command, help] = await Promise.all([COMMANDS[topic]!.load(), import("./src/cli/help.ts")]);
       writeStdout(help.commandHelp(command, rest.slice(1)));
       return 0;
     }
     // `help hook stop` is `hook stop --help`
-    if (topic === "hook") return await hookCommand(rest[1] === undefined ? ["--help"] : [rest[1], "--help"]);
+    if (topic === "hook") {
+      const event = rest[1];
+      return await hookCommand(event !== undefined && event in HOOK_EVENTS ? [event, "--help"] : ["--help"]);
+    }
     if (topic !== undefined) {
       writeStderr(
         `cliffhanger-bin: help: unknown command "${topic}"${

@@ -264,7 +264,8 @@ Deno.test("help <command> prints that command's help", () =>
     const forms = [
       [["help", "stats"], ["--help", "stats"], ["-h", "stats"], ["stats", "--help"]],
       [["help", "hook", "stop"], ["hook", "stop", "--help"]],
-      [["help", "hook"], ["hook", "--help"]],
+      [["help", "hook"], ["hook", "--help"], ["help", "hook", "nonsense"]],
+      [["--help"], ["--help", "--version"], ["-h", "-V"]],
     ];
     for (const group of forms) {
       const outs = await Promise.all(group.map((argv) => runCli(argv, { home })));
@@ -273,6 +274,8 @@ Deno.test("help <command> prints that command's help", () =>
         assert.equal(out.stdout, outs[0]!.stdout, group[i]!.join(" "));
       }
     }
+    // asking for help never writes to errors.log
+    assert.equal(await readErrors(home), "");
   }));
 
 Deno.test("a relative CLIFFHANGER_HOME is a one-line usage error; a hook allows and says why on stderr", () =>

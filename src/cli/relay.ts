@@ -282,7 +282,8 @@ async function send(
   // not (made without parents; the folder above the relay's is outside a compiled binary's scope, so it is not looked at)
   if (!(await madeOrThere(paths.dir))) {
     throw new UsageError(
-      `relay send: no folder to hold the relay folder "${paths.dir}"; check --dir (relay on creates a whole path)`,
+      `relay send: no folder to hold the relay folder "${paths.dir}"; check --dir, CLIFFHANGER_RELAY_DIR or ` +
+        "relayDir (relay on creates a whole path)",
     );
   }
   // choose the turn, write it and record it under one lock: two sends at once must not both write turn N (the
@@ -336,7 +337,8 @@ async function madeOrThere(path: string): Promise<boolean> {
     return true;
   } catch (e) {
     if (e instanceof Deno.errors.AlreadyExists) return true;
-    if (e instanceof Deno.errors.NotFound) return false;
+    // a missing folder above, or a file where it should be
+    if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory) return false;
     throw e;
   }
 }

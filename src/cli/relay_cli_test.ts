@@ -120,6 +120,11 @@ Deno.test("relay (CLI): usage errors exit 2; --help everywhere", async () => {
     /^cliffhanger-bin: relay send: no folder to hold the relay folder ".*typo\/deep\/relay"; check --dir.*\n$/,
   );
   assert.equal(await Deno.stat(join(project, "typo")).catch(() => null), null);
+  // a file where a folder above should be: the same one line
+  await Deno.writeTextFile(join(project, "afile"), "");
+  const file = await runCli(["relay", "send", "x", "--dir", join(project, "afile", "relay")], { home, cwd: project });
+  assert.equal(file.code, 2);
+  assert.match(file.stderr, /^cliffhanger-bin: relay send: no folder to hold the relay folder .*\n$/);
   // the relay folder itself may be new: a send before relay on makes it, and says the relay is off
   const first = await runCli(["relay", "send", "x"], { home, cwd: project });
   assert.equal(first.code, 0, first.stderr);
@@ -210,6 +215,10 @@ Deno.test("hook stop + relay: the wait is not cut by the 10 s hook budget; STOP 
   assert.equal(await readErrors(home), "", "no budget overrun: the wait has its own limit");
   const events = await relayEvents();
   assert.deepEqual(events.map((l) => [l["name"], l["detail"]]), [["wait_started", null], ["stop_exit", "during"]]);
+  // each line is stamped with when its event happened, though both are written when the stop ends: STOP came more
+  // than a whole budget after the wait began (half of it is asserted, a margin for a stalled process)
+  const [begun, ended] = events.map((l) => Date.parse(String(l["ts"])));
+  assert.ok(ended! - begun! >= budgetMs / 2, `stop_exit only ${ended! - begun!} ms after wait_started`);
 });
 
 Deno.test("hook stop + relay: a relay folder outside the scope is skipped quietly by default, reported when configured", async () => {

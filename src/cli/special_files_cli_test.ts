@@ -41,6 +41,10 @@ for (const kind of ["fifo", "dev-zero"] as const) {
       // a config that is there but refused is not "none"
       const status = await within("status", runCli(["status"], { home }));
       assert.match(status.stdout, /config: .*config\.jsonc \(not read; defaults\)\n {2}problem: /);
+      // a bad environment value is a problem too, but not one of reading the file
+      await Deno.remove(join(root, "config.jsonc"));
+      const env = await within("status", runCli(["status"], { home, env: { CLIFFHANGER_MAX: "abc" } }));
+      assert.match(env.stdout, /config: .*config\.jsonc \(none; defaults\)\n {2}problem: .*CLIFFHANGER_MAX/);
     }));
 }
 

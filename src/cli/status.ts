@@ -169,7 +169,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   for (const p of quirks.problems) lines.push(`  problem: ${p}`);
   lines.push(`home: ${paths.root}`);
   // a file that is there but refused (a link out of the home, a FIFO) is not "none": the problem line says why
-  const absent = problems.length > 0 ? " (not read; defaults)" : " (none; defaults)";
+  const absent = facts.configReadProblem !== null ? " (not read; defaults)" : " (none; defaults)";
   lines.push(`config: ${paths.config}${configExists ? "" : absent}`);
   for (const p of problems) lines.push(`  problem: ${p}`);
   if (report.relay.warning) lines.push(report.relay.warning);

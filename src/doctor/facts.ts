@@ -50,6 +50,8 @@ export interface Facts {
   stallOn: boolean;
   config: Config;
   configExists: boolean;
+  /** Why config.jsonc could not be read (a link out of the home, a FIFO, …), or null. */
+  configReadProblem: string | null;
   /** The config file's read problem, then each bad value and unknown key (with "did you mean"). */
   configProblems: string[];
   /** The user, project and local settings files, then those named with --settings, each once. */
@@ -127,6 +129,7 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
     stallOn: !stallKillSwitch(env, config, stallOffFile),
     config,
     configExists: read.exists,
+    configReadProblem: read.readProblem === null ? null : scopeText(read.readProblem),
     // a zone that is not one is a bad value too, whichever names it (the schema takes any string)
     configProblems: [...configProblems(read, Object.keys(ConfigSchema.shape)), ...(zone.problem ? [zone.problem] : [])]
       .map(scopeText),
