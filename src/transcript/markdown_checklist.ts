@@ -5,10 +5,21 @@ import type { ChecklistItem } from "./types.ts";
 /** A list item whose body starts with a checkbox: bullet or number, `[ ]`/`[x]`/`[X]`, then the item text. */
 export const CHECKBOX_ITEM = /^[ \t]{0,12}(?:[-*+]|\d{1,4}[.)])[ \t]+\[([ xX])\][ \t]+(\S.*)$/;
 /** A code fence line (up to three spaces of indentation, as CommonMark reads one). */
-export const FENCE = /^[ \t]{0,3}(```|~~~)/;
+const FENCE = /^[ \t]{0,3}(```|~~~)/;
 
 /** The code fence open at some point of a text: its marker, or null outside a fenced block. */
 export type Fence = "```" | "~~~" | null;
+
+/**
+ * The fence open after `line`, read from inside `open`: a fence line opens one, or closes the one open when it uses
+ * the same marker (another marker inside a block is its text). undefined: `line` is no fence line.
+ */
+export function fenceAfter(open: Fence, line: string): Fence | undefined {
+  const f = FENCE.exec(line);
+  if (!f) return undefined;
+  const marker = f[1] as "```" | "~~~";
+  return open === null ? marker : open === marker ? null : open;
+}
 
 export interface MarkdownScan {
   items: ChecklistItem[];
@@ -36,11 +47,9 @@ export function scanMarkdownChecklist(text: string, fence: Fence): MarkdownScan 
   let open = fence;
   for (const raw of text.split("\n")) {
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    const f = FENCE.exec(line);
-    if (f) {
-      const marker = f[1] as "```" | "~~~";
-      if (open === null) open = marker;
-      else if (open === marker) open = null;
+    const next = fenceAfter(open, line);
+    if (next !== undefined) {
+      open = next;
       continue;
     }
     if (open !== null) continue;

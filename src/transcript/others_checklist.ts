@@ -9,7 +9,7 @@
  * boxes stay its own. English only: the lead-ins other languages use are rarer in the labelled sets
  * than the lists of the agent's own.
  */
-import { CHECKBOX_ITEM, FENCE } from "./markdown_checklist.ts";
+import { CHECKBOX_ITEM, type Fence, fenceAfter } from "./markdown_checklist.ts";
 
 /** A lead-in (marks, emphasis, a trailing parenthesis and colon removed) that names someone else as the owner. */
 const OTHERS_LEAD = new RegExp(
@@ -101,12 +101,12 @@ export function withoutOthersChecklists(message: string): string {
     }
     section = null;
   };
-  let fence: string | null = null;
+  let fence: Fence = null;
   for (const raw of message.split("\n")) {
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    const f = FENCE.exec(line);
-    if (fence !== null || f) {
-      if (f) fence = fence === null ? f[1]! : fence === f[1] ? null : fence;
+    const next = fenceAfter(fence, line);
+    if (fence !== null || next !== undefined) {
+      if (next !== undefined) fence = next;
       out.push(raw);
       continue;
     }
