@@ -59,10 +59,29 @@ const BOLD_LINE = /^ {0,3}(?:\*\*|__)[^*_\n]{0,119}[^*_\n?？.。!！](?:\*\*|__
  * row of such a table is the agent's own and is read: a migration table's "| Settings | old layout | not touched —
  * shall I go ahead with this one too? |" still asks.
  */
-const BEFORE_CELL =
-  /^(?:(?:before|old|original|previous|current|antes|vorher|alt|alter|altes|alte|старый|avant|ancien|prima|voor|было|変更前|旧|修改前|이전|변경\s*전)(?:\s+(?:copy|text|wording|string|label|message|prompt|texte|testo|tekst|texto|текст))?|(?:copy|text|wording|string|label|message|prompt)\s*\((?:before|old|current)\))(?:\s*\([^)]*\))?\s*:?$/i;
-const AFTER_CELL =
-  /^(?:(?:after|new|updated|proposed|despu[ée]s|nachher|neu|neuer|neues|neue|apr[èe]s|nouveau|depois|dopo|na|стало|новый|変更後|新|修改后|修改後|이후|변경\s*후)(?:\s+(?:copy|text|wording|string|label|message|prompt|texte|testo|tekst|texto|текст))?|(?:copy|text|wording|string|label|message|prompt)\s*\((?:after|new|proposed)\))(?:\s*\([^)]*\))?\s*:?$/i;
+const BEFORE_CELL = changeColumnName(
+  "before|old|original|previous|current|antes|vorher|alt|alter|altes|alte|старый|avant|ancien|prima|voor|было|変更前|旧|" +
+    "修改前|이전|변경\\s*전",
+  "before|old|current",
+);
+const AFTER_CELL = changeColumnName(
+  "after|new|updated|proposed|despu[ée]s|nachher|neu|neuer|neues|neue|apr[èe]s|nouveau|depois|dopo|na|стало|новый|" +
+    "変更後|新|修改后|修改後|이후|변경\\s*후",
+  "after|new|proposed",
+);
+
+/**
+ * A column name of one side of a change: one of `words`, alone or before a noun for copy ("old text", "neuer Text"), or
+ * such a noun with one of `inParentheses` ("copy (before)"); a note in parentheses and a colon may follow.
+ */
+function changeColumnName(words: string, inParentheses: string): RegExp {
+  const noun = "copy|text|wording|string|label|message|prompt";
+  return new RegExp(
+    `^(?:(?:${words})(?:\\s+(?:${noun}|texte|testo|tekst|texto|текст))?|(?:${noun})\\s*\\((?:${inParentheses})\\))` +
+      "(?:\\s*\\([^)]*\\))?\\s*:?$",
+    "i",
+  );
+}
 /** A cell that is a question (its emphasis, code marks and quotes aside). */
 const QUESTION_CELL = /[?？]\s*["”’»」』*_`]*\s*$/;
 
