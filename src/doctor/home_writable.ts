@@ -42,8 +42,6 @@ export async function checkHomeWritable(paths: Pick<HomePaths, "root" | "state" 
       fix: `make ${root} writable by you (chmod u+w), or point CLIFFHANGER_HOME at a writable folder and rebuild`,
     };
   }
-  const existing = new Set<string>();
-  for (const dir of [paths.state, paths.locks]) if (await lstatOrNull(dir) !== null) existing.add(dir);
   const state = await unlessThrown(paths.state, "the state folder", folderProblem);
   const locks = await unlessThrown(paths.locks, "the lock folder", folderProblem);
   const log = await unlessThrown(paths.log, "the decision log", logProblem);
@@ -51,13 +49,13 @@ export async function checkHomeWritable(paths: Pick<HomePaths, "root" | "state" 
   const problems = [state, locks, log, errors];
   if (problems.every((p) => p === null)) {
     // a folder not made yet is made by the first hook that needs it, in a home this just wrote to
-    const made = [[paths.state, "state"], [paths.locks, "locks"]].filter(([dir]) => existing.has(dir!));
-    const folders = made.length === 2
+    const stateThere = await lstatOrNull(paths.state) !== null;
+    const locksThere = await lstatOrNull(paths.locks) !== null;
+    const [there, missing] = stateThere ? ["state", "locks"] : ["locks", "state"];
+    const folders = stateThere && locksThere
       ? "and so are its state and locks folders"
-      : made.length === 1
-      ? `and so is its ${made[0]![1]} folder (the ${
-        made[0]![1] === "state" ? "locks" : "state"
-      } folder is not made yet)`
+      : stateThere || locksThere
+      ? `and so is its ${there} folder (the ${missing} folder is not made yet)`
       : "(its state and locks folders are not made yet: the first hook makes them)";
     return {
       id: "home-writable",
