@@ -4,12 +4,19 @@ import { relayTargetsFromArgs, scopesFor } from "./scopes.ts";
 import { envFrom } from "../src/env.ts";
 
 Deno.test("relay scopes: `relay …` runs get their folder (--dir, env, ./relay) and a --file to read", () => {
-  assert.deepEqual(relayTargetsFromArgs(["relay", "status"], "/w"), { dirs: ["/w/relay"], read: [] });
+  // the default folder: the relay folders above may be read (to name the project's mailbox from a subfolder)
+  assert.deepEqual(relayTargetsFromArgs(["relay", "status"], "/w/p/sub"), {
+    dirs: ["/w/p/sub/relay"],
+    read: ["/w/p/relay", "/w/relay", "/relay"],
+  });
   assert.deepEqual(relayTargetsFromArgs(["relay", "send", "--file", "x.md", "--dir=../r"], "/w/p"), {
     dirs: ["/w/r"],
     read: ["/w/p/x.md"],
   });
-  assert.deepEqual(relayTargetsFromArgs(["relay", "on"], "/w", envFrom({ CLIFFHANGER_RELAY_DIR: "/m" })).dirs, ["/m"]);
+  assert.deepEqual(relayTargetsFromArgs(["relay", "on"], "/w", envFrom({ CLIFFHANGER_RELAY_DIR: "/m" })), {
+    dirs: ["/m"],
+    read: [],
+  });
   assert.deepEqual(relayTargetsFromArgs(["stats", "--dir", "/x"], "/w"), { dirs: [], read: [] });
   const scopes = scopesFor(envFrom({ HOME: "/h" }), ["relay", "send", "--dir", "/p/relay", "--file", "/t/i.md"], "/w");
   assert.ok(scopes.write.includes("/p/relay") && scopes.read.includes("/p/relay"));

@@ -4,7 +4,7 @@
  * (and a symlinked file's target) are added to the settings scope, as the compile task does with --settings.
  * A `wrap … -- CMD …` run may start exactly that CMD (and the kill helper), as `compile --allow-run CMD` allows.
  */
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { EnvReader } from "../src/env.ts";
 import { computeScopes, denoRunArgs, resolveRunCommand, scopeInputFromEnv, type Scopes } from "../src/permissions.ts";
 import { versionCall } from "../src/doctor/handlers_start.ts";
@@ -159,7 +159,20 @@ export function relayTargetsFromArgs(
     if (flag === "--dir") dir = value;
     if (flag === "--file") read.push(resolve(cwd, value));
   }
+  // the default ./relay: a run from a project's subfolder may read the relay folders above, to name the mailbox it
+  // would miss (src/relay/mailbox_above.ts)
+  if (dir === undefined && !env("CLIFFHANGER_RELAY_DIR")) read.push(...relayFoldersAbove(resolve(cwd)));
   return { dirs: [resolve(cwd, dir ?? (env("CLIFFHANGER_RELAY_DIR") || "relay"))], read };
+}
+
+/** `<folder>/relay` for each folder above `cwd`, nearest first. */
+function relayFoldersAbove(cwd: string): string[] {
+  const out: string[] = [];
+  for (let folder = dirname(cwd); out.length < 32; folder = dirname(folder)) {
+    out.push(join(folder, "relay"));
+    if (dirname(folder) === folder) break;
+  }
+  return out;
 }
 
 export function scopesFor(

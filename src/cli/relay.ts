@@ -16,6 +16,7 @@ import { writeFileAtomic } from "../store/atomic.ts";
 import { withLock } from "../store/lock.ts";
 import { appendLogMd, logMdLine, MAX_LOG_MD_TAIL_BYTES, tailLogMd } from "../relay/log_md.ts";
 import { linkedFolderText, linkedRelayFolder, type RelayFolderSource } from "../relay/folder.ts";
+import { mailboxAbove } from "../relay/mailbox_above.ts";
 import { newestReport, nextInstructionTurn, type RelaySnapshot, snapshot } from "../relay/mailbox.ts";
 import { DEFAULT_RELAY_FOLDER, projectDir, relayDirFor, type RelayPaths, relayPaths } from "../relay/paths.ts";
 import { recordManager, TAKING_LEASE_MS, takingHolds } from "../relay/state.ts";
@@ -127,6 +128,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
         `relay ${sub}: ${linkedFolderText(linked, relayDirSource(parsed.values["dir"], ctx.env))}`,
       );
     }
+    if (relayDirSource(parsed.values["dir"], ctx.env) === "default") await fromSubfolder(ctx, sub, paths.dir);
     switch (sub) {
       case "on":
         return await on(ctx, paths);
@@ -159,6 +161,23 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     }
     throw new CommandError(`relay ${sub}: ${message(e)}`);
   }
+}
+
+/**
+ * Run from a subfolder of a project (no `./relay` here, a mailbox above): a command that would make a new mailbox
+ * here, which no hook waits on, is refused; one that only reads says where the mailbox is.
+ */
+async function fromSubfolder(ctx: CliContext, sub: Sub, dir: string): Promise<void> {
+  if (await Deno.lstat(dir).then(() => true, () => false)) return;
+  const above = await mailboxAbove(dir);
+  if (above === null) return;
+  if (sub === "on" || sub === "off" || sub === "send") {
+    throw new UsageError(
+      `relay ${sub}: no relay folder here, but ${above} is one; run it from ${dirname(above)}, or pass ` +
+        `--dir ${above} (--dir ${DEFAULT_RELAY_FOLDER} makes a new one here)`,
+    );
+  }
+  ctx.err(`cliffhanger-bin: relay ${sub}: no relay folder here; the one above is ${above} (--dir ${above})\n`);
 }
 
 /** Which of the three chose the folder, for the advice when it is a link. */

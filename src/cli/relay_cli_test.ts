@@ -241,3 +241,42 @@ Deno.test("hook stop + relay: a relay folder outside the scope is skipped quietl
     /hook stop \(relay\): relay folder ".*" is outside this process's permission scope.*--relay-dir/,
   );
 });
+
+Deno.test("relay (CLI): from a project's subfolder, the mailbox above is named, and no second one is made", async () => {
+  const { home, project, relay } = await setup();
+  assert.equal((await runCli(["relay", "on"], { home, cwd: project })).code, 0);
+  const sub = join(project, "src", "deep");
+  await Deno.mkdir(sub, { recursive: true });
+  for (const args of [["relay", "send", "x"], ["relay", "on"], ["relay", "off"]]) {
+    const run = await runCli(args, { home, cwd: sub });
+    assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
+    assert.equal(
+      run.stderr,
+      `cliffhanger-bin: ${args.slice(0, 2).join(" ")}: no relay folder here, but ${relay} is one; run it from ` +
+        `${project}, or pass --dir ${relay} (--dir relay makes a new one here)\n`,
+    );
+    assert.equal(run.stdout, "");
+  }
+  assert.equal(await Deno.stat(join(sub, "relay")).catch(() => null), null, "no mailbox made in the subfolder");
+  assert.equal(await Deno.stat(join(relay, "STOP")).catch(() => null), null, "nor anything done to the one above");
+  // reading commands say where it is, and read what they were asked to
+  const status = await runCli(["relay", "status"], { home, cwd: sub });
+  assert.equal(status.code, 0, status.stderr);
+  assert.equal(
+    status.stderr,
+    `cliffhanger-bin: relay status: no relay folder here; the one above is ${relay} (--dir ${relay})\n`,
+  );
+  assert.match(status.stdout, /no relay folder/);
+  // the flag, or the variable, is taken as asked
+  const there = await runCli(["relay", "send", "x", "--dir", relay], { home, cwd: sub });
+  assert.equal(there.code, 0, there.stderr);
+  const here = await runCli(["relay", "send", "x", "--dir", "relay"], { home, cwd: sub });
+  assert.equal(here.code, 0, here.stderr);
+  assert.ok((await Deno.stat(join(sub, "relay", "to-code.md"))).isFile);
+  // a folder named relay that holds no mailbox file is not one
+  const other = join(home, "other", "a");
+  await Deno.mkdir(join(home, "other", "relay"), { recursive: true });
+  await Deno.mkdir(other, { recursive: true });
+  const plain = await runCli(["relay", "on"], { home, cwd: other });
+  assert.equal(plain.code, 0, plain.stderr);
+});
