@@ -1,8 +1,9 @@
 /**
  * Replayed stops through the Stop step itself (hooks/stop/step.ts), the one `hook stop` runs. A `ReplaySession`
  * is one transcript file: it carries the session state from stop point to stop point, as the hook's state file
- * would, so the turn counter, the blocks sent and the stall retries come from the step. A stored stop point is the
- * end of a user turn (`stop_hook_active` false), so the cap starts again at each one; stall retries and the
+ * would, so the turn counter, the blocks sent and the stall retries come from the step. A stored stop point ends a
+ * user turn (`stop_hook_active` false: the cap starts again), or is one a Stop hook blocked in the file, after which
+ * the turn's later stops have `stop_hook_active` true and count against the same cap; stall retries and the
  * cooldown carry over. Replay answers as the hook
  * would with blocking on (a block counts), writes nothing and skips the relay. The clock is the stop's own
  * timestamp (kept strictly increasing), so the stall cooldown sees the gaps the session had.
@@ -82,7 +83,7 @@ export function stopPayloadAt(stop: StopPoint, file: Pick<TranscriptFile, "path"
     transcript_path: file.path,
     ...(file.subagent ? { agent_transcript_path: file.path, agent_type: "replay" } : {}),
     ...(stop.permissionMode ? { permission_mode: stop.permissionMode } : {}),
-    stop_hook_active: false,
+    stop_hook_active: stop.hookActive,
     last_assistant_message: stop.lastAssistantMessage,
   });
 }

@@ -1,8 +1,10 @@
 /**
  * Streams one stored transcript once, line by line (the live reader's line scanner, byte filter and reducer),
- * and calls `onStop` at every point where the agent ended a turn: the last assistant line before the next
- * real user prompt, and the end of the file. Only the reducer state is held, never the file. Unlike the live
- * hook, a final line without "\n" is read as complete: a stored file is not being written any more.
+ * and calls `onStop` at every point where the agent stopped: the last assistant line before the next real user
+ * prompt, before a `Stop hook feedback:` line (a Stop hook blocked that stop and the turn went on, so the stops after
+ * it in the turn have `stop_hook_active` true, as Claude Code sends it), and the end of the file. Only the reducer
+ * state is held, never the file. Unlike the live hook, a final line without "\n" is read as complete: a stored file
+ * is not being written any more.
  */
 import { openRegular } from "../store/safe_file.ts";
 import { includesAny, needles } from "../transcript/bytes.ts";
@@ -29,6 +31,8 @@ export interface StopPoint {
   nextPrompt: string | null;
   /** The user interrupted the turn: Claude Code runs no Stop hook for it. */
   interrupted: boolean;
+  /** A Stop hook blocked an earlier stop of this turn (the payload's `stop_hook_active`). */
+  hookActive: boolean;
 }
 
 export interface ScanStats {
@@ -41,6 +45,11 @@ export interface ScanStats {
 const PROMPT_HEAD_CHARS = 2000;
 const INTERRUPTED_TEXT = "[Request interrupted by user";
 const INTERRUPTED = needles([INTERRUPTED_TEXT]);
+/**
+ * The text Claude Code gives the agent when a Stop (or SubagentStop) hook blocks its stop (with `isMeta`, or as an
+ * exit-2 hook's stderr), or keeps it going with additional context.
+ */
+const HOOK_FEEDBACK = /^(?:<system-reminder>\s*)?(?:Stop|SubagentStop) hook (?:feedback|additional context):/;
 
 class StopSink implements LineSink {
   state = initialState();
@@ -54,6 +63,7 @@ class StopSink implements LineSink {
   #sessionId: string | null = null;
   #commandText: string | null = null;
   #interrupted = false;
+  #hookActive = false;
 
   constructor(readonly includeSidechain: boolean, readonly onStop: (stop: StopPoint) => void) {}
 
@@ -70,6 +80,10 @@ class StopSink implements LineSink {
   /** A parsed line (undefined: not parsed); `interrupted` tells whether it holds the interruption marker. */
   #take(value: unknown, lineNo: number, interrupted: () => boolean): void {
     if (value === undefined) return;
+    if (this.#turnHasOutput && this.#isHookFeedback(value)) {
+      this.#emit(null, lineNo - 1, true);
+      this.#hookActive = true;
+    }
     const event = classifyLine(value, { includeSidechain: this.includeSidechain });
     if (event.kind === "ignored" && this.#turnHasOutput && interrupted()) this.#interrupted = true;
     this.#apply(event, lineNo, value);
@@ -112,7 +126,17 @@ class StopSink implements LineSink {
     }
   }
 
-  #emit(nextPrompt: string | null, endLine: number): void {
+  /** A user line of this file's thread whose text is a Stop hook's feedback. */
+  #isHookFeedback(value: unknown): boolean {
+    if (typeof value !== "object" || value === null) return false;
+    const line = value as Record<string, unknown>;
+    if (line["type"] !== "user") return false;
+    if (line["isSidechain"] === true && !this.includeSidechain) return false;
+    return HOOK_FEEDBACK.test(promptHead(value).trimStart());
+  }
+
+  /** A stop point (when the turn has output); a new turn starts after it unless a hook blocked it. */
+  #emit(nextPrompt: string | null, endLine: number, blocked = false): void {
     if (this.#turnHasOutput) {
       this.onStop({
         state: this.state,
@@ -124,12 +148,15 @@ class StopSink implements LineSink {
         sessionId: this.#sessionId,
         nextPrompt,
         interrupted: this.#interrupted,
+        hookActive: this.#hookActive,
       });
     }
     this.#turnHasOutput = false;
     this.#lastHadText = false;
     this.#interrupted = false;
+    if (blocked) return;
     this.#commandText = null;
+    this.#hookActive = false;
   }
 }
 

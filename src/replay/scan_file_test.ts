@@ -61,3 +61,39 @@ Deno.test("a turn without agent output is no stop point", async () => {
   const stops = await scan([user("first"), user("second"), assistant("m1", "hi")]);
   assert.equal(stops.length, 1);
 });
+
+Deno.test("a stop a Stop hook blocked is a stop point; the turn's later stops have stop_hook_active", async () => {
+  const stops = await scan([
+    user("migrate the call sites"),
+    assistant("m1", "Two of five done. Want me to continue?"),
+    JSON.stringify({ type: "system", subtype: "stop_hook_summary" }),
+    user("Stop hook feedback:\nDo the remaining work now.", { isMeta: true }),
+    // a second hook's feedback on the same stop is not another stop
+    user("Stop hook feedback:\n[/usr/bin/other]: keep going"),
+    assistant("m2", "Three of five. Shall I go on?"),
+    user("<system-reminder>\nStop hook additional context: keep going\n</system-reminder>", { isMeta: true }),
+    assistant("m3", "All five migrated; tests pass."),
+    user("thanks, now the docs"),
+    assistant("m4", "Docs updated."),
+  ]);
+  assert.deepEqual(
+    stops.map((s) => [s.line, s.endLine, s.lastAssistantMessage, s.hookActive, s.nextPrompt]),
+    [
+      [2, 3, "Two of five done. Want me to continue?", false, null],
+      [6, 6, "Three of five. Shall I go on?", true, null],
+      [8, 8, "All five migrated; tests pass.", true, "thanks, now the docs"],
+      [10, 10, "Docs updated.", false, null],
+    ],
+  );
+});
+
+Deno.test("hook feedback with no stop before it in the turn, or a sidechain's, makes no stop point", async () => {
+  const stops = await scan([
+    user("go"),
+    user("Stop hook feedback:\nstray", { isMeta: true }),
+    assistant("m1", "Working."),
+    user("Stop hook feedback:\nsidechain's", { isMeta: true, isSidechain: true }),
+    assistant("m2", "Done."),
+  ]);
+  assert.deepEqual(stops.map((s) => [s.line, s.hookActive]), [[5, false]]);
+});
