@@ -220,6 +220,20 @@ Deno.test("status --json reports mode, cap, home, rule files and the sandbox it 
     assert.equal(s.permissions.write[join(home, ".cliffhanger")], "granted");
   }));
 
+Deno.test("status: a bad CLIFFHANGER_TZ is said once, and config.jsonc's tz stays in force", () =>
+  withHome(async (home) => {
+    await Deno.mkdir(join(home, ".cliffhanger"), { recursive: true });
+    await Deno.writeTextFile(join(home, ".cliffhanger", "config.jsonc"), '{ "tz": "Europe/Paris" }');
+    const run = await runCli(["status"], { home, env: { CLIFFHANGER_TZ: "Nowhere/Zone" } });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^prompt hook: clock on \(Europe\/Paris\);/m);
+    assert.equal(run.stdout.split('Bad value for CLIFFHANGER_TZ: "Nowhere/Zone"').length, 2, run.stdout);
+    const json = JSON.parse(
+      (await runCli(["status", "--json"], { home, env: { CLIFFHANGER_TZ: "Nowhere/Zone" } })).stdout,
+    );
+    assert.ok(json.config.problems.some((p: string) => p.includes("using Europe/Paris")), "the JSON keeps it");
+  }));
+
 Deno.test("the bare binary with stdin not a terminal (a hook entry without a command) exits 0 with a one-line hint", () =>
   withTempHome(async (home) => {
     const run = await runCli([], { home, stdin: '{"hook_event_name":"Stop"}' });

@@ -1,6 +1,7 @@
 /** `now [--json]`: the wall-clock line on its own, in the zone `hook prompt` uses (no session information). */
 import { clockParts, renderClockLine } from "../hooks/prompt/clock.ts";
-import { resolveTimeZone, systemTimeZone, tzSetting } from "../hooks/prompt/zone.ts";
+import { systemTimeZone } from "../hooks/prompt/zone.ts";
+import { resolveConfiguredZone } from "../hooks/prompt/configured_zone.ts";
 import { type CommandSpec, parseCommandArgs } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
 import { readConfigFile } from "../config_file.ts";
@@ -22,10 +23,11 @@ const spec: CommandSpec = {
 async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(spec, argv);
   const { config } = await readConfigFile(ctx.paths.config, ctx.env);
-  const zone = resolveTimeZone({
+  const zone = await resolveConfiguredZone({
+    env: ctx.env,
+    configPath: ctx.paths.config,
     configured: config.tz,
     system: systemTimeZone(),
-    setting: tzSetting(ctx.env, ctx.paths.config, config.tz),
   });
   if (zone.problem) ctx.err(`cliffhanger-bin: warning: ${zone.problem}\n`);
   const epochMs = ctx.now().getTime();

@@ -171,7 +171,9 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   // a file that is there but refused (a link out of the home, a FIFO) is not "none": the problem line says why
   const absent = facts.configReadProblem !== null ? " (not read; defaults)" : " (none; defaults)";
   lines.push(`config: ${paths.config}${configExists ? "" : absent}`);
-  for (const p of problems) lines.push(`  problem: ${p}`);
+  // the zone's problem is one of the config's, said once: under the prompt hook when its clock is on
+  const shownAbove = !config.noClock ? facts.zone.problem : null;
+  for (const p of problems) if (p !== shownAbove) lines.push(`  problem: ${p}`);
   if (report.relay.warning) lines.push(report.relay.warning);
   lines.push(
     report.registered

@@ -11,7 +11,8 @@ import { type EnvReader, isOn } from "../env.ts";
 import { scopeText } from "../errors.ts";
 import { quirkFilesReport } from "../hooks/prompt/quirks_files.ts";
 import { stallKillSwitch } from "../hooks/stop/stall/switch.ts";
-import { resolveTimeZone, systemTimeZone, tzSetting } from "../hooks/prompt/zone.ts";
+import { systemTimeZone } from "../hooks/prompt/zone.ts";
+import { resolveConfiguredZone } from "../hooks/prompt/configured_zone.ts";
 import { relayDirFor } from "../relay/paths.ts";
 import { RELAY_TIMEOUT_HEADROOM_S, relayInUse, relayTimeoutWarning } from "../relay/timeout.ts";
 import { loadRuleSet } from "../rules/load.ts";
@@ -115,10 +116,11 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
   const homeInScope = inScope("write", paths.root);
   const homeReadable = inScope("read", paths.root);
   const rules = await loadRuleSet(paths.rules);
-  const zone = resolveTimeZone({
+  const zone = await resolveConfiguredZone({
+    env,
+    configPath: paths.config,
     configured: config.tz,
     system: systemTimeZone(),
-    setting: tzSetting(env, paths.config, config.tz),
   });
   return {
     paths,

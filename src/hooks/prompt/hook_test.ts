@@ -165,6 +165,22 @@ Deno.test("hook prompt: an invalid CLIFFHANGER_TZ falls back to the system zone 
     );
   }));
 
+Deno.test("hook prompt: an invalid CLIFFHANGER_TZ leaves config.jsonc's tz in force, and says so", () =>
+  withHarness(async (h) => {
+    const config = join(h.home, ".cliffhanger", "config.jsonc");
+    const out = context(
+      await h.run(payload(), { env: { CLIFFHANGER_TZ: "Mars/Olympus" }, config: '{ "tz": "America/Sao_Paulo" }' }),
+    );
+    assert.match(out, /Now: .* \(UTC-03:00\)/);
+    assert.ok(
+      (await h.errors()).includes(
+        `hook prompt: Bad value for CLIFFHANGER_TZ: "Mars/Olympus" is not an IANA time zone; using America/Sao_Paulo ` +
+          `("tz" in "${config}")`,
+      ),
+      await h.errors(),
+    );
+  }));
+
 Deno.test("hook prompt: an invalid tz in config.jsonc is reported as the file's key, not as CLIFFHANGER_TZ", () =>
   withHarness(async (h) => {
     const config = join(h.home, ".cliffhanger", "config.jsonc");

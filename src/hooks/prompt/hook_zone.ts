@@ -12,7 +12,8 @@ import { writeJsonAtomic } from "../../store/atomic.ts";
 import { VERSION } from "../../version.ts";
 import type { HookIo } from "../contract.ts";
 import { formatOffset, intlClockParts, type KnownOffset } from "./clock.ts";
-import { readDateZone, resolveTimeZone, systemIsUtc, systemTimeZone, tzSetting } from "./zone.ts";
+import { readDateZone, resolveTimeZone, systemIsUtc, systemTimeZone } from "./zone.ts";
+import { resolveConfiguredZone } from "./configured_zone.ts";
 import {
   checkZoneCacheEntry,
   ZONE_CACHE_FILE,
@@ -35,10 +36,11 @@ export async function hookZone(io: ZoneIo): Promise<HookZone> {
   const configured = io.config.tz;
   const utc = systemIsUtc();
   if ((configured?.trim() ?? "") !== "" || utc) {
-    const resolved = resolveTimeZone({
+    const resolved = await resolveConfiguredZone({
+      env: io.env,
+      configPath: io.paths.config,
       configured,
       system: utc ? "UTC" : systemTimeZone(),
-      setting: tzSetting(io.env, io.paths.config, configured ?? ""),
     });
     return { zone: resolved.zone, known: null, problem: resolved.problem };
   }
