@@ -4,7 +4,7 @@ import { type LoopStats, LoopStatsAccumulator } from "./loops.ts";
 import { type PromptStats, PromptStatsAccumulator } from "./prompts.ts";
 import { type RelayStats, RelayStatsAccumulator } from "./relay.ts";
 import { PromptLogLineSchema } from "../hooks/prompt/log_line.ts";
-import { DAY_MS, inWindow, type StatsWindow, statsWindow } from "./window.ts";
+import { DAY_MS, inWindow, type StatsWindow, statsWindow, utcDay } from "./window.ts";
 
 /** The stall stage's numbers: stalls found (by kind), nudged, held back (by gate), and healthy stops. */
 export interface StallStats {
@@ -155,7 +155,7 @@ export class StatsAccumulator {
     if (!inWindow(line.ts, this.#window)) return;
     const s = this.#stats;
     this.#sessions.add(line.session);
-    const day = this.#perDay.get(line.ts.slice(0, 10));
+    const day = this.#perDay.get(utcDay(line.ts));
     if (line.action === "block") {
       s.caught++;
       if (line.attended === true) s.caughtAttended++;

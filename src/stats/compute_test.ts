@@ -49,6 +49,26 @@ Deno.test("computeStats() counts whole UTC days, so the chart and the totals agr
   assert.equal(stats.since, "2026-11-24T00:00:00.000Z");
 });
 
+Deno.test("computeStats() puts a stamp with a UTC offset under its UTC day, so the chart still adds up", () => {
+  const now = new Date("2026-11-30T10:00:00Z");
+  const stats = computeStats([
+    line("2026-11-23T23:00:00.000-05:00", "block", "offers-to-continue", "a"), // 2026-11-24T04:00Z
+    line("2026-11-30T00:30:00+05:00", "block", "open-items", "b"), // 2026-11-29T19:30Z
+    line("2026-11-30T09:00:00+00:00", "allow", "no-pattern", "c"),
+  ], { now, days: 7 });
+  assert.equal(stats.caught, 2);
+  assert.equal(stats.perDay.reduce((n, d) => n + d.caught, 0), stats.caught);
+  const day = (date: string) => stats.perDay.find((d) => d.date === date)!;
+  assert.equal(day("2026-11-24").caught, 1);
+  assert.equal(day("2026-11-29").caught, 1);
+  assert.equal(day("2026-11-30").caught, 0);
+  assert.equal(day("2026-11-30").allowed, 1);
+  // --days 1 is today in UTC: the +05:00 stamp is yesterday's, in the window and in the chart alike
+  const today = computeStats([line("2026-11-30T00:30:00+05:00", "block", "open-items", "b")], { now, days: 1 });
+  assert.equal(today.caught, 0);
+  assert.equal(today.perDay.reduce((n, d) => n + d.caught, 0), 0);
+});
+
 Deno.test("computeStats() counts stalls by kind, recovered and capped, and keeps them out of the decision counts", () => {
   const now = new Date("2026-11-30T10:00:00Z");
   const stall = (name: string, stalls: { kind: string; id: string }[], gate: string | null = null) =>

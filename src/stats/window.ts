@@ -18,6 +18,16 @@ export function statsWindow(now: Date, days: number): StatsWindow {
 }
 
 /** Whether an ISO timestamp falls inside the window (an unparseable one does not). */
+/**
+ * The UTC day (YYYY-MM-DD) of a log line's instant: its first ten characters for a UTC stamp (ours), else the
+ * instant read and put in UTC (a stamp with an offset, as another writer may leave).
+ */
+export function utcDay(ts: string): string {
+  if (ts.endsWith("Z") && ts.length > 10) return ts.slice(0, 10);
+  const t = Date.parse(ts);
+  return Number.isFinite(t) ? new Date(t).toISOString().slice(0, 10) : ts.slice(0, 10);
+}
+
 export function inWindow(ts: string, window: StatsWindow): boolean {
   const t = Date.parse(ts);
   return Number.isFinite(t) && t >= window.since && t <= window.until;
