@@ -196,7 +196,9 @@ async function hookCommand(argv: string[]): Promise<number> {
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     writeStderr(`cliffhanger-bin: ${message} (the hook allows and exits 0)\n`);
-    await appendError(paths.errors, "hook", `${message}; allowed`);
+    // the message names its command ("hook: …", "hook stop: …"): that is the line's place, said once
+    const at = /^(hook(?: [^\s:]+)?): /.exec(message);
+    await appendError(paths.errors, at?.[1] ?? "hook", `${at ? message.slice(at[0].length) : message}; allowed`);
     return 0;
   }
   const relative = relativeHomeProblem(readEnv);

@@ -76,7 +76,12 @@ Deno.test("hook usage mistakes never exit non-zero: they allow, say why on stder
       assert.equal(run.stdout, "");
       assert.match(run.stderr, pattern);
     }
-    assert.equal((await readErrors(home)).trim().split("\n").length, 5);
+    const lines = (await readErrors(home)).trim().split("\n");
+    assert.equal(lines.length, 5);
+    // each line names its command once ("hook: …", "hook stop: …"), as every other errors.log line does
+    assert.match(lines[0]!, /^\S+ hook: unknown event "stpo"/);
+    assert.match(lines[2]!, /^\S+ hook stop: unknown flag "--foo"/);
+    for (const line of lines) assert.doesNotMatch(line, /hook: hook/);
   }));
 
 Deno.test("off makes every hook allow and log nothing; on brings it back", () =>
