@@ -104,8 +104,21 @@ Deno.test("replay of files that are not transcripts says so (a payload, lines of
       one.out,
       /\n {2}\(1 file holds no transcript entry: not a Claude Code transcript \(.*\), or empty\)\n/,
     );
+    // no session is counted for it, and one of anything is said in the singular
+    assert.match(one.out, /^replayed 1 transcript \(0 sessions, 0 subagent\): 0 stop points\n/);
     const both = await replay(["--json", payload, text]);
     assert.equal(JSON.parse(both.out).filesWithoutEntries, 2);
+    assert.equal(JSON.parse(both.out).sessions, 0);
+    const session = join(dir, "s1.jsonl");
+    await Deno.writeTextFile(
+      session,
+      [
+        { type: "user", sessionId: "s1", message: { role: "user", content: "go" } },
+        { type: "assistant", message: { id: "m1", role: "assistant", content: [{ type: "text", text: "Done." }] } },
+      ].map((l) => JSON.stringify(l)).join("\n") + "\n",
+    );
+    const single = await replay([session]);
+    assert.match(single.out, /^replayed 1 transcript \(1 session, 0 subagent\): 1 stop point\n/);
     const corpus = await replay(["--json", CORPUS]);
     assert.equal(JSON.parse(corpus.out).filesWithoutEntries, 0);
   } finally {

@@ -9,8 +9,8 @@ export function renderReplay(r: ReplayReport, labels: Record<string, string>): s
   out.push(
     `replayed ${r.files} transcript${
       r.files === 1 ? "" : "s"
-    } (${r.sessions} sessions, ${r.subagentFiles} subagent): ` +
-      `${r.stops} stop points`,
+    } (${r.sessions} session${r.sessions === 1 ? "" : "s"}, ${r.subagentFiles} subagent): ` +
+      `${r.stops} stop point${r.stops === 1 ? "" : "s"}`,
   );
   const notes = [
     r.interrupted > 0 ? `${r.interrupted} interrupted turns skipped (no Stop hook runs)` : "",

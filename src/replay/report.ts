@@ -92,10 +92,11 @@ export class ReplayAccumulator {
   addFile(subagent: boolean, lines: { malformed: number; entries: number }): void {
     const r = this.report;
     r.files++;
-    if (subagent) r.subagentFiles++;
-    else r.sessions++;
     r.malformedLines += lines.malformed;
+    // a file with no transcript entry (a payload, notes, an empty file) is no session
     if (lines.entries === 0) r.filesWithoutEntries++;
+    else if (subagent) r.subagentFiles++;
+    else r.sessions++;
   }
 
   add(point: ReplayedPoint): void {
