@@ -280,3 +280,31 @@ Deno.test("relay (CLI): from a project's subfolder, the mailbox above is named, 
   const plain = await runCli(["relay", "on"], { home, cwd: other });
   assert.equal(plain.code, 0, plain.stderr);
 });
+
+Deno.test("hook stop + relay checkpoint: under the binary's scopes (the relay folder and PROGRESS.md) it commits", async () => {
+  const { home, project, relay } = await setup();
+  const git = async (...args: string[]) => {
+    const out = await new Deno.Command("git", { args, cwd: project, stdout: "piped", stderr: "piped" }).output();
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    return new TextDecoder().decode(out.stdout);
+  };
+  await git("init", "-q");
+  await git("config", "user.email", "t@example.invalid");
+  await git("config", "user.name", "t");
+  await Deno.writeTextFile(join(project, "work.txt"), "done\n");
+  await runCli(["relay", "on"], { home, cwd: project });
+  const r = await runCli(["hook", "stop"], {
+    home,
+    stdin: payload(project),
+    relayDirs: [relay],
+    runCommands: ["git"],
+    env: { CLIFFHANGER_RELAY_POLL_S: "0.1", CLIFFHANGER_RELAY_MAX_WAIT_S: "0.3", CLIFFHANGER_RELAY_CHECKPOINT: "1" },
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const relayLines = (await readAllLog(home)).filter((l) => l["kind"] === "relay");
+  const checkpoint = relayLines.find((l) => String(l["name"]).startsWith("checkpoint"));
+  assert.equal(checkpoint?.["name"], "checkpoint", JSON.stringify(relayLines));
+  assert.match(await Deno.readTextFile(join(project, "PROGRESS.md")), /relay checkpoint: waiting for turn 1/);
+  assert.match(await git("log", "--format=%s"), /^relay checkpoint: waiting for turn 1\n/);
+  assert.equal(await readErrors(home), "");
+});

@@ -5,7 +5,6 @@
  * with a message saying so, and the relay goes on. `--no-verify` and SAFE_GIT keep git hooks and fsmonitors out of
  * it, and a repository whose own config sets a filter, a textconv or another program is refused.
  */
-import { dirname } from "../path.ts";
 import type { CheckpointOutcome } from "./stage.ts";
 import { appendToFile } from "../store/append.ts";
 
@@ -28,9 +27,12 @@ export const GIT = "git";
  */
 export const SAFE_GIT = ["-c", "core.fsmonitor=", "-c", "core.hooksPath=/dev/null"] as const;
 
-/** Local config keys that make `git add` or `git commit` run a program: refused rather than guessed around. */
+/**
+ * Local config keys that make `git add` or `git commit` run a program, or pull in another config file (which may set
+ * one, and may change after the look): refused rather than guessed around. The look follows includes as well.
+ */
 const RUNS_PROGRAMS =
-  /^(?:filter\.[^\s]+\.(?:clean|smudge|process)|diff\.[^\s]+\.textconv|core\.sshcommand|gpg\.program|core\.editor|sequence\.editor|core\.pager) /im;
+  /^(?:filter\.[^\s]+\.(?:clean|smudge|process)|diff\.[^\s]+\.textconv|core\.sshcommand|gpg\.(?:[^\s]+\.)?program|core\.editor|sequence\.editor|core\.pager|include\.path|includeif\.[^\s]+\.path) /im;
 
 export const realCheckpointDeps: CheckpointDeps = {
   async run(command, args, cwd) {
@@ -40,7 +42,8 @@ export const realCheckpointDeps: CheckpointDeps = {
     return { code: out.code, stdout: d.decode(out.stdout), stderr: d.decode(out.stderr) };
   },
   async append(path, text) {
-    await Deno.mkdir(dirname(path), { recursive: true });
+    // the project folder holds the relay folder, so it is there; making it would need write access to it, which the
+    // binary's scope does not give (only the relay folder and PROGRESS.md)
     await appendToFile(path, text, 0o644);
   },
 };
@@ -67,7 +70,7 @@ export async function checkpoint(
   const git = (args: string[]) => deps.run(GIT, [...SAFE_GIT, "-C", input.project, ...args], input.project);
   try {
     // a repository whose own config runs programs (filters, textconv…) is not checkpointed: it could run code here
-    const local = await git(["config", "--local", "--get-regexp", "."]);
+    const local = await git(["config", "--local", "--includes", "--get-regexp", "."]);
     const risky = RUNS_PROGRAMS.exec(local.stdout);
     if (risky) {
       return {

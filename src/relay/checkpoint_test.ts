@@ -75,6 +75,20 @@ Deno.test("checkpoint: git runs with fsmonitor and hooks off; a repository confi
     assert.equal(refused.ok, false);
     assert.match(refused.detail, /refused: the repository's own config sets filter\.evil\.clean/);
     await assert.rejects(Deno.stat(marker), Deno.errors.NotFound, "the filter never ran");
+
+    // the same filter from a file the config includes: `git config --local` alone does not show it
+    await git(project, "config", "--unset", "filter.evil.clean");
+    await Deno.writeTextFile(join(project, ".git", "evil.cfg"), `[filter "evil"]\n\tclean = touch ${marker} && cat\n`);
+    await git(project, "config", "include.path", "evil.cfg");
+    const included = await checkpoint({ project, progressFile: join(project, "PROGRESS.md"), label: "t3", now });
+    assert.equal(included.ok, false);
+    assert.match(included.detail, /refused: the repository's own config sets (?:include\.path|filter\.evil\.clean)/);
+    await assert.rejects(Deno.stat(marker), Deno.errors.NotFound, "the included filter never ran");
+    // an include alone (whatever it holds now) is refused too: the file may change after the look
+    await Deno.writeTextFile(join(project, ".git", "evil.cfg"), "");
+    const bare = await checkpoint({ project, progressFile: join(project, "PROGRESS.md"), label: "t4", now });
+    assert.equal(bare.ok, false);
+    assert.match(bare.detail, /refused: the repository's own config sets include\.path/);
   } finally {
     await Deno.remove(project, { recursive: true });
   }
