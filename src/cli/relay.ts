@@ -20,7 +20,7 @@ import { mailboxAbove } from "../relay/mailbox_above.ts";
 import { newestReport, nextInstructionTurn, type RelaySnapshot, snapshot } from "../relay/mailbox.ts";
 import { DEFAULT_RELAY_FOLDER, projectDir, relayDirFor, type RelayPaths, relayPaths } from "../relay/paths.ts";
 import { recordManager, TAKING_LEASE_MS, takingHolds } from "../relay/state.ts";
-import { formatMessage } from "../relay/turn_format.ts";
+import { formatMessage, MAX_TURN } from "../relay/turn_format.ts";
 import { isPermissionError } from "../relay/access.ts";
 
 const DIR_FLAG = {
@@ -322,6 +322,11 @@ async function send(
       );
     }
     const turn = nextInstructionTurn(before);
+    if (turn > MAX_TURN) {
+      throw new CommandError(
+        `relay send: the mailbox has used every turn a turn line can say (${MAX_TURN}); start a new relay folder`,
+      );
+    }
     const pending = before.instructionTurn !== null && before.instructionTurn > before.hookConsumed;
     const target = pending ? queuedPath(paths, turn) : paths.toCode;
     await writeFileAtomic(target, formatMessage(turn, body), { mode: 0o644, label: "relay mailbox" });

@@ -308,3 +308,25 @@ Deno.test("hook stop + relay checkpoint: under the binary's scopes (the relay fo
   assert.match(await git("log", "--format=%s"), /^relay checkpoint: waiting for turn 1\n/);
   assert.equal(await readErrors(home), "");
 });
+
+Deno.test("relay send: counters past the largest turn a turn line can say are refused, never sent unreadable", async () => {
+  const { home, project, relay } = await setup();
+  assert.equal((await runCli(["relay", "on"], { home, cwd: project })).code, 0);
+  const managerState = join(relay, "manager-state.json");
+  // a cloned project's files: the last turn sent at the largest turn, then past it
+  await Deno.writeTextFile(managerState, JSON.stringify({ last_agent_turn_consumed: 0, last_sent_turn: 999_999_999 }));
+  const full = await runCli(["relay", "send", "Now write the docs."], { home, cwd: project });
+  assert.equal(full.code, 1);
+  assert.match(full.stderr, /every turn a turn line can say \(999999999\); start a new relay folder\n$/);
+  await Deno.writeTextFile(managerState, JSON.stringify({ last_agent_turn_consumed: 0, last_sent_turn: 1e9 }));
+  const past = await runCli(["relay", "send", "Now write the docs."], { home, cwd: project });
+  assert.equal(past.code, 1);
+  assert.match(past.stderr, /manager-state\.json": last_sent_turn: .*999999999; fix or delete it first\n$/);
+  assert.equal(await Deno.stat(join(relay, "to-code.md")).catch(() => null), null, "nothing written");
+  // below it, a send goes through and the hook can read what it wrote
+  await Deno.writeTextFile(managerState, JSON.stringify({ last_agent_turn_consumed: 0, last_sent_turn: 999_999_998 }));
+  const last = await runCli(["relay", "send", "Now write the docs."], { home, cwd: project });
+  assert.equal(last.code, 0, last.stderr);
+  const status = JSON.parse((await runCli(["relay", "status", "--json"], { home, cwd: project })).stdout);
+  assert.equal(status.instructionTurn, 999_999_999);
+});

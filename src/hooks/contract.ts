@@ -8,8 +8,31 @@ import type { EnvReader } from "../env.ts";
 import type { LoadedStateFile } from "../store/state_file.ts";
 import type { HomePaths } from "../store/paths.ts";
 
-/** Largest payload read from stdin; past it the hook allows without deciding. */
-export const MAX_STDIN_BYTES = 64 * 1024 * 1024;
+/**
+ * Largest payload read from stdin; past it the hook allows without deciding. A real payload is a few KB (a Write
+ * call's content or a final message: tens to hundreds of KB); parsing is synchronous, so the budget's timer cannot
+ * cut it short, and 8 MiB of the costliest JSON (empty arrays) parses in a few seconds here.
+ */
+export const MAX_STDIN_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Payload strings a hook keeps in a state file, a file name or a log line, and the most characters each may have:
+ * ids and names are short (a UUID, `toolu_…`, `mcp__server__tool`), paths at most PATH_MAX. A longer one is refused
+ * (allowed, one errors.log line), so that no state file outgrows its read limit and loses the cap's count.
+ */
+export const PAYLOAD_FIELD_CAPS: Readonly<Record<string, number>> = {
+  session_id: 256,
+  hook_event_name: 64,
+  prompt_id: 256,
+  agent_id: 256,
+  agent_type: 256,
+  tool_use_id: 256,
+  tool_name: 256,
+  permission_mode: 64,
+  cwd: 4096,
+  transcript_path: 4096,
+  agent_transcript_path: 4096,
+};
 
 export interface HookOutcome {
   /** What to print on stdout: one JSON object and a newline, or "". */

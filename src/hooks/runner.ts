@@ -35,6 +35,7 @@ import {
   type HookOutcome,
   type HookRunDeps,
   MAX_STDIN_BYTES,
+  PAYLOAD_FIELD_CAPS,
   type StepContinuation,
   type StepResult,
 } from "./contract.ts";
@@ -126,6 +127,12 @@ export async function runDefinedHook(def: AnyHookDefinition, deps: HookRunDeps):
   const raw = parseJson(deps.stdinText, def.fallback);
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw new TypeError(`stdin is not a JSON object; ${def.fallback}`);
+  }
+  for (const [key, cap] of Object.entries(PAYLOAD_FIELD_CAPS)) {
+    const value = (raw as Record<string, unknown>)[key];
+    if (typeof value === "string" && value.length > cap) {
+      throw new TypeError(`payload field ${key} has ${value.length} characters, over its ${cap}; ${def.fallback}`);
+    }
   }
   const named = (raw as Record<string, unknown>)["hook_event_name"];
   if (typeof named === "string" && !def.events.includes(named)) {

@@ -93,6 +93,43 @@ Deno.test("runner, hook stop: a session_id that is not a string is allowed and s
     assert.deepEqual(await files(join(home, ".cliffhanger", "state")), [], "no state for any of them");
   }));
 
+for (const name of EVENTS) {
+  Deno.test(`runner, hook ${name}: an id, name or path over its cap is allowed and said, nothing kept`, () =>
+    withHome(async (home) => {
+      const base = name === "stop"
+        ? { hook_event_name: "Stop", last_assistant_message: "Two of five done. Want me to continue?" }
+        : name === "prompt"
+        ? { hook_event_name: "UserPromptSubmit", prompt: "what time is it?" }
+        : { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "make test" } };
+      const oversized: Record<string, unknown>[] = [
+        { session_id: "S".repeat(257) },
+        { session_id: "s", prompt_id: "P".repeat(100_000) },
+        { session_id: "s", cwd: "/" + "c".repeat(5000) },
+        { session_id: "s", tool_name: "T".repeat(300) },
+      ];
+      for (const extra of oversized) {
+        // again and again: a turn key too long to keep never resets the cap's count, since nothing is kept
+        for (let i = 0; i < 5; i++) {
+          assert.equal((await call(home, name, JSON.stringify({ ...base, ...extra }))).stdout, "");
+        }
+      }
+      const lines = (await Deno.readTextFile(join(home, ".cliffhanger", "errors.log"))).trim().split("\n");
+      assert.equal(lines.length, 20);
+      assert.match(lines[0]!, /payload field session_id has 257 characters, over its 256; /);
+      assert.match(lines[5]!, /payload field prompt_id has 100000 characters, over its 256; /);
+      assert.match(lines[10]!, /payload field cwd has 5001 characters, over its 4096; /);
+      assert.match(lines[15]!, /payload field tool_name has 300 characters, over its 256; /);
+      assert.ok(lines.every((l) => l.length <= 500), "no line repeats the value");
+      assert.deepEqual(await files(join(home, ".cliffhanger", "state")), [], "no state kept");
+      assert.deepEqual(await files(join(home, ".cliffhanger")), ["errors.log"], "no log line either");
+      // at the caps themselves, the hook decides as usual
+      const atCap = { ...base, session_id: "s".repeat(256), prompt_id: "p".repeat(256), cwd: "/" + "c".repeat(4095) };
+      const outcome = await call(home, name, JSON.stringify(atCap));
+      if (name === "stop") assert.match(outcome.stdout, /"decision":"block"/);
+      if (name === "prompt") assert.match(outcome.stdout, /Now: /);
+    }));
+}
+
 Deno.test("runner: a log.jsonl that cannot be appended to costs the line, said in errors.log, never the answer", () =>
   withHome(async (home) => {
     const root = join(home, ".cliffhanger");

@@ -9,8 +9,10 @@ import { writeJsonAtomic } from "../store/atomic.ts";
 import { withLock } from "../store/lock.ts";
 import { readRegularText, UnsafeFileError } from "../store/safe_file.ts";
 import { dirname } from "../path.ts";
+import { MAX_TURN } from "./turn_format.ts";
 
-const turn = z.int().check(z.minimum(0));
+/** A turn counter: no larger than a turn line can say, so a counter never points past every message (turn_format.ts). */
+const turn = z.int().check(z.minimum(0), z.maximum(MAX_TURN));
 
 /**
  * A turn handed over but not yet recorded as consumed: the stop that took it writes this before it answers and

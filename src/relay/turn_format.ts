@@ -16,6 +16,9 @@ export interface Message {
   body: string;
 }
 
+/** The largest turn a turn line (nine digits) or a queue file name holds; the counters may not pass it. */
+export const MAX_TURN = 999_999_999;
+
 const WITH_WORD = /^\s*(?:#{1,6}\s*)?turn\s*[:#-]?\s*#?\s*(\d{1,9})\b\s*(?:[:.)\-–—]\s*)?(.*)$/i;
 const BARE = /^\s*(?:#{1,6}\s*)?#?\s*(\d{1,9})\s*:?\s*$/;
 
