@@ -22,10 +22,11 @@ async function run(name: "on" | "off", ctx: CliContext, argv: string[]): Promise
   let changed = false;
   try {
     if (name === "off") {
-      await Deno.mkdir(dirname(path), { recursive: true });
+      await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
       try {
         await Deno.writeTextFile(path, `paused by "cliffhanger-bin off" at ${ctx.now().toISOString()}\n`, {
           createNew: true,
+          mode: 0o600,
         });
         changed = true;
       } catch (e) {

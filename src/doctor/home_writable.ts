@@ -23,7 +23,7 @@ export async function checkHomeWritable(paths: Pick<HomePaths, "root" | "state" 
 > {
   const { root } = paths;
   try {
-    await Deno.mkdir(root, { recursive: true });
+    await Deno.mkdir(root, { recursive: true, mode: 0o700 });
     await probeFolder(root);
   } catch (e) {
     if (e instanceof Deno.errors.NotCapable) {

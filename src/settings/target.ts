@@ -33,7 +33,7 @@ export function backupPath(backupsDir: string, target: string, now: Date, attemp
 
 /** Copy the bytes of a settings file into the backups folder without overwriting an older backup. */
 export async function writeBackup(backupsDir: string, target: string, bytes: Uint8Array, now: Date): Promise<string> {
-  await Deno.mkdir(backupsDir, { recursive: true });
+  await Deno.mkdir(backupsDir, { recursive: true, mode: 0o700 });
   // a backups folder planted as a link would put a copy of the settings where it points
   await refuseLinkedFolder(backupsDir, `the backups folder "${backupsDir}"`, "nothing was written");
   for (let attempt = 1;; attempt++) {

@@ -18,8 +18,14 @@ export interface AtomicWriteOptions {
   folderMayBeLink?: boolean;
 }
 
+/** The mode of a folder made for a file of `fileMode`: searchable where the file is readable. */
+export function folderMode(fileMode = 0o600): number {
+  return (fileMode & 0o666) | ((fileMode & 0o444) >> 2);
+}
+
 export async function writeFileAtomic(path: string, text: string, options: AtomicWriteOptions = {}): Promise<void> {
-  if (options.mkdirs ?? true) await Deno.mkdir(dirname(path), { recursive: true });
+  // a folder made for it is as private as the file: 0o700 for a 0o600 file (the umask may only take more away)
+  if (options.mkdirs ?? true) await Deno.mkdir(dirname(path), { recursive: true, mode: folderMode(options.mode) });
   // the target must not be a link (the rename would replace the link, but a reader could follow it first) or a
   // FIFO, and its folder must not be a planted link
   await checkWritable(path, { label: options.label ?? "file", folderMayBeLink: options.folderMayBeLink ?? false });

@@ -82,7 +82,7 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
   // where it points
   if (options.under !== undefined) await refuseLinksBetween(options.under, dirname(lockPath));
   try {
-    await Deno.mkdir(dirname(lockPath), { recursive: true });
+    await Deno.mkdir(dirname(lockPath), { recursive: true, mode: 0o700 });
   } catch (e) {
     // a scope that grants the lock file but not its folder (the lock beside a settings file): the folder exists
     if (!(e instanceof Deno.errors.NotCapable)) throw e;

@@ -42,7 +42,7 @@ export function shouldRotate(size: number, incoming: number, maxBytes: number): 
 export async function appendRotating(path: string, text: string, options: AppendRotatingOptions): Promise<void> {
   const bytes = new TextEncoder().encode(text);
   if (bytes.length === 0) return;
-  await Deno.mkdir(dirname(path), { recursive: true });
+  await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
   if (options.maxBytes > 0) {
     // a rotation that fails (a file we may not rename) must not cost the line: append anyway
     await rotateIfOver(path, bytes.length, options.maxBytes).catch(() => false);

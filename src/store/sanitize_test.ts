@@ -18,3 +18,26 @@ Deno.test("sanitizeId() never lets an id leave the directory or collide", () => 
   }
   assert.notEqual(sanitizeId("a/b"), sanitizeId("a_b"));
 });
+
+Deno.test("sanitizeId(): an id shaped like another id's hashed name is hashed too, so the two never share a file", () => {
+  const hashed = sanitizeId("a/b");
+  assert.match(hashed, /^a_b-[0-9a-f]{16}$/);
+  assert.notEqual(sanitizeId(hashed), hashed);
+  assert.match(sanitizeId(hashed), /^[A-Za-z0-9][A-Za-z0-9_-]*-[0-9a-f]{16}$/);
+  // ids Claude Code sends keep their names
+  assert.equal(sanitizeId("agent-a1b2c3d4e5f6a7b8c"), "agent-a1b2c3d4e5f6a7b8c");
+  assert.equal(sanitizeId("a1b2c3d4e5f6a7b8"), "a1b2c3d4e5f6a7b8");
+  // over many ids, kept and hashed alike: no two share a name
+  const ids = new Set<string>();
+  const names = new Map<string, string>();
+  for (let i = 0; i < 3000; i++) {
+    const base = ["s", "a/b", "x.y", "../z", "a_b"][i % 5]!;
+    for (const id of [`${base}${i}`, sanitizeId(`${base}${i}`)]) {
+      if (ids.has(id)) continue;
+      ids.add(id);
+      const name = sanitizeId(id);
+      assert.ok(!names.has(name) || names.get(name) === id, `${id} and ${names.get(name)} share ${name}`);
+      names.set(name, id);
+    }
+  }
+});
