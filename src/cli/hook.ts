@@ -13,8 +13,9 @@ export const HOOK_SPEC: CommandSpec = {
     ...Object.entries(HOOK_EVENTS).map(([name, e]) => `  ${name.padEnd(8)} ${e.summary}`),
     "",
     "A hook always exits 0, even on a usage error (exit 2 would block the stop). It prints one JSON object or",
-    "nothing: stop prints a block (or nothing to allow), prompt the context it adds (the wall clock, a nudge), pretool",
-    "a denial or a warning for a repeated call (nothing for an ordinary one). Any internal error, or a run past",
-    "budgetMs (CLIFFHANGER_BUDGET_MS), allows the action and is written to $CLIFFHANGER_HOME/errors.log.",
+    'nothing. stop: a block (additionalContext with continueVia "context"), or nothing to allow. prompt: the',
+    "context it adds (the wall clock, a nudge). pretool: a denial or a warning for a repeated call, or nothing.",
+    "Any internal error, or a run past budgetMs (CLIFFHANGER_BUDGET_MS), allows the action and is written to",
+    "$CLIFFHANGER_HOME/errors.log.",
   ].join("\n"),
 };

@@ -133,7 +133,11 @@ function launcherFor(
   const text = launcherText([direct.command, ...direct.prefixArgs], ctx.paths.root);
   return {
     command: { command: launcher, prefixArgs: [] },
-    write: () => writeFileAtomic(launcher, text, { mode: 0o755, label: "launcher" }),
+    write: async () => {
+      // the home and bin/ are the user's alone, as every folder of the home (docs/reliability.md, "Modes")
+      await Deno.mkdir(join(ctx.paths.root, "bin"), { recursive: true, mode: 0o700 });
+      await writeFileAtomic(launcher, text, { mode: 0o755, label: "launcher" });
+    },
   };
 }
 

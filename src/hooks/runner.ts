@@ -160,7 +160,7 @@ export async function runDefinedHook(def: AnyHookDefinition, deps: HookRunDeps):
         const result = decide(state);
         if (result.state !== null) await spec.write(result.state);
         return result;
-      });
+      }, { folderMode: 0o700 });
     } catch (e) {
       if (!(e instanceof LockTimeoutError) || spec.onLockTimeout === undefined) throw e;
       await io.error(`${e.message}; ${spec.onLockTimeout}`);

@@ -7,9 +7,9 @@ export function renderReplay(r: ReplayReport, labels: Record<string, string>): s
   const out: string[] = [];
   const pct = (n: number) => (r.stops === 0 ? "0%" : `${Math.round((100 * n) / r.stops)}%`);
   out.push(
-    `replayed ${r.files} transcript${
-      r.files === 1 ? "" : "s"
-    } (${r.sessions} session${r.sessions === 1 ? "" : "s"}, ${r.subagentFiles} subagent): ` +
+    `replayed ${r.files} transcript${r.files === 1 ? "" : "s"} (${r.sessions} session${
+      r.sessions === 1 ? "" : "s"
+    }, ${r.subagentFiles} subagent): ` +
       `${r.stops} stop point${r.stops === 1 ? "" : "s"}`,
   );
   const notes = [

@@ -17,7 +17,6 @@ export function statsWindow(now: Date, days: number): StatsWindow {
   return { since: today - (days - 1) * DAY_MS, until: now.getTime() };
 }
 
-/** Whether an ISO timestamp falls inside the window (an unparseable one does not). */
 /**
  * The UTC day (YYYY-MM-DD) of a log line's instant: its first ten characters for a UTC stamp (ours), else the
  * instant read and put in UTC (a stamp with an offset, as another writer may leave).
@@ -28,6 +27,7 @@ export function utcDay(ts: string): string {
   return Number.isFinite(t) ? new Date(t).toISOString().slice(0, 10) : ts.slice(0, 10);
 }
 
+/** Whether an ISO timestamp falls inside the window (an unparseable one does not). */
 export function inWindow(ts: string, window: StatsWindow): boolean {
   const t = Date.parse(ts);
   return Number.isFinite(t) && t >= window.since && t <= window.until;

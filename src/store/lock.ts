@@ -21,6 +21,11 @@ export interface LockOptions {
   under?: string;
   /** The lock's folder may be a link (the home, which the user may point anywhere: a log's rotation lock). */
   folderMayBeLink?: boolean;
+  /**
+   * The mode of folders made for the lock: 0o700 for the home's `locks/`; absent, the umask's (a lock beside a
+   * settings file or in a relay folder, which are the user's or the project's folders, not ours).
+   */
+  folderMode?: number;
 }
 
 /** A lock file older than this (ms) was left by a killed process; every taker treats it as free. */
@@ -82,7 +87,10 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
   // where it points
   if (options.under !== undefined) await refuseLinksBetween(options.under, dirname(lockPath));
   try {
-    await Deno.mkdir(dirname(lockPath), { recursive: true, mode: 0o700 });
+    await Deno.mkdir(dirname(lockPath), {
+      recursive: true,
+      ...(options.folderMode === undefined ? {} : { mode: options.folderMode }),
+    });
   } catch (e) {
     // a scope that grants the lock file but not its folder (the lock beside a settings file): the folder exists
     if (!(e instanceof Deno.errors.NotCapable)) throw e;

@@ -139,7 +139,7 @@ async function underLockIfFree(lockPath: string, body: () => Promise<Outcome>): 
   let release: () => Promise<void>;
   try {
     // a short wait only so that a stale lock, removed on the first try, can be taken on the next
-    release = await acquireLock(lockPath, { waitMs: 40, pollMs: 10 });
+    release = await acquireLock(lockPath, { waitMs: 40, pollMs: 10, folderMode: 0o700 });
   } catch (e) {
     if (e instanceof LockTimeoutError) return "held";
     throw e;

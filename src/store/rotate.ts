@@ -60,7 +60,7 @@ export async function rotateIfOver(path: string, incoming: number, maxBytes: num
   let release: () => Promise<void>;
   try {
     // beside the file, in the home, which may be a link the user made (the append allows it too)
-    release = await acquireLock(`${path}.rotate.lock`, { waitMs: 0, folderMayBeLink: true });
+    release = await acquireLock(`${path}.rotate.lock`, { waitMs: 0, folderMayBeLink: true, folderMode: 0o700 });
   } catch {
     return false;
   }

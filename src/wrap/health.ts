@@ -195,7 +195,7 @@ export async function recordRun(
       throw new UnsafeFileError(`${refused}; not replaced: ${e instanceof Error ? e.message : String(e)}`);
     }
     return { record, refused };
-  }, { waitMs: 2000, under: dirname(paths.locks) });
+  }, { waitMs: 2000, under: dirname(paths.locks), folderMode: 0o700 });
 }
 
 /**
