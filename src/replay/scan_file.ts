@@ -80,7 +80,7 @@ class StopSink implements LineSink {
   /** A parsed line (undefined: not parsed); `interrupted` tells whether it holds the interruption marker. */
   #take(value: unknown, lineNo: number, interrupted: () => boolean): void {
     if (value === undefined) return;
-    if (this.#turnHasOutput && this.#isHookFeedback(value)) {
+    if (this.#turnHasOutput && (this.#isHookFeedback(value) || this.#isContinuingSummary(value))) {
       this.#emit(null, lineNo - 1, true);
       this.#hookActive = true;
     }
@@ -133,6 +133,27 @@ class StopSink implements LineSink {
     if (line["type"] !== "user") return false;
     if (line["isSidechain"] === true && !this.includeSidechain) return false;
     return HOOK_FEEDBACK.test(promptHead(value).trimStart());
+  }
+
+  /**
+   * A `stop_hook_summary` line of this file's thread saying a Stop hook kept the turn going: a block's reason in
+   * `hookErrors` (an error a failed hook left is listed in `failedHookErrorIndexes` and stops nothing), or
+   * `hookAdditionalContext` (Claude Code 2.1.328 writes that continuation as attachments and this line, with no user
+   * line). A summary with `preventedContinuation` ended the session instead.
+   */
+  #isContinuingSummary(value: unknown): boolean {
+    if (typeof value !== "object" || value === null) return false;
+    const line = value as Record<string, unknown>;
+    if (line["type"] !== "system" || line["subtype"] !== "stop_hook_summary") return false;
+    if (line["isSidechain"] === true && !this.includeSidechain) return false;
+    if (line["preventedContinuation"] === true) return false;
+    const context = line["hookAdditionalContext"];
+    if (Array.isArray(context) && context.length > 0) return true;
+    const errors = line["hookErrors"];
+    const failed = line["failedHookErrorIndexes"];
+    if (!Array.isArray(errors)) return false;
+    const failedAt = new Set(Array.isArray(failed) ? failed : []);
+    return errors.some((_, i) => !failedAt.has(i));
   }
 
   /** A stop point (when the turn has output); a new turn starts after it unless a hook blocked it. */

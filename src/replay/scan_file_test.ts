@@ -97,3 +97,37 @@ Deno.test("hook feedback with no stop before it in the turn, or a sidechain's, m
   ]);
   assert.deepEqual(stops.map((s) => [s.line, s.hookActive]), [[5, false]]);
 });
+
+Deno.test("a stop continued through a Stop hook's additionalContext (attachments and the summary, no user line)", async () => {
+  const attachment = (type: string) =>
+    JSON.stringify({
+      type: "attachment",
+      attachment: { type, hookName: "Stop", hookEvent: "Stop", content: ["go on"] },
+    });
+  const summary = (extra: Record<string, unknown>) =>
+    JSON.stringify({ type: "system", subtype: "stop_hook_summary", hookCount: 1, hookErrors: [], ...extra });
+  const stops = await scan([
+    user("migrate the call sites"),
+    assistant("m1", "Two of five done. Want me to continue?"),
+    attachment("hook_success"),
+    attachment("hook_additional_context"),
+    summary({ hookAdditionalContext: ["go on"], preventedContinuation: false }),
+    assistant("m2", "Three of five done."),
+    // a hook that failed (exit 1) leaves an error that stops nothing: the turn ended here
+    summary({ hookErrors: ["Failed with non-blocking status code: x"], failedHookErrorIndexes: [0] }),
+    user("thanks"),
+    assistant("m3", "You're welcome."),
+    // a block's reason in the summary, as another writer may leave it without the feedback line
+    summary({ hookErrors: ["Finish the task."], failedHookErrorIndexes: [] }),
+    assistant("m4", "Finished."),
+  ]);
+  assert.deepEqual(
+    stops.map((s) => [s.line, s.endLine, s.hookActive, s.nextPrompt]),
+    [
+      [2, 4, false, null],
+      [6, 7, true, "thanks"],
+      [9, 9, false, null],
+      [11, 11, true, null],
+    ],
+  );
+});

@@ -23,6 +23,7 @@ export const HARNESS_PREFIXES: readonly string[] = [
   "<bash-stdout>",
   "<bash-stderr>",
   "Stop hook feedback:",
+  "SubagentStop hook feedback:",
   "[Request interrupted by user",
 ];
 
