@@ -2,7 +2,7 @@
  * How a handler in someone's settings file is recognised as ours, whichever path the binary had when it was
  * installed. Exactly three shapes count, where `<event>` is one of HOOK_SUBCOMMANDS:
  * - the compiled binary in exec form: `command` is a file named `cliffhanger-bin` (or `cliffhanger-bin.exe`) and
- *   `args` end in `hook <event>`;
+ *   `args` end in `hook <event>` (not a `wrap … -- <command>`, which runs someone else's command);
  * - the same in legacy shell form, without `args`: `command` is `<…/cliffhanger-bin> hook <event>`;
  * - a development checkout: `command` is deno (or deno.exe) and `args` hold `<dir>/main.ts hook <event>` together
  *   with the flags install writes for it: `--config=<dir>/deno.json` (the same checkout), `--deny-net` and an
@@ -28,7 +28,8 @@ export function ourHook(handler: unknown): HookSubcommand | null {
   if (args === undefined || (Array.isArray(args) && args.length === 0)) return ourShellHook(command);
   if (!Array.isArray(args)) return null;
   const name = basename(command);
-  if (BINARY_NAMES.includes(name)) return hookCall(args.slice(-2));
+  // `wrap … -- <command> hook stop` runs someone else's command under our wrapper: theirs, not ours
+  if (BINARY_NAMES.includes(name)) return args[0] === "wrap" || args.includes("--") ? null : hookCall(args.slice(-2));
   if (DENO_NAMES.includes(name)) {
     for (let i = 0; i < args.length; i++) {
       const hook = isMainPath(args[i]) ? hookCall(args.slice(i + 1, i + 3)) : null;

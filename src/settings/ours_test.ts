@@ -47,6 +47,14 @@ Deno.test("isOurHandler() leaves near misses and everything else alone", () => {
     { type: "command", command: "/usr/local/bin/cliffhanger-bin", args: ["stats"] },
     { type: "command", command: "/usr/local/bin/cliffhanger-bin", args: ["hook", "stop", "--x"] },
     { type: "command", command: "/usr/local/bin/cliffhanger-bin", args: ["hook", "unknown"] },
+    // our wrapper around someone else's command whose own arguments end like ours
+    {
+      type: "command",
+      command: "/usr/local/bin/cliffhanger-bin",
+      args: ["wrap", "--timeout", "20", "--name", "peer", "--", "/opt/peer/bin/peer", "hook", "stop"],
+    },
+    { type: "command", command: "/usr/local/bin/cliffhanger-bin", args: ["wrap", "--", "/opt/x", "hook", "stop"] },
+    { type: "command", command: "/usr/local/bin/cliffhanger-bin wrap -- /opt/peer/bin/peer hook stop" },
     { type: "command", command: "/usr/local/bin/cliffhanger-bin", args: "hook stop" },
     { type: "command", command: "/usr/local/bin/cliffhanger-bin hook" },
     { type: "command", command: "/usr/local/bin/cliffhanger-bin hook stop && say hi" },
