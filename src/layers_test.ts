@@ -14,7 +14,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["main", "cli"],
   ["hooks", "relay", "replay", "stats", "doctor", "wrap"],
   ["transcript", "rules", "settings", "permissions", "store", "config_file", "config", "config_check"],
-  ["zod", "path", "jsonc", "env", "output", "sleep", "version", "errors", "controls", "did_you_mean"],
+  ["zod", "path", "jsonc", "env", "output", "sleep", "version", "errors", "controls", "did_you_mean", "counts"],
 ];
 
 /** Imports between two groups of the same layer that are allowed, and why. */

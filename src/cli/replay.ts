@@ -2,6 +2,7 @@
  * `replay [PATH…] [--since DATE] [--json] [--show-text] [--limit N]`: every stored stop through the same decision
  * core as `hook stop`, in observe mode, writing nothing. Reads each transcript once, line by line.
  */
+import { counts } from "../counts.ts";
 import { join } from "node:path";
 import { loadRuleSet } from "../rules/load.ts";
 import type { RuleSet } from "../rules/schema.ts";
@@ -177,7 +178,7 @@ function progressBar(ctx: CliContext, total: number): (done: number, stops: numb
 }
 
 async function ruleLabels(rules: RuleSet): Promise<Record<string, string>> {
-  const labels: Record<string, string> = { ...STAGE_LABELS };
+  const labels: Record<string, string> = Object.assign(counts<string>(), STAGE_LABELS);
   for (const rule of [...rules.escape, ...rules.blocker, ...rules.earlyStop]) {
     if (rule.label) labels[rule.id] = rule.label;
   }

@@ -1,4 +1,5 @@
 /** `stats [--days N] [--json]`: what the Stop guard caught and allowed, read from log.jsonl(.1) as streams of bounded lines. */
+import { counts } from "../counts.ts";
 import { loadRuleSet } from "../rules/load.ts";
 import { StatsAccumulator } from "../stats/compute.ts";
 import { generations } from "../store/rotate.ts";
@@ -70,7 +71,7 @@ async function readLines(path: string, root: string, onLine: (line: string | nul
 
 /** Labels for rule ids: the stages, then every rule in force (built-in and the user's own). */
 async function ruleLabels(ctx: CliContext): Promise<Record<string, string>> {
-  const labels: Record<string, string> = { ...STAGE_LABELS };
+  const labels: Record<string, string> = Object.assign(counts<string>(), STAGE_LABELS);
   const set = await loadRuleSet(ctx.paths.rules);
   for (const rule of [...set.escape, ...set.blocker, ...set.earlyStop]) if (rule.label) labels[rule.id] = rule.label;
   return labels;

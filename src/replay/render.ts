@@ -51,7 +51,9 @@ export function renderReplay(r: ReplayReport, labels: Record<string, string>): s
 function counts(map: Record<string, number>, labels: Record<string, string>, indent = ""): string[] {
   return Object.entries(map)
     .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
-    .map(([key, n]) => `${indent}${String(n).padStart(6)}  ${labels[key] ? `${labels[key]} (${key})` : key}`);
+    .map(([key, n]) =>
+      `${indent}${String(n).padStart(6)}  ${Object.hasOwn(labels, key) ? `${labels[key]} (${key})` : key}`
+    );
 }
 
 function examples(list: ReplayExample[], total: number): string[] {

@@ -155,7 +155,8 @@ function head(text: string | null): string | null {
 }
 
 function bump(counts: Record<string, number>, key: string): void {
-  counts[key] = (counts[key] ?? 0) + 1;
+  // a rule id may be an Object property's name (`constructor`): only an own key is a count
+  counts[key] = (Object.hasOwn(counts, key) ? counts[key]! : 0) + 1;
 }
 
 function push(list: ReplayExample[], make: () => ReplayExample): void {

@@ -1,4 +1,5 @@
 /** Stats over log.jsonl lines: pure, so tests and replay feed it lines directly. */
+import { counts, plain } from "../counts.ts";
 import { type LogLine, LogLineSchema, type StallLogLine, StallLogLineSchema } from "../store/log.ts";
 import { type LoopStats, LoopStatsAccumulator } from "./loops.ts";
 import { type PromptStats, PromptStatsAccumulator } from "./prompts.ts";
@@ -94,11 +95,11 @@ export class StatsAccumulator {
       caughtAttended: 0,
       sessionsWithCatch: 0,
       sessions: 0,
-      byRule: {},
+      byRule: counts(),
       allowed: 0,
-      allowedBy: {},
+      allowedBy: counts(),
       perDay: [],
-      stalls: { stopsWithStalls: 0, byKind: {}, recovered: 0, capped: 0, suppressed: {}, healthy: 0 },
+      stalls: { stopsWithStalls: 0, byKind: counts(), recovered: 0, capped: 0, suppressed: counts(), healthy: 0 },
       loops: this.#loops.result(),
       prompts: this.#prompts.result(),
       relay: this.#relay.result(),
@@ -201,7 +202,11 @@ export class StatsAccumulator {
       byRule: sortByCount(this.#stats.byRule),
       allowedBy: sortByCount(this.#stats.allowedBy),
       perDay: [...this.#perDay.values()],
-      stalls: { ...this.#stats.stalls, byKind: sortByCount(this.#stats.stalls.byKind) },
+      stalls: {
+        ...this.#stats.stalls,
+        byKind: sortByCount(this.#stats.stalls.byKind),
+        suppressed: plain(this.#stats.stalls.suppressed),
+      },
       loops: this.#loops.result(),
       prompts: this.#prompts.result(),
       relay: this.#relay.result(),

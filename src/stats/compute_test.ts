@@ -175,3 +175,20 @@ Deno.test("renderStats(): rules that share a label are told apart by their id; a
   assert.match(text, /\n +1 {2}offered more work \(offers-to-continue-de\)\n/);
   assert.match(text, /\n +1 {2}announced a next step\n/);
 });
+
+Deno.test("computeStats(): a rule named like an Object property (constructor, __proto__) is counted like any other", () => {
+  const now = new Date("2026-11-30T10:00:00Z");
+  const stats = computeStats([
+    line("2026-11-30T09:00:00Z", "block", "constructor"),
+    line("2026-11-30T09:01:00Z", "block", "constructor"),
+    line("2026-11-30T09:02:00Z", "allow", "__proto__"),
+    line("2026-11-30T09:03:00Z", "allow", "toString"),
+  ], { now, days: 1 });
+  assert.equal(stats.byRule["constructor"], 2);
+  assert.equal(stats.allowedBy["__proto__"], 1);
+  assert.equal(stats.allowedBy["toString"], 1);
+  const json = JSON.parse(JSON.stringify(stats));
+  assert.deepEqual(json.byRule, { constructor: 2 });
+  assert.deepEqual(json.allowedBy, { ["__proto__"]: 1, toString: 1 });
+  assert.match(renderStats(stats, { color: false, labels: {} }), /2 +constructor/);
+});

@@ -2,6 +2,7 @@
  * The anti-loop guard's numbers from log.jsonl (`kind: "loop"` lines): calls warned and denied, by pattern and
  * by tool. Pure: the caller streams the lines in (addValue/addText) and renders the result.
  */
+import { counts } from "../counts.ts";
 import { type LoopLogLine, LoopLogLineSchema } from "../hooks/pretool/log_line.ts";
 import { inWindow, type StatsWindow, statsWindow } from "./window.ts";
 
@@ -47,7 +48,7 @@ export class LoopStatsAccumulator {
     blockedObserved: 0,
     sessions: 0,
     byPattern: { burst: { warned: 0, blocked: 0 }, cycle: { warned: 0, blocked: 0 } },
-    byTool: {},
+    byTool: counts(),
     skippedLines: 0,
   };
 

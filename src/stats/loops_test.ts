@@ -80,3 +80,18 @@ Deno.test("renderLoopStats(): nothing when quiet; totals, patterns and tools oth
   ]);
   assert.ok(renderLoopStats(stats, { color: true }).join("\n").includes("\x1b[33mBash\x1b[0m"));
 });
+
+Deno.test("computeLoopStats(): a tool named like an Object property is counted like any other, and nothing else changes", () => {
+  const stats = computeLoopStats([
+    line({ action: "deny", tool: "constructor" }),
+    line({ action: "warn", tool: "__proto__" }),
+    line({ action: "deny", tool: "valueOf" }),
+  ], { now: NOW, days: 7 });
+  assert.equal(stats.blocked, 2);
+  assert.deepEqual(stats.byTool["constructor"], { warned: 0, blocked: 1 });
+  assert.deepEqual(stats.byTool["valueOf"], { warned: 0, blocked: 1 });
+  assert.ok(Object.hasOwn(stats.byTool, "__proto__"));
+  assert.equal(Object.keys(stats.byTool).length, 3);
+  assert.equal(({} as Record<string, unknown>)["blocked"], undefined, "no prototype was written to");
+  assert.equal((Object as unknown as Record<string, unknown>)["blocked"], undefined);
+});

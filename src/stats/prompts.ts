@@ -2,6 +2,7 @@
  * Stats over the `kind: "prompt"` lines of log.jsonl (hook prompt): prompts seen, nudges by band, why prompts
  * went un-nudged, quirks applied by id, models. Pure: lines in, numbers and text out. Other lines are ignored.
  */
+import { counts } from "../counts.ts";
 import { type PromptLogLine, PromptLogLineSchema } from "../hooks/prompt/log_line.ts";
 import { inWindow, type StatsWindow, statsWindow } from "./window.ts";
 
@@ -41,11 +42,11 @@ export class PromptStatsAccumulator {
     sessions: 0,
     firstTurns: 0,
     nudged: 0,
-    byBand: {},
-    silentBy: {},
+    byBand: counts(),
+    silentBy: counts(),
     withQuirks: 0,
-    quirks: {},
-    models: {},
+    quirks: counts(),
+    models: counts(),
     skippedLines: 0,
   };
 

@@ -19,7 +19,7 @@ export function renderStats(stats: Stats, options: RenderStatsOptions): string {
   // rules that share a label in one list (offers in three languages) are told apart by their id, as replay does
   const shared = sharedLabels([...Object.keys(stats.byRule), ...Object.keys(stats.allowedBy)], options.labels);
   const label = (rule: string) => {
-    const text = options.labels[rule];
+    const text = Object.hasOwn(options.labels, rule) ? options.labels[rule] : undefined;
     if (text === undefined) return rule;
     return shared.has(text) ? `${text} (${rule})` : text;
   };
@@ -72,7 +72,7 @@ function sharedLabels(rules: string[], labels: Record<string, string>): Set<stri
   const seen = new Set<string>();
   const shared = new Set<string>();
   for (const rule of new Set(rules)) {
-    const text = labels[rule];
+    const text = Object.hasOwn(labels, rule) ? labels[rule] : undefined;
     if (text === undefined) continue;
     if (seen.has(text)) shared.add(text);
     seen.add(text);
