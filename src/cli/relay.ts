@@ -169,6 +169,11 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
  */
 async function fromSubfolder(ctx: CliContext, sub: Sub, dir: string): Promise<void> {
   if (await Deno.lstat(dir).then(() => true, () => false)) return;
+  // a project named (CLAUDE_PROJECT_DIR) or a relay folder configured (relayDir) says which mailbox a stop here
+  // waits on: `relay on` warns when it is not this one, and nothing is guessed from the folders above
+  const configured = (ctx.env("CLAUDE_PROJECT_DIR") ?? "").trim() !== "" ||
+    (await readConfigFile(ctx.paths.config, ctx.env)).config.relayDir.trim() !== "";
+  if (configured) return;
   const above = await mailboxAbove(dir);
   if (above === null) return;
   if (sub === "on" || sub === "off" || sub === "send") {

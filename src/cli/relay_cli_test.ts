@@ -273,6 +273,12 @@ Deno.test("relay (CLI): from a project's subfolder, the mailbox above is named, 
   const here = await runCli(["relay", "send", "x", "--dir", "relay"], { home, cwd: sub });
   assert.equal(here.code, 0, here.stderr);
   assert.ok((await Deno.stat(join(sub, "relay", "to-code.md"))).isFile);
+  // a session named as the subfolder's own project (CLAUDE_PROJECT_DIR, a monorepo package) waits on ./relay: made
+  const pkg = join(project, "pkg");
+  await Deno.mkdir(pkg);
+  const own = await runCli(["relay", "on"], { home, cwd: pkg, env: { CLAUDE_PROJECT_DIR: pkg } });
+  assert.equal(own.code, 0, own.stderr);
+  assert.ok((await Deno.stat(join(pkg, "relay", "ACTIVE"))).isFile);
   // a folder named relay that holds no mailbox file is not one
   const other = join(home, "other", "a");
   await Deno.mkdir(join(home, "other", "relay"), { recursive: true });
