@@ -29,10 +29,12 @@ export const SAFE_GIT = ["-c", "core.fsmonitor=", "-c", "core.hooksPath=/dev/nul
 
 /**
  * Local config keys that make `git add` or `git commit` run a program, or pull in another config file (which may set
- * one, and may change after the look): refused rather than guessed around. The look follows includes as well.
+ * one, and may change after the look; `extensions.worktreeConfig` reads `config.worktree`, which `--local` does not
+ * show): refused rather than guessed around. The look follows includes as well. An `includeIf` condition may hold
+ * spaces, so its key is matched to the last `.path` of the line.
  */
 const RUNS_PROGRAMS =
-  /^(?:filter\.[^\s]+\.(?:clean|smudge|process)|diff\.[^\s]+\.textconv|core\.sshcommand|gpg\.(?:[^\s]+\.)?program|core\.editor|sequence\.editor|core\.pager|include\.path|includeif\.[^\s]+\.path) /im;
+  /^(?:filter\.[^\s]+\.(?:clean|smudge|process)|diff\.[^\s]+\.textconv|core\.sshcommand|gpg\.(?:[^\s]+\.)?program|core\.editor|sequence\.editor|core\.pager|include\.path|includeif\..*\.path|extensions\.worktreeconfig) /im;
 
 export const realCheckpointDeps: CheckpointDeps = {
   async run(command, args, cwd) {

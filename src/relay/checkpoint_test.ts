@@ -89,6 +89,19 @@ Deno.test("checkpoint: git runs with fsmonitor and hooks off; a repository confi
     const bare = await checkpoint({ project, progressFile: join(project, "PROGRESS.md"), label: "t4", now });
     assert.equal(bare.ok, false);
     assert.match(bare.detail, /refused: the repository's own config sets include\.path/);
+    await git(project, "config", "--unset", "include.path");
+    // a conditional include whose condition holds a space, and a worktree config `--local` does not show
+    await git(project, "config", "includeIf.gitdir:/my proj/.path", "evil.cfg");
+    const spaced = await checkpoint({ project, progressFile: join(project, "PROGRESS.md"), label: "t5", now });
+    assert.equal(spaced.ok, false);
+    assert.match(spaced.detail, /refused: the repository's own config sets includeif\.gitdir:\/my proj\/\.path/);
+    await git(project, "config", "--remove-section", "includeIf.gitdir:/my proj/");
+    await git(project, "config", "extensions.worktreeConfig", "true");
+    await git(project, "config", "--worktree", "filter.evil.clean", `touch ${marker}`);
+    const worktree = await checkpoint({ project, progressFile: join(project, "PROGRESS.md"), label: "t6", now });
+    assert.equal(worktree.ok, false);
+    assert.match(worktree.detail, /refused: the repository's own config sets extensions\.worktreeconfig/);
+    await assert.rejects(Deno.stat(marker), Deno.errors.NotFound, "the worktree's filter never ran");
   } finally {
     await Deno.remove(project, { recursive: true });
   }
