@@ -44,7 +44,8 @@ export interface WrapResult {
   health: HealthRecord | null;
 }
 
-export async function wrap(request: WrapRequest, deps: WrapDeps): Promise<WrapResult> {
+export async function wrap(request: WrapRequest, given: WrapDeps): Promise<WrapResult> {
+  const deps = ownLines(given);
   const where = `wrap ${request.name}`;
   let verdict: Verdict;
   let durationMs = 0;
@@ -140,4 +141,23 @@ async function countRun(
 /** The command as a shell word, for the advice line. */
 function shellWord(text: string): string {
   return /^[A-Za-z0-9_./@%+=:,-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * The deps with wrap's own lines kept apart from the command's: a notice after a stderr that ended mid-line starts
+ * on a line of its own, so it is never glued to the command's last words.
+ */
+function ownLines(deps: WrapDeps): WrapDeps {
+  let midLine = false;
+  return {
+    ...deps,
+    stderr: async (chunk) => {
+      if (chunk.length > 0) midLine = chunk[chunk.length - 1] !== 0x0a;
+      await deps.stderr(chunk);
+    },
+    notice: (line) => {
+      deps.notice(midLine ? `\n${line}` : line);
+      midLine = false;
+    },
+  };
 }

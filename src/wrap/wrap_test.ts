@@ -287,3 +287,17 @@ Deno.test("health counters after several runs", () =>
 Deno.test("the kill helper candidates are absolute paths", () => {
   for (const helper of KILL_HELPER_CANDIDATES) assert.ok(helper.startsWith("/"), helper);
 });
+
+Deno.test("wrap's own line starts a line of its own after a stderr that ended mid-line", () =>
+  withFixture(async (f) => {
+    const partial = f.deps();
+    const result = await wrap(request("sh", ["-c", 'printf "partial" >&2; exit 1']), partial);
+    assert.equal(result.exit, 0);
+    assert.equal(new TextDecoder().decode(partial.err.bytes()), "partial");
+    assert.equal(partial.notices.length, 1);
+    assert.match(partial.notices[0]!, /^\ncliffhanger-bin: wrap t: /);
+    // a stderr that ended with its newline: no blank line
+    const whole = f.deps();
+    await wrap(request("sh", ["-c", 'printf "whole\\n" >&2; exit 1']), whole);
+    assert.match(whole.notices[0]!, /^cliffhanger-bin: wrap t: /);
+  }));
