@@ -129,10 +129,13 @@ async function editOnce(options: ApplyOptions, target: string, mode: Mode): Prom
  * permissions allow: the compiled binary's scope grants the settings file and its temp file, not the folder
  * that holds them, so there a missing folder stops the write with a `mkdir -p` for the user to run.
  */
-async function writeSettings(target: string, text: string, mode = 0o600): Promise<void> {
+async function writeSettings(target: string, text: string, given?: number): Promise<void> {
+  const mode = given ?? 0o600;
   const options = {
     tempPath: settingsTempPath(target),
     mode,
+    // an existing file keeps its mode (a 0664 shared file stays 0664 under a 077 umask)
+    exactMode: given !== undefined,
     mkdirs: false,
     label: "settings file",
     folderMayBeLink: true,

@@ -226,3 +226,18 @@ Deno.test("applySettingsEdit(): a backups folder planted as a link is refused, n
   assert.deepEqual(await listDir(elsewhere), []);
   assert.equal(await Deno.readTextFile(home.settings), FOREIGN, "unchanged");
 });
+
+Deno.test("applySettingsEdit() keeps a group-writable file's mode under a umask that would take it away", async () => {
+  await using home = await tempHome();
+  await Deno.mkdir(dirname(home.settings), { recursive: true });
+  await Deno.writeTextFile(home.settings, FOREIGN);
+  await Deno.chmod(home.settings, 0o664);
+  const before = Deno.umask(0o077);
+  try {
+    await applySettingsEdit(options(home.dir, home.settings));
+  } finally {
+    Deno.umask(before);
+  }
+  assert.equal((await Deno.stat(home.settings)).mode! & 0o777, 0o664);
+  assert.ok((await Deno.readTextFile(home.settings)).includes("hook"));
+});

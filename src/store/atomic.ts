@@ -8,6 +8,8 @@ export interface AtomicWriteOptions {
   tempPath?: string;
   /** File mode for a new file (default 0o600). */
   mode?: number;
+  /** Give the file exactly `mode`, whatever the umask takes away (a settings file keeps the mode it had). */
+  exactMode?: boolean;
   /** Create the parent directory if missing (default true). */
   mkdirs?: boolean;
   /** Flush the temp file to disk before the rename, so a crash never leaves an empty file (default true). */
@@ -46,6 +48,7 @@ export async function writeFileAtomic(path: string, text: string, options: Atomi
     } finally {
       file.close();
     }
+    if (options.exactMode) await Deno.chmod(temp, options.mode ?? 0o600);
     await Deno.rename(temp, path);
   } catch (e) {
     // only our own temp file: an AlreadyExists means someone else's entry is at that name
