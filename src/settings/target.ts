@@ -9,6 +9,14 @@ const MAX_LINKS = 40;
  * is left in place, so editing the target keeps the link a link.
  */
 export async function resolveSymlinks(path: string): Promise<string> {
+  // an existing file: the kernel follows the whole chain at once, so the links between (a linked dotfiles folder, a
+  // link to a link) need no scope of their own; the scope holds the link and the file it leads to
+  try {
+    const real = await Deno.realPath(path);
+    if ((await Deno.lstat(real)).isFile) return real;
+  } catch {
+    // a dangling link (its file not made yet), a folder or no scope for the end: followed a link at a time below
+  }
   let current = resolve(path);
   for (let i = 0; i < MAX_LINKS; i++) {
     let info: Deno.FileInfo;
