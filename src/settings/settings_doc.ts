@@ -57,7 +57,26 @@ export function parseSettings(text: string): SettingsDoc {
   if (!root || root.type !== "object") {
     throw errorAt(text, root?.offset ?? 0, `settings must be a JSON object, found ${root ? root.type : "nothing"}`);
   }
+  // a key given twice: Claude Code reads only the last, so an edit of the other, or a handler found there, would be
+  // an edit or a registration that does nothing; the user merges them first
+  const twice = (node: Node, where: string) => {
+    const seen = new Set<unknown>();
+    for (const property of node.children ?? []) {
+      const key = property.children?.[0];
+      if (!key || (where === "" && key.value !== "hooks")) continue;
+      if (seen.has(key.value)) {
+        throw errorAt(
+          text,
+          key.offset,
+          `"${where}${String(key.value)}" is given twice and only the last counts; merge them into one`,
+        );
+      }
+      seen.add(key.value);
+    }
+  };
+  twice(root, "");
   const hooks = propertyValue(root, "hooks");
+  if (hooks?.type === "object") twice(hooks, "hooks.");
   if (hooks && hooks.type !== "object") {
     throw errorAt(text, hooks.offset, `"hooks" must be an object, found ${hooks.type}`);
   }

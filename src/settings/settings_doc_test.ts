@@ -51,3 +51,19 @@ Deno.test("parseSettings(): nesting past MAX_SETTINGS_NESTING is a parse error a
   const quoted = `{"a": "${"[".repeat(1000)}", /* ${"{".repeat(1000)} */ "b": 1}`;
   assert.equal(parseSettings(quoted).root.type, "object");
 });
+
+Deno.test("parseSettings() refuses a hooks key or an event given twice (only the last would count), at the second", () => {
+  const stop = '[{"hooks": [{"type": "command", "command": "/x/cliffhanger-bin", "args": ["hook", "stop"]}]}]';
+  assert.throws(
+    () => parseSettings(`{ "hooks": { "Stop": ${stop},\n  "Stop": [] } }`),
+    /2:3: "hooks\.Stop" is given twice and only the last counts; merge them into one/,
+  );
+  assert.throws(
+    () => parseSettings('{\n  "hooks": {"Stop": "disabled"},\n  "hooks": {}\n}'),
+    /3:3: "hooks" is given twice/,
+  );
+  // other keys may repeat as they like (only the last counts, and we touch none of them); one of each is fine
+  assert.doesNotThrow(() =>
+    parseSettings(`{ "model": "a", "model": "b", "hooks": { "Stop": ${stop}, "SubagentStop": [] } }`)
+  );
+});
