@@ -144,14 +144,18 @@ export function shortError(text: string): string {
   return one.length > MAX_ERROR_CHARS ? `${one.slice(0, MAX_ERROR_CHARS - 1)}…` : one;
 }
 
-/** The command line cut to MAX_COMMAND_CHARS in all: the arguments that fit, the one that does not cut short. */
+/**
+ * The command line cut to MAX_COMMAND_CHARS in all: the arguments that fit, the one that does not cut short. Each
+ * argument also counts the three characters it takes in the file (its quotes and a comma), so thousands of empty
+ * arguments cannot grow a record past the read cap.
+ */
 export function shortCommand(command: readonly string[]): string[] {
   const kept: string[] = [];
   let left = MAX_COMMAND_CHARS;
   for (const arg of command) {
-    if (arg.length <= left) {
+    if (arg.length + 3 <= left) {
       kept.push(arg);
-      left -= arg.length;
+      left -= arg.length + 3;
       continue;
     }
     if (left > 1) kept.push(`${arg.slice(0, left - 1)}…`);

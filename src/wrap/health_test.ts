@@ -100,8 +100,13 @@ Deno.test("shortCommand() keeps the command line up to MAX_COMMAND_CHARS in all,
   assert.deepEqual(shortCommand(["python3", "a.py"]), ["python3", "a.py"]);
   const cut = shortCommand(["run", "x".repeat(MAX_COMMAND_CHARS), "never"]);
   assert.equal(cut.length, 2);
-  assert.equal(cut.join("").length, MAX_COMMAND_CHARS);
+  // each argument counts its characters and the three it takes in the file
+  assert.equal(cut.join("").length + 3, MAX_COMMAND_CHARS);
   assert.ok(cut[1]!.endsWith("…"));
+  // thousands of empty arguments are bounded too, and the record stays far below the read cap
+  const empties = shortCommand(["/bin/true", ...Array(30_000).fill("")]);
+  assert.ok(empties.length <= MAX_COMMAND_CHARS / 3, `${empties.length}`);
+  assert.ok(JSON.stringify(empties).length <= MAX_COMMAND_CHARS + 3);
   // the biggest record there can be is far below the read cap, even with every character escaped
   const worst = nextRecord(
     null,
