@@ -164,25 +164,34 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
 }
 
 /**
- * Run from a subfolder of a project (no `./relay` here, a mailbox above): a command that would make a new mailbox
- * here, which no hook waits on, is refused; one that only reads says where the mailbox is.
+ * Run with the default folder where there is no `./relay`: a command that would make a new mailbox here, which no
+ * stop waits on, is refused; one that only reads says where the mailbox is. Which mailbox a stop waits on is said by
+ * CLAUDE_PROJECT_DIR or a configured relayDir when either is set (as the hook reads them), else guessed from a
+ * mailbox in the folders above (run from a project's subfolder).
  */
 async function fromSubfolder(ctx: CliContext, sub: Sub, dir: string): Promise<void> {
   if (await Deno.lstat(dir).then(() => true, () => false)) return;
-  // a project named (CLAUDE_PROJECT_DIR) or a relay folder configured (relayDir) says which mailbox a stop here
-  // waits on: `relay on` warns when it is not this one, and nothing is guessed from the folders above
-  const configured = (ctx.env("CLAUDE_PROJECT_DIR") ?? "").trim() !== "" ||
-    (await readConfigFile(ctx.paths.config, ctx.env)).config.relayDir.trim() !== "";
-  if (configured) return;
-  const above = await mailboxAbove(dir);
-  if (above === null) return;
+  const named = (ctx.env("CLAUDE_PROJECT_DIR") ?? "").trim() !== "";
+  const { config } = await readConfigFile(ctx.paths.config, ctx.env);
+  let other: string | null;
+  let what: string;
+  if (named || config.relayDir.trim() !== "") {
+    const project = projectDir(ctx.env("CLAUDE_PROJECT_DIR"), ctx.cwd());
+    const expected = project === null ? null : relayDirFor(project, config.relayDir);
+    other = expected === null || expected === dir ? null : expected;
+    what = `a stop here waits on ${other}`;
+  } else {
+    other = await mailboxAbove(dir);
+    what = `${other} is one`;
+  }
+  if (other === null) return;
   if (sub === "on" || sub === "off" || sub === "send") {
     throw new UsageError(
-      `relay ${sub}: no relay folder here, but ${above} is one; run it from ${dirname(above)}, or pass ` +
-        `--dir ${above} (--dir ${DEFAULT_RELAY_FOLDER} makes a new one here)`,
+      `relay ${sub}: no relay folder here, but ${what}; run it from ${dirname(other)}, or pass --dir ${other} ` +
+        `(--dir ${DEFAULT_RELAY_FOLDER} makes a new one here)`,
     );
   }
-  ctx.err(`cliffhanger-bin: relay ${sub}: no relay folder here; the one above is ${above} (--dir ${above})\n`);
+  ctx.err(`cliffhanger-bin: relay ${sub}: no relay folder here; ${what} (--dir ${other})\n`);
 }
 
 /** Which of the three chose the folder, for the advice when it is a link. */

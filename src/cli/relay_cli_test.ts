@@ -264,7 +264,7 @@ Deno.test("relay (CLI): from a project's subfolder, the mailbox above is named, 
   assert.equal(status.code, 0, status.stderr);
   assert.equal(
     status.stderr,
-    `cliffhanger-bin: relay status: no relay folder here; the one above is ${relay} (--dir ${relay})\n`,
+    `cliffhanger-bin: relay status: no relay folder here; ${relay} is one (--dir ${relay})\n`,
   );
   assert.match(status.stdout, /no relay folder/);
   // the flag, or the variable, is taken as asked
@@ -279,6 +279,15 @@ Deno.test("relay (CLI): from a project's subfolder, the mailbox above is named, 
   const own = await runCli(["relay", "on"], { home, cwd: pkg, env: { CLAUDE_PROJECT_DIR: pkg } });
   assert.equal(own.code, 0, own.stderr);
   assert.ok((await Deno.stat(join(pkg, "relay", "ACTIVE"))).isFile);
+  // CLAUDE_PROJECT_DIR naming the project above: that mailbox is the one, said by name; nothing made here
+  const tools = join(project, "tools");
+  await Deno.mkdir(tools);
+  for (const args of [["relay", "off"], ["relay", "send", "x"]]) {
+    const run = await runCli(args, { home, cwd: tools, env: { CLAUDE_PROJECT_DIR: project } });
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, new RegExp(`no relay folder here, but a stop here waits on ${relay}; run it from`));
+  }
+  assert.equal(await Deno.stat(join(tools, "relay")).catch(() => null), null);
   // a folder named relay that holds no mailbox file is not one
   const other = join(home, "other", "a");
   await Deno.mkdir(join(home, "other", "relay"), { recursive: true });
