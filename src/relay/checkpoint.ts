@@ -29,12 +29,12 @@ export const SAFE_GIT = ["-c", "core.fsmonitor=", "-c", "core.hooksPath=/dev/nul
 
 /**
  * Local config keys that make `git add` or `git commit` run a program, or pull in another config file (which may set
- * one, and may change after the look; `extensions.worktreeConfig` reads `config.worktree`, which `--local` does not
- * show): refused rather than guessed around. The look follows includes as well. An `includeIf` condition may hold
- * spaces, so its key is matched to the last `.path` of the line.
+ * one, and may change after the look): refused rather than guessed around. The look follows includes, and reads
+ * `config.worktree` too (`--worktree`, which is `--local` when the repository has no worktree config). An `includeIf`
+ * condition may hold spaces, so its key is matched to the last `.path` of the line.
  */
 const RUNS_PROGRAMS =
-  /^(?:filter\.[^\s]+\.(?:clean|smudge|process)|diff\.[^\s]+\.textconv|core\.sshcommand|gpg\.(?:[^\s]+\.)?program|core\.editor|sequence\.editor|core\.pager|include\.path|includeif\..*\.path|extensions\.worktreeconfig) /im;
+  /^(?:filter\.[^\s]+\.(?:clean|smudge|process)|diff\.[^\s]+\.textconv|core\.sshcommand|gpg\.(?:[^\s]+\.)?program|core\.editor|sequence\.editor|core\.pager|include\.path|includeif\..*\.path) /im;
 
 export const realCheckpointDeps: CheckpointDeps = {
   async run(command, args, cwd) {
@@ -73,7 +73,8 @@ export async function checkpoint(
   try {
     // a repository whose own config runs programs (filters, textconv…) is not checkpointed: it could run code here
     const local = await git(["config", "--local", "--includes", "--get-regexp", "."]);
-    const risky = RUNS_PROGRAMS.exec(local.stdout);
+    const worktree = await git(["config", "--worktree", "--includes", "--get-regexp", "."]);
+    const risky = RUNS_PROGRAMS.exec(`${local.stdout}\n${worktree.stdout}`);
     if (risky) {
       return {
         ok: false,

@@ -96,12 +96,18 @@ Deno.test("checkpoint: git runs with fsmonitor and hooks off; a repository confi
     assert.equal(spaced.ok, false);
     assert.match(spaced.detail, /refused: the repository's own config sets includeif\.gitdir:\/my proj\/\.path/);
     await git(project, "config", "--remove-section", "includeIf.gitdir:/my proj/");
-    await git(project, "config", "extensions.worktreeConfig", "true");
+    // the key with no value at all, which git reads as true
+    await Deno.writeTextFile(join(project, ".git", "config"), "[extensions]\n\tworktreeConfig\n", { append: true });
     await git(project, "config", "--worktree", "filter.evil.clean", `touch ${marker}`);
     const worktree = await checkpoint({ project, progressFile: join(project, "PROGRESS.md"), label: "t6", now });
     assert.equal(worktree.ok, false);
-    assert.match(worktree.detail, /refused: the repository's own config sets extensions\.worktreeconfig/);
+    assert.match(worktree.detail, /refused: the repository's own config sets filter\.evil\.clean/);
     await assert.rejects(Deno.stat(marker), Deno.errors.NotFound, "the worktree's filter never ran");
+    // a worktree config with nothing that runs a program (a sparse checkout sets one): committed as usual
+    await git(project, "config", "--worktree", "--unset", "filter.evil.clean");
+    await git(project, "config", "--worktree", "core.sparseCheckout", "true");
+    const sparse = await checkpoint({ project, progressFile: join(project, "PROGRESS.md"), label: "t7", now });
+    assert.equal(sparse.ok, true, sparse.detail);
   } finally {
     await Deno.remove(project, { recursive: true });
   }

@@ -1,8 +1,9 @@
 /**
  * Streams one stored transcript once, line by line (the live reader's line scanner, byte filter and reducer),
  * and calls `onStop` at every point where the agent stopped: the last assistant line before the next real user
- * prompt, before a `Stop hook feedback:` line (a Stop hook blocked that stop and the turn went on, so the stops after
- * it in the turn have `stop_hook_active` true, as Claude Code sends it), and the end of the file. Only the reducer
+ * prompt, where a Stop hook kept the turn going (its `Stop hook feedback:` line, or a `stop_hook_summary` listing a
+ * block or an additionalContext; the stops after it in the turn have `stop_hook_active` true, as Claude Code sends
+ * it), and the end of the file. Only the reducer
  * state is held, never the file. Unlike the live hook, a final line without "\n" is read as complete: a stored file
  * is not being written any more.
  */
@@ -149,10 +150,12 @@ class StopSink implements LineSink {
     if (line["preventedContinuation"] === true) return false;
     const context = line["hookAdditionalContext"];
     if (Array.isArray(context) && context.length > 0) return true;
+    // only a summary that tells failures apart (failedHookErrorIndexes, 2.1.328) says an error is a block: older
+    // versions list a failed hook's error the same way, and their blocks have the feedback line anyway
     const errors = line["hookErrors"];
     const failed = line["failedHookErrorIndexes"];
-    if (!Array.isArray(errors)) return false;
-    const failedAt = new Set(Array.isArray(failed) ? failed : []);
+    if (!Array.isArray(errors) || !Array.isArray(failed)) return false;
+    const failedAt = new Set(failed);
     return errors.some((_, i) => !failedAt.has(i));
   }
 

@@ -131,3 +131,14 @@ Deno.test("a stop continued through a Stop hook's additionalContext (attachments
     ],
   );
 });
+
+Deno.test("an older summary that lists a failed hook's error with no failedHookErrorIndexes ends nothing", async () => {
+  const stops = await scan([
+    user("go"),
+    assistant("m1", "Done. Want me to continue?"),
+    JSON.stringify({ type: "system", subtype: "stop_hook_summary", hookErrors: ["hook failed: exit 1"] }),
+    user("yes go on"),
+    assistant("m2", "Continued."),
+  ]);
+  assert.deepEqual(stops.map((s) => [s.line, s.hookActive, s.nextPrompt]), [[2, false, "yes go on"], [5, false, null]]);
+});
