@@ -45,11 +45,14 @@ export interface InstallEdit {
 }
 
 /** Add or update our handlers; a second run with the same options changes nothing. */
+/** install and uninstall edit only a file whose hooks and events are each given once. */
+const REFUSE_REPEATED = { refuseRepeated: true };
+
 export function installHooks(text: string, options: InstallEdit): EditResult {
   const blank = text.trim() === "";
   const original = blank ? "{}" : text;
   const start = options.replacePython ? removePython(original) : original;
-  const format = detectFormat(start, parseSettings(start).root);
+  const format = detectFormat(start, parseSettings(start, REFUSE_REPEATED).root);
   const hooks = new Set(options.registrations.map((r) => r.hook));
   const managed = new Map<string, Pick<HookRegistration, "event" | "hook">>();
   for (const r of [...HOOK_REGISTRATIONS.filter((r) => hooks.has(r.hook)), ...options.registrations]) {
@@ -75,7 +78,7 @@ export function installHooks(text: string, options: InstallEdit): EditResult {
 
 /** `enabledPlugins[id]` set to false, the object added when missing; every other byte kept. */
 export function disablePlugin(text: string, id: string, format: TextFormat): string {
-  const root = parseSettings(text).root;
+  const root = parseSettings(text, REFUSE_REPEATED).root;
   const plugins = propertyValue(root, "enabledPlugins");
   if (!plugins || plugins.type !== "object") {
     if (plugins) return edit(text, [replaceValue(text, plugins, { [id]: false }, format)]);
@@ -89,14 +92,14 @@ export function disablePlugin(text: string, id: string, format: TextFormat): str
 /** The Python cliffhanger's handlers in a settings text, by event (none for a blank text). */
 export function pythonHandlerEvents(text: string): string[] {
   if (text.trim() === "") return [];
-  return [...new Set(findPythonHandlers(parseSettings(text)).map((r) => r.event))];
+  return [...new Set(findPythonHandlers(parseSettings(text, REFUSE_REPEATED)).map((r) => r.event))];
 }
 
 /** Remove the Python cliffhanger's handlers, and what that leaves empty. */
 export function removePython(text: string): string {
   let current = text;
   for (;;) {
-    const doc = parseSettings(current);
+    const doc = parseSettings(current, REFUSE_REPEATED);
     const last = findPythonHandlers(doc).at(-1);
     if (!last) return current;
     current = edit(current, removeHandler(current, doc.root, doc.hooks!, last));
@@ -118,7 +121,7 @@ export function uninstallHooks(text: string, options: UninstallEdit = {}): EditR
   const keep = new Set(options.keepEvents ?? []);
   const hooks = options.hooks === undefined ? null : new Set(options.hooks);
   const doomed = (ref: HandlerRef) => !keep.has(ref.event) && (hooks === null || hooks.has(ref.hook));
-  const events = [...new Set(findOurHandlers(parseSettings(text)).filter(doomed).map((r) => r.event))];
+  const events = [...new Set(findOurHandlers(parseSettings(text, REFUSE_REPEATED)).filter(doomed).map((r) => r.event))];
   const python = options.removePython ? pythonHandlerEvents(text) : [];
   const newText = removeOurs(options.removePython ? removePython(text) : text, doomed, 0);
   return { newText, changed: newText !== text, events: [...new Set([...events, ...python])] };
@@ -131,13 +134,13 @@ export function uninstallHooks(text: string, options: UninstallEdit = {}): EditR
  */
 function ensureHandler(text: string, registration: HookRegistration, command: HookCommand, format: TextFormat): string {
   const same = (ref: HandlerRef) => ref.event === registration.event && ref.hook === registration.hook;
-  const doc = parseSettings(text);
+  const doc = parseSettings(text, REFUSE_REPEATED);
   const first = findOurHandlers(doc, registration.event).find(same);
   if (!first) return edit(text, addGroup(text, registration, command, format));
   let current = text;
   for (const [key, value] of Object.entries(hookHandler(registration, command))) {
     // Located by position, not by being ours: halfway through an update the handler may not look like ours.
-    const handler = handlerAt(parseSettings(current), first);
+    const handler = handlerAt(parseSettings(current, REFUSE_REPEATED), first);
     const node = propertyValue(handler, key);
     if (node && JSON.stringify(getNodeValue(node)) === JSON.stringify(value)) continue;
     current = edit(
@@ -149,7 +152,7 @@ function ensureHandler(text: string, registration: HookRegistration, command: Ho
 }
 
 function addGroup(text: string, registration: HookRegistration, command: HookCommand, format: TextFormat): Edit[] {
-  const doc = parseSettings(text);
+  const doc = parseSettings(text, REFUSE_REPEATED);
   const group = hookGroup(registration, command);
   const { event } = registration;
   if (!doc.hooks) return insertMember(text, doc.root, { key: "hooks", value: { [event]: [group] } }, format);
@@ -162,7 +165,7 @@ function addGroup(text: string, registration: HookRegistration, command: HookCom
 function removeOurs(text: string, match: (ref: HandlerRef) => boolean, keep: number): string {
   let current = text;
   for (;;) {
-    const doc = parseSettings(current);
+    const doc = parseSettings(current, REFUSE_REPEATED);
     const ours = findOurHandlers(doc).filter(match);
     const last = ours[ours.length - 1];
     if (!last || ours.length <= keep) return current;

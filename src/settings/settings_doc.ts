@@ -45,7 +45,15 @@ export interface HandlerRef {
 }
 
 /** Parse and check the shape; throws SettingsParseError with the position of the first problem. */
-export function parseSettings(text: string): SettingsDoc {
+export interface ParseSettingsOptions {
+  /**
+   * Refuse `hooks`, or one of its events, given twice (install and uninstall: an edit of a copy Claude Code does not
+   * read would do nothing). Without it the last copy is read, as Claude Code reads it (status, doctor).
+   */
+  refuseRepeated?: boolean;
+}
+
+export function parseSettings(text: string, options: ParseSettingsOptions = {}): SettingsDoc {
   const deep = pastNestingLimit(text);
   if (deep !== null) {
     throw errorAt(text, deep, `arrays and objects nested deeper than ${MAX_SETTINGS_NESTING} levels; not read`);
@@ -74,9 +82,9 @@ export function parseSettings(text: string): SettingsDoc {
       seen.add(key.value);
     }
   };
-  twice(root, "");
+  if (options.refuseRepeated) twice(root, "");
   const hooks = propertyValue(root, "hooks");
-  if (hooks?.type === "object") twice(hooks, "hooks.");
+  if (options.refuseRepeated && hooks?.type === "object") twice(hooks, "hooks.");
   if (hooks && hooks.type !== "object") {
     throw errorAt(text, hooks.offset, `"hooks" must be an object, found ${hooks.type}`);
   }
@@ -146,9 +154,13 @@ function findHandlers(
   event?: string,
 ): HandlerRef[] {
   const found: HandlerRef[] = [];
+  // an event given twice counts as Claude Code reads it: its last copy
+  const last = new Map<unknown, number>();
+  (doc.hooks?.children ?? []).forEach((property, i) => last.set(property.children?.[0]?.value, i));
   (doc.hooks?.children ?? []).forEach((property, eventIndex) => {
     const [key, groups] = property.children ?? [];
     if (!key || !groups || typeof key.value !== "string") return;
+    if (last.get(key.value) !== eventIndex) return;
     if (event !== undefined && key.value !== event) return;
     (groups.children ?? []).forEach((group, groupIndex) => {
       if (group.type !== "object") return;

@@ -52,18 +52,23 @@ Deno.test("parseSettings(): nesting past MAX_SETTINGS_NESTING is a parse error a
   assert.equal(parseSettings(quoted).root.type, "object");
 });
 
-Deno.test("parseSettings() refuses a hooks key or an event given twice (only the last would count), at the second", () => {
+Deno.test("parseSettings() refuses a hooks key or an event given twice when asked (install, uninstall), at the second", () => {
   const stop = '[{"hooks": [{"type": "command", "command": "/x/cliffhanger-bin", "args": ["hook", "stop"]}]}]';
+  const refuse = { refuseRepeated: true };
   assert.throws(
-    () => parseSettings(`{ "hooks": { "Stop": ${stop},\n  "Stop": [] } }`),
+    () => parseSettings(`{ "hooks": { "Stop": ${stop},\n  "Stop": [] } }`, refuse),
     /2:3: "hooks\.Stop" is given twice and only the last counts; merge them into one/,
   );
   assert.throws(
-    () => parseSettings('{\n  "hooks": {"Stop": "disabled"},\n  "hooks": {}\n}'),
+    () => parseSettings('{\n  "hooks": {"Stop": "disabled"},\n  "hooks": {}\n}', refuse),
     /3:3: "hooks" is given twice/,
   );
   // other keys may repeat as they like (only the last counts, and we touch none of them); one of each is fine
   assert.doesNotThrow(() =>
-    parseSettings(`{ "model": "a", "model": "b", "hooks": { "Stop": ${stop}, "SubagentStop": [] } }`)
+    parseSettings(`{ "model": "a", "model": "b", "hooks": { "Stop": ${stop}, "SubagentStop": [] } }`, refuse)
   );
+  // read as Claude Code reads it (status, doctor): the last copy only
+  assert.equal(findOurHandlers(parseSettings(`{ "hooks": { "Stop": ${stop}, "Stop": [] } }`)).length, 0);
+  assert.equal(findOurHandlers(parseSettings(`{ "hooks": { "Stop": [], "Stop": ${stop} } }`)).length, 1);
+  assert.equal(findOurHandlers(parseSettings(`{ "hooks": {}, "hooks": { "Stop": ${stop} } }`)).length, 1);
 });
