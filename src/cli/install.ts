@@ -127,22 +127,16 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
 function launcherFor(
   ctx: CliContext,
   direct: HookCommand,
-): { command: HookCommand; write: () => Promise<() => Promise<void>> } | null {
+): { command: HookCommand; write: () => Promise<void> } | null {
   if (direct.prefixArgs.length === 0 || Deno.build.os === "windows") return null;
   const launcher = join(ctx.paths.root, "bin", "cliffhanger-bin");
   const text = launcherText([direct.command, ...direct.prefixArgs], ctx.paths.root);
   return {
     command: { command: launcher, prefixArgs: [] },
     write: async () => {
-      const before = await Deno.readTextFile(launcher).catch(() => null);
       // the home and bin/ are the user's alone, as every folder of the home (docs/reliability.md, "Modes")
       await Deno.mkdir(join(ctx.paths.root, "bin"), { recursive: true, mode: 0o700 });
       await writeFileAtomic(launcher, text, { mode: 0o755, label: "launcher" });
-      // the settings write failed after all: the launcher as it was
-      return async () => {
-        if (before === null) await Deno.remove(launcher);
-        else await writeFileAtomic(launcher, before, { mode: 0o755, label: "launcher" });
-      };
     },
   };
 }

@@ -64,11 +64,9 @@ export interface PreparedEdit {
   edit(text: string): EditResult;
   /**
    * Run before a real write, once the edit is known to go through (a trial run found no refusal): install writes its
-   * launcher here, so the settings never name a launcher that is missing, and a refused install writes nothing. It
-   * returns how to undo it, for a write that fails after all (another install holds the lock, the folder turned
-   * read-only): the launcher is then as it was.
+   * launcher here, so the settings never name a launcher that is missing, and a refused install writes nothing.
    */
-  beforeWrite?: () => Promise<() => Promise<void>>;
+  beforeWrite?: () => Promise<void>;
   /** One line (no prefix) printed on stderr and returned as `warning` in --json, or null. */
   warning: string | null;
 }
@@ -117,18 +115,11 @@ export async function runSettingsCommand(
   const hooks = parseEventsFlag(spec, parsed);
   checkStopFlags(spec, parsed, hooks);
   const { edit, warning, beforeWrite } = await options.makeEdit(parsed, hooks, settingsPath);
-  let undo: (() => Promise<void>) | null = null;
   if (!dryRun && beforeWrite) {
     await applySettingsEdit({ settingsPath, paths: ctx.paths, edit, dryRun: true, now: ctx.now() });
-    undo = await beforeWrite();
+    await beforeWrite();
   }
-  let result: ApplyResult;
-  try {
-    result = await applySettingsEdit({ settingsPath, paths: ctx.paths, edit, dryRun, now: ctx.now() });
-  } catch (e) {
-    await undo?.().catch(() => {});
-    throw e;
-  }
+  const result = await applySettingsEdit({ settingsPath, paths: ctx.paths, edit, dryRun, now: ctx.now() });
   if (warning !== null) ctx.err(`cliffhanger-bin: warning: ${warning}\n`);
   ctx.out(
     parsed.values["json"] === true
