@@ -40,6 +40,9 @@ export async function writeFileAtomic(path: string, text: string, options: Atomi
   try {
     // createNew is O_CREAT|O_EXCL: it never follows a link and never reuses a file someone else made
     const file = await Deno.open(temp, { write: true, createNew: true, mode: options.mode ?? 0o600 });
+    // the mode the umask took bits from, set while the new file is surely ours and still empty; a file system that
+    // refuses it keeps what the umask gave
+    if (options.exactMode) await Deno.chmod(temp, options.mode ?? 0o600).catch(() => {});
     try {
       const bytes = new TextEncoder().encode(text);
       let written = 0;
@@ -48,7 +51,6 @@ export async function writeFileAtomic(path: string, text: string, options: Atomi
     } finally {
       file.close();
     }
-    if (options.exactMode) await Deno.chmod(temp, options.mode ?? 0o600);
     await Deno.rename(temp, path);
   } catch (e) {
     // only our own temp file: an AlreadyExists means someone else's entry is at that name
