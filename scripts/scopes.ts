@@ -4,7 +4,8 @@
  * (and a symlinked file's target) are added to the settings scope, as the compile task does with --settings.
  * A `wrap … -- CMD …` run may start exactly that CMD (and the kill helper), as `compile --allow-run CMD` allows.
  */
-import { dirname, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { parse as parseJsonc } from "../src/jsonc.ts";
 import type { EnvReader } from "../src/env.ts";
 import { computeScopes, denoRunArgs, resolveRunCommand, scopeInputFromEnv, type Scopes } from "../src/permissions.ts";
 import { versionCall } from "../src/doctor/handlers_start.ts";
@@ -161,18 +162,31 @@ export function relayTargetsFromArgs(
   }
   // the default ./relay: a run from a project's subfolder may read the relay folders above, to name the mailbox it
   // would miss (src/relay/mailbox_above.ts)
-  if (dir === undefined && !env("CLIFFHANGER_RELAY_DIR")) read.push(...relayFoldersAbove(resolve(cwd)));
+  if (dir === undefined && !env("CLIFFHANGER_RELAY_DIR")) {
+    read.push(...relayFoldersAbove(resolve(cwd), configuredRelayDir(env)));
+  }
   return { dirs: [resolve(cwd, dir ?? (env("CLIFFHANGER_RELAY_DIR") || "relay"))], read };
 }
 
-/** `<folder>/relay` for each folder above `cwd`, nearest first. */
-function relayFoldersAbove(cwd: string): string[] {
+/** `<folder>/<relative>` for each folder above `cwd`, nearest first (`relay`, or a relative relayDir). */
+function relayFoldersAbove(cwd: string, relative: string): string[] {
   const out: string[] = [];
   for (let folder = dirname(cwd); out.length < 32; folder = dirname(folder)) {
-    out.push(join(folder, "relay"));
+    out.push(join(folder, relative));
     if (dirname(folder) === folder) break;
   }
   return out;
+}
+
+/** config.jsonc's relayDir when it is a relative path other than the default, else "relay" (best effort). */
+function configuredRelayDir(env: EnvReader): string {
+  try {
+    const text = Deno.readTextFileSync(join(homePaths(env).root, "config.jsonc"));
+    const value = (parseJsonc(text) as { relayDir?: unknown } | null)?.relayDir;
+    return typeof value === "string" && value.trim() !== "" && !isAbsolute(value.trim()) ? value.trim() : "relay";
+  } catch {
+    return "relay";
+  }
 }
 
 export function scopesFor(

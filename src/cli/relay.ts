@@ -7,7 +7,7 @@ import { inScope, launcherPrograms, readLauncher } from "../settings/launcher.ts
 import { readConfigFile } from "../config_file.ts";
 import { clearConsumed, MAX_INSTRUCTION_BYTES, queueDir, queuedPath } from "../relay/queue.ts";
 import { readRegularText, UnsafeFileError } from "../store/safe_file.ts";
-import { dirname, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { type CommandSpec, intFlag, parseCommandArgs, renderHelp } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
 import { suggestion } from "../did_you_mean.ts";
@@ -165,33 +165,65 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
 
 /**
  * Run with the default folder where there is no `./relay`: a command that would make a new mailbox here, which no
- * stop waits on, is refused; one that only reads says where the mailbox is. Which mailbox a stop waits on is said by
- * CLAUDE_PROJECT_DIR or a configured relayDir when either is set (as the hook reads them), else guessed from a
- * mailbox in the folders above (run from a project's subfolder).
+ * stop waits on, is refused; one that only reads says where the mailbox is. The mailbox a stop waits on is the hook's
+ * own choice where the command can know it: CLAUDE_PROJECT_DIR's (with relayDir), an absolute relayDir; else the
+ * nearest mailbox above at the relative relayDir (default `relay`), as from a project's subfolder; else, for a
+ * relative relayDir that is not `relay`, that folder here.
  */
 async function fromSubfolder(ctx: CliContext, sub: Sub, dir: string): Promise<void> {
   if (await Deno.lstat(dir).then(() => true, () => false)) return;
-  const named = (ctx.env("CLAUDE_PROJECT_DIR") ?? "").trim() !== "";
+  const here = dirname(dir);
   const { config } = await readConfigFile(ctx.paths.config, ctx.env);
-  let other: string | null;
-  let what: string;
-  if (named || config.relayDir.trim() !== "") {
-    const project = projectDir(ctx.env("CLAUDE_PROJECT_DIR"), ctx.cwd());
-    const expected = project === null ? null : relayDirFor(project, config.relayDir);
-    other = expected === null || expected === dir ? null : expected;
-    what = `a stop here waits on ${other}`;
+  const configured = config.relayDir.trim();
+  let other: string | null = null;
+  let from: string | null = null;
+  let found = false;
+  if ((ctx.env("CLAUDE_PROJECT_DIR") ?? "").trim() !== "") {
+    const project = projectDir(ctx.env("CLAUDE_PROJECT_DIR"), here)!;
+    other = relayDirFor(project, configured);
+    if (configured === "" || relayDirFor(project, configured) === join(project, DEFAULT_RELAY_FOLDER)) from = project;
+  } else if (configured !== "" && isAbsolute(configured)) {
+    other = resolve(configured);
   } else {
-    other = await mailboxAbove(dir);
-    what = `${other} is one`;
+    const relative = configured === "" ? DEFAULT_RELAY_FOLDER : configured;
+    const above = await mailboxAbove(here, relative);
+    if (above !== null) {
+      // a folder above the current one (the current one resolved), so never this folder's ./relay
+      found = true;
+      other = above.mailbox;
+      if (resolve(above.project, relative) === join(above.project, DEFAULT_RELAY_FOLDER)) from = above.project;
+    } else other = resolve(here, relative);
   }
-  if (other === null) return;
+  if (!found && await samePlace(other, dir)) return;
+  const run = from === null ? "pass" : `run it from ${from}, or pass`;
   if (sub === "on" || sub === "off" || sub === "send") {
     throw new UsageError(
-      `relay ${sub}: no relay folder here, but ${what}; run it from ${dirname(other)}, or pass --dir ${other} ` +
+      `relay ${sub}: no relay folder here, but a stop here waits on ${other}; ${run} --dir ${other} ` +
         `(--dir ${DEFAULT_RELAY_FOLDER} makes a new one here)`,
     );
   }
-  ctx.err(`cliffhanger-bin: relay ${sub}: no relay folder here; ${what} (--dir ${other})\n`);
+  ctx.err(`cliffhanger-bin: relay ${sub}: no relay folder here; a stop here waits on ${other} (--dir ${other})\n`);
+}
+
+/**
+ * Two paths name the same folder: equal as written, or once resolved (links followed) where this process may read
+ * them; a path it may not resolve (outside its read scope) is compared as written.
+ */
+async function samePlace(a: string, b: string): Promise<boolean> {
+  if (resolve(a) === resolve(b)) return true;
+  const real = async (path: string): Promise<string | null> => {
+    try {
+      return await Deno.realPath(path);
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) return null;
+      const parent = dirname(path);
+      if (parent === path) return null;
+      const above = await real(parent);
+      return above === null ? null : join(above, basename(path));
+    }
+  };
+  const [ra, rb] = [await real(resolve(a)), await real(resolve(b))];
+  return ra !== null && ra === rb;
 }
 
 /** Which of the three chose the folder, for the advice when it is a link. */

@@ -252,7 +252,9 @@ Deno.test("relay (CLI): from a project's subfolder, the mailbox above is named, 
     assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
     assert.equal(
       run.stderr,
-      `cliffhanger-bin: ${args.slice(0, 2).join(" ")}: no relay folder here, but ${relay} is one; run it from ` +
+      `cliffhanger-bin: ${
+        args.slice(0, 2).join(" ")
+      }: no relay folder here, but a stop here waits on ${relay}; run it from ` +
         `${project}, or pass --dir ${relay} (--dir relay makes a new one here)\n`,
     );
     assert.equal(run.stdout, "");
@@ -264,7 +266,7 @@ Deno.test("relay (CLI): from a project's subfolder, the mailbox above is named, 
   assert.equal(status.code, 0, status.stderr);
   assert.equal(
     status.stderr,
-    `cliffhanger-bin: relay status: no relay folder here; ${relay} is one (--dir ${relay})\n`,
+    `cliffhanger-bin: relay status: no relay folder here; a stop here waits on ${relay} (--dir ${relay})\n`,
   );
   assert.match(status.stdout, /no relay folder/);
   // the flag, or the variable, is taken as asked
@@ -344,4 +346,35 @@ Deno.test("relay send: counters past the largest turn a turn line can say are re
   assert.equal(last.code, 0, last.stderr);
   const status = JSON.parse((await runCli(["relay", "status", "--json"], { home, cwd: project })).stdout);
   assert.equal(status.instructionTurn, 999_999_999);
+});
+
+Deno.test("relay from a subfolder with relayDir configured: the mailbox the hook would wait on is named", async () => {
+  const { home, project } = await setup();
+  const config = join(home, ".cliffhanger", "config.jsonc");
+  await Deno.mkdir(join(home, ".cliffhanger"), { recursive: true });
+  const sub = join(project, "sub");
+  await Deno.mkdir(sub);
+  // relayDir "relay" written out is the default: the mailbox above is found
+  const mailbox = join(project, "relay");
+  await Deno.mkdir(mailbox);
+  await Deno.writeTextFile(join(mailbox, "ACTIVE"), "");
+  await Deno.writeTextFile(config, '{ "relayDir": "./relay/" }');
+  const off = await runCli(["relay", "off"], { home, cwd: sub });
+  assert.equal(off.code, 2, off.stderr);
+  assert.match(off.stderr, new RegExp(`but a stop here waits on ${mailbox}/?; run it from ${project}, or pass`));
+  // a relative relayDir: the mailbox above at that path, named with --dir (running from the project would not help)
+  const claude = join(project, ".claude", "relay");
+  await Deno.mkdir(claude, { recursive: true });
+  await Deno.writeTextFile(join(claude, "ACTIVE"), "");
+  await Deno.writeTextFile(config, '{ "relayDir": ".claude/relay" }');
+  const send = await runCli(["relay", "send", "hi"], { home, cwd: sub });
+  assert.equal(send.code, 2, send.stderr);
+  assert.match(send.stderr, new RegExp(`but a stop here waits on ${claude}; pass --dir ${claude} \\(`));
+  // an absolute relayDir elsewhere: named as it is
+  const elsewhere = join(home, "mailbox");
+  await Deno.writeTextFile(config, JSON.stringify({ relayDir: elsewhere }));
+  const on = await runCli(["relay", "on"], { home, cwd: sub });
+  assert.equal(on.code, 2, on.stderr);
+  assert.match(on.stderr, new RegExp(`but a stop here waits on ${elsewhere}; pass --dir ${elsewhere} \\(`));
+  for (const path of [join(sub, "relay"), elsewhere]) assert.equal(await Deno.stat(path).catch(() => null), null);
 });
