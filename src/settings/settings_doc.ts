@@ -88,8 +88,12 @@ export function parseSettings(text: string, options: ParseSettingsOptions = {}):
   if (hooks && hooks.type !== "object") {
     throw errorAt(text, hooks.offset, `"hooks" must be an object, found ${hooks.type}`);
   }
+  const lastOf = new Map<unknown, Node>();
+  for (const property of hooks?.children ?? []) lastOf.set(property.children?.[0]?.value, property);
   for (const property of hooks?.children ?? []) {
     const [key, value] = property.children ?? [];
+    // a copy that a later one shadows is not read by Claude Code: only the last one must be an array
+    if (key && lastOf.get(key.value) !== property) continue;
     if (key && value && value.type !== "array") {
       throw errorAt(text, value.offset, `"hooks.${String(key.value)}" must be an array, found ${value.type}`);
     }

@@ -71,4 +71,5 @@ Deno.test("parseSettings() refuses a hooks key or an event given twice when aske
   assert.equal(findOurHandlers(parseSettings(`{ "hooks": { "Stop": ${stop}, "Stop": [] } }`)).length, 0);
   assert.equal(findOurHandlers(parseSettings(`{ "hooks": { "Stop": [], "Stop": ${stop} } }`)).length, 1);
   assert.equal(findOurHandlers(parseSettings(`{ "hooks": {}, "hooks": { "Stop": ${stop} } }`)).length, 1);
+  assert.equal(findOurHandlers(parseSettings(`{ "hooks": { "Stop": "disabled", "Stop": ${stop} } }`)).length, 1);
 });
