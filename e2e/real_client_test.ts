@@ -13,6 +13,7 @@ import {
   requestForStep,
 } from "./checks.ts";
 import { runScenario } from "./harness.ts";
+import { replayedDecisions } from "./replay_check.ts";
 import { loadScript } from "./script.ts";
 import { assertNoHookFailure, attachments, stopFeedback, stopHookSummaries } from "./transcript.ts";
 
@@ -83,6 +84,12 @@ Deno.test("real client: CLIFFHANGER_MAX=2 caps a model that keeps offering at tw
   ], describeRun(run));
   assert.equal(stopFeedback(run.transcript).length, 2, describeRun(run));
   assert.match(String(run.result?.result), /Four of five/);
+  // replay of the transcript the client wrote: the same three stops, the later two continuing the turn
+  assert.deepEqual(await replayedDecisions(run.transcript, { max: 2 }), [
+    { action: "block", rule: "offers-to-continue", hookActive: false },
+    { action: "block", rule: "offers-to-continue", hookActive: true },
+    { action: "allow", rule: "cap", hookActive: true },
+  ]);
 });
 
 Deno.test("real client: CLIFFHANGER_OBSERVE=1 logs the block but lets the stop through", async () => {
@@ -115,4 +122,9 @@ Deno.test("real client: CLIFFHANGER_CONTINUE_VIA=context continues the turn thro
   const reason = String(context[0]);
   assert.ok(attachments(run.transcript, "hook_additional_context").length > 0, "no hook_additional_context attachment");
   assertModelWasSent(requestForStep(run, 1), `Stop hook additional context: ${reason}`);
+  // replay sees the stop the context continued (2.1.328 writes attachments and the summary, no user line)
+  assert.deepEqual(await replayedDecisions(run.transcript), [
+    { action: "block", rule: "offers-to-continue", hookActive: false },
+    { action: "allow", rule: "no-pattern", hookActive: true },
+  ]);
 });
