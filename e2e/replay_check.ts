@@ -2,8 +2,7 @@
  * Replay of a real client's transcript, held to what the hook decided in that run: the same stop points (hooked
  * stops inside a turn included, as Claude Code 2.1.328 records them) and the same action and rule at each.
  */
-import { DEFAULT_CONFIG } from "../src/config.ts";
-import { type Config } from "../src/config.ts";
+import { type Config, DEFAULT_CONFIG } from "../src/config.ts";
 import { buildFullRuleSet } from "../src/rules/full.ts";
 import { replayFile } from "../src/replay/evaluate.ts";
 import type { JsonLine } from "./harness.ts";
