@@ -3,9 +3,8 @@
  * and calls `onStop` at every point where the agent stopped: the last assistant line before the next real user
  * prompt, where a Stop hook kept the turn going (its `Stop hook feedback:` line, or a `stop_hook_summary` listing a
  * block or an additionalContext; the stops after it in the turn have `stop_hook_active` true, as Claude Code sends
- * it), and the end of the file. Only the reducer
- * state is held, never the file. Unlike the live hook, a final line without "\n" is read as complete: a stored file
- * is not being written any more.
+ * it), and the end of the file. Only the reducer state is held, never the file. Unlike the live hook, a final line
+ * without "\n" is read as complete: a stored file is not being written any more.
  */
 import { openRegular } from "../store/safe_file.ts";
 import { includesAny, needles } from "../transcript/bytes.ts";

@@ -44,7 +44,6 @@ export interface HandlerRef {
   value: Record<string, unknown>;
 }
 
-/** Parse and check the shape; throws SettingsParseError with the position of the first problem. */
 export interface ParseSettingsOptions {
   /**
    * Refuse `hooks`, or one of its events, given twice (install and uninstall: an edit of a copy Claude Code does not
@@ -53,6 +52,7 @@ export interface ParseSettingsOptions {
   refuseRepeated?: boolean;
 }
 
+/** Parse and check the shape; throws SettingsParseError with the position of the first problem. */
 export function parseSettings(text: string, options: ParseSettingsOptions = {}): SettingsDoc {
   const deep = pastNestingLimit(text);
   if (deep !== null) {
