@@ -10,7 +10,7 @@ import { configProblems } from "../did_you_mean.ts";
 import { type EnvReader, isOn } from "../env.ts";
 import { scopeText } from "../errors.ts";
 import { quirkFilesReport } from "../hooks/prompt/quirks_files.ts";
-import { stallKillSwitch } from "../hooks/stop/stall/switch.ts";
+import { stallKillSwitch, stallVariableDecides } from "../hooks/stop/stall/switch.ts";
 import { systemTimeZone } from "../hooks/prompt/zone.ts";
 import { resolveConfiguredZone } from "../hooks/prompt/configured_zone.ts";
 import { relayDirFor } from "../relay/paths.ts";
@@ -106,7 +106,8 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
   const disableEnv = isOn(env("CLIFFHANGER_DISABLE"));
   const switches: Switches = {
     offFile: offFile ? paths.off : null,
-    stallOffFile: stallOffFile ? paths.stallOff : null,
+    // the file decides only when the variable does not (set to a readable value, it wins either way)
+    stallOffFile: stallOffFile && !stallVariableDecides(env) ? paths.stallOff : null,
     disableEnv,
     // the environment wins over the file: say the one that has the effect
     disableConfig: config.disable && !disableEnv,
