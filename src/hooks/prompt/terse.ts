@@ -70,8 +70,10 @@ export const REQUEST_RE = new RegExp(
 );
 
 /** Replies that tell the agent to carry on: the work goes on, so the answer should not be cut short. */
-const GO_AHEAD =
-  /^(?:y|yes|yep|yeah|ok|okay|sure|go|go ahead|go on|continue|proceed|do it|carry on|keep going|next|lgtm|please do|sounds good|ship it)[\s.!]*$/i;
+/** One go-ahead word or phrase; a go-ahead is one or more of them ("yes please", "ok, go ahead", "sure, do it"). */
+const GO_AHEAD_WORD =
+  "(?:y|yes|yep|yeah|ok|okay|sure|go|go ahead|go on|continue|proceed|do it|carry on|keep going|next|lgtm|please|please do|please continue|sounds good|ship it|thanks|thank you)";
+const GO_AHEAD = new RegExp(`^${GO_AHEAD_WORD}(?:[\\s.,!]+${GO_AHEAD_WORD})*[\\s.,!]*$`, "i");
 
 const QUESTION_START =
   /^(?:what|what's|whats|why|how|when|where|who|whom|whose|which|is|are|am|was|were|does|do|did|can|could|should|would|will|shall|may|might|has|have|had|isn't|aren't|doesn't|don't|didn't|can't|won't)\b/i;
@@ -94,6 +96,8 @@ export function classifyPrompt(prompt: string, options: TerseOptions): TerseResu
   if ((trimmed.match(/\?/g) ?? []).length > 1) return silent("silent", "questions");
   if (BUILD_RE.test(trimmed) || REQUEST_RE.test(trimmed)) return silent("silent", "build");
   if (GO_AHEAD.test(trimmed)) return silent("silent", "go-ahead");
+  // the long row before the short one, whatever the two limits are set to
+  if (words > options.mediumMaxWords) return silent("silent", "long");
   if (words <= options.shortMaxWords && isQuestion(trimmed)) {
     return { band: "short", reason: null, words, text: fillWords(options.shortText, words) };
   }
@@ -107,11 +111,10 @@ function isQuestion(text: string): boolean {
   return text.endsWith("?") || QUESTION_START.test(text);
 }
 
-/** A fence (```) anywhere, or a line indented as code (four spaces or a tab) in a multi-line prompt. */
+/** A fence (```) anywhere, or a line indented as code (four spaces or a tab). */
 function hasCode(prompt: string): boolean {
   if (prompt.includes("```")) return true;
-  const lines = prompt.split(/\r?\n/);
-  return lines.length > 1 && lines.some((l) => /^(?: {4}|\t)\S/.test(l));
+  return prompt.split(/\r?\n/).some((l) => /^(?: {4}|\t)\S/.test(l));
 }
 
 /** `{words}` → the count; `{words} words` reads `1 word` for a single word. */

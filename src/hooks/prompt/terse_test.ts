@@ -32,6 +32,13 @@ Deno.test("classifyPrompt() picks a band for every kind of prompt", () => {
     ["fixing the login bug now?", "silent", "build"],
     ["yes", "silent", "go-ahead"],
     ["go ahead!", "silent", "go-ahead"],
+    ["yes please", "silent", "go-ahead"],
+    ["ok, go ahead", "silent", "go-ahead"],
+    ["sure, do it.", "silent", "go-ahead"],
+    ["please continue", "silent", "go-ahead"],
+    ["yes, but why is it slow?", "short", null],
+    ["    x = foo(1)", "silent", "code"],
+    ["\tlet y = 2", "silent", "code"],
     ["/review", "silent", "slash-command"],
     ["   ", "silent", "empty"],
     ["!detail what is the capital of France?", "off", "opt-out"],
@@ -91,7 +98,9 @@ Deno.test("classifyPrompt(): thresholds and texts come from config.jsonc and CLI
   assert.equal(classifyPrompt("why?", noShort).band, "medium");
 
   const inverted = terseOptions(loadConfig(`{"terseShortMaxWords": 10, "terseMediumMaxWords": 4}`, envFrom({})).config);
-  assert.equal(classifyPrompt("why is the sky so very blue?", inverted).band, "short");
+  // the table's order: more than the medium limit is silent before the short row is looked at
+  assert.equal(classifyPrompt("why is the sky so very blue?", inverted).band, "silent");
+  assert.equal(classifyPrompt("why so blue?", inverted).band, "short");
   assert.equal(classifyPrompt("explain the blue sky to me please", inverted).band, "silent");
 
   const off = loadConfig(null, envFrom({ CLIFFHANGER_NO_TERSE: "1" }));
@@ -122,4 +131,10 @@ Deno.test("classifyPrompt(): nouns that are also verbs are work only as a reques
   assert.equal(band("please write a migration for the users table"), "silent");
   assert.equal(band("can you port this to Rust?"), "silent");
   assert.equal(band("why does the parser need a refactor?"), "silent");
+});
+
+Deno.test("classifyPrompt(): more than the medium limit is silent even when the short limit is set higher", () => {
+  const question = "what is the meaning of this very strange thing here?";
+  const result = classifyPrompt(question, { ...defaults, shortMaxWords: 20, mediumMaxWords: 5 });
+  assert.deepEqual([result.band, result.reason], ["silent", "long"]);
 });
