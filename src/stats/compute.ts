@@ -15,6 +15,8 @@ export interface StallStats {
   byKind: Record<string, number>;
   /** Stalls a recovery nudge was sent for. */
   recovered: number;
+  /** Stalls a nudge would have been sent for in observe mode (logged, not sent); not in `recovered`. */
+  recoveredObserved: number;
   /** Stalls past their retry cap (logged, not nudged). */
   capped: number;
   /** Stops where a guardrail held the nudge back, by gate. */
@@ -99,7 +101,15 @@ export class StatsAccumulator {
       allowed: 0,
       allowedBy: counts(),
       perDay: [],
-      stalls: { stopsWithStalls: 0, byKind: counts(), recovered: 0, capped: 0, suppressed: counts(), healthy: 0 },
+      stalls: {
+        stopsWithStalls: 0,
+        byKind: counts(),
+        recovered: 0,
+        recoveredObserved: 0,
+        capped: 0,
+        suppressed: counts(),
+        healthy: 0,
+      },
       loops: this.#loops.result(),
       prompts: this.#prompts.result(),
       relay: this.#relay.result(),
@@ -183,7 +193,9 @@ export class StatsAccumulator {
         for (const stall of line.stalls) s.byKind[stall.kind] = (s.byKind[stall.kind] ?? 0) + 1;
         break;
       case "recovery_dispatched":
-        s.recovered += line.stalls.length;
+        // in observe mode nothing was sent: counted apart
+        if (line.observe) s.recoveredObserved += line.stalls.length;
+        else s.recovered += line.stalls.length;
         break;
       case "retry_cap_hit":
         s.capped += line.stalls.length;

@@ -71,7 +71,7 @@ Deno.test("computeStats() puts a stamp with a UTC offset under its UTC day, so t
 
 Deno.test("computeStats() counts stalls by kind, recovered and capped, and keeps them out of the decision counts", () => {
   const now = new Date("2026-11-30T10:00:00Z");
-  const stall = (name: string, stalls: { kind: string; id: string }[], gate: string | null = null) =>
+  const stall = (name: string, stalls: { kind: string; id: string }[], gate: string | null = null, observe = false) =>
     JSON.stringify({
       ts: "2026-11-30T09:00:00Z",
       session: "s",
@@ -84,7 +84,7 @@ Deno.test("computeStats() counts stalls by kind, recovered and capped, and keeps
       maxRetries: 3,
       cooldownS: 0,
       cooldownLeftS: null,
-      observe: false,
+      observe,
       cwd: null,
     });
   const stats = computeStats([
@@ -96,7 +96,14 @@ Deno.test("computeStats() counts stalls by kind, recovered and capped, and keeps
     stall("stall_detected", [{ kind: "empty_tool_result", id: "c" }]),
     stall("cooldown_skipped", [{ kind: "empty_tool_result", id: "c" }], "cooldown"),
     line("2026-11-30T09:00:01Z", "block", "stall-pending-tool-use"),
+    // observe mode: the nudge was logged, not sent
+    stall("recovery_dispatched", [{ kind: "pending_tool_use", id: "d" }], null, true),
   ], { now, days: 7 });
+  assert.equal(stats.stalls.recoveredObserved, 1);
+  assert.match(
+    renderStats(stats, { color: false, labels: {} }),
+    /2 recovered \(nudged\), 1 capped \(1 in observe mode/,
+  );
   assert.equal(stats.stalls.stopsWithStalls, 3);
   assert.deepEqual(stats.stalls.byKind, { hung_mcp_call: 2, empty_tool_result: 1, pending_tool_use: 1 });
   assert.equal(stats.stalls.recovered, 2);

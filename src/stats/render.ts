@@ -42,7 +42,8 @@ export function renderStats(stats: Stats, options: RenderStatsOptions): string {
   if (stalls.stopsWithStalls > 0 || stalls.healthy > 0) {
     lines.push(
       `stalls: ${stalls.stopsWithStalls} ${plural(stalls.stopsWithStalls, "stop")} with a silent tool stall; ` +
-        `${stalls.recovered} recovered (nudged), ${stalls.capped} capped`,
+        `${stalls.recovered} recovered (nudged), ${stalls.capped} capped` +
+        (stalls.recoveredObserved > 0 ? ` (${stalls.recoveredObserved} in observe mode: logged, not nudged)` : ""),
     );
     for (const [kind, n] of Object.entries(stalls.byKind)) lines.push(`${String(n).padStart(6)}  ${paint("33", kind)}`);
     for (const [gate, n] of Object.entries(stalls.suppressed)) {
