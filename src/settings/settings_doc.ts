@@ -88,17 +88,23 @@ export function parseSettings(text: string, options: ParseSettingsOptions = {}):
   if (hooks && hooks.type !== "object") {
     throw errorAt(text, hooks.offset, `"hooks" must be an object, found ${hooks.type}`);
   }
-  const lastOf = new Map<unknown, Node>();
-  for (const property of hooks?.children ?? []) lastOf.set(property.children?.[0]?.value, property);
+  const read = lastCopies(hooks);
   for (const property of hooks?.children ?? []) {
     const [key, value] = property.children ?? [];
     // a copy that a later one shadows is not read by Claude Code: only the last one must be an array
-    if (key && lastOf.get(key.value) !== property) continue;
+    if (key && !read.has(property)) continue;
     if (key && value && value.type !== "array") {
       throw errorAt(text, value.offset, `"hooks.${String(key.value)}" must be an array, found ${value.type}`);
     }
   }
   return { root, hooks };
+}
+
+/** The properties of an object that JSON.parse keeps: of a key given more than once, its last copy. */
+function lastCopies(object: Node | undefined): Set<Node> {
+  const last = new Map<unknown, Node>();
+  for (const property of object?.children ?? []) last.set(property.children?.[0]?.value, property);
+  return new Set(last.values());
 }
 
 /** The deepest nesting read: jsonc-parser's tree and its walks recurse, and would overflow the stack far deeper. */
@@ -159,12 +165,11 @@ function findHandlers(
 ): HandlerRef[] {
   const found: HandlerRef[] = [];
   // an event given twice counts as Claude Code reads it: its last copy
-  const last = new Map<unknown, number>();
-  (doc.hooks?.children ?? []).forEach((property, i) => last.set(property.children?.[0]?.value, i));
+  const read = lastCopies(doc.hooks);
   (doc.hooks?.children ?? []).forEach((property, eventIndex) => {
     const [key, groups] = property.children ?? [];
     if (!key || !groups || typeof key.value !== "string") return;
-    if (last.get(key.value) !== eventIndex) return;
+    if (!read.has(property)) return;
     if (event !== undefined && key.value !== event) return;
     (groups.children ?? []).forEach((group, groupIndex) => {
       if (group.type !== "object") return;
