@@ -175,13 +175,13 @@ async function fromSubfolder(ctx: CliContext, sub: Sub, dir: string): Promise<vo
   const here = dirname(dir);
   const { config } = await readConfigFile(ctx.paths.config, ctx.env);
   const configured = config.relayDir.trim();
-  let other: string | null = null;
-  let from: string | null = null;
+  // the mailbox a stop here waits on, and the project it belongs to when that is known
+  let other: string;
+  let project: string | null = null;
   let found = false;
   if ((ctx.env("CLAUDE_PROJECT_DIR") ?? "").trim() !== "") {
-    const project = projectDir(ctx.env("CLAUDE_PROJECT_DIR"), here)!;
+    project = projectDir(ctx.env("CLAUDE_PROJECT_DIR"), here)!;
     other = relayDirFor(project, configured);
-    if (configured === "" || relayDirFor(project, configured) === join(project, DEFAULT_RELAY_FOLDER)) from = project;
   } else if (configured !== "" && isAbsolute(configured)) {
     other = resolve(configured);
   } else {
@@ -190,11 +190,12 @@ async function fromSubfolder(ctx: CliContext, sub: Sub, dir: string): Promise<vo
     if (above !== null) {
       // a folder above the current one (the current one resolved), so never this folder's ./relay
       found = true;
-      other = above.mailbox;
-      if (resolve(above.project, relative) === join(above.project, DEFAULT_RELAY_FOLDER)) from = above.project;
+      ({ mailbox: other, project } = above);
     } else other = resolve(here, relative);
   }
   if (!found && await samePlace(other, dir)) return;
+  // running from the project helps only where its mailbox is its ./relay
+  const from = project !== null && resolve(other) === join(project, DEFAULT_RELAY_FOLDER) ? project : null;
   const run = from === null ? "pass" : `run it from ${from}, or pass`;
   if (sub === "on" || sub === "off" || sub === "send") {
     throw new UsageError(
