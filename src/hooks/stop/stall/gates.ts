@@ -58,16 +58,18 @@ export function applyGates(input: GateInput): GateOutcome {
   const dispatch: StallSignature[] = [];
   const capped: StallSignature[] = [];
   for (const signature of input.signatures) {
-    if ((Object.hasOwn(state.retries, signature.id) ? state.retries[signature.id]! : 0) >= input.maxRetries) {
-      capped.push(signature);
-    } else dispatch.push(signature);
+    if (retriesOf(state.retries, signature.id) >= input.maxRetries) capped.push(signature);
+    else dispatch.push(signature);
   }
   if (dispatch.length === 0) return suppress("retry_cap", capped);
   if (input.blocksThisTurn >= input.turnMax) return suppress("turn_cap", capped);
   const retries = { ...state.retries };
-  for (const signature of dispatch) {
-    retries[signature.id] = (Object.hasOwn(retries, signature.id) ? retries[signature.id]! : 0) + 1;
-  }
+  for (const signature of dispatch) retries[signature.id] = retriesOf(retries, signature.id) + 1;
   const kept = Object.entries(retries).slice(-MAX_TRACKED_IDS);
   return { action: "nudge", dispatch, capped, state: { retries: Object.fromEntries(kept), lastRecoveryAt: input.now } };
+}
+
+/** The nudges sent for a tool call: an own key only (an id such as `constructor` is a key like any other). */
+function retriesOf(retries: Record<string, number>, id: string): number {
+  return Object.hasOwn(retries, id) ? retries[id]! : 0;
 }
