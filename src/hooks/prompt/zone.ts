@@ -4,9 +4,10 @@
  */
 import type { EnvReader } from "../../env.ts";
 import { formatOffset } from "./clock.ts";
+import { currentZoneName } from "./zone_names.ts";
 
 export interface ResolvedZone {
-  /** A valid IANA zone (canonical spelling). */
+  /** A valid IANA zone, by its current name (validZone). */
   zone: string;
   /** "CLIFFHANGER_TZ": the configured zone, from the variable or config.jsonc's `tz`. */
   source: "CLIFFHANGER_TZ" | "system" | "UTC";
@@ -48,19 +49,27 @@ export function tzSetting(env: EnvReader, configPath: string, tz: string): strin
   return fromEnv !== "" && fromEnv === tz.trim() ? "CLIFFHANGER_TZ" : `"tz" in "${configPath}"`;
 }
 
-/** The zone's canonical name, or null when Intl does not know it. */
+/**
+ * The zone's name, or null when Intl does not know it: as written when it is the name Intl gives, whatever its case
+ * (`asia/tokyo` → `Asia/Tokyo`; an old name written as such, `Asia/Calcutta`, stays); an alias gets the name Intl
+ * gives, in its current IANA spelling (`US/Eastern` → `America/New_York`, `Asia/Kolkata` stays `Asia/Kolkata`, where
+ * Intl says `Asia/Calcutta`: zone_names.ts).
+ */
 export function validZone(name: string): string | null {
   if (name.length > 100) return null;
   if (name === "UTC") return "UTC";
+  let resolved: string;
   try {
-    return new Intl.DateTimeFormat("en-US", { timeZone: name }).resolvedOptions().timeZone;
+    resolved = new Intl.DateTimeFormat("en-US", { timeZone: name }).resolvedOptions().timeZone;
   } catch {
     return null;
   }
+  return resolved.toLowerCase() === name.toLowerCase() ? resolved : currentZoneName(resolved);
 }
 
 /**
- * The process's zone as Intl sees it (TZ, /etc/localtime); undefined when it cannot tell. A process in UTC (servers,
+ * The process's zone as Intl sees it (TZ, /etc/localtime), by its current IANA name (zone_names.ts); undefined when
+ * it cannot tell. A process in UTC (servers,
  * containers) is told by `Date`, without Intl: a process's first Intl call loads ICU's data, 11-17 ms (docs/performance.md).
  * Intl canonicalizes every UTC alias (Etc/UTC, Etc/Universal, …) to "UTC", so the answer is the same. A TZ that Date
  * reads but Intl cannot name (`JST-9`, a path such as `/usr/share/zoneinfo/Asia/Tokyo`) is the offset Date reports
@@ -74,7 +83,7 @@ export function systemTimeZone(): string | undefined {
   } catch {
     zone = undefined;
   }
-  if (zone && zone !== "Etc/Unknown") return zone;
+  if (zone && zone !== "Etc/Unknown") return currentZoneName(zone);
   const offsetMinutes = -new Date().getTimezoneOffset();
   return offsetMinutes === 0 ? undefined : formatOffset(offsetMinutes);
 }
