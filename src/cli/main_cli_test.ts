@@ -239,6 +239,25 @@ Deno.test("status: a bad CLIFFHANGER_TZ is said once, and config.jsonc's tz stay
     assert.ok(json.config.problems.some((p: string) => p.includes("using Europe/Paris")), "the JSON keeps it");
   }));
 
+Deno.test("status: a bad tz in config.jsonc is named while a good or bad CLIFFHANGER_TZ hides it, and not without one", () =>
+  withHome(async (home) => {
+    await Deno.mkdir(join(home, ".cliffhanger"), { recursive: true });
+    await Deno.writeTextFile(join(home, ".cliffhanger", "config.jsonc"), '{ "tz": "Mars/Base" }');
+    const fileProblem = '"Mars/Base" is not an IANA time zone (not used while CLIFFHANGER_TZ is set)';
+    const good = await runCli(["status", "--json"], { home, env: { CLIFFHANGER_TZ: "Europe/Berlin" } });
+    assert.equal(good.code, 0, good.stderr);
+    const json = JSON.parse(good.stdout);
+    assert.equal(json.prompt.zone, "Europe/Berlin");
+    assert.ok(json.config.problems.some((p: string) => p.includes(fileProblem)), good.stdout);
+    const bad = await runCli(["status"], { home, env: { CLIFFHANGER_TZ: "Nowhere/Zone" } });
+    assert.match(bad.stdout, /Bad value for CLIFFHANGER_TZ: "Nowhere\/Zone"/);
+    assert.equal(bad.stdout.split(fileProblem).length, 2, bad.stdout);
+    // without the variable the file's tz is the one in force, and its problem is said as ever, once
+    const plain = await runCli(["status"], { home });
+    assert.ok(!plain.stdout.includes("not used while"), plain.stdout);
+    assert.equal(plain.stdout.split('"Mars/Base" is not an IANA time zone').length, 2, plain.stdout);
+  }));
+
 Deno.test("the bare binary with stdin not a terminal (a hook entry without a command) exits 0 with a one-line hint", () =>
   withTempHome(async (home) => {
     const run = await runCli([], { home, stdin: '{"hook_event_name":"Stop"}' });

@@ -12,7 +12,7 @@ import { scopeText } from "../errors.ts";
 import { quirkFilesReport } from "../hooks/prompt/quirks_files.ts";
 import { stallKillSwitch, stallVariableDecides } from "../hooks/stop/stall/switch.ts";
 import { systemTimeZone } from "../hooks/prompt/zone.ts";
-import { resolveConfiguredZone } from "../hooks/prompt/configured_zone.ts";
+import { fileZoneProblem, resolveConfiguredZone } from "../hooks/prompt/configured_zone.ts";
 import { relayDirFor } from "../relay/paths.ts";
 import { RELAY_TIMEOUT_HEADROOM_S, relayInUse, relayTimeoutWarning } from "../relay/timeout.ts";
 import { loadRuleSet } from "../rules/load.ts";
@@ -123,6 +123,7 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
     configured: config.tz,
     system: systemTimeZone(),
   });
+  const fileZone = await fileZoneProblem(env, paths.config);
   return {
     paths,
     homeInScope,
@@ -134,8 +135,10 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
     configExists: read.exists,
     configReadProblem: read.readProblem === null ? null : scopeText(read.readProblem),
     // a zone that is not one is a bad value too, whichever names it (the schema takes any string)
-    configProblems: [...configProblems(read, Object.keys(ConfigSchema.shape)), ...(zone.problem ? [zone.problem] : [])]
-      .map(scopeText),
+    configProblems: [
+      ...configProblems(read, Object.keys(ConfigSchema.shape)),
+      ...[zone.problem, fileZone].filter((p) => p !== null),
+    ].map(scopeText),
     settings,
     missingNamed: settings.filter((f) =>
       !f.exists && input.extraSettings.includes(f.path) && !claudeReads.has(f.path) &&
