@@ -138,3 +138,49 @@ Deno.test("classifyPrompt(): more than the medium limit is silent even when the 
   const result = classifyPrompt(question, { ...defaults, shortMaxWords: 20, mediumMaxWords: 5 });
   assert.deepEqual([result.band, result.reason], ["silent", "long"]);
 });
+
+Deno.test("countWords(): each CJK ideograph or kana is a word, and each run of letters or digits between them one more", () => {
+  const table: [string, number][] = [
+    ["这个函数是做什么的？", 9],
+    ["修复login页面", 5],
+    ["日本語のテスト", 7],
+    ["ｶﾀｶﾅ", 4],
+    ["what does 関数 mean", 5],
+    ["\u{20000}\u{20001}", 2],
+    ["한국어 질문 입니다", 3],
+    ["１２３ abc", 2],
+    ["中文，English。", 3],
+    ["「」、。", 1], // punctuation alone is a piece, as "-" is
+    ["这个 bug 在 v2.1 里", 6],
+  ];
+  for (const [text, words] of table) assert.equal(countWords(text), words, JSON.stringify(text));
+});
+
+Deno.test("classifyPrompt(): CJK prompts are counted, full-width and Arabic question marks ask, CJK work words are work", () => {
+  const table: [string, string, string | null][] = [
+    ["这个函数是做什么的？", "short", null],
+    ["この関数は何をしますか？", "short", null],
+    ["这是什么？那是什么？", "silent", "questions"],
+    ["修复登录页面的bug", "silent", "build"],
+    ["請幫我重構這個模組", "silent", "build"],
+    ["このバグを直してください", "silent", "build"],
+    ["로그인 버그를 수정해 주세요", "silent", "build"],
+    ["이 함수는 무엇을 하나요？", "short", null],
+    ["ما هذا؟", "short", null],
+    ["¿qué hace esta función?", "short", null],
+    ["请解释一下闭包", "medium", null],
+    ["为".repeat(61), "silent", "long"],
+  ];
+  for (const [prompt, band, reason] of table) {
+    const result = classifyPrompt(prompt, defaults);
+    assert.deepEqual([result.band, result.reason], [band, reason], JSON.stringify(prompt));
+  }
+  assert.equal(classifyPrompt("这个函数是做什么的？", defaults).text?.includes("(9 words)"), true);
+});
+
+Deno.test("classifyPrompt(): short work requests are work", () => {
+  for (const prompt of ["commit and push", "push it", "merge the branch", "rebase on main", "try again", "rerun it"]) {
+    assert.deepEqual(classifyPrompt(prompt, defaults).reason, "build", prompt);
+  }
+  assert.equal(classifyPrompt("why did the merge drop my commit?", defaults).band, "short");
+});
