@@ -140,8 +140,8 @@ export function runTargetsFromArgs(
 }
 
 /**
- * The relay folder a `relay …` run works on (`--dir DIR`, else CLIFFHANGER_RELAY_DIR, else ./relay, resolved
- * against `cwd`), and the file a `relay send --file F` reads. Other commands get none.
+ * The relay folder a `relay …` run works on (`--dir DIR`, else CLIFFHANGER_RELAY_DIR, else config.jsonc's relayDir,
+ * else ./relay, resolved against `cwd`), and the file a `relay send --file F` reads. Other commands get none.
  */
 export function relayTargetsFromArgs(
   args: readonly string[],
@@ -162,10 +162,11 @@ export function relayTargetsFromArgs(
   }
   // the default ./relay: a run from a project's subfolder may read the relay folders above, to name the mailbox it
   // would miss (src/relay/mailbox_above.ts)
-  if (dir === undefined && !env("CLIFFHANGER_RELAY_DIR")) {
-    read.push(...relayFoldersAbove(resolve(cwd), configuredRelayDir(env)));
+  const configured = dir === undefined && !env("CLIFFHANGER_RELAY_DIR") ? fileRelayDir(env) : "";
+  if (dir === undefined && !env("CLIFFHANGER_RELAY_DIR") && !isAbsolute(configured)) {
+    read.push(...relayFoldersAbove(resolve(cwd), configured || "relay"));
   }
-  return { dirs: [resolve(cwd, dir ?? (env("CLIFFHANGER_RELAY_DIR") || "relay"))], read };
+  return { dirs: [resolve(cwd, dir ?? (env("CLIFFHANGER_RELAY_DIR") || configured || "relay"))], read };
 }
 
 /** `<folder>/<relative>` for each folder above `cwd`, nearest first (`relay`, or a relative relayDir). */
@@ -178,14 +179,14 @@ function relayFoldersAbove(cwd: string, relative: string): string[] {
   return out;
 }
 
-/** config.jsonc's relayDir when it is a relative path other than the default, else "relay" (best effort). */
-function configuredRelayDir(env: EnvReader): string {
+/** config.jsonc's relayDir, trimmed, or "" (unset, not a string, or no readable file; best effort). */
+function fileRelayDir(env: EnvReader): string {
   try {
     const text = Deno.readTextFileSync(join(homePaths(env).root, "config.jsonc"));
     const value = (parseJsonc(text) as { relayDir?: unknown } | null)?.relayDir;
-    return typeof value === "string" && value.trim() !== "" && !isAbsolute(value.trim()) ? value.trim() : "relay";
+    return typeof value === "string" ? value.trim() : "";
   } catch {
-    return "relay";
+    return "";
   }
 }
 

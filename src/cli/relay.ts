@@ -27,7 +27,8 @@ const DIR_FLAG = {
   dir: {
     type: "string",
     value: "DIR",
-    help: `the relay folder (default: $CLIFFHANGER_RELAY_DIR, else ./${DEFAULT_RELAY_FOLDER})`,
+    help:
+      `the relay folder (default: $CLIFFHANGER_RELAY_DIR, else config.jsonc's relayDir, else ./${DEFAULT_RELAY_FOLDER})`,
   },
 } as const;
 
@@ -119,19 +120,18 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const sub = first as Sub;
   const s = SUBS[sub];
   const parsed = parseCommandArgs(s, rest);
-  const paths = relayPaths(relayDirFromFlag(parsed.values["dir"], ctx.env, ctx.cwd() ?? "/"));
+  // config.jsonc's relayDir (with CLIFFHANGER_RELAY_DIR over it), as the hook reads it
+  const configured = (await readConfigFile(ctx.paths.config, ctx.env)).config.relayDir.trim();
+  const choice = relayFolderChoice(parsed.values["dir"], ctx.env, configured);
+  const paths = relayPaths(resolve(ctx.cwd() ?? "/", choice.dir));
   try {
     // a relay folder or queue folder that is a link is refused before anything is read or written (folder.ts)
     const linked = await linkedRelayFolder(paths);
-    if (linked !== null) {
-      throw new CommandError(
-        `relay ${sub}: ${linkedFolderText(linked, relayDirSource(parsed.values["dir"], ctx.env))}`,
-      );
-    }
-    if (relayDirSource(parsed.values["dir"], ctx.env) === "default") await fromSubfolder(ctx, sub, paths.dir);
+    if (linked !== null) throw new CommandError(`relay ${sub}: ${linkedFolderText(linked, choice.source)}`);
+    if (choice.checkAbove) await fromSubfolder(ctx, sub, { dir: paths.dir, given: choice.dir, configured });
     switch (sub) {
       case "on":
-        return await on(ctx, paths);
+        return await on(ctx, paths, configured);
       case "off":
         return await off(ctx, paths);
       case "send":
@@ -170,11 +170,13 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
  * nearest mailbox above at the relative relayDir (default `relay`), as from a project's subfolder; else, for a
  * relative relayDir that is not `relay`, that folder here.
  */
-async function fromSubfolder(ctx: CliContext, sub: Sub, dir: string): Promise<void> {
+async function fromSubfolder(
+  ctx: CliContext,
+  sub: Sub,
+  { dir, given, configured }: { dir: string; given: string; configured: string },
+): Promise<void> {
   if (await Deno.lstat(dir).then(() => true, () => false)) return;
-  const here = dirname(dir);
-  const { config } = await readConfigFile(ctx.paths.config, ctx.env);
-  const configured = config.relayDir.trim();
+  const here = ctx.cwd() === null ? dirname(dir) : resolve(ctx.cwd()!);
   // the mailbox a stop here waits on, and the project it belongs to when that is known
   let other: string;
   let project: string | null = null;
@@ -194,13 +196,13 @@ async function fromSubfolder(ctx: CliContext, sub: Sub, dir: string): Promise<vo
     } else other = resolve(here, relative);
   }
   if (!found && await samePlace(other, dir)) return;
-  // running from the project helps only where its mailbox is its ./relay
-  const from = project !== null && resolve(other) === join(project, DEFAULT_RELAY_FOLDER) ? project : null;
+  // running from the project helps only where its mailbox is the folder given here, taken from the project
+  const from = project !== null && resolve(other) === resolve(project, given) ? project : null;
   const run = from === null ? "pass" : `run it from ${from}, or pass`;
   if (sub === "on" || sub === "off" || sub === "send") {
     throw new UsageError(
       `relay ${sub}: no relay folder here, but a stop here waits on ${other}; ${run} --dir ${other} ` +
-        `(--dir ${DEFAULT_RELAY_FOLDER} makes a new one here)`,
+        `(--dir ${given} makes a new one here)`,
     );
   }
   ctx.err(`cliffhanger-bin: relay ${sub}: no relay folder here; a stop here waits on ${other} (--dir ${other})\n`);
@@ -227,23 +229,35 @@ async function samePlace(a: string, b: string): Promise<boolean> {
   return ra !== null && ra === rb;
 }
 
-/** Which of the three chose the folder, for the advice when it is a link. */
-function relayDirSource(flag: unknown, env: CliContext["env"]): RelayFolderSource {
-  if (typeof flag === "string" && flag !== "") return "flag";
-  return env("CLIFFHANGER_RELAY_DIR") ? "configured" : "default";
+export interface RelayFolderChoice {
+  /** The folder as given (relative to the current folder). */
+  dir: string;
+  /** Which chose it, for the advice when it is a link. */
+  source: RelayFolderSource;
+  /**
+   * No `--dir` and no CLIFFHANGER_RELAY_DIR: the folder is the one a stop in this folder would wait on only when
+   * this is the project, so fromSubfolder looks for the one a stop here waits on.
+   */
+  checkAbove: boolean;
 }
 
-/** --dir, else CLIFFHANGER_RELAY_DIR, else ./relay; relative to the current folder. */
-export function relayDirFromFlag(flag: unknown, env: CliContext["env"], cwd: string): string {
-  const chosen = typeof flag === "string" && flag !== "" ? flag : env("CLIFFHANGER_RELAY_DIR") || DEFAULT_RELAY_FOLDER;
-  return resolve(cwd, chosen);
+/**
+ * `--dir`, else CLIFFHANGER_RELAY_DIR, else config.jsonc's relayDir, else `./relay`, as given (relative to the current
+ * folder). `configured` is the loaded config's relayDir, which is the variable's value when it is set.
+ */
+export function relayFolderChoice(flag: unknown, env: CliContext["env"], configured: string): RelayFolderChoice {
+  if (typeof flag === "string" && flag !== "") return { dir: flag, source: "flag", checkAbove: false };
+  const variable = env("CLIFFHANGER_RELAY_DIR") ?? "";
+  if (variable !== "") return { dir: variable, source: "configured", checkAbove: false };
+  if (configured !== "") return { dir: configured, source: "configured", checkAbove: true };
+  return { dir: DEFAULT_RELAY_FOLDER, source: "default", checkAbove: true };
 }
 
 async function note(ctx: CliContext, paths: RelayPaths, text: string): Promise<void> {
   await appendLogMd(paths.log, logMdLine(ctx.now(), "manager", text));
 }
 
-async function on(ctx: CliContext, paths: RelayPaths): Promise<number> {
+async function on(ctx: CliContext, paths: RelayPaths, configured: string): Promise<number> {
   await Deno.mkdir(paths.dir, { recursive: true });
   // atomic and never through a link: a cloned project may hold relay/ACTIVE as a planted link
   await writeFileAtomic(paths.active, `relay on at ${ctx.now().toISOString()}\n`, {
@@ -259,7 +273,7 @@ async function on(ctx: CliContext, paths: RelayPaths): Promise<number> {
   }
   await note(ctx, paths, `relay on${cleared ? " (STOP removed)" : ""}`);
   ctx.out(`relay on: ${paths.active}${cleared ? " (removed STOP)" : ""}\n`);
-  for (const warning of await hookWillNotSee(ctx, paths.dir)) {
+  for (const warning of await hookWillNotSee(ctx, paths.dir, configured)) {
     ctx.err(`cliffhanger-bin: relay on: warning: ${warning}\n`);
   }
   return 0;
@@ -269,11 +283,10 @@ async function on(ctx: CliContext, paths: RelayPaths): Promise<number> {
  * Why a session's stop here would not wait on `dir`: the hook looks in the project's relay folder (config
  * relayDir, else `<project>/relay`), and the compiled binary reads only the folders it was built for.
  */
-async function hookWillNotSee(ctx: CliContext, dir: string): Promise<string[]> {
+async function hookWillNotSee(ctx: CliContext, dir: string, configured: string): Promise<string[]> {
   const warnings: string[] = [];
-  const { config } = await readConfigFile(ctx.paths.config, ctx.env);
   const project = projectDir(ctx.env("CLAUDE_PROJECT_DIR"), ctx.cwd());
-  const expected = project === null ? null : relayDirFor(project, config.relayDir);
+  const expected = project === null ? null : relayDirFor(project, configured);
   if (expected !== null && expected !== dir) {
     warnings.push(
       `a stop in ${project} waits on ${expected}, not on ${dir}; run it from the project, or set relayDir ` +

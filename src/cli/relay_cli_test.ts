@@ -362,19 +362,51 @@ Deno.test("relay from a subfolder with relayDir configured: the mailbox the hook
   const off = await runCli(["relay", "off"], { home, cwd: sub });
   assert.equal(off.code, 2, off.stderr);
   assert.match(off.stderr, new RegExp(`but a stop here waits on ${mailbox}/?; run it from ${project}, or pass`));
-  // a relative relayDir: the mailbox above at that path, named with --dir (running from the project would not help)
+  // a relative relayDir: the mailbox above at that path (the commands take relayDir from the project too)
   const claude = join(project, ".claude", "relay");
   await Deno.mkdir(claude, { recursive: true });
   await Deno.writeTextFile(join(claude, "ACTIVE"), "");
   await Deno.writeTextFile(config, '{ "relayDir": ".claude/relay" }');
   const send = await runCli(["relay", "send", "hi"], { home, cwd: sub });
   assert.equal(send.code, 2, send.stderr);
-  assert.match(send.stderr, new RegExp(`but a stop here waits on ${claude}; pass --dir ${claude} \\(`));
-  // an absolute relayDir elsewhere: named as it is
+  assert.match(
+    send.stderr,
+    new RegExp(`but a stop here waits on ${claude}; run it from ${project}, or pass --dir ${claude} \\(--dir \\.claude/relay makes`),
+  );
+  for (const path of [join(sub, "relay"), join(sub, ".claude")]) {
+    assert.equal(await Deno.stat(path).catch(() => null), null);
+  }
+});
+
+Deno.test("relay with relayDir only in config.jsonc: the commands use it, as the hook does", async () => {
+  const { home, project } = await setup();
+  const config = join(home, ".cliffhanger", "config.jsonc");
+  await Deno.mkdir(join(home, ".cliffhanger"), { recursive: true });
+  // relative: the project's own folder at that path, from the project
+  await Deno.writeTextFile(config, '{ "relayDir": ".claude/relay" }');
+  const claude = join(project, ".claude", "relay");
+  const on = await runCli(["relay", "on"], { home, cwd: project });
+  assert.equal(on.code, 0, on.stderr);
+  assert.equal(on.stdout, `relay on: ${join(claude, "ACTIVE")}\n`);
+  assert.equal(on.stderr, "", "no warning: a stop here waits on this folder");
+  const send = await runCli(["relay", "send", "next step"], { home, cwd: project });
+  assert.equal(send.code, 0, send.stderr);
+  assert.match(await Deno.readTextFile(join(claude, "to-code.md")), /next step/);
+  assert.equal(await Deno.stat(join(project, "relay")).catch(() => null), null, "no ./relay made");
+  // absolute, from a subfolder: the folder it names
   const elsewhere = join(home, "mailbox");
   await Deno.writeTextFile(config, JSON.stringify({ relayDir: elsewhere }));
-  const on = await runCli(["relay", "on"], { home, cwd: sub });
-  assert.equal(on.code, 2, on.stderr);
-  assert.match(on.stderr, new RegExp(`but a stop here waits on ${elsewhere}; pass --dir ${elsewhere} \\(`));
-  for (const path of [join(sub, "relay"), elsewhere]) assert.equal(await Deno.stat(path).catch(() => null), null);
+  const sub = join(project, "sub");
+  await Deno.mkdir(sub);
+  const abs = await runCli(["relay", "on"], { home, cwd: sub });
+  assert.equal(abs.code, 0, abs.stderr);
+  assert.ok((await Deno.stat(join(elsewhere, "ACTIVE"))).isFile);
+  // the variable is over the file, and --dir over both
+  const viaEnv = join(home, "from-env");
+  const env = await runCli(["relay", "on"], { home, cwd: project, env: { CLIFFHANGER_RELAY_DIR: viaEnv } });
+  assert.equal(env.code, 0, env.stderr);
+  assert.ok((await Deno.stat(join(viaEnv, "ACTIVE"))).isFile);
+  const flag = await runCli(["relay", "on", "--dir", "relay"], { home, cwd: project });
+  assert.equal(flag.code, 0, flag.stderr);
+  assert.ok((await Deno.stat(join(project, "relay", "ACTIVE"))).isFile);
 });
