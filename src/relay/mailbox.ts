@@ -61,6 +61,9 @@ export async function snapshot(paths: RelayPaths): Promise<RelaySnapshot> {
   const activeFile = await existsStrict(paths.active);
   const stopFile = await existsStrict(paths.stop);
   const next = hook.ok ? await nextInstruction(paths, hook.value.last_code_turn_consumed) : null;
+  if (next !== null && !next.ready && next.problem) {
+    problems.push(`turn ${next.turn} cannot be taken (${next.problem}); later turns wait for it`);
+  }
   return {
     dir: paths.dir,
     exists: await existsStrict(paths.dir),
@@ -68,7 +71,7 @@ export async function snapshot(paths: RelayPaths): Promise<RelaySnapshot> {
     activeFile,
     stopFile,
     instructionTurn: (await readMessageFile(paths.toCode))?.turn ?? null,
-    waitingForText: next !== null && !next.ready ? next.turn : null,
+    waitingForText: next !== null && !next.ready && !next.problem ? next.turn : null,
     queued: (await queuedTurns(paths)).filter((t) => !hook.ok || t > hook.value.last_code_turn_consumed),
     hookConsumed: hook.ok ? hook.value.last_code_turn_consumed : null,
     taking: hook.ok && hook.value.taking !== undefined && hook.value.taking.turn > hook.value.last_code_turn_consumed

@@ -191,3 +191,74 @@ Deno.test("relay send: a to-code.md with text and no turn line is refused (exit 
     await Deno.remove(world.root, { recursive: true });
   }
 });
+
+Deno.test("relay queue: a queued turn the hook cannot take (a link out, a FIFO, a folder, no turn line, another turn) holds back later turns, and says why", async () => {
+  const plants: [string, (path: string, world: Awaited<ReturnType<typeof makeWorld>>) => Promise<void>][] = [
+    ["a link out of the queue folder", async (path, world) => {
+      const outside = join(world.root, "draft.md");
+      await Deno.writeTextFile(outside, "turn: 2\n\nSECOND\n");
+      await Deno.symlink(outside, path);
+    }],
+    ["a FIFO", async (path) => {
+      const made = await new Deno.Command("mkfifo", { args: [path] }).output();
+      assert.ok(made.success);
+    }],
+    ["a folder", (path) => Deno.mkdir(path)],
+    ["no turn line", (path) => Deno.writeTextFile(path, "SECOND\n")],
+    ["another turn", (path) => Deno.writeTextFile(path, "turn: 7\n\nSECOND\n")],
+  ];
+  for (const [what, plant] of plants) {
+    const world = await makeWorld();
+    try {
+      await Deno.writeTextFile(world.relay.toCode, "turn: 1\n\nfirst\n");
+      const first = await stopOnce(world, 3);
+      assert.ok(first.decision === "block" && first.turn === 1, what);
+      await Deno.mkdir(queueDir(world.relay), { recursive: true });
+      await plant(queuedPath(world.relay, 2), world);
+      await Deno.writeTextFile(world.relay.toCode, "turn: 3\n\nTHIRD\n");
+      const held = await stopOnce(world, 3);
+      assert.ok(held.decision === "allow" && held.why === "deadline", `${what}: turn 3 is not taken past turn 2`);
+      assert.equal(held.errors.length, 1, what);
+      assert.match(held.errors[0]!, /^relay: queue\/000000002\.md .*; later turns wait for it$/, what);
+      assert.match(await Deno.readTextFile(world.relay.log), /turn 2 cannot be taken \(queue\/000000002\.md /, what);
+      const status = JSON.parse((await manager(world, ["status", "--json"])).out);
+      assert.ok(
+        status.problems.some((p: string) => p.startsWith("turn 2 cannot be taken")),
+        `${what}: ${status.problems}`,
+      );
+      // mended: the turn is taken, then the later one
+      await Deno.remove(queuedPath(world.relay, 2), { recursive: true });
+      await Deno.writeTextFile(queuedPath(world.relay, 2), "turn: 2\n\nSECOND\n");
+      const taken: number[] = [];
+      for (let i = 0; i < 2; i++) {
+        const r = await stopOnce(world, 3);
+        assert.ok(r.decision === "block", what);
+        taken.push(r.turn);
+      }
+      assert.deepEqual(taken, [2, 3], what);
+    } finally {
+      await Deno.remove(world.root, { recursive: true });
+    }
+  }
+});
+
+Deno.test("relay queue: a queued file named by hand without the zeros (2.md) is taken in its turn", async () => {
+  const world = await makeWorld();
+  try {
+    await Deno.writeTextFile(world.relay.toCode, "turn: 1\n\nfirst\n");
+    assert.ok((await stopOnce(world, 3)).decision === "block");
+    await Deno.mkdir(queueDir(world.relay), { recursive: true });
+    await Deno.writeTextFile(join(queueDir(world.relay), "2.md"), "turn: 2\n\nSECOND\n");
+    await Deno.writeTextFile(world.relay.toCode, "turn: 3\n\nTHIRD\n");
+    const taken: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const r = await stopOnce(world, 3);
+      assert.ok(r.decision === "block");
+      taken.push(`${r.turn}: ${r.reason.split("\n").at(-1)}`);
+    }
+    assert.deepEqual(taken, ["2: SECOND", "3: THIRD"]);
+    assert.deepEqual(await queuedTurns(world.relay), [], "the hand-named file is cleared once taken");
+  } finally {
+    await Deno.remove(world.root, { recursive: true });
+  }
+});

@@ -159,8 +159,12 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
     const pollMs = Math.max(1, Math.round(input.pollS * 1000));
     const deadline = startedAt + Math.max(0, input.maxWaitS) * 1000;
     let announced = false;
-    // a turn line with no text under it yet: it and every later turn wait (instructions are taken in order)
-    let emptyReported: number | null = null;
+    // a turn line with no text under it yet, or a queued turn that cannot be read: it and every later turn wait
+    // (instructions are taken in order)
+    let emptyReported: string | null = null;
+    // the instruction file as the last poll saw it (size, time): one still being written is taken once it holds still
+    let seen = "";
+    let writingReported: number | null = null;
     for (;;) {
       if (await io.exists(paths.stop)) {
         await log("relay STOP appeared while waiting - session allowed to end");
@@ -169,7 +173,17 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
       }
       // the lowest new turn of to-code.md and the queue: instructions are taken in order, one per stop
       const next = await io.nextInstruction(paths, last);
-      if (next !== null && next.ready) {
+      const settled = next !== null && next.ready && isSettled(next, seen, input.now());
+      if (next !== null && next.ready && !settled) {
+        seen = next.stamp;
+        if (writingReported !== next.message.turn) {
+          writingReported = next.message.turn;
+          await log(
+            `turn ${next.message.turn} is still being written (its last line has no end yet); it is taken once it holds still`,
+          );
+        }
+      }
+      if (next !== null && next.ready && settled) {
         const { turn, body } = next.message;
         // everything the answer needs is read before the claim: from the claim to the answer nothing may fail or
         // wait, or the turn would stay marked as being handed over with no answer out (until its lease ends)
@@ -195,15 +209,21 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
         // already consumed, or another session's stop is handing it over: wait for the one after
         last = claim.current;
       }
-      const empty = next !== null && !next.ready ? next.turn : null;
+      const empty = next !== null && !next.ready ? emptyNote(next.turn, next.problem) : "";
       if (!announced) {
         announced = true;
         emptyReported = empty;
-        await log(`waiting for the manager (turn > ${last}, up to ${input.maxWaitS} s)${emptyNote(empty)}`);
+        await log(`waiting for the manager (turn > ${last}, up to ${input.maxWaitS} s)${empty}`);
         event("wait_started", last);
-      } else if (empty !== null && empty !== emptyReported) {
+        if (next !== null && !next.ready && next.problem) {
+          errors.push(`relay: ${next.problem}; later turns wait for it`);
+        }
+      } else if (empty !== "" && empty !== emptyReported) {
         emptyReported = empty;
-        await log(`still waiting${emptyNote(empty)}`);
+        await log(`still waiting${empty}`);
+        if (next !== null && !next.ready && next.problem) {
+          errors.push(`relay: ${next.problem}; later turns wait for it`);
+        }
       }
       const remaining = deadline - input.now();
       if (remaining <= 0) {
@@ -211,7 +231,9 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
         event("deadline", last);
         return allow("deadline");
       }
-      await input.sleep(Math.min(pollMs, remaining));
+      // a file still being written is looked at again soon, not a whole poll later
+      const nap = next !== null && next.ready && !settled ? Math.min(pollMs, RECHECK_MS) : pollMs;
+      await input.sleep(Math.min(nap, remaining));
     }
   } catch (e) {
     errors.push(`relay folder "${paths.dir}": ${errorText(e)}; the stop is allowed`);
@@ -219,9 +241,37 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
   }
 }
 
-/** For the wait's log.md line: the empty turn the later ones wait for. */
-function emptyNote(turn: number | null): string {
-  return turn === null ? "" : `; turn ${turn} has no text under it yet, and later turns wait for it`;
+/** For the wait's log.md line: the empty or unreadable turn the later ones wait for. */
+function emptyNote(turn: number, problem: string | undefined): string {
+  return problem
+    ? `; turn ${turn} cannot be taken (${problem}), and later turns wait for it`
+    : `; turn ${turn} has no text under it yet, and later turns wait for it`;
+}
+
+/**
+ * How long an instruction file whose last line is unfinished (no newline at its end) must have stood unchanged before
+ * a stop takes it without a second look: a file caught while it is written in pieces (an editor saving in place,
+ * `cat > to-code.md` from a pipe) is taken once its last line ends or two looks RECHECK_MS apart see it the same. `relay send` writes whole files (temp file, rename).
+ */
+export const SETTLE_MS = 2000;
+/** How soon a file still being written is looked at again. */
+export const RECHECK_MS = 500;
+
+/**
+ * The instruction may be taken: its file ends with a newline (as `relay send` and most writers leave it), or it is as
+ * the last look saw it, or it was last written SETTLE_MS or more ago,
+ * or its time is more than a minute ahead of this clock (a clock that disagrees: waiting would not help). A file
+ * written in pieces slower than RECHECK_MS apart can still be taken between two pieces.
+ */
+function isSettled(
+  next: { message: { ended: boolean }; stamp: string; mtimeMs: number | null },
+  seen: string,
+  now: number,
+): boolean {
+  if (next.message.ended) return true;
+  if (next.stamp !== "" && next.stamp === seen) return true;
+  if (next.mtimeMs === null) return true;
+  return now - next.mtimeMs >= SETTLE_MS || next.mtimeMs - now > 60_000;
 }
 
 /**

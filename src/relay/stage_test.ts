@@ -294,3 +294,44 @@ Deno.test("relay stage (the seed's lost update): the manager's writes during the
   assert.equal(state["cowork_counter"], 4, "written during the wait: merged, not overwritten by a stale snapshot");
   assert.equal(state["note"], "kept");
 });
+
+Deno.test("relay stage: an instruction still being written is taken once it holds still, whole", async () => {
+  const { paths } = await relayFolder();
+  await touch(paths.active);
+  // the clock is the file's own time: the file was written just now
+  await Deno.writeTextFile(paths.toCode, "turn: 1\n\nStep A: delete the tmp folder.");
+  const written = (await Deno.stat(paths.toCode)).mtime!.getTime();
+  const clock = fakeClock(written + 100, async (n) => {
+    if (n === 1) await Deno.writeTextFile(paths.toCode, " Step B: but first back up data/.\n", { append: true });
+  });
+  const r = await runRelayStage(input(paths, clock));
+  assert.ok(r.decision === "block");
+  assert.match(r.reason, /Step A: delete the tmp folder\. Step B: but first back up data\/\.$/);
+  // looked at twice: young with its last line unfinished, then ended
+  assert.equal(clock.sleeps, 1);
+  assert.ok(clock.slept.every((ms) => ms === 500), String(clock.slept));
+  assert.match(await logMd(paths), /hook: turn 1 is still being written \(its last line has no end yet\)/);
+});
+
+Deno.test("relay stage: an unfinished last line that holds still between two looks is taken", async () => {
+  const { paths } = await relayFolder();
+  await touch(paths.active);
+  await Deno.writeTextFile(paths.toCode, "turn: 1\n\nWrite the guide.");
+  const written = (await Deno.stat(paths.toCode)).mtime!.getTime();
+  const clock = fakeClock(written + 100);
+  const r = await runRelayStage(input(paths, clock));
+  assert.ok(r.decision === "block" && r.turn === 1);
+  assert.match(r.reason, /Write the guide\.$/);
+  assert.deepEqual(clock.slept, [500]);
+});
+
+Deno.test("relay stage: an unfinished last line written two seconds or more before the look is taken at once", async () => {
+  const { paths } = await relayFolder();
+  await touch(paths.active);
+  await Deno.writeTextFile(paths.toCode, "turn: 1\n\nWrite the guide.");
+  const written = (await Deno.stat(paths.toCode)).mtime!.getTime();
+  const clock = fakeClock(written + 2000);
+  const r = await runRelayStage(input(paths, clock));
+  assert.ok(r.decision === "block" && r.turn === 1);
+  assert.equal(clock.sleeps, 0);
+});
