@@ -14,6 +14,21 @@ const HASHED_END = /-[0-9a-f]{16}$/;
 export function sanitizeId(id: string): string {
   if (SAFE.test(id) && !HASHED_END.test(id)) return id;
   const readable = id.replace(/[^A-Za-z0-9_-]+/g, "_").replace(/^[_-]+/, "").slice(0, 40);
-  const hash = sha256Hex(id).slice(0, 16);
+  const hash = sha256Hex(id.isWellFormed() ? id : codeUnits(id)).slice(0, 16);
   return `${readable || "id"}-${hash}`;
+}
+
+/**
+ * An id with a lone surrogate, as bytes to hash: UTF-8 would make each lone surrogate U+FFFD, so two such ids would
+ * share a file. A 0xFF byte (never in UTF-8) and then its UTF-16 code units: no well-formed id's UTF-8 is the same.
+ */
+function codeUnits(id: string): Uint8Array {
+  const bytes = new Uint8Array(1 + id.length * 2);
+  bytes[0] = 0xff;
+  for (let i = 0; i < id.length; i++) {
+    const unit = id.charCodeAt(i);
+    bytes[1 + i * 2] = unit >> 8;
+    bytes[2 + i * 2] = unit & 0xff;
+  }
+  return bytes;
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { sanitizeId } from "./sanitize.ts";
+import { sha256Hex } from "./sha256.ts";
 
 Deno.test("sanitizeId() keeps plain uuids and agent ids as they are", () => {
   assert.equal(sanitizeId("000dc7d4-ea99-4839-ab85-5e87ccf659d0"), "000dc7d4-ea99-4839-ab85-5e87ccf659d0");
@@ -40,4 +41,12 @@ Deno.test("sanitizeId(): an id shaped like another id's hashed name is hashed to
       names.set(name, id);
     }
   }
+});
+
+Deno.test("sanitizeId(): ids that differ only in a lone surrogate never share a file, and a well-formed id keeps its name", () => {
+  const ids = ["\ud800s", "\ud801s", "\udc00s", "\udfffs", "\ufffds", "s\ud800", "s\udc00"];
+  const names = ids.map(sanitizeId);
+  assert.equal(new Set(names).size, ids.length, names.join(" "));
+  // a well-formed id is hashed as its UTF-8, as before
+  assert.equal(sanitizeId("a/b"), `a_b-${sha256Hex("a/b").slice(0, 16)}`);
 });
