@@ -296,3 +296,17 @@ Deno.test("hook pretool: a second copy of one call (same tool_use_id, the hook r
     await h.cleanup();
   }
 });
+
+Deno.test("hook pretool: an input key named __proto__ tells two calls apart, as any other key does", async () => {
+  const h = await harness();
+  try {
+    const plain = pre("ls");
+    // JSON.parse makes `__proto__` an own key, as Claude Code's payload would carry it
+    const proto = JSON.parse(JSON.stringify(plain).replace('"command":"ls"', '"command":"ls","__proto__":{"command":"rm -rf /"}'));
+    assert.ok(Object.hasOwn(proto.tool_input, "__proto__"));
+    assert.deepEqual(await runAll(h, [plain, plain, proto, proto, plain]), ["allow", "allow", "allow", "allow", "allow"]);
+    assert.equal(await h.errors(), "");
+  } finally {
+    await h.cleanup();
+  }
+});

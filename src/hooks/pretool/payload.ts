@@ -26,7 +26,10 @@ export function parsePretoolHead(raw: unknown): z.infer<typeof PretoolHeadSchema
 }
 
 export function parsePretoolPayload(raw: unknown): PretoolPayload {
-  return check(PretoolPayloadSchema.safeParse(raw));
+  const data = check(PretoolPayloadSchema.safeParse(raw));
+  // the schema rebuilds the record by assignment, which turns an own `__proto__` key into the copy's prototype: the
+  // call's input is kept as the payload gave it (a copy of its own keys), so that key still tells two calls apart
+  return { ...data, tool_input: { ...(raw as { tool_input: Record<string, unknown> }).tool_input } };
 }
 
 /** A schema failure as an error that names the field, never its value (the payload may hold secrets). */
