@@ -11,9 +11,14 @@ export function stripControls(text: string): string {
   return CONTROLS.test(text) ? text.replace(CONTROLS, "") : text;
 }
 
-/** A colour (SGR) sequence: the one escape our own output uses (`stats` paints with it). */
+/**
+ * A colour (SGR) sequence of one parameter that only paints text in a colour that shows: reset, bold, normal
+ * intensity, a foreground colour but black (31-37, 39, 91-97). The one escape our own output uses (`stats` paints
+ * with 32 and 33); any other (conceal, blink, a background, black on black) could hide or disguise what a quoted text
+ * says, and is stripped.
+ */
 // deno-lint-ignore no-control-regex
-const SGR = /\u001b\[[0-9;]{0,32}m/g;
+const SGR = /\u001b\[(?:0|1|22|3[1-79]|9[1-7])?m/g;
 
 /**
  * For what a command prints to a terminal: control characters stripped as by stripControls, except colour
@@ -29,4 +34,16 @@ export function stripTerminalControls(text: string): string {
     at = m.index + m[0].length;
   }
   return out + stripControls(text.slice(at));
+}
+
+/**
+ * A name printed on one line (a file name): every control character, line feed and tab too, as a `\uXXXX` escape, so
+ * a name cannot start a line of its own or drive the terminal.
+ */
+export function escapeControls(text: string): string {
+  return text.replace(
+    // deno-lint-ignore no-control-regex
+    /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }

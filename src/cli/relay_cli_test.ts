@@ -371,7 +371,9 @@ Deno.test("relay from a subfolder with relayDir configured: the mailbox the hook
   assert.equal(send.code, 2, send.stderr);
   assert.match(
     send.stderr,
-    new RegExp(`but a stop here waits on ${claude}; run it from ${project}, or pass --dir ${claude} \\(--dir \\.claude/relay makes`),
+    new RegExp(
+      `but a stop here waits on ${claude}; run it from ${project}, or pass --dir ${claude} \\(--dir \\.claude/relay makes`,
+    ),
   );
   for (const path of [join(sub, "relay"), join(sub, ".claude")]) {
     assert.equal(await Deno.stat(path).catch(() => null), null);

@@ -2,13 +2,15 @@
  * log.md: append-only history both sides write, one line each, stamped with the writer's own clock (so it is a
  * record of what each side saw, not a timeline). Lines are `- <ISO time> <who>: <text>`, one write each (O_APPEND).
  */
+import { stripControls } from "../controls.ts";
 import { dirname } from "../path.ts";
 import { appendToFile } from "../store/append.ts";
 import { readRegularTail } from "../store/read_at.ts";
 import { refuseLinkedFolder } from "../store/safe_file.ts";
 
 export function logMdLine(now: Date, who: "hook" | "manager", text: string): string {
-  return `- ${now.toISOString().slice(0, 19)}Z ${who}: ${text.replaceAll(/[\r\n]+/g, " ")}\n`;
+  // one line, and nothing that drives a terminal: log.md is read with cat and committed by the checkpoint
+  return `- ${now.toISOString().slice(0, 19)}Z ${who}: ${stripControls(text.replaceAll(/[\r\n\t]+/g, " "))}\n`;
 }
 
 export async function appendLogMd(path: string, line: string): Promise<void> {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { tailLogMd } from "./log_md.ts";
+import { logMdLine, tailLogMd } from "./log_md.ts";
 import { plantWatchedFifo, tempRelay } from "./test_support.ts";
 
 Deno.test("tailLogMd() reads only the end of a large log.md, and drops the piece of a line it starts in", async () => {
@@ -38,4 +38,9 @@ Deno.test("tailLogMd() refuses a FIFO, /dev/zero and a link out of the relay fol
   } finally {
     await Deno.remove(root, { recursive: true });
   }
+});
+
+Deno.test("logMdLine(): a text's terminal escapes and control characters never reach log.md", () => {
+  const line = logMdLine(new Date("2026-09-07T04:14:00Z"), "manager", "a \u001b]0;pwned\u0007 \u001b[2J b\tc\r\nd");
+  assert.equal(line, "- 2026-09-07T04:14:00Z manager: a ]0;pwned [2J b c d\n");
 });

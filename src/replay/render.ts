@@ -1,5 +1,6 @@
 /** The replay report as plain text. */
 import type { ReplayExample, ReplayReport } from "./report.ts";
+import { escapeControls } from "../controls.ts";
 
 const LISTED = 10;
 
@@ -59,7 +60,7 @@ function counts(map: Record<string, number>, labels: Record<string, string>, ind
 function examples(list: ReplayExample[], total: number): string[] {
   const lines: string[] = [];
   for (const e of list.slice(0, LISTED)) {
-    lines.push(`  ${e.file}:${e.line}  ${e.event}  ${e.rule}${e.match ? `  "${e.match}"` : ""}`);
+    lines.push(`  ${escapeControls(e.file)}:${e.line}  ${e.event}  ${e.rule}${e.match ? `  "${e.match}"` : ""}`);
     if (e.text) {
       if (e.text.message !== null) lines.push(...quote("final message", e.text.message));
       if (e.text.nextPrompt !== null) lines.push(...quote("next prompt", e.text.nextPrompt));

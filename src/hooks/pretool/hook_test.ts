@@ -302,9 +302,17 @@ Deno.test("hook pretool: an input key named __proto__ tells two calls apart, as 
   try {
     const plain = pre("ls");
     // JSON.parse makes `__proto__` an own key, as Claude Code's payload would carry it
-    const proto = JSON.parse(JSON.stringify(plain).replace('"command":"ls"', '"command":"ls","__proto__":{"command":"rm -rf /"}'));
+    const proto = JSON.parse(
+      JSON.stringify(plain).replace('"command":"ls"', '"command":"ls","__proto__":{"command":"rm -rf /"}'),
+    );
     assert.ok(Object.hasOwn(proto.tool_input, "__proto__"));
-    assert.deepEqual(await runAll(h, [plain, plain, proto, proto, plain]), ["allow", "allow", "allow", "allow", "allow"]);
+    assert.deepEqual(await runAll(h, [plain, plain, proto, proto, plain]), [
+      "allow",
+      "allow",
+      "allow",
+      "allow",
+      "allow",
+    ]);
     assert.equal(await h.errors(), "");
   } finally {
     await h.cleanup();
