@@ -73,7 +73,10 @@ export async function readTurnView(
   try {
     const info = await file.stat();
     const head = fileHead(await readHead(file, Math.min(HEAD_BYTES, info.size)));
-    const usable = await usablePrior(prior, { path, includeSidechain: options.includeSidechain, info, head });
+    const candidate = await usablePrior(prior, { path, includeSidechain: options.includeSidechain, info, head });
+    // the index stopped at a line's end: a file rewritten in place under the same name and start can hold another
+    // byte there, and reading on would begin inside a line
+    const usable = candidate !== null && !endsLineAt(file, head.bytes, candidate.offset) ? null : candidate;
     const start = usable?.offset ?? 0;
     const reader = new TranscriptReader(file, {
       includeSidechain: options.includeSidechain,
@@ -160,6 +163,18 @@ async function pollUntil(
     await sleep(Math.min(pollMs, left));
     if (await reader.readAvailable() > 0 && done()) return { synced: true, waitedMs: now() - started };
   }
+}
+
+/**
+ * The byte before `offset` is a line feed (or `offset` is 0): from the head when it holds it, else one byte read there
+ * (synchronous: one byte costs less than a round trip to the runtime's I/O threads).
+ */
+function endsLineAt(file: Deno.FsFile, head: Uint8Array, offset: number): boolean {
+  if (offset === 0) return true;
+  if (offset <= head.length) return head[offset - 1] === 0x0a;
+  const byte = new Uint8Array(1);
+  file.seekSync(offset - 1, Deno.SeekMode.Start);
+  return file.readSync(byte) === 1 && byte[0] === 0x0a;
 }
 
 async function readHead(file: Deno.FsFile, length: number): Promise<Uint8Array> {

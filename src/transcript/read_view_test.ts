@@ -99,6 +99,25 @@ Deno.test("readTurnView() tells a file of more than HEAD_BYTES rewritten in its 
   });
 });
 
+Deno.test("readTurnView() rescans a file rewritten in place whose old end now falls inside a line", async () => {
+  for (const headLong of [false, true]) {
+    await withTempFile(async (path) => {
+      // the same first line (the same head) in both versions; a long one puts the old end past the head
+      const first = jsonl(line.prompt(headLong ? `start ${"a".repeat(HEAD_BYTES)}` : "start", "q1"));
+      await append(path, first + TURN_1);
+      const before = await readTurnView(path, null, OPTS);
+      // rewritten in place (same inode): the first turn's text is longer, so the old end lands inside a line
+      await Deno.writeTextFile(path, first + TURN_1.replace("Endpoint started.", "Endpoint started, and done.") + TURN_2);
+      const at = before.index!.offset;
+      const bytes = await Deno.readFile(path);
+      assert.notEqual(bytes[at - 1], 0x0a, "the old end is inside a line now");
+      const again = await readTurnView(path, before.index, OPTS);
+      assert.equal(again.view.stats.fullScan, true, `head long: ${headLong}`);
+      assert.deepEqual(again.view.tasks, [{ text: "Add endpoint", done: true }]);
+    });
+  }
+});
+
 Deno.test("readTurnView() rescans with an index for another path, mode or version", async () => {
   await withTempFile(async (path) => {
     await append(path, TURN_1);
