@@ -200,7 +200,17 @@ export function scopesFor(
     [...runTargetsFromArgs(args, cwd, env("PATH")), ...handlerProgramsFromArgs(args, cwd, env)];
   const input = scopeInputFromEnv(env, withSymlinkTargets(settingsTargetsFromArgs(args, cwd)), runCommands);
   const relay = relayTargetsFromArgs(args, cwd, env);
-  input.relayDirs = [...new Set([...(input.relayDirs ?? []), ...relay.dirs, ...(overrides.relayDirs ?? [])])];
+  // an absolute relayDir in config.jsonc is in scope for every run, as an absolute CLIFFHANGER_RELAY_DIR is, so that
+  // `deno task cli install` registers it too
+  const fileDir = env("CLIFFHANGER_RELAY_DIR") ? "" : fileRelayDir(env);
+  input.relayDirs = [
+    ...new Set([
+      ...(input.relayDirs ?? []),
+      ...(isAbsolute(fileDir) ? [fileDir] : []),
+      ...relay.dirs,
+      ...(overrides.relayDirs ?? []),
+    ]),
+  ];
   // `status --settings F` and `doctor --settings F` read F (from a checkout, each run gets the scope it names)
   input.extraRead = [
     ...relay.read,

@@ -1,10 +1,11 @@
 /** `install`: register this binary's hooks in a Claude Code settings file. */
-import { launcherText } from "../settings/launcher.ts";
+import { inScope, launcherText, parseLauncher, readLauncher } from "../settings/launcher.ts";
 import type { HomePaths } from "../store/paths.ts";
 import type { CommandSpec } from "./args.ts";
 import type { CliContext } from "./context.ts";
 import { CommandError } from "../errors.ts";
-import { join } from "../path.ts";
+import { dirname, isAbsolute, join } from "../path.ts";
+import { readConfigFile } from "../config_file.ts";
 import { writeFileAtomic } from "../store/atomic.ts";
 import { installHooks, pythonHandlerEvents } from "../settings/edit.ts";
 import { claudeReadsHere } from "../settings/inspect.ts";
@@ -64,7 +65,7 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
     action: "install",
     cwd: deps.cwd,
     makeEdit: async (parsed, hooks, target) => {
-      const direct = deps.hookCommand ?? hookCommandFor(ctx);
+      const direct = deps.hookCommand ?? await hookCommandFor(ctx);
       // from a checkout the command is a long deno line, which Claude Code shows the model with every Stop block:
       // register a short launcher in the home instead (written only when the edit will go through)
       const launcher = deps.hookCommand ? null : launcherFor(ctx, direct);
@@ -111,9 +112,18 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
           ...(replacePython && stopWanted ? { disablePlugins: names } : {}),
         });
       };
+      const lost = launcher === null ? [] : await relayFoldersLost(launcher.path, launcher.text);
+      const lostWarning = lost.length === 0
+        ? null
+        : `the launcher it replaces could read the relay folder ${
+          lost.join(", ")
+        }, which the new one cannot, so a stop there would not wait: set CLIFFHANGER_RELAY_DIR (or an absolute relayDir ` +
+          "in config.jsonc) to it and install again";
+      const warnings = [hookCommandWarning(direct) ?? homeWarning(ctx.paths, launcher !== null), lostWarning]
+        .filter((w) => w !== null);
       return {
         edit,
-        warning: hookCommandWarning(direct) ?? homeWarning(ctx.paths, launcher !== null),
+        warning: warnings.length === 0 ? null : warnings.join("; also, "),
         ...(launcher ? { beforeWrite: launcher.write } : {}),
       };
     },
@@ -127,12 +137,14 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
 function launcherFor(
   ctx: CliContext,
   direct: HookCommand,
-): { command: HookCommand; write: () => Promise<void> } | null {
+): { command: HookCommand; path: string; text: string; write: () => Promise<void> } | null {
   if (direct.prefixArgs.length === 0 || Deno.build.os === "windows") return null;
   const launcher = join(ctx.paths.root, "bin", "cliffhanger-bin");
   const text = launcherText([direct.command, ...direct.prefixArgs], ctx.paths.root);
   return {
     command: { command: launcher, prefixArgs: [] },
+    path: launcher,
+    text,
     write: async () => {
       // the home and bin/ are the user's alone, as every folder of the home (docs/reliability.md, "Modes")
       await Deno.mkdir(join(ctx.paths.root, "bin"), { recursive: true, mode: 0o700 });
@@ -151,10 +163,24 @@ export function homeWarning(paths: HomePaths, launcher: boolean): string | null 
     `CLIFFHANGER_HOME=${paths.root} too (else ${join(paths.home, ".cliffhanger")})`;
 }
 
-function hookCommandFor(ctx: CliContext): HookCommand {
+async function hookCommandFor(ctx: CliContext): Promise<HookCommand> {
+  // config.jsonc's relayDir when absolute: a stop waits on it, so the launcher's scope holds it
+  const relayDir = (await readConfigFile(ctx.paths.config, ctx.env)).config.relayDir.trim();
   try {
-    return currentHookCommand(ctx.env);
+    return currentHookCommand(ctx.env, undefined, isAbsolute(relayDir) ? [relayDir] : []);
   } catch (e) {
     throw new CommandError(`Cannot work out the hook command: ${e instanceof Error ? e.message : String(e)}`);
   }
+}
+
+/**
+ * The relay folders the launcher at `path` may write and the new launcher text may not: a relay folder in scope comes
+ * with the PROGRESS.md beside it (permissions.ts), so each such pair of the old scope that the new one lacks.
+ */
+async function relayFoldersLost(path: string, text: string): Promise<string[]> {
+  const old = await readLauncher(path);
+  const fresh = parseLauncher(text);
+  if (old === null || fresh === null) return [];
+  const progress = new Set(old.write.filter((p) => p.endsWith("/PROGRESS.md")).map((p) => dirname(p)));
+  return old.write.filter((p) => !p.endsWith("/PROGRESS.md") && progress.has(dirname(p)) && !inScope(fresh.write, p));
 }

@@ -143,6 +143,7 @@ export function renderJson(
     backup: result.backup,
     events: result.events,
     ...(result.removed.length > 0 ? { removed: result.removed } : {}),
+    ...(result.keptTimeouts.length > 0 ? { keptTimeouts: result.keptTimeouts } : {}),
     dryRun,
   };
   if (dryRun) body["diff"] = result.diff ?? "";
@@ -161,6 +162,11 @@ export function renderText(action: SettingsAction, result: ApplyResult): string 
     else lines.push(`Installed cliffhanger hooks for ${events} in ${result.settings}`);
     if (result.changed && result.removed.length > 0) {
       lines.push(`Removed the cliffhanger handler for ${result.removed.join(", ")}`);
+    }
+    for (const kept of result.keptTimeouts) {
+      lines.push(
+        `Kept the ${kept.event} timeout of ${kept.seconds} s (longer than install's; uninstall first to set it back)`,
+      );
     }
   } else if (!result.changed) {
     lines.push(`Nothing to remove in ${result.settings}${result.existed ? "" : " (no such file)"}`);

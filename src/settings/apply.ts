@@ -40,6 +40,8 @@ export interface ApplyResult {
   events: string[];
   /** Install: the events whose handler of ours it removed (SubagentStop under `--no-subagent`). */
   removed: string[];
+  /** Install: our handlers' longer timeouts it kept (edit.ts). */
+  keptTimeouts: { event: string; seconds: number }[];
   /** The unified diff, on a dry run only ("" for no change). */
   diff: string | null;
 }
@@ -100,6 +102,7 @@ async function editOnce(options: ApplyOptions, target: string, mode: Mode): Prom
     existed: current !== null,
     events: result.events,
     removed: result.removed ?? [],
+    keptTimeouts: result.keptTimeouts ?? [],
   };
   if (mode === "diff") {
     const diff = result.changed ? unifiedDiff(target, current === null ? null : before, result.newText) : "";

@@ -29,6 +29,11 @@ export interface EditResult {
   events: string[];
   /** Install: the events whose handler of ours it removed (SubagentStop under `--no-subagent`). */
   removed?: string[];
+  /**
+   * Install: the handlers of ours whose timeout was longer than the one it registers, kept as they were (a relay
+   * install's 600 s Stop timeout survives a later plain install).
+   */
+  keptTimeouts?: { event: string; seconds: number }[];
 }
 
 export interface InstallEdit {
@@ -60,10 +65,13 @@ export function installHooks(text: string, options: InstallEdit): EditResult {
   }
   let current = start;
   const removed: string[] = [];
+  const keptTimeouts: { event: string; seconds: number }[] = [];
   for (const { event, hook } of managed.values()) {
     const wanted = options.registrations.find((r) => r.event === event && r.hook === hook);
     if (wanted) {
-      current = ensureHandler(current, wanted, options.command, format);
+      const ensured = ensureHandler(current, wanted, options.command, format);
+      current = ensured.text;
+      if (ensured.keptTimeout !== null) keptTimeouts.push({ event, seconds: ensured.keptTimeout });
       continue;
     }
     const before = current;
@@ -72,8 +80,8 @@ export function installHooks(text: string, options: InstallEdit): EditResult {
   }
   for (const id of options.disablePlugins ?? []) current = disablePlugin(current, id, format);
   const events = [...new Set(options.registrations.map((r) => r.event))];
-  if (current === original) return { newText: text, changed: false, events };
-  return { newText: blank ? current + format.eol : current, changed: true, events, removed };
+  if (current === original) return { newText: text, changed: false, events, keptTimeouts };
+  return { newText: blank ? current + format.eol : current, changed: true, events, removed, keptTimeouts };
 }
 
 /** `enabledPlugins[id]` set to false, the object added when missing; every other byte kept. */
@@ -132,23 +140,38 @@ export function uninstallHooks(text: string, options: UninstallEdit = {}): EditR
  * removed. A new handler goes in a new group with the registration's matcher; an existing one stays in its group,
  * whose matcher is left as it is (the user may have widened it).
  */
-function ensureHandler(text: string, registration: HookRegistration, command: HookCommand, format: TextFormat): string {
+/**
+ * Our handler for the registration, made or brought up to date; `keptTimeout` is the seconds of an existing timeout
+ * longer than the registration's, which is kept (never shortened: a relay install's wait, or one raised by hand).
+ */
+function ensureHandler(
+  text: string,
+  registration: HookRegistration,
+  command: HookCommand,
+  format: TextFormat,
+): { text: string; keptTimeout: number | null } {
   const same = (ref: HandlerRef) => ref.event === registration.event && ref.hook === registration.hook;
   const doc = parseSettings(text, REFUSE_REPEATED);
   const first = findOurHandlers(doc, registration.event).find(same);
-  if (!first) return edit(text, addGroup(text, registration, command, format));
+  if (!first) return { text: edit(text, addGroup(text, registration, command, format)), keptTimeout: null };
   let current = text;
+  let keptTimeout: number | null = null;
   for (const [key, value] of Object.entries(hookHandler(registration, command))) {
     // Located by position, not by being ours: halfway through an update the handler may not look like ours.
     const handler = handlerAt(parseSettings(current, REFUSE_REPEATED), first);
     const node = propertyValue(handler, key);
     if (node && JSON.stringify(getNodeValue(node)) === JSON.stringify(value)) continue;
+    const existing = node ? getNodeValue(node) : undefined;
+    if (key === "timeout" && typeof existing === "number" && typeof value === "number" && existing > value) {
+      keptTimeout = existing;
+      continue;
+    }
     current = edit(
       current,
       node ? [replaceValue(current, node, value, format)] : insertMember(current, handler, { key, value }, format),
     );
   }
-  return removeOurs(current, same, 1);
+  return { text: removeOurs(current, same, 1), keptTimeout };
 }
 
 function addGroup(text: string, registration: HookRegistration, command: HookCommand, format: TextFormat): Edit[] {

@@ -131,9 +131,19 @@ export function currentRuntime(): Runtime {
 }
 
 /** The hook command for this process. Throws when HOME is unset under deno, since the scopes need it. */
-export function currentHookCommand(env: EnvReader, runtime: Runtime = currentRuntime()): HookCommand {
+export function currentHookCommand(
+  env: EnvReader,
+  runtime: Runtime = currentRuntime(),
+  relayDirs: readonly string[] = [],
+): HookCommand {
   if (runtime.standalone) return { command: runtime.execPath, prefixArgs: [] };
-  return { command: runtime.execPath, prefixArgs: denoRunArgs(computeScopes(scopeInputFromEnv(env))) };
+  const input = scopeInputFromEnv(env);
+  // an absolute relayDir from config.jsonc too: the hooks read it as they read CLIFFHANGER_RELAY_DIR
+  const dirs = [...new Set([...(input.relayDirs ?? []), ...relayDirs])];
+  return {
+    command: runtime.execPath,
+    prefixArgs: denoRunArgs(computeScopes({ ...input, ...(dirs.length > 0 ? { relayDirs: dirs } : {}) })),
+  };
 }
 
 /**
