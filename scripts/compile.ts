@@ -245,9 +245,17 @@ if (import.meta.main) {
     result = await compileChecked(plan);
   }
   if (result.problem !== undefined) {
+    // the runtime's own colours out of the quoted problem: one plain line
+    // deno-lint-ignore no-control-regex
+    const problem = result.problem.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "").replace(/\s+/g, " ").trim();
+    const denort = Deno.env.get("DENORT_BIN");
+    const advice = denort
+      ? `DENORT_BIN is ${denort}: it must be Deno's runtime for compiled programs (denort, from the denort-<target>.zip ` +
+        "of the Deno release), not the deno command, whose builds run as deno and never reach the program"
+      : "`deno task compile --no-bundle` compiles main.ts without the bundle";
     writeStderr(
-      `compile: the binary built cannot load its hooks, so every hook call would fail open: ${result.problem}. ` +
-        `Nothing was written to ${plan.output}; \`deno task compile --no-bundle\` compiles main.ts without the bundle\n`,
+      `compile: the binary built cannot load its hooks, so every hook call would fail open: ${problem}. ` +
+        `Nothing was written to ${plan.output}; ${advice}\n`,
     );
   }
   Deno.exit(result.code);

@@ -182,7 +182,11 @@ function relayFoldersAbove(cwd: string, relative: string): string[] {
 /** config.jsonc's relayDir, trimmed, or "" (unset, not a string, or no readable file; best effort). */
 function fileRelayDir(env: EnvReader): string {
   try {
-    const text = Deno.readTextFileSync(join(homePaths(env).root, "config.jsonc"));
+    const file = join(homePaths(env).root, "config.jsonc");
+    // only a regular file of a config's size: a FIFO there would hold every run up (the binary's own read refuses it)
+    const info = Deno.lstatSync(file);
+    if (!info.isFile || info.size > 1024 * 1024) return "";
+    const text = Deno.readTextFileSync(file);
     const value = (parseJsonc(text) as { relayDir?: unknown } | null)?.relayDir;
     return typeof value === "string" ? value.trim() : "";
   } catch {

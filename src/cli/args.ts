@@ -89,7 +89,11 @@ function toUsageError(spec: CommandSpec, e: unknown, argv: string[]): UsageError
     const flag = argv.find((a) => a.startsWith("-") && !names.includes(a.split("=")[0]!) && !isShort(spec, a)) ??
       message.match(/'([^']+)'/)?.[1] ?? "?";
     const bare = flag.split("=")[0]!;
-    return new UsageError(`${spec.name}: unknown flag "${bare}"${suggestion(bare, names)}`);
+    // a path that starts with "-" (Claude Code's project folders do: -home-me-proj) reads as a flag
+    const path = namesAPath(flag)
+      ? ` (to name the path "${flag}", write ./${flag}, or put -- before it: ${spec.name} -- ${flag})`
+      : "";
+    return new UsageError(`${spec.name}: unknown flag "${bare}"${path || suggestion(bare, names)}`);
   }
   if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
     const flag = message.match(/--([a-z0-9-]+)/)?.[1];
@@ -100,6 +104,16 @@ function toUsageError(spec: CommandSpec, e: unknown, argv: string[]): UsageError
     return new UsageError(`${spec.name}: --${flag ?? "?"} takes no value`);
   }
   return new UsageError(`${spec.name}: ${message.split("\n")[0]}`);
+}
+
+/** Something is there under this name in the current folder (any kind; outside the read scope counts as not). */
+function namesAPath(arg: string): boolean {
+  try {
+    Deno.lstatSync(arg);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isShort(spec: CommandSpec, arg: string): boolean {

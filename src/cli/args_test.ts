@@ -20,3 +20,28 @@ Deno.test("a negative number after a value flag is its value, so the flag's own 
     "-1",
   ]);
 });
+
+Deno.test("an unknown flag that names a path here says how to name the path (Claude Code's project folders start with -)", async () => {
+  const spec: CommandSpec = { name: "replay", usage: "replay [PATH...]", summary: "s", flags: {}, maxPositionals: 9 };
+  const dir = await Deno.makeTempDir();
+  const before = Deno.cwd();
+  try {
+    await Deno.mkdir(`${dir}/-home-me-proj`);
+    Deno.chdir(dir);
+    assert.throws(
+      () => parseCommandArgs(spec, ["-home-me-proj"]),
+      (e: Error) =>
+        e.message ===
+          'replay: unknown flag "-home-me-proj" (to name the path "-home-me-proj", write ./-home-me-proj, or put -- ' +
+            "before it: replay -- -home-me-proj)",
+    );
+    assert.deepEqual(parseCommandArgs(spec, ["--", "-home-me-proj"]).positionals, ["-home-me-proj"]);
+    assert.throws(
+      () => parseCommandArgs(spec, ["-nothing-here"]),
+      /^Error: replay: unknown flag "-nothing-here"$|unknown flag "-nothing-here"$/,
+    );
+  } finally {
+    Deno.chdir(before);
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -225,7 +225,7 @@ Deno.test("doctor: a plugin with our hooks that is not enabled registers nothing
   withTempHome(async (home) => {
     await installPluginFixture(join(home, ".claude"), { id: "ch@mkt", hooks: await ourPluginHooks(), enabled: false });
     const c = byId(JSON.parse((await runCli(["doctor", "--json"], { home, runCommands: [] })).stdout).checks);
-    assert.equal(c["registered"]?.status, "warn");
+    assert.equal(c["registered"]?.status, "fail");
     assert.match(c["registered"]!.detail, /plugin ch@mkt has cliffhanger hooks .* but is not enabled/);
     // run from a checkout, the fix names the command a checkout has
     assert.equal(c["registered"]!.fix, "enable it: claude plugin enable ch@mkt (or deno task cli install)");

@@ -30,7 +30,10 @@ Deno.test("install again without --relay keeps the relay's Stop timeout and warn
   assert.match(out.warning, new RegExp(`could read the relay folder ${relay}, which the new one cannot`));
   assert.match(again.stderr, /^cliffhanger-bin: warning: .*relay folder/m);
   const text = await runCli(["install"], { home });
-  assert.match(text.stdout, /^Kept the Stop timeout of 600 s \(longer than install's; uninstall first to set it back\)$/m);
+  assert.match(
+    text.stdout,
+    /^Kept the Stop timeout of 600 s \(longer than install's; uninstall first to set it back\)$/m,
+  );
 
   // an absolute relayDir in config.jsonc is in the scope of every run: the launcher has the folder again
   await Deno.writeTextFile(join(home, ".cliffhanger", "config.jsonc"), JSON.stringify({ relayDir: relay }));

@@ -360,6 +360,7 @@ Deno.test("install over the Python cliffhanger refuses without --replace-python 
   assert.match(dry.stdout(), /-.*cliffhanger\.py/);
   const done = fakeContext(home.dir);
   assert.equal(await installCode(done, ["--replace-python"], { hookCommand: BINARY }), 0, done.stderr());
+  assert.match(done.stdout(), /^Removed the Python cliffhanger's handlers for Stop, SubagentStop$/m);
   const text = await Deno.readTextFile(home.settings);
   assert.ok(!text.includes("cliffhanger.py"), text);
   assert.ok(text.includes('"command": "say hi"') && text.includes("// the Python cliffhanger"), "the rest is kept");
@@ -415,6 +416,7 @@ Deno.test("install beside the Python cliffhanger enabled as a plugin refuses; --
   assert.equal(await installCode(pretool, ["--events", "pretool", "--dry-run"], { hookCommand: BINARY }), 0);
   const done = fakeContext(home.dir);
   assert.equal(await installCode(done, ["--replace-python"], { hookCommand: BINARY }), 0, done.stderr());
+  assert.match(done.stdout(), /^Set enabledPlugins to false for the Python cliffhanger plugin cliffhanger@mkt$/m);
   const text = await Deno.readTextFile(home.settings);
   const parsed = inspectSettingsText(text);
   assert.deepEqual(parsed.enabledPlugins, { "cliffhanger@mkt": false, "other@mkt": true });

@@ -228,9 +228,10 @@ Deno.test("hook stop + relay: a relay folder outside the scope is skipped quietl
   const quiet = await runCli(["hook", "stop"], { home, stdin: payload(project) });
   assert.equal(quiet.stdout, "");
   assert.equal(await readErrors(home), "");
-  // configured in config.jsonc (an absolute CLIFFHANGER_RELAY_DIR would be put in scope by the run itself)
+  // configured in config.jsonc, relative to the project (an absolute one, in config.jsonc or CLIFFHANGER_RELAY_DIR,
+  // would be put in scope by the run itself)
   await Deno.mkdir(join(home, ".cliffhanger"), { recursive: true });
-  await Deno.writeTextFile(join(home, ".cliffhanger", "config.jsonc"), JSON.stringify({ relayDir: relay }));
+  await Deno.writeTextFile(join(home, ".cliffhanger", "config.jsonc"), JSON.stringify({ relayDir: "./relay" }));
   const loud = await runCli(["hook", "stop"], {
     home,
     stdin: payload(project).replace("relay-s1", "relay-s3"),

@@ -144,6 +144,7 @@ export function renderJson(
     events: result.events,
     ...(result.removed.length > 0 ? { removed: result.removed } : {}),
     ...(result.keptTimeouts.length > 0 ? { keptTimeouts: result.keptTimeouts } : {}),
+    ...(result.replacedPython !== null ? { replacedPython: result.replacedPython } : {}),
     dryRun,
   };
   if (dryRun) body["diff"] = result.diff ?? "";
@@ -162,6 +163,13 @@ export function renderText(action: SettingsAction, result: ApplyResult): string 
     else lines.push(`Installed cliffhanger hooks for ${events} in ${result.settings}`);
     if (result.changed && result.removed.length > 0) {
       lines.push(`Removed the cliffhanger handler for ${result.removed.join(", ")}`);
+    }
+    const python = result.changed ? result.replacedPython : null;
+    if (python !== null && python.events.length > 0) {
+      lines.push(`Removed the Python cliffhanger's handlers for ${python.events.join(", ")}`);
+    }
+    if (python !== null && python.plugins.length > 0) {
+      lines.push(`Set enabledPlugins to false for the Python cliffhanger plugin ${python.plugins.join(", ")}`);
     }
     for (const kept of result.keptTimeouts) {
       lines.push(

@@ -139,7 +139,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
           : switches.disableConfig
           ? " (disabled by config)"
           : ""
-      }`,
+      }${report.on && !report.registered ? ", but registered nowhere it can see, so no hook runs (run install)" : ""}`,
     );
   }
   lines.push(

@@ -77,12 +77,14 @@ export function checkRegistered(
     ...(pluginProblem === null ? [] : [pluginProblem]),
   ];
   if (events.length === 0) {
+    // nothing runs: a chain with no hook in it is broken, whatever else is fine (a plugin loaded for one run with
+    // --plugin-dir is the one case this cannot see, and the detail says so)
     return {
       id: "registered",
-      status: "warn",
+      status: "fail",
       detail: [
-        "no settings file or installed plugin it can read registers cliffhanger (a plugin loaded with " +
-        "`claude --plugin-dir` cannot be seen from here)",
+        "no settings file or installed plugin it can read registers cliffhanger, so no hook runs (a plugin loaded " +
+        "with `claude --plugin-dir` cannot be seen from here)",
         ...notes,
       ].join("; "),
       fix: off.length > 0

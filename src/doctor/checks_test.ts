@@ -302,3 +302,10 @@ Deno.test("settings-parse: a file nested past our limit says that our limit is w
   const broken = { ...file("/h/.claude/settings.json", []), error: "1:3: invalid JSON: ValueExpected" };
   assert.match(checkSettingsParse([broken]).fix ?? "", /Claude Code ignores a settings file it cannot parse/);
 });
+
+Deno.test("checkRegistered(): nothing registered anywhere it can see is a failure, not a warning: no hook runs", () => {
+  const c = checkRegistered([]);
+  assert.equal(c.status, "fail");
+  assert.match(c.detail, /^no settings file or installed plugin it can read registers cliffhanger, so no hook runs/);
+  assert.equal(c.fix, "cliffhanger-bin install (or load plugin/ as a Claude Code plugin)");
+});

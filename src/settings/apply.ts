@@ -42,6 +42,8 @@ export interface ApplyResult {
   removed: string[];
   /** Install: our handlers' longer timeouts it kept (edit.ts). */
   keptTimeouts: { event: string; seconds: number }[];
+  /** Install --replace-python: the Python cliffhanger's events it removed and plugins it disabled, or null. */
+  replacedPython: { events: string[]; plugins: string[] } | null;
   /** The unified diff, on a dry run only ("" for no change). */
   diff: string | null;
 }
@@ -103,6 +105,7 @@ async function editOnce(options: ApplyOptions, target: string, mode: Mode): Prom
     events: result.events,
     removed: result.removed ?? [],
     keptTimeouts: result.keptTimeouts ?? [],
+    replacedPython: result.replacedPython ?? null,
   };
   if (mode === "diff") {
     const diff = result.changed ? unifiedDiff(target, current === null ? null : before, result.newText) : "";

@@ -34,6 +34,8 @@ export interface EditResult {
    * install's 600 s Stop timeout survives a later plain install).
    */
   keptTimeouts?: { event: string; seconds: number }[];
+  /** Install with replacePython: the events whose Python cliffhanger handlers it removed, and the plugins it disabled. */
+  replacedPython?: { events: string[]; plugins: string[] };
 }
 
 export interface InstallEdit {
@@ -81,7 +83,19 @@ export function installHooks(text: string, options: InstallEdit): EditResult {
   for (const id of options.disablePlugins ?? []) current = disablePlugin(current, id, format);
   const events = [...new Set(options.registrations.map((r) => r.event))];
   if (current === original) return { newText: text, changed: false, events, keptTimeouts };
-  return { newText: blank ? current + format.eol : current, changed: true, events, removed, keptTimeouts };
+  const replacedPython = options.replacePython
+    ? { events: pythonHandlerEvents(original === "{}" ? "" : original), plugins: [...(options.disablePlugins ?? [])] }
+    : undefined;
+  return {
+    newText: blank ? current + format.eol : current,
+    changed: true,
+    events,
+    removed,
+    keptTimeouts,
+    ...(replacedPython && (replacedPython.events.length > 0 || replacedPython.plugins.length > 0)
+      ? { replacedPython }
+      : {}),
+  };
 }
 
 /** `enabledPlugins[id]` set to false, the object added when missing; every other byte kept. */
