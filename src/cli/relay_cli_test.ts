@@ -222,7 +222,7 @@ Deno.test("hook stop + relay: the wait is not cut by the 10 s hook budget; STOP 
 });
 
 Deno.test("hook stop + relay: a relay folder outside the scope is skipped quietly by default, reported when configured", async () => {
-  const { home, project, relay } = await setup();
+  const { home, project } = await setup();
   await runCli(["relay", "on"], { home, cwd: project });
   await runCli(["relay", "send", "x"], { home, cwd: project });
   const quiet = await runCli(["hook", "stop"], { home, stdin: payload(project) });

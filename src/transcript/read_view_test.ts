@@ -107,7 +107,10 @@ Deno.test("readTurnView() rescans a file rewritten in place whose old end now fa
       await append(path, first + TURN_1);
       const before = await readTurnView(path, null, OPTS);
       // rewritten in place (same inode): the first turn's text is longer, so the old end lands inside a line
-      await Deno.writeTextFile(path, first + TURN_1.replace("Endpoint started.", "Endpoint started, and done.") + TURN_2);
+      await Deno.writeTextFile(
+        path,
+        first + TURN_1.replace("Endpoint started.", "Endpoint started, and done.") + TURN_2,
+      );
       const at = before.index!.offset;
       const bytes = await Deno.readFile(path);
       assert.notEqual(bytes[at - 1], 0x0a, "the old end is inside a line now");
