@@ -213,7 +213,7 @@ function timeoutsFix(input: {
         : "";
       parts.push(
         `${fitMs >= 100 ? "or " : ""}raise by hand ${timeoutKeys(raisable)} to ${needS} or more (a later install ` +
-          `sets it back${stuck})`,
+          `keeps it${stuck})`,
       );
     }
   }
