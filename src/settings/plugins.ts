@@ -6,7 +6,7 @@
  * `enabledPlugins` in the user, project or local settings (the later wins) says true. A plugin loaded for one run
  * with `claude --plugin-dir DIR` is not listed anywhere and cannot be seen from here.
  */
-import { firstLine } from "../errors.ts";
+import { firstLine, scopeText } from "../errors.ts";
 import { join, resolve } from "../path.ts";
 import { readRegularText } from "../store/safe_file.ts";
 import * as z from "../zod.ts";
@@ -49,7 +49,7 @@ export async function inspectPlugins(
   try {
     text = await readRegularText(list, { maxBytes: MAX_LIST_BYTES, label: "plugin list" });
   } catch (e) {
-    return { reports: [], problem: `${list}: cannot read: ${firstLine(e)}` };
+    return { reports: [], problem: scopeText(`${list}: cannot read: ${firstLine(e)}`) };
   }
   if (text === null) return { reports: [], problem: null };
   const installs = parseInstalls(text);
@@ -138,7 +138,7 @@ async function inspectHooksFile(path: string): Promise<SettingsFileReport> {
 }
 
 function unreadable(path: string, e: unknown): SettingsFileReport {
-  return { path, exists: true, error: `cannot read: ${firstLine(e)}`, events: [], handlers: [] };
+  return { path, exists: true, error: scopeText(`cannot read: ${firstLine(e)}`), events: [], handlers: [] };
 }
 
 function isString(v: unknown): v is string {
