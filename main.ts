@@ -128,7 +128,11 @@ export async function main(argv: string[]): Promise<number> {
     const entry = COMMANDS[name];
     if (!entry) {
       if (name.startsWith("-")) {
-        throw new UsageError(`unknown option "${name}"; options go after a command (see "cliffhanger-bin --help")`);
+        throw new UsageError(
+          `unknown option "${name}"${
+            suggestion(name, ["--version", "--help"])
+          }; options go after a command (see "cliffhanger-bin --help")`,
+        );
       }
       throw new UsageError(
         `unknown command "${name}"${

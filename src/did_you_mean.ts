@@ -8,7 +8,8 @@ import { closest, distance } from "fastest-levenshtein/esm/mod.js";
 export function didYouMean(input: string, candidates: readonly string[]): string | null {
   if (candidates.length === 0) return null;
   const best = closest(input, [...candidates]);
-  const limit = Math.max(2, Math.floor(best.length / 3));
+  // a short name (`on`) is one typo away or not near at all: two edits turn "foo" into "on"
+  const limit = best.length <= 3 ? 1 : Math.max(2, Math.floor(best.length / 3));
   return distance(input, best) <= limit ? best : null;
 }
 

@@ -13,3 +13,10 @@ Deno.test("didYouMean: a near name is suggested, a far one is not", () => {
   );
   assert.equal(suggestion("qqqqqqq", ["status"]), "");
 });
+
+Deno.test("didYouMean(): a short name is suggested only one typo away", () => {
+  assert.equal(didYouMean("foo", ["on", "off", "send", "read", "status", "log"]), null);
+  assert.equal(didYouMean("of", ["on", "off", "send"]), "on");
+  assert.equal(didYouMean("ofF", ["on", "off"]), "off");
+  assert.equal(didYouMean("--versio", ["--version", "--help"]), "--version");
+});
