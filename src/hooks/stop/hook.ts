@@ -94,7 +94,7 @@ export const STOP_HOOK: HookDefinition<StopPayload, Prepared, SessionState, Stop
       stallOff: prepared.stallOff,
     });
     return {
-      result: { decision: step.decision, observe: config.observe, duplicate: step.duplicate },
+      result: { decision: step.decision, observe: step.observe, duplicate: step.duplicate },
       state: step.state,
       log: step.log,
     };

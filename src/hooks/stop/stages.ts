@@ -67,6 +67,8 @@ export interface StageOutput {
   state: SessionState | null;
   /** The stop was a second copy of one already answered: its answer is the earlier one, nothing is logged. */
   duplicate: boolean;
+  /** For a duplicate: whether the first copy answered in observe mode (its answer is rendered the same way). */
+  duplicateObserve: boolean | null;
   stallState: StallState | null;
   stallEvents: StallEvent[];
 }
@@ -76,7 +78,7 @@ interface StageContext extends Omit<StageInput, "session"> {
   /** The turn's checklist and the closing analysis of the message, each worked out once, when a stage asks. */
   checklist(): Checklist | null;
   analysis(): MessageAnalysis;
-  session: (SessionInput & { duplicate: boolean }) | undefined;
+  session: (SessionInput & { duplicate: boolean; duplicateObserve: boolean | null }) | undefined;
   out: { stallState: StallState | null; stallEvents: StallEvent[] };
 }
 
@@ -121,7 +123,8 @@ const duplicate: StopStage = {
       "transcript's count of finished stops when it has any, started up to 5 s after the first copy finished; " +
       "otherwise (no such count, or the final message not in the file yet), started before the first copy " +
       "finished, plus `dedupeWindowMs`",
-    decision: "the first copy's answer again, not logged or counted a second time",
+    decision: "the first copy's answer again (in observe mode if the first copy's was), not logged or counted a " +
+      "second time",
     rule: "the first copy's",
   },
   run(ctx, next) {
@@ -131,6 +134,7 @@ const duplicate: StopStage = {
     const earlier = findDuplicate(s.state, s.fp, s.startedAt, window);
     if (earlier) {
       s.duplicate = true;
+      s.duplicateObserve = earlier.observe;
       return earlier.decision as StopDecision;
     }
     const decision = next();
@@ -357,7 +361,7 @@ export function runStopStages(input: StageInput): StageOutput {
     message,
     checklist: () => checklist === undefined ? (checklist = pickChecklist(input.view, message)) : checklist,
     analysis: () => analysis ??= analyseMessage(message, input.rules, { maxChars: input.config.matchMaxChars }),
-    session: input.session ? { ...input.session, duplicate: false } : undefined,
+    session: input.session ? { ...input.session, duplicate: false, duplicateObserve: null } : undefined,
     out: { stallState: null, stallEvents: [] },
   };
   const at = (i: number): StopDecision => STOP_STAGES[i]!.run(ctx, () => at(i + 1));
@@ -370,6 +374,7 @@ export function runStopStages(input: StageInput): StageOutput {
     decision,
     state,
     duplicate: session?.duplicate ?? false,
+    duplicateObserve: session?.duplicateObserve ?? null,
     stallState: ctx.out.stallState,
     stallEvents: ctx.out.stallEvents,
   };

@@ -38,6 +38,11 @@ export interface StopStepResult {
   decision: StopDecision;
   /** A second copy of a stop already answered: the earlier answer, nothing logged. */
   duplicate: boolean;
+  /**
+   * The observe mode the answer is rendered in: the config's, or for a duplicate the first copy's (observe mode
+   * switched between two copies of one stop must not turn the first copy's logged "would block" into a real block).
+   */
+  observe: boolean;
   state: SessionState;
   /** log.jsonl lines: the stall stage's events, then the decision (none for a duplicate). */
   log: (StallLogLine | LogLine)[];
@@ -64,7 +69,10 @@ export function stopStep(input: StopStepInput): StopStepResult {
   const stallKinds = [
     ...new Set(out.stallEvents.flatMap((e) => e.name === "stall_detected" ? e.stalls.map((s) => s.kind) : [])),
   ];
-  if (out.duplicate) return { decision: out.decision, duplicate: true, state, log: [], stallKinds };
+  if (out.duplicate) {
+    const observe = out.duplicateObserve ?? config.observe;
+    return { decision: out.decision, duplicate: true, observe, state, log: [], stallKinds };
+  }
   const log = logLines({
     payload,
     view,
@@ -74,7 +82,7 @@ export function stopStep(input: StopStepInput): StopStepResult {
     events: out.stallEvents,
     state,
   });
-  return { decision: out.decision, duplicate: false, state, log, stallKinds };
+  return { decision: out.decision, duplicate: false, observe: config.observe, state, log, stallKinds };
 }
 
 function logLines(input: {

@@ -35,7 +35,15 @@ interface Row {
   /** The transcript's stop_hook_summary count instead of the running one (0: a transcript without such lines). */
   summaries?: number;
   config?: Partial<Config>;
-  expect: { action: "allow" | "block"; rule: string; duplicate?: boolean; blocks: number; logged?: number };
+  expect: {
+    action: "allow" | "block";
+    rule: string;
+    duplicate?: boolean;
+    blocks: number;
+    logged?: number;
+    /** The observe mode the answer is rendered in (default: the row's config's). */
+    observe?: boolean;
+  };
 }
 
 function run(rows: Row[]): void {
@@ -75,6 +83,7 @@ function run(rows: Row[]): void {
         duplicate: step.duplicate,
         blocks: step.state.turn.blocks,
         logged: step.log.length,
+        observe: step.observe,
       },
       {
         action: row.expect.action,
@@ -83,6 +92,7 @@ function run(rows: Row[]): void {
         blocks: row.expect.blocks,
         // a stop with a transcript view logs the stall stage's healthy_stop line before the decision
         logged: row.expect.logged ?? (row.expect.duplicate ? 0 : 2),
+        observe: row.expect.observe ?? row.config?.observe ?? DEFAULT_CONFIG.observe,
       },
       label,
     );
@@ -270,4 +280,24 @@ Deno.test("Stop stages: every deciding stage has a table row, bookkeeping stages
     if (stage.row) { for (const cell of Object.values(stage.row)) assert.ok(cell.trim() !== "", `${stage.id}: cells`); }
   }
   assert.deepEqual(ids.slice(2, 6), ["escape", "background", "plan-mode", "stall"]);
+});
+
+Deno.test("Stop step: a copy answered while observe mode was switched off gets the first copy's observed answer", () => {
+  run([
+    {
+      what: "first copy, in observe mode: would block, not counted",
+      message: OFFER,
+      prompt: "p1",
+      config: { observe: true },
+      expect: { action: "block", rule: "offers-to-continue", blocks: 0 },
+    },
+    {
+      what: "second copy, observe switched off in between: the first copy's answer, rendered observed",
+      message: OFFER,
+      prompt: "p1",
+      startedAfter: -3,
+      config: { observe: false },
+      expect: { action: "block", rule: "offers-to-continue", duplicate: true, blocks: 0, observe: true },
+    },
+  ]);
 });
