@@ -143,7 +143,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
           parsed.values["wait"] === undefined ? 0 : intFlag(s, "wait", parsed.values["wait"], 0),
         );
       case "status":
-        return await status(ctx, paths, parsed.values["json"] === true);
+        return await status(ctx, paths, parsed.values["json"] === true, configured);
       case "log":
         return await log(
           ctx,
@@ -459,8 +459,10 @@ async function read(ctx: CliContext, paths: RelayPaths, waitS: number): Promise<
   return 0;
 }
 
-async function status(ctx: CliContext, paths: RelayPaths, json: boolean): Promise<number> {
+async function status(ctx: CliContext, paths: RelayPaths, json: boolean, configured: string): Promise<number> {
   const s = await snapshot(paths);
+  // switched on: say so when a stop here would not wait on it after all (as `relay on` warns)
+  const warnings = s.active ? await hookWillNotSee(ctx, paths.dir, configured) : [];
   let lines: string[] = [];
   try {
     lines = (await tailLogMd(paths.log, 5)).lines;
@@ -470,18 +472,20 @@ async function status(ctx: CliContext, paths: RelayPaths, json: boolean): Promis
     s.problems.push(e.message);
   }
   if (json) {
-    ctx.out(JSON.stringify({ ...s, nextTurn: nextInstructionTurn(s), log: lines }, null, 2) + "\n");
+    ctx.out(JSON.stringify({ ...s, nextTurn: nextInstructionTurn(s), log: lines, warnings }, null, 2) + "\n");
     return 0;
   }
-  ctx.out(renderStatus(s, lines, Date.now()));
+  ctx.out(renderStatus(s, lines, Date.now(), warnings));
   return 0;
 }
 
 /** What `relay status` prints; `now` (ms) tells a live `taking` mark from one whose lease ran out. */
-export function renderStatus(s: RelaySnapshot, logLines: string[], now: number): string {
+export function renderStatus(s: RelaySnapshot, logLines: string[], now: number, warnings: string[] = []): string {
   const n = (v: number | null) => v === null ? "unreadable" : String(v);
   const state = !s.exists
     ? "off (no relay folder)"
+    : s.active && warnings.length > 0
+    ? "on (ACTIVE), but a stop may not wait here: see the warnings"
     : s.active
     ? "on (ACTIVE): a finished session's stop waits here for the next instruction"
     : s.stopFile
@@ -500,6 +504,7 @@ export function renderStatus(s: RelaySnapshot, logLines: string[], now: number):
     `  report       newest turn ${s.reportTurn ?? "none"}; the manager consumed ${n(s.managerConsumed)}`,
     `  next send    turn ${nextInstructionTurn(s)}`,
     ...s.problems.map((p) => `  problem      ${p}`),
+    ...warnings.map((w) => `  warning      ${w}`),
   ];
   if (logLines.length > 0) out.push("", "log.md (last lines):", ...logLines.map((l) => `  ${l}`));
   return out.join("\n") + "\n";

@@ -413,3 +413,26 @@ Deno.test("relay with relayDir only in config.jsonc: the commands use it, as the
   assert.equal(flag.code, 0, flag.stderr);
   assert.ok((await Deno.stat(join(project, "relay", "ACTIVE"))).isFile);
 });
+
+Deno.test("relay status: switched on where a stop here would not wait, it says so instead of promising a wait", async () => {
+  const { home, project } = await setup();
+  const elsewhere = join(home, "mailbox");
+  assert.equal((await runCli(["relay", "on", "--dir", elsewhere], { home, cwd: project })).code, 0);
+  const json = JSON.parse(
+    (await runCli(["relay", "status", "--dir", elsewhere, "--json"], { home, cwd: project })).stdout,
+  );
+  assert.equal(json.active, true);
+  assert.ok(
+    json.warnings.some((w: string) =>
+      w.startsWith(`a stop in ${project} waits on ${join(project, "relay")}, not on ${elsewhere}`)
+    ),
+    JSON.stringify(json.warnings),
+  );
+  const text = (await runCli(["relay", "status", "--dir", elsewhere], { home, cwd: project })).stdout;
+  assert.match(text, /^ {2}state {8}on \(ACTIVE\), but a stop may not wait here: see the warnings$/m);
+  assert.match(text, /^ {2}warning {6}a stop in /m);
+  // in the project's own folder: the promise stands
+  assert.equal((await runCli(["relay", "on"], { home, cwd: project })).code, 0);
+  const own = (await runCli(["relay", "status"], { home, cwd: project })).stdout;
+  assert.match(own, /state {8}on \(ACTIVE\): a finished session's stop waits here/);
+});
