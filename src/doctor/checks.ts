@@ -50,7 +50,7 @@ export function checkSettingsParse(files: readonly SettingsFileReport[], missing
   }
   const present = files.filter((f) => f.exists && f.error === null).length;
   const unchecked = files.filter(unreadable);
-  const parsed = `${present} settings file${present === 1 ? "" : "s"} parse`;
+  const parsed = present === 1 ? "1 settings file parses" : `${present} settings files parse`;
   if (unchecked.length === 0) return ok("settings-parse", parsed);
   return {
     id: "settings-parse",

@@ -167,7 +167,7 @@ Deno.test("settings-parse: a file outside the read scope is 'cannot check', neve
   const outside = { ...file("/p/.claude/settings.json", []), error: 'cannot read: Requires read access to "/p"' };
   const check = checkSettingsParse([readable, outside]);
   assert.equal(check.status, "warn");
-  assert.match(check.detail, /^1 settings file parse; cannot check \/p\/\.claude\/settings\.json/);
+  assert.match(check.detail, /^1 settings file parses; cannot check \/p\/\.claude\/settings\.json/);
   const dup = checkDuplicates([readable, outside]);
   assert.equal(dup.status, "warn", "no 'registered once' claim over a file it could not read");
   assert.match(dup.detail, /1 could not be checked/);
