@@ -27,8 +27,8 @@ export interface RelayIo {
   readMessage(path: string): Promise<Message | null>;
   /** The lowest turn newer than `last`, from to-code.md and the queue, or the empty turn later ones wait for. */
   nextInstruction(paths: RelayPaths, last: number): Promise<NextInstruction | null>;
-  /** Clears queued instructions up to `consumed`. */
-  clearConsumed(paths: RelayPaths, consumed: number): Promise<void>;
+  /** Clears queued instructions up to `consumed`, and `taken`, the file the turn came from (queue.ts). */
+  clearConsumed(paths: RelayPaths, consumed: number, taken?: string): Promise<void>;
   readHookState(paths: RelayPaths): Promise<ReadResult<HookState>>;
   readManagerState(paths: RelayPaths): Promise<ReadResult<ManagerState>>;
   /**

@@ -26,23 +26,13 @@ export function queuedPath(paths: RelayPaths, turn: number): string {
  * A mailbox message file, read as a regular file within the size cap that is not a link out of its folder (the relay
  * folder, or `queue/`); null when missing or without a turn line.
  */
-export async function readMessageAt(path: string): Promise<MailboxMessage | null> {
+export async function readMessageAt(path: string): Promise<Message | null> {
   const text = await readRegularText(path, {
     maxBytes: MAX_INSTRUCTION_BYTES,
     within: dirname(path),
     label: "relay message",
   });
-  return text === null ? null : mailboxMessage(text);
-}
-
-/** A message as read from its file: `ended` when the file ends with a newline (its last line is finished). */
-export interface MailboxMessage extends Message {
-  ended: boolean;
-}
-
-function mailboxMessage(text: string): MailboxMessage | null {
-  const message = parseMessage(text);
-  return message === null ? null : { ...message, ended: text.endsWith("\n") };
+  return text === null ? null : parseMessage(text);
 }
 
 /** A queue entry: its turn, from its name (`000000002.md`, or a name written by hand such as `2.md`), and its path. */
@@ -84,7 +74,7 @@ export async function queuedTurns(paths: RelayPaths): Promise<number[]> {
  * yet, or a queued turn that cannot be read (`problem` says why).
  */
 export type NextInstruction =
-  | { ready: true; message: MailboxMessage; file: string; stamp: string; mtimeMs: number | null }
+  | { ready: true; message: Message; file: string; stamp: string; mtimeMs: number | null }
   | { ready: false; turn: number; problem?: string };
 
 /**
@@ -98,7 +88,7 @@ export type NextInstruction =
 export async function nextInstruction(paths: RelayPaths, last: number): Promise<NextInstruction | null> {
   const queued = await queuedEntries(paths);
   const direct = await readMessageAt(paths.toCode);
-  let best: { message: MailboxMessage; file: string } | null = direct && direct.turn > last
+  let best: { message: Message; file: string } | null = direct && direct.turn > last
     ? { message: direct, file: paths.toCode }
     : null;
   let unreadable: { turn: number; problem: string } | null = null;
@@ -134,7 +124,7 @@ export async function nextInstruction(paths: RelayPaths, last: number): Promise<
  */
 async function readQueued(
   entry: QueuedEntry,
-): Promise<{ message: MailboxMessage; problem: "" } | { message: null; problem: string } | "gone"> {
+): Promise<{ message: Message; problem: "" } | { message: null; problem: string } | "gone"> {
   const name = `queue/${entry.path.slice(entry.path.lastIndexOf("/") + 1)}`;
   let text: string | null;
   try {
@@ -148,7 +138,7 @@ async function readQueued(
     return { message: null, problem: `${name} cannot be read (${e.message})` };
   }
   if (text === null) return "gone";
-  const message = mailboxMessage(text);
+  const message = parseMessage(text);
   if (message === null) return { message: null, problem: `${name} has no turn line` };
   if (message.turn !== entry.turn) {
     return { message: null, problem: `${name} says turn ${message.turn}, not ${entry.turn}` };
@@ -156,10 +146,22 @@ async function readQueued(
   return { message, problem: "" };
 }
 
-/** Removes queued instructions the hook has consumed (best effort: a file left behind is skipped as old). */
-export async function clearConsumed(paths: RelayPaths, consumed: number): Promise<void> {
+/**
+ * Removes the queued instructions the hook has consumed: the files `relay send` names (`000000002.md`) at or below
+ * `consumed`, and `taken`, the file the last turn came from. A file named by hand for a turn already consumed (a
+ * second name for a taken turn, or one written after its turn went by) is never taken and stays, for `relay status` to
+ * name (staleQueueEntries): removing it would lose an instruction nobody saw. Best effort: a file left behind is
+ * skipped as old.
+ */
+export async function clearConsumed(paths: RelayPaths, consumed: number, taken?: string): Promise<void> {
   for (const entry of await queuedEntries(paths)) {
     if (entry.turn > consumed) break;
+    if (entry.path !== queuedPath(paths, entry.turn) && entry.path !== taken) continue;
     await Deno.remove(entry.path).catch(() => {});
   }
+}
+
+/** Queue files named by hand for a turn the hook has consumed: never taken, so never delivered. */
+export async function staleQueueEntries(paths: RelayPaths, consumed: number): Promise<QueuedEntry[]> {
+  return (await queuedEntries(paths)).filter((e) => e.turn <= consumed && e.path !== queuedPath(paths, e.turn));
 }

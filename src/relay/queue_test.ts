@@ -262,3 +262,38 @@ Deno.test("relay queue: a queued file named by hand without the zeros (2.md) is 
     await Deno.remove(world.root, { recursive: true });
   }
 });
+
+Deno.test("relay queue: a second name for a taken turn, or one written after its turn went by, stays and is named, never removed unseen", async () => {
+  const world = await makeWorld();
+  try {
+    await Deno.writeTextFile(world.relay.toCode, "turn: 1\n\nfirst\n");
+    await Deno.mkdir(queueDir(world.relay), { recursive: true });
+    await Deno.writeTextFile(queuedPath(world.relay, 2), "turn: 2\n\nSECOND\n");
+    await Deno.writeTextFile(join(queueDir(world.relay), "2.md"), "turn: 2\n\nSECOND, by hand\n");
+    const taken: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const r = await stopOnce(world, 3);
+      assert.ok(r.decision === "block");
+      taken.push(`${r.turn}: ${r.reason.split("\n").at(-1)}`);
+    }
+    assert.deepEqual(taken, ["1: first", "2: SECOND"]);
+    // the padded file went with its turn; the hand-named one stays, and status says why it will never be taken
+    assert.equal(await Deno.stat(queuedPath(world.relay, 2)).catch(() => null), null);
+    assert.ok((await Deno.stat(join(queueDir(world.relay), "2.md"))).isFile);
+    await Deno.writeTextFile(join(queueDir(world.relay), "1.md"), "turn: 1\n\nlate\n");
+    // a send clears what was consumed: still not the hand-named files
+    assert.equal((await manager(world, ["send", "third"])).code, 0);
+    for (const name of ["1.md", "2.md"]) assert.ok((await Deno.stat(join(queueDir(world.relay), name))).isFile, name);
+    const status = JSON.parse((await manager(world, ["status", "--json"])).out);
+    for (const turn of [1, 2]) {
+      assert.ok(
+        status.problems.some((p: string) =>
+          p.startsWith(`queue/${turn}.md is for turn ${turn}, which the hook has already consumed`)
+        ),
+        JSON.stringify(status.problems),
+      );
+    }
+  } finally {
+    await Deno.remove(world.root, { recursive: true });
+  }
+});

@@ -175,12 +175,16 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
       const next = await io.nextInstruction(paths, last);
       const settled = next !== null && next.ready && isSettled(next, seen, input.now());
       if (next !== null && next.ready && !settled) {
-        seen = next.stamp;
-        if (writingReported !== next.message.turn) {
+        // written just now: looked at once more before it is taken, and said only when it changed in between
+        if (seen !== "" && next.stamp !== seen && writingReported !== next.message.turn) {
           writingReported = next.message.turn;
-          await log(
-            `turn ${next.message.turn} is still being written (its last line has no end yet); it is taken once it holds still`,
-          );
+          await log(`turn ${next.message.turn} is still being written; it is taken once it holds still`);
+        }
+        seen = next.stamp;
+        const left = deadline - input.now();
+        if (left > 0) {
+          await input.sleep(Math.min(pollMs, RECHECK_MS, left));
+          continue;
         }
       }
       if (next !== null && next.ready && settled) {
@@ -203,7 +207,7 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
             events,
             startedAt,
             errors,
-            settle: () => settleTaken(io, paths, turn, claim.again, input.now),
+            settle: () => settleTaken(io, paths, { turn, file: next.file }, claim.again, input.now),
           };
         }
         // already consumed, or another session's stop is handing it over: wait for the one after
@@ -231,9 +235,7 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
         event("deadline", last);
         return allow("deadline");
       }
-      // a file still being written is looked at again soon, not a whole poll later
-      const nap = next !== null && next.ready && !settled ? Math.min(pollMs, RECHECK_MS) : pollMs;
-      await input.sleep(Math.min(nap, remaining));
+      await input.sleep(Math.min(pollMs, remaining));
     }
   } catch (e) {
     errors.push(`relay folder "${paths.dir}": ${errorText(e)}; the stop is allowed`);
@@ -249,26 +251,20 @@ function emptyNote(turn: number, problem: string | undefined): string {
 }
 
 /**
- * How long an instruction file whose last line is unfinished (no newline at its end) must have stood unchanged before
- * a stop takes it without a second look: a file caught while it is written in pieces (an editor saving in place,
- * `cat > to-code.md` from a pipe) is taken once its last line ends or two looks RECHECK_MS apart see it the same. `relay send` writes whole files (temp file, rename).
+ * How long an instruction file must have stood unchanged before a stop takes it without a second look: a file caught
+ * while it is written in pieces (an editor saving in place, `cat > to-code.md` from a pipe, a script writing line by
+ * line) is taken once two looks RECHECK_MS apart see it the same. A fresh `relay send` costs one such look. `relay send` writes whole files (temp file, rename).
  */
 export const SETTLE_MS = 2000;
 /** How soon a file still being written is looked at again. */
 export const RECHECK_MS = 500;
 
 /**
- * The instruction may be taken: its file ends with a newline (as `relay send` and most writers leave it), or it is as
- * the last look saw it, or it was last written SETTLE_MS or more ago,
- * or its time is more than a minute ahead of this clock (a clock that disagrees: waiting would not help). A file
- * written in pieces slower than RECHECK_MS apart can still be taken between two pieces.
+ * The instruction may be taken: its file is as the last look saw it, or it was last written SETTLE_MS or more ago, or
+ * its time is more than a minute ahead of this clock (a clock that disagrees: waiting would not help). A file written
+ * in pieces more than RECHECK_MS apart can still be taken between two pieces.
  */
-function isSettled(
-  next: { message: { ended: boolean }; stamp: string; mtimeMs: number | null },
-  seen: string,
-  now: number,
-): boolean {
-  if (next.message.ended) return true;
+function isSettled(next: { stamp: string; mtimeMs: number | null }, seen: string, now: number): boolean {
   if (next.stamp !== "" && next.stamp === seen) return true;
   if (next.mtimeMs === null) return true;
   return now - next.mtimeMs >= SETTLE_MS || next.mtimeMs - now > 60_000;
@@ -282,7 +278,7 @@ function isSettled(
 async function settleTaken(
   io: RelayIo,
   paths: RelayPaths,
-  turn: number,
+  { turn, file }: { turn: number; file: string },
   again: boolean,
   now: () => number,
 ): Promise<string[]> {
@@ -293,7 +289,7 @@ async function settleTaken(
       errors.push(`relay: ${marked.problem}; turn ${turn} was handed over but not recorded, so it comes again`);
       return errors;
     }
-    await io.clearConsumed(paths, turn);
+    await io.clearConsumed(paths, turn, file);
   } catch (e) {
     errors.push(`relay folder "${paths.dir}": ${errorText(e)}; turn ${turn} may come again`);
     return errors;

@@ -307,10 +307,37 @@ Deno.test("relay stage: an instruction still being written is taken once it hold
   const r = await runRelayStage(input(paths, clock));
   assert.ok(r.decision === "block");
   assert.match(r.reason, /Step A: delete the tmp folder\. Step B: but first back up data\/\.$/);
-  // looked at twice: young with its last line unfinished, then ended
-  assert.equal(clock.sleeps, 1);
+  // looked at three times: young, changed, then the same
+  assert.equal(clock.sleeps, 2);
   assert.ok(clock.slept.every((ms) => ms === 500), String(clock.slept));
-  assert.match(await logMd(paths), /hook: turn 1 is still being written \(its last line has no end yet\)/);
+  assert.match(await logMd(paths), /hook: turn 1 is still being written; it is taken once it holds still/);
+});
+
+Deno.test("relay stage: whole lines written one after another are taken together once the file holds still", async () => {
+  const { paths } = await relayFolder();
+  await touch(paths.active);
+  await Deno.writeTextFile(paths.toCode, "turn: 1\n\nStep A: delete tmp/\n");
+  const written = (await Deno.stat(paths.toCode)).mtime!.getTime();
+  const clock = fakeClock(written + 100, async (n) => {
+    if (n === 1) await Deno.writeTextFile(paths.toCode, "Step B: but first back up data/\n", { append: true });
+  });
+  const r = await runRelayStage(input(paths, clock));
+  assert.ok(r.decision === "block");
+  assert.match(r.reason, /Step A: delete tmp\/\nStep B: but first back up data\/$/);
+  assert.equal(clock.sleeps, 2);
+});
+
+Deno.test("relay stage: a fresh whole instruction costs one more look, and says nothing of it", async () => {
+  const { paths } = await relayFolder();
+  await touch(paths.active);
+  await writeInstruction(paths, 1, "Write the guide.");
+  const written = (await Deno.stat(paths.toCode)).mtime!.getTime();
+  const clock = fakeClock(written + 100);
+  const r = await runRelayStage(input(paths, clock));
+  assert.ok(r.decision === "block" && r.turn === 1);
+  assert.deepEqual(clock.slept, [500]);
+  assert.equal(await logMd(paths), "");
+  assert.deepEqual(r.events.map((e) => e.name), ["turn_taken"]);
 });
 
 Deno.test("relay stage: an unfinished last line that holds still between two looks is taken", async () => {
