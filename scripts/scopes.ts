@@ -182,10 +182,13 @@ function relayFoldersAbove(cwd: string, relative: string): string[] {
 /** config.jsonc's relayDir, trimmed, or "" (unset, not a string, or no readable file; best effort). */
 function fileRelayDir(env: EnvReader): string {
   try {
-    const file = join(homePaths(env).root, "config.jsonc");
-    // only a regular file of a config's size: a FIFO there would hold every run up (the binary's own read refuses it)
-    const info = Deno.lstatSync(file);
+    const root = homePaths(env).root;
+    const file = join(root, "config.jsonc");
+    // as the binary reads it: a regular file of a config's size, a link only within the home (a FIFO there would
+    // hold every run up)
+    const info = Deno.statSync(file);
     if (!info.isFile || info.size > 1024 * 1024) return "";
+    if (Deno.lstatSync(file).isSymlink && !Deno.realPathSync(file).startsWith(`${Deno.realPathSync(root)}/`)) return "";
     const text = Deno.readTextFileSync(file);
     const value = (parseJsonc(text) as { relayDir?: unknown } | null)?.relayDir;
     return typeof value === "string" ? value.trim() : "";

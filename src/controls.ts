@@ -1,10 +1,11 @@
 /**
  * Control characters out of text we print or hand to the model: C0 controls but line feed and tab, DEL, C1
- * controls (the terminal escapes) and the bidirectional overrides. A reason, a stats line or a status line quotes
+ * controls (the terminal escapes), the line and paragraph separators (U+2028, U+2029) and the bidirectional
+ * overrides. A reason, a stats line or a status line quotes
  * transcript, payload or mailbox text, which must not drive the user's terminal or hide what it says.
  */
 // deno-lint-ignore no-control-regex
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 export function stripControls(text: string): string {
   CONTROLS.lastIndex = 0;
@@ -43,7 +44,7 @@ export function stripTerminalControls(text: string): string {
 export function escapeControls(text: string): string {
   return text.replace(
     // deno-lint-ignore no-control-regex
-    /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g,
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }

@@ -38,3 +38,8 @@ Deno.test("escapeControls(): a name stays on one line and drives nothing", () =>
   assert.equal(escapeControls("plain/path.jsonl"), "plain/path.jsonl");
   assert.equal(escapeControls("a\tb\u202ec"), "a\\u0009b\\u202ec");
 });
+
+Deno.test("stripControls() and escapeControls(): the line and paragraph separators break no line", () => {
+  assert.equal(stripControls("a\u2028b\u2029c"), "abc");
+  assert.equal(escapeControls("a\u2028b"), "a\\u2028b");
+});

@@ -2,11 +2,14 @@
  * The IANA names ICU still spells the old way. Intl (V8's ICU) gives a zone's CLDR canonical id, which keeps a zone's
  * name from before IANA renamed it: `Asia/Kolkata` resolves to `Asia/Calcutta`, `Europe/Kyiv` to `Europe/Kiev`,
  * `Asia/Kathmandu` to `Asia/Katmandu`. The clock line names a zone without an abbreviation by its name, and `now`,
- * `status` and `doctor` show it, so a zone is shown by its current IANA name. Each entry is a tzdata `backward`
- * link from the old name to the zone it was renamed to, and Intl resolves the new name to the old one (so the two
- * are one zone); zone_names_test.ts checks both. Generated from tzdata 2025 against V8's ICU (Deno 2.9.6).
+ * `status` and `doctor` show it, so a zone is shown by its current IANA name. Each entry is an old spelling Intl gives
+ * and the name tzdata uses now (a `backward` link, or a renamed zone that tzdata has since linked to another), and
+ * Intl resolves the new name to the old one (so the two are one zone to it); zone_names_test.ts checks that. Found by
+ * comparing tzdata 2025 with V8's ICU (Deno 2.9.6).
  */
 const RENAMED: Readonly<Record<string, string>> = {
+  "Africa/Asmera": "Africa/Asmara",
+  "America/Coral_Harbour": "America/Atikokan",
   "America/Buenos_Aires": "America/Argentina/Buenos_Aires",
   "America/Catamarca": "America/Argentina/Catamarca",
   "America/Cordoba": "America/Argentina/Cordoba",
@@ -22,6 +25,8 @@ const RENAMED: Readonly<Record<string, string>> = {
   "Atlantic/Faeroe": "Atlantic/Faroe",
   "Europe/Kiev": "Europe/Kyiv",
   "Pacific/Enderbury": "Pacific/Kanton",
+  "Pacific/Ponape": "Pacific/Pohnpei",
+  "Pacific/Truk": "Pacific/Chuuk",
 };
 
 /** The current IANA name of a zone Intl names (`Asia/Calcutta` → `Asia/Kolkata`); any other name as it is. */
