@@ -1,5 +1,5 @@
 /**
- * The built-in rules split by language for the Stop hook: a core (the rules of lang `en` and `any`, with every file's
+ * The built-in rules split by language for the Stop hook: a core (the rules of lang `en`, `any` and `mul`, with every file's
  * grammar) and four packs of the other languages (PACKS). A Stop process loads the core and only the packs of the
  * languages its final message can be in (closing/languages.ts), so an English ending never loads the 400 KB of other languages'
  * patterns. Every other reader (replay, eval, doctor, the tests) loads the rule files whole (full.ts).
@@ -53,7 +53,8 @@ export function packOf(lang: unknown): PackName | undefined {
 
 /** True when a rule of this language belongs in the core. */
 export function inCore(lang: unknown): boolean {
-  return lang === undefined || lang === "any" || lang === "en";
+  // `mul`: languages without a gate of their own; their rules are small, and they run only past languages.ts's gate
+  return lang === undefined || lang === "any" || lang === "en" || lang === "mul";
 }
 
 /** The core and the packs of these rule files. A rule of a language without a pack is refused. */

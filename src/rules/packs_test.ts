@@ -19,11 +19,11 @@ Deno.test("rules/built/ is what scripts/rules/packs.ts computes from the rule fi
   assert.deepEqual(names, ["core", ...PACK_NAMES].map((n) => `${n}.json`).sort(), "no stale pack is left");
 });
 
-Deno.test("computePacks(): the core holds en and any, each pack one language, nothing twice or lost", () => {
+Deno.test("computePacks(): the core holds en, any and mul, each pack one language, nothing twice or lost", () => {
   const { core, packs } = computePacks(BUILTIN_RULE_FILES, BUILTIN_PREFILTERS);
   for (const file of core.files) {
     for (const r of file.rules) {
-      assert.ok([undefined, "en", "any"].includes(r.rule["lang"] as string), String(r.rule["id"]));
+      assert.ok([undefined, "en", "any", "mul"].includes(r.rule["lang"] as string), String(r.rule["id"]));
     }
     for (const r of file.rules) assert.equal(r.rule["examples"], undefined, "examples stay in the rule files");
   }
@@ -95,6 +95,6 @@ Deno.test("builtinsFor(): every pack at once gives the whole set's rules in the 
     assert.deepEqual(every[kind].map((r) => r.id), full[kind].map((r) => r.id), kind);
   }
   const english = buildRuleSet({ userFiles: [], builtins: await builtinsFor(new Set()) });
-  assert.ok(english.earlyStop.every((r) => r.lang === "en" || r.lang === "any"));
+  assert.ok(english.earlyStop.every((r) => r.lang === "en" || r.lang === "any" || r.lang === "mul"));
   assert.ok(english.earlyStop.length < full.earlyStop.length / 2, "an English message loads under half the rules");
 });

@@ -2,7 +2,7 @@
  * Which languages' rules a message can need. A rule is compiled the first time it runs, so running only the rules
  * of the languages a message is written in keeps the hook's start small: an English report never compiles the
  * Japanese or German patterns. The check errs towards running more: CJK, Cyrillic and Hangul rules run whenever
- * the script appears; the Spanish, German, French, Portuguese, Italian and Dutch rules run when the text has one of
+ * the script appears (Cyrillic runs the `mul` rules too, for Ukrainian); the Spanish, German, French, Portuguese, Italian and Dutch rules run when the text has one of
  * their common words or accented letters, or when its Latin-script prose does not read as English: the whole text when
  * it has no other script, else what is left outside code spans, fenced code and URLs, when that holds a phrase of three
  * words. A Japanese report naming `npm test` and a file does not run them; a Dutch question about a key written in
@@ -21,6 +21,19 @@ const KANA = /[\u3040-\u30ff]/;
 const HAN = /[\u3400-\u9fff\uf900-\ufaff]/;
 const CYRILLIC = /[\u0400-\u04ff]/;
 const HANGUL = /[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]/;
+/**
+ * Hebrew, Arabic and Devanagari letters, and the letters only Vietnamese writes (ơ, ư, đ and the Latin Extended
+ * Additional block): a text with them runs the `mul` rules even when its few Latin words read as English ("REST").
+ */
+const MORE_SCRIPTS = /[\u0590-\u05ff\u0600-\u06ff\u0900-\u097f\u1ea0-\u1ef9\u01a0\u01a1\u01af\u01b0\u0110\u0111]/;
+/**
+ * The rules of lang `mul`: the commonest closings of languages with no rules of their own (Polish, Turkish,
+ * Vietnamese, Indonesian, Hindi, Arabic, Hebrew, Swedish, Danish, Norwegian, Finnish, Czech, Romanian, Ukrainian).
+ * They run on a text that does not read as English (the Latin-script gate above, which any text of another script with
+ * no English words passes too) or that has Cyrillic letters; kept in the core, they are never compiled for an English
+ * ending.
+ */
+export const MORE_LANGS = "mul";
 /** The languages of Latin script whose rules run together when a text may be in one of them. */
 const EUROPEAN_LANGS = ["es", "de", "fr", "pt", "it", "nl"] as const;
 /** Common English words; three or more (whole words) make the text read as English. */
@@ -49,13 +62,19 @@ function computeLanguages(text: string): ReadonlySet<string> {
     langs.add("zh-Hant");
     langs.add("ja");
   }
-  if (CYRILLIC.test(sample)) langs.add("ru");
+  if (CYRILLIC.test(sample)) {
+    langs.add("ru");
+    langs.add(MORE_LANGS); // Ukrainian
+  }
   if (HANGUL.test(sample)) langs.add("ko");
   // beside another script, only the prose outside code and URLs counts (`example.com` is not Portuguese)
   const prose = langs.size === 0 ? sample : sample.replace(CODE_OR_URL, " ");
   if (EUROPEAN.test(prose) || (langs.size === 0 ? !readsAsEnglish(prose) : latinProse(prose))) {
     for (const lang of EUROPEAN_LANGS) langs.add(lang);
+    langs.add(MORE_LANGS);
   }
+  // after the Latin-script gate, which it must not change
+  if (MORE_SCRIPTS.test(sample)) langs.add(MORE_LANGS);
   return langs;
 }
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { languagesOf, proseWords, runsFor } from "./languages.ts";
+import { languagesOf, MORE_LANGS, proseWords, runsFor } from "./languages.ts";
 
 Deno.test("languagesOf(): an English report needs only the English rules", () => {
   const langs = languagesOf("Fixed the cache key and all 12 tests pass. The branch is pushed; want me to tag it?");
@@ -125,4 +125,15 @@ Deno.test("languagesOf(): Latin-script prose beside another script runs the Euro
     "`/api/orders` に `shipping_status` を追加しました。`npm test` は通過。詳細: https://example.com/pr/57 PR #57",
   );
   assert.ok(ja.has("ja") && !ja.has("nl"));
+});
+
+Deno.test("languagesOf(): the `mul` rules run past the Latin-script gate, on Cyrillic, and on Hebrew, Arabic, Devanagari or Vietnamese letters", () => {
+  const has = (text: string) => languagesOf(text).has(MORE_LANGS);
+  assert.equal(has("Both fixtures load now (12 tests pass). Happy to convert the rest of the suite next."), false);
+  assert.equal(has("Moduł faktur przepisany, testy przechodzą. Jeśli chcesz, mogę przerobić moduł urlopów."), true);
+  assert.equal(has("Помилку виправлено, усі тести проходять."), true);
+  assert.equal(has("מסד הנתונים מוכן. בשלב הבא אעבור לנקודות ה-REST."), true);
+  assert.equal(has("مخطط قاعدة البيانات جاهز. بعد ذلك سأنتقل إلى نقاط REST."), true);
+  assert.equal(has("डेटाबेस स्कीमा तैयार है। अब मैं REST एंडपॉइंट्स पर काम करूँगा।"), true);
+  assert.equal(has("Schema đã xong. Tiếp theo mình sẽ làm REST."), true);
 });
