@@ -162,7 +162,7 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
     // a turn line with no text under it yet, or a queued turn that cannot be read: it and every later turn wait
     // (instructions are taken in order)
     let emptyReported: string | null = null;
-    // the instruction file as the last poll saw it (size, time): one still being written is taken once it holds still
+    // the instruction file as the last look saw it (size, time, file): one written just now is taken once it holds still
     let seen = "";
     let writingReported: number | null = null;
     for (;;) {
@@ -214,20 +214,20 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
         last = claim.current;
       }
       const empty = next !== null && !next.ready ? emptyNote(next.turn, next.problem) : "";
+      // a queued turn that cannot be taken is an errors.log line too, once each time the wait line names it
+      const problem = next !== null && !next.ready && next.problem
+        ? `relay: ${next.problem}; later turns wait for it`
+        : null;
       if (!announced) {
         announced = true;
         emptyReported = empty;
         await log(`waiting for the manager (turn > ${last}, up to ${input.maxWaitS} s)${empty}`);
         event("wait_started", last);
-        if (next !== null && !next.ready && next.problem) {
-          errors.push(`relay: ${next.problem}; later turns wait for it`);
-        }
+        if (problem !== null) errors.push(problem);
       } else if (empty !== "" && empty !== emptyReported) {
         emptyReported = empty;
         await log(`still waiting${empty}`);
-        if (next !== null && !next.ready && next.problem) {
-          errors.push(`relay: ${next.problem}; later turns wait for it`);
-        }
+        if (problem !== null) errors.push(problem);
       }
       const remaining = deadline - input.now();
       if (remaining <= 0) {
@@ -253,7 +253,8 @@ function emptyNote(turn: number, problem: string | undefined): string {
 /**
  * How long an instruction file must have stood unchanged before a stop takes it without a second look: a file caught
  * while it is written in pieces (an editor saving in place, `cat > to-code.md` from a pipe, a script writing line by
- * line) is taken once two looks RECHECK_MS apart see it the same. A fresh `relay send` costs one such look. `relay send` writes whole files (temp file, rename).
+ * line) is taken once two looks RECHECK_MS apart see it the same. A fresh `relay send` (a whole file, written by
+ * rename) costs one such look.
  */
 export const SETTLE_MS = 2000;
 /** How soon a file still being written is looked at again. */
