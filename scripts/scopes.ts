@@ -147,6 +147,8 @@ export function relayTargetsFromArgs(
   args: readonly string[],
   cwd: string = Deno.cwd(),
   env: EnvReader = () => undefined,
+  /** config.jsonc's relayDir when the caller has read it already (fileRelayDir). */
+  fileDir?: string,
 ): { dirs: string[]; read: string[] } {
   if (args[0] !== "relay") return { dirs: [], read: [] };
   let dir: string | undefined;
@@ -162,7 +164,7 @@ export function relayTargetsFromArgs(
   }
   // the default ./relay: a run from a project's subfolder may read the relay folders above, to name the mailbox it
   // would miss (src/relay/mailbox_above.ts)
-  const configured = dir === undefined && !env("CLIFFHANGER_RELAY_DIR") ? fileRelayDir(env) : "";
+  const configured = dir === undefined && !env("CLIFFHANGER_RELAY_DIR") ? fileDir ?? fileRelayDir(env) : "";
   if (dir === undefined && !env("CLIFFHANGER_RELAY_DIR") && !isAbsolute(configured)) {
     read.push(...relayFoldersAbove(resolve(cwd), configured || "relay"));
   }
@@ -206,10 +208,10 @@ export function scopesFor(
   const runCommands = overrides.runCommands ??
     [...runTargetsFromArgs(args, cwd, env("PATH")), ...handlerProgramsFromArgs(args, cwd, env)];
   const input = scopeInputFromEnv(env, withSymlinkTargets(settingsTargetsFromArgs(args, cwd)), runCommands);
-  const relay = relayTargetsFromArgs(args, cwd, env);
   // an absolute relayDir in config.jsonc is in scope for every run, as an absolute CLIFFHANGER_RELAY_DIR is, so that
-  // `deno task cli install` registers it too
+  // `deno task cli install` registers it too (the file is read once, for this and for the relay commands' folder)
   const fileDir = env("CLIFFHANGER_RELAY_DIR") ? "" : fileRelayDir(env);
+  const relay = relayTargetsFromArgs(args, cwd, env, fileDir);
   input.relayDirs = [
     ...new Set([
       ...(input.relayDirs ?? []),

@@ -4,8 +4,10 @@
  * overrides. A reason, a stats line or a status line quotes
  * transcript, payload or mailbox text, which must not drive the user's terminal or hide what it says.
  */
-// deno-lint-ignore no-control-regex
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const CONTROL_CLASS = "\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069";
+const CONTROLS = new RegExp(`[${CONTROL_CLASS}]`, "g");
+/** The control characters, and tab and line feed: what escapeControls writes as escapes. */
+const ESCAPED = new RegExp(`[\\t\\n${CONTROL_CLASS}]`, "g");
 
 export function stripControls(text: string): string {
   CONTROLS.lastIndex = 0;
@@ -42,9 +44,5 @@ export function stripTerminalControls(text: string): string {
  * a name cannot start a line of its own or drive the terminal.
  */
 export function escapeControls(text: string): string {
-  return text.replace(
-    // deno-lint-ignore no-control-regex
-    /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  return text.replace(ESCAPED, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

@@ -51,10 +51,10 @@ export interface InstallEdit {
   disablePlugins?: readonly string[];
 }
 
-/** Add or update our handlers; a second run with the same options changes nothing. */
 /** install and uninstall edit only a file whose hooks and events are each given once. */
 const REFUSE_REPEATED = { refuseRepeated: true };
 
+/** Add or update our handlers; a second run with the same options changes nothing. */
 export function installHooks(text: string, options: InstallEdit): EditResult {
   const blank = text.trim() === "";
   const original = blank ? "{}" : text;
@@ -84,7 +84,7 @@ export function installHooks(text: string, options: InstallEdit): EditResult {
   const events = [...new Set(options.registrations.map((r) => r.event))];
   if (current === original) return { newText: text, changed: false, events, keptTimeouts };
   const replacedPython = options.replacePython
-    ? { events: pythonHandlerEvents(original === "{}" ? "" : original), plugins: [...(options.disablePlugins ?? [])] }
+    ? { events: pythonHandlerEvents(original), plugins: [...(options.disablePlugins ?? [])] }
     : undefined;
   return {
     newText: blank ? current + format.eol : current,
@@ -152,10 +152,7 @@ export function uninstallHooks(text: string, options: UninstallEdit = {}): EditR
 /**
  * One handler of ours for `registration` (its event, running its hook), with the wanted fields; extra copies are
  * removed. A new handler goes in a new group with the registration's matcher; an existing one stays in its group,
- * whose matcher is left as it is (the user may have widened it).
- */
-/**
- * Our handler for the registration, made or brought up to date; `keptTimeout` is the seconds of an existing timeout
+ * whose matcher is left as it is (the user may have widened it). `keptTimeout` is the seconds of an existing timeout
  * longer than the registration's, which is kept (never shortened: a relay install's wait, or one raised by hand).
  */
 function ensureHandler(

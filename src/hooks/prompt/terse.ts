@@ -105,7 +105,17 @@ const QUESTION_START =
  * Characters that are a word each, as word processors count them: CJK ideographs (and the high surrogates of their
  * supplementary planes), kana. Chinese and Japanese put no space between words; Korean does, so Hangul is not here.
  */
-const WORD_EACH = /[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\ud840-\ud87f]/;
+const WORD_EACH_RANGES: readonly (readonly [number, number])[] = [
+  [0x3040, 0x30ff], // kana
+  [0x31f0, 0x31ff], // katakana extensions
+  [0x3400, 0x4dbf], // CJK extension A
+  [0x4e00, 0x9fff], // CJK ideographs
+  [0xf900, 0xfaff], // compatibility ideographs
+  [0xff66, 0xff9f], // half-width katakana
+  [0xd840, 0xd87f], // high surrogates of the supplementary ideographs
+];
+const hex4 = (c: number) => `\\u${c.toString(16).padStart(4, "0")}`;
+const WORD_EACH = new RegExp(`[${WORD_EACH_RANGES.map(([a, b]) => `${hex4(a)}-${hex4(b)}`).join("")}]`);
 
 /**
  * The prompt's words: its whitespace-separated pieces, where each CJK ideograph or kana counts as a word, and each run
@@ -141,9 +151,7 @@ function wideWords(piece: string): number {
 }
 
 function wordEach(c: number): boolean {
-  return (c >= 0x3040 && c <= 0x30ff) || (c >= 0x31f0 && c <= 0x31ff) || (c >= 0x3400 && c <= 0x4dbf) ||
-    (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0xff66 && c <= 0xff9f) ||
-    (c >= 0xd840 && c <= 0xd87f);
+  return WORD_EACH_RANGES.some(([a, b]) => c >= a && c <= b);
 }
 
 /** ASCII letters and digits, full-width ones, and any other character past ASCII that is not CJK punctuation. */
