@@ -2,7 +2,7 @@
 import { existsStrict } from "./access.ts";
 import { readMessageFile } from "./io.ts";
 import type { RelayPaths } from "./paths.ts";
-import { nextInstruction, queuedTurns, staleQueueEntries } from "./queue.ts";
+import { nextInstruction, queuedTurns, queueEntryName, staleQueueEntries } from "./queue.ts";
 import { HookStateSchema, ManagerStateSchema, readStateFile } from "./state.ts";
 import type { Message } from "./turn_format.ts";
 
@@ -65,9 +65,10 @@ export async function snapshot(paths: RelayPaths): Promise<RelaySnapshot> {
     problems.push(`turn ${next.turn} cannot be taken (${next.problem}); later turns wait for it`);
   }
   for (const entry of hook.ok ? await staleQueueEntries(paths, hook.value.last_code_turn_consumed) : []) {
-    const name = `queue/${entry.path.slice(entry.path.lastIndexOf("/") + 1)}`;
     problems.push(
-      `${name} is for turn ${entry.turn}, which the hook has already consumed, so it is never taken: send its text ` +
+      `${
+        queueEntryName(entry)
+      } is for turn ${entry.turn}, which the hook has already consumed, so it is never taken: send its text ` +
         `again (relay send --file ${entry.path}) and remove it`,
     );
   }

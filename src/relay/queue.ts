@@ -63,6 +63,11 @@ export async function queuedEntries(paths: RelayPaths): Promise<QueuedEntry[]> {
   return entries.sort((a, b) => a.turn - b.turn || padded(a) - padded(b)).slice(0, MAX_QUEUED);
 }
 
+/** An entry as messages name it: `queue/2.md`. */
+export function queueEntryName(entry: QueuedEntry): string {
+  return `queue/${entry.path.slice(entry.path.lastIndexOf("/") + 1)}`;
+}
+
 /** The queued turns, in order, each once. */
 export async function queuedTurns(paths: RelayPaths): Promise<number[]> {
   return [...new Set((await queuedEntries(paths)).map((e) => e.turn))];
@@ -125,7 +130,7 @@ export async function nextInstruction(paths: RelayPaths, last: number): Promise<
 async function readQueued(
   entry: QueuedEntry,
 ): Promise<{ message: Message; problem: "" } | { message: null; problem: string } | "gone"> {
-  const name = `queue/${entry.path.slice(entry.path.lastIndexOf("/") + 1)}`;
+  const name = queueEntryName(entry);
   let text: string | null;
   try {
     text = await readRegularText(entry.path, {

@@ -2,8 +2,8 @@
  * Which languages' rules a message can need. A rule is compiled the first time it runs, so running only the rules
  * of the languages a message is written in keeps the hook's start small: an English report never compiles the
  * Japanese or German patterns. The check errs towards running more: CJK, Cyrillic and Hangul rules run whenever
- * the script appears (Cyrillic runs the `mul` rules too, for Ukrainian); the Spanish, German, French, Portuguese, Italian and Dutch rules run when the text has one of
- * their common words or accented letters, or when its Latin-script prose does not read as English: the whole text when
+ * the script appears (Cyrillic runs the `mul` rules too, for Ukrainian); the Spanish, German, French, Portuguese,
+ * Italian and Dutch rules run when the text has one of their common words or accented letters, or when its Latin-script prose does not read as English: the whole text when
  * it has no other script, else what is left outside code spans, fenced code and URLs, when that holds a phrase of three
  * words. A Japanese report naming `npm test` and a file does not run them; a Dutch question about a key written in
  * Cyrillic does. Rules with lang `en` or `any` always run.
@@ -30,8 +30,8 @@ const MORE_SCRIPTS = /[\u0590-\u05ff\u0600-\u06ff\u0900-\u097f\u1ea0-\u1ef9\u01a
  * The rules of lang `mul`: the commonest closings of languages with no rules of their own (Polish, Turkish,
  * Vietnamese, Indonesian, Hindi, Arabic, Hebrew, Swedish, Danish, Norwegian, Finnish, Czech, Romanian, Ukrainian).
  * They run on a text that does not read as English (the Latin-script gate above, which any text of another script with
- * no English words passes too) or that has Cyrillic letters; kept in the core, they are never compiled for an English
- * ending.
+ * no English words passes too), or that has Cyrillic letters or MORE_SCRIPTS' letters; kept in the core, they are never
+ * compiled for an English ending.
  */
 export const MORE_LANGS = "mul";
 /** The languages of Latin script whose rules run together when a text may be in one of them. */
