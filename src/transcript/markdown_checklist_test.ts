@@ -89,3 +89,47 @@ Deno.test("parseMarkdownChecklist() bounds each item text", () => {
   assert.equal(items?.length, 1);
   assert.ok(items![0]!.text.length <= MAX_ITEM_TEXT_CHARS && !items![0]!.text.includes("SECRET"));
 });
+
+Deno.test("parseMarkdownChecklist() reads a status list drawn with box characters when one box is unticked", () => {
+  const text = [
+    "Status:",
+    "✅ parser ported",
+    "- ✔️ tests pass",
+    "⬜ convert the CLI",
+    "☐ update the changelog",
+    "1. 🔲 wire the flag",
+    "☑ docs",
+  ].join("\n");
+  assert.deepEqual(parseMarkdownChecklist(text), [
+    { text: "parser ported", done: true },
+    { text: "tests pass", done: true },
+    { text: "convert the CLI", done: false },
+    { text: "update the changelog", done: false },
+    { text: "wire the flag", done: false },
+    { text: "docs", done: true },
+  ]);
+});
+
+Deno.test("parseMarkdownChecklist() takes ticked box characters alone for a summary, not a checklist", () => {
+  assert.equal(
+    parseMarkdownChecklist("Done:\n✅ parser ported\n✅ 12 tests pass\n\nWant me to convert the CLI?"),
+    null,
+  );
+  // a [ ] list beside them is read as before, the ✅ lines left out
+  assert.deepEqual(parseMarkdownChecklist("✅ parser ported\n- [ ] convert the CLI"), [
+    { text: "convert the CLI", done: false },
+  ]);
+});
+
+Deno.test("parseMarkdownChecklist() needs a box character at the line's start, then a space and text", () => {
+  assert.equal(parseMarkdownChecklist("The legend: ⬜ means open, ✅ means done."), null);
+  assert.equal(parseMarkdownChecklist("⬜\n⬜⬜ grid\n```\n⬜ quoted\n```"), null);
+  assert.equal(parseMarkdownChecklist("Use `☐ item` for an open box."), null);
+});
+
+Deno.test("scanMarkdownChecklist() reads box characters only when asked (the transcript's lists are `[ ]` ones)", () => {
+  assert.deepEqual(scanMarkdownChecklist("⬜ convert the CLI", null).items, []);
+  assert.deepEqual(scanMarkdownChecklist("⬜ convert the CLI", null, { boxChars: true }).items, [
+    { text: "convert the CLI", done: false },
+  ]);
+});

@@ -9,7 +9,7 @@
  * boxes stay its own. English only: the lead-ins other languages use are rarer in the labelled sets
  * than the lists of the agent's own.
  */
-import { CHECKBOX_ITEM, type Fence, fenceAfter } from "./markdown_checklist.ts";
+import { boxItemOf, type Fence, fenceAfter, mayHoldBoxes } from "./markdown_checklist.ts";
 
 /** A lead-in (marks, emphasis, a trailing parenthesis and colon removed) that names someone else as the owner. */
 const OTHERS_LEAD = new RegExp(
@@ -84,7 +84,7 @@ function namesOthers(lead: string | null): boolean {
  * (an item's second line, code inside an item). Fenced code is kept as it is (the checklist reader skips it). Linear.
  */
 export function withoutOthersChecklists(message: string): string {
-  if (!message.includes("[")) return message;
+  if (!mayHoldBoxes(message, true)) return message;
   const out: string[] = [];
   /**
    * The box lines of the current section: their indexes in `out`; whether its lead-in names someone else; whether an
@@ -110,12 +110,12 @@ export function withoutOthersChecklists(message: string): string {
       out.push(raw);
       continue;
     }
-    const box = CHECKBOX_ITEM.exec(line);
+    const box = boxItemOf(line, true);
     if (box) {
       if (section !== null) {
         section.boxes.push(out.length);
-        if (box[1] === " ") {
-          const text = box[2]!.trim();
+        if (box.open) {
+          const text = box.text.trim();
           section.open++;
           if (!HANDOFF_ACTION.test(text)) section.own = true;
           if (!OWNER_LABEL.test(text)) section.unlabelled = true;

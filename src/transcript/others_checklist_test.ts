@@ -98,3 +98,15 @@ Deno.test("withoutOthersChecklists(): a list of next steps whose every open box 
   // boxes with no lead-in above them are read as they are
   assert.deepEqual(open("Done.\n- [ ] Translators: start on `i18n/ja/`"), ["Translators: start on `i18n/ja/`"]);
 });
+
+Deno.test("withoutOthersChecklists(): box characters under someone else's lead-in are theirs too", () => {
+  assert.deepEqual(
+    open("Shipped the importer.\n\n**For the ops team:**\n⬜ Rotate the staging key\n⬜ Deploy to prod"),
+    [],
+  );
+  assert.deepEqual(open("Shipped the importer.\n\n**For the ops team:**\n⬜ Port the CLI\n⬜ Deploy to prod"), [
+    "Port the CLI",
+    "Deploy to prod",
+  ]);
+  assert.deepEqual(open("Shipped the importer.\n\n✅ importer\n⬜ port the CLI"), ["port the CLI"]);
+});

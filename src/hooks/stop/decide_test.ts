@@ -238,3 +238,14 @@ Deno.test("pickChecklist(): a final message whose boxes are all someone else's h
     { text: "port the CLI", done: false },
   ]);
 });
+
+Deno.test("decideStop() reads a final message's status list drawn with box characters", () => {
+  const drawn = decide("Status:\n✅ parser ported\n⬜ convert the CLI\n⬜ update the changelog");
+  assert.equal(drawn.rule, "open-items");
+  assert.equal(drawn.source, "markdown");
+  assert.deepEqual(drawn.open, ["convert the CLI", "update the changelog"]);
+  // ✅ lines alone are a summary: an offer after them is still an offer, not a finished checklist's extra
+  const summary = decide("✅ parser ported\n✅ 12 tests pass\n\nWant me to convert the CLI next?");
+  assert.equal(summary.action, "block");
+  assert.equal(summary.rule, "offers-to-continue");
+});
