@@ -309,8 +309,11 @@ export function checkBinary(input: {
       const what = `settings run ${command}, but this cliffhanger-bin is ${input.self}${
         there === null ? ` (${command} is outside the read scope)` : ""
       }`;
-      // a checkout run: the launcher check looks at what the command runs
-      if (dev) notes.push(`this cliffhanger-bin is ${input.self}: a checkout run, not compared`);
+      // a checkout run: the launcher check looks at what the command runs; a path it may not read stays unchecked
+      if (dev && there === null) {
+        unchecked.push(command);
+        notes.push(`${command} is outside this checkout run's read scope: whether it exists is not checked`);
+      } else if (dev) notes.push(`this cliffhanger-bin is ${input.self}: a checkout run, not compared`);
       else problems.push(what);
     } else if (input.onPath && input.onPath !== command) {
       notes.push(`settings run ${command}, but cliffhanger-bin on PATH is ${input.onPath}`);
@@ -332,7 +335,9 @@ export function checkBinary(input: {
     fix: mismatch
       ? "re-run install with the binary on PATH so both are the same"
       : unchecked.length > 0
-      ? `check that \`command -v ${unchecked[0]}\` finds it where Claude Code runs (else every such hook fails)`
+      ? unchecked[0]!.includes("/")
+        ? `check that \`ls -l ${unchecked[0]}\` shows it (else every such hook fails)`
+        : `check that \`command -v ${unchecked[0]}\` finds it where Claude Code runs (else every such hook fails)`
       : null,
   };
 }

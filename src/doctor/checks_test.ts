@@ -309,3 +309,16 @@ Deno.test("checkRegistered(): nothing registered anywhere it can see is a failur
   assert.match(c.detail, /^no settings file or installed plugin it can read registers cliffhanger, so no hook runs/);
   assert.equal(c.fix, "cliffhanger-bin install (or load plugin/ as a Claude Code plugin)");
 });
+
+Deno.test("binary: a checkout run says what it could not check, and fails on what it can see is missing", () => {
+  const files = [file("a", [["Stop", "stop", 60]])];
+  const unread = checkBinary({ files, self: "/usr/local/bin/deno", onPath: undefined, exists: () => null });
+  assert.equal(unread.status, "warn");
+  assert.match(unread.detail, /outside this checkout run's read scope: whether it exists is not checked/);
+  assert.match(unread.fix ?? "", /^check that `ls -l \/.*cliffhanger-bin` shows it/);
+  assert.equal(checkBinary({ files, self: "/usr/local/bin/deno", onPath: undefined, exists: () => true }).status, "ok");
+  assert.equal(
+    checkBinary({ files, self: "/usr/local/bin/deno", onPath: undefined, exists: () => false }).status,
+    "fail",
+  );
+});
