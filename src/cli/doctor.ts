@@ -141,7 +141,18 @@ function checkRules(rules: Facts["rules"]): Check {
     };
   }
   const n = rules.escape + rules.blocker + rules.earlyStop + rules.counter;
-  return { id: "rules", status: "ok", detail: `${n} rules load from ${rules.files.length} file(s)`, fix: null };
+  const loaded = `${n} rules load from ${rules.files.length} file(s)`;
+  // a mistyped id in `disable` leaves the rule on; a second file's rule of the same id silently wins
+  const warned = rules.files.filter((f) => f.warnings.length > 0);
+  if (warned.length > 0) {
+    return {
+      id: "rules",
+      status: "warn",
+      detail: `${loaded}; ${warned.map((f) => `${f.origin}: ${f.warnings.join("; ")}`).join("; ")}`,
+      fix: "fix the rule file named (a disable entry must be a built-in rule id: docs/rules.md lists them)",
+    };
+  }
+  return { id: "rules", status: "ok", detail: loaded, fix: null };
 }
 
 async function checkTranscripts(dir: string): Promise<Check> {

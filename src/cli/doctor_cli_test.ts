@@ -433,3 +433,17 @@ Deno.test("doctor: a bad environment variable is fixed in the environment; statu
     const status = JSON.parse((await runCli(["status", "--json"], { home, env })).stdout);
     assert.equal(status.cap, 5);
   }));
+
+Deno.test("doctor and status: a rule file's warning (a mistyped disable id) is shown, not only in status --json", async () => {
+  const home = await tempHome();
+  assert.equal((await runCli(["install"], { home })).code, 0);
+  const rules = join(home, ".cliffhanger", "rules");
+  await Deno.mkdir(rules, { recursive: true });
+  await Deno.writeTextFile(join(rules, "mine.json"), '{"kind":"early-stop","disable":["offers-to-continu"],"rules":[]}');
+  const doctor = await runCli(["doctor", "--json"], { home });
+  const c = byId(JSON.parse(doctor.stdout).checks);
+  assert.equal(c["rules"]!.status, "warn");
+  assert.match(c["rules"]!.detail, /mine\.json: disable: "offers-to-continu" is not a built-in rule id/);
+  const status = await runCli(["status"], { home });
+  assert.match(status.stdout, /mine\.json: 0 rules\n {4}warning: disable: "offers-to-continu" is not a built-in rule id/);
+});

@@ -198,7 +198,10 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   lines.push(
     `rules: ${rules.escape} escape, ${rules.blocker} blocker, ${rules.earlyStop} early-stop, ${rules.counter} counter`,
   );
-  for (const f of rules.files) lines.push(`  ${f.origin}: ${f.error ? `ERROR ${f.error}` : `${f.rules} rules`}`);
+  for (const f of rules.files) {
+    lines.push(`  ${f.origin}: ${f.error ? `ERROR ${f.error}` : `${f.rules} rules`}`);
+    for (const warning of f.warnings) lines.push(`    warning: ${warning}`);
+  }
   lines.push(...describeWrap(wrapHealth));
   lines.push("permissions:");
   for (const [p, s] of Object.entries(permissions.read)) lines.push(`  read  ${s.padEnd(7)} ${p}`);
