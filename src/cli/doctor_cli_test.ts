@@ -439,11 +439,17 @@ Deno.test("doctor and status: a rule file's warning (a mistyped disable id) is s
   assert.equal((await runCli(["install"], { home })).code, 0);
   const rules = join(home, ".cliffhanger", "rules");
   await Deno.mkdir(rules, { recursive: true });
-  await Deno.writeTextFile(join(rules, "mine.json"), '{"kind":"early-stop","disable":["offers-to-continu"],"rules":[]}');
+  await Deno.writeTextFile(
+    join(rules, "mine.json"),
+    '{"kind":"early-stop","disable":["offers-to-continu"],"rules":[]}',
+  );
   const doctor = await runCli(["doctor", "--json"], { home });
   const c = byId(JSON.parse(doctor.stdout).checks);
   assert.equal(c["rules"]!.status, "warn");
   assert.match(c["rules"]!.detail, /mine\.json: disable: "offers-to-continu" is not a built-in rule id/);
   const status = await runCli(["status"], { home });
-  assert.match(status.stdout, /mine\.json: 0 rules\n {4}warning: disable: "offers-to-continu" is not a built-in rule id/);
+  assert.match(
+    status.stdout,
+    /mine\.json: 0 rules\n {4}warning: disable: "offers-to-continu" is not a built-in rule id/,
+  );
 });

@@ -6,6 +6,7 @@ import { claudeReadsHere, inspectSettings } from "../settings/inspect.ts";
 import { inScope, launcherPrograms, readLauncher } from "../settings/launcher.ts";
 import { readConfigFile } from "../config_file.ts";
 import { clearConsumed, MAX_INSTRUCTION_BYTES, queueDir, queuedPath } from "../relay/queue.ts";
+import { shellWord } from "../settings/handler_words.ts";
 import { readRegularText, UnsafeFileError } from "../store/safe_file.ts";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { type CommandSpec, intFlag, parseCommandArgs, renderHelp } from "./args.ts";
@@ -342,7 +343,13 @@ async function send(
       if (read === null) throw new Deno.errors.NotFound("no such file");
       body = read;
     } catch (e) {
-      if (isPermissionError(e)) throw e;
+      // the file, not the relay folder: a compiled binary reads only its own folders
+      if (isPermissionError(e)) {
+        throw new CommandError(
+          `relay send: cannot read "${file}": it is outside this binary's read scope; send its text instead: ` +
+            `cliffhanger-bin relay send "$(cat ${shellWord(file)})"`,
+        );
+      }
       throw new CommandError(`relay send: cannot read "${file}": ${message(e)}`);
     }
   } else if (text !== undefined) {

@@ -436,3 +436,24 @@ Deno.test("relay status: switched on where a stop here would not wait, it says s
   const own = (await runCli(["relay", "status"], { home, cwd: project })).stdout;
   assert.match(own, /state {8}on \(ACTIVE\): a finished session's stop waits here/);
 });
+
+Deno.test("relay send --file: a file outside the read scope is named, with a way to send its text", async () => {
+  const { home, project } = await setup();
+  const elsewhere = await Deno.makeTempDir();
+  const file = join(elsewhere, "next task.md");
+  await Deno.writeTextFile(file, "Write the fifth guide.\n");
+  // the scopes of a compiled binary (or the launcher): fixed, not widened for the file a checkout run names
+  const send = await runCli(["relay", "send", "--file", file], {
+    home,
+    cwd: project,
+    scopeArgs: ["relay", "send", "x"],
+  });
+  assert.equal(send.code, 1);
+  assert.equal(send.stdout, "");
+  assert.equal(
+    send.stderr,
+    `cliffhanger-bin: relay send: cannot read "${file}": it is outside this binary's read scope; send its text ` +
+      `instead: cliffhanger-bin relay send "$(cat '${file}')"\n`,
+  );
+  await Deno.remove(elsewhere, { recursive: true });
+});

@@ -34,3 +34,8 @@ export function shellWords(command: string): string[] | null {
 export function handlerProgram(handler: HandlerLike, home: string): string | null {
   return handlerWords(handler, home)?.[0] ?? null;
 }
+
+/** A word as one POSIX shell word: as it is when it holds only plain path characters, else single-quoted. */
+export function shellWord(text: string): string {
+  return /^[A-Za-z0-9_./@%+=:,-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}

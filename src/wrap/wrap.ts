@@ -6,6 +6,7 @@
  * FILE_TIME_LIMIT_MS, and a stop signal (SIGTERM, SIGINT, SIGHUP) that comes once the command has ended cuts it
  * short. wrap then answers with the verdict's exit code and leaves the health file as it was.
  */
+import { shellWord } from "../settings/handler_words.ts";
 import { appendError } from "../store/errors_log.ts";
 import { type ByteSink, type ChildSpec, runChild } from "./child.ts";
 import { type HealthRecord, recordRun } from "./health.ts";
@@ -136,11 +137,6 @@ async function countRun(
     await appendError(deps.paths.errors, `${where} health`, e, deps.now());
     return null;
   }
-}
-
-/** The command as a shell word, for the advice line. */
-function shellWord(text: string): string {
-  return /^[A-Za-z0-9_./@%+=:,-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
 /**
