@@ -511,7 +511,8 @@ export function checkLoop(l: LoopFacts): Check {
       id: "loop",
       status: "warn",
       detail: `${detail}: loopTools names no tool, so the guard watches nothing`,
-      fix: 'set "loopTools" to the tools to watch (default "Bash,Agent,Task,AskUserQuestion"; "*" for all)',
+      fix: 'set "loopTools" (or CLIFFHANGER_LOOP_TOOLS, which wins) to the tools to watch (default ' +
+        '"Bash,Agent,Task,AskUserQuestion"; "*" for all)',
     };
   }
   if (l.warnAt >= l.blockAt) {
@@ -519,7 +520,9 @@ export function checkLoop(l: LoopFacts): Check {
       id: "loop",
       status: "warn",
       detail: `${detail}: a cycle is denied before (or when) it would be warned, so the warning never shows`,
-      fix: `set "loopWarn" below "loopBlock" (${l.blockAt}), e.g. ${Math.max(1, l.blockAt - 2)}`,
+      fix: `set "loopWarn" (or CLIFFHANGER_LOOP_WARN, which wins) below "loopBlock" (${l.blockAt}), e.g. ${
+        Math.max(1, l.blockAt - 2)
+      }`,
     };
   }
   return ok("loop", detail);
@@ -558,7 +561,8 @@ export function checkPrompt(p: PromptFacts): Check {
       id: "prompt",
       status: "warn",
       detail: `${detail}: the prompt hook is registered but adds nothing`,
-      fix: "turn one of noClock, noTerse, noQuirks back off, or cliffhanger-bin uninstall --events prompt",
+      fix: "turn one of noClock, noTerse, noQuirks back off (in config.jsonc, or unset CLIFFHANGER_NO_CLOCK, " +
+        "CLIFFHANGER_NO_TERSE, CLIFFHANGER_NO_QUIRKS, which win), or cliffhanger-bin uninstall --events prompt",
     };
   }
   return ok("prompt", detail);

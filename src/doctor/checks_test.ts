@@ -198,7 +198,7 @@ Deno.test("loop: a warning threshold at or over the block one, and a guard that 
   const never = checkLoop({ ...base, warnAt: 5 });
   assert.equal(never.status, "warn");
   assert.match(never.detail, /the warning never shows/);
-  assert.match(never.fix ?? "", /"loopWarn" below "loopBlock" \(5\)/);
+  assert.match(never.fix ?? "", /"loopWarn" \(or CLIFFHANGER_LOOP_WARN, which wins\) below "loopBlock" \(5\)/);
   assert.match(checkLoop({ ...base, tools: " , " }).detail, /watches nothing/);
   assert.match(checkLoop({ ...base, registered: false }).detail, /^not registered \(install --events pretool\)/);
 });
@@ -218,7 +218,10 @@ Deno.test("prompt: a bad zone, and a registered hook with everything off, are wa
   // the clock off: its zone does not matter
   assert.equal(checkPrompt({ ...base, clock: false, zoneProblem: "bad" }).status, "ok");
   const nothing = checkPrompt({ ...base, clock: false, terse: false, quirks: false });
-  assert.equal(nothing.status, "warn");
+  assert.match(
+    nothing.fix ?? "",
+    /unset CLIFFHANGER_NO_CLOCK, CLIFFHANGER_NO_TERSE, CLIFFHANGER_NO_QUIRKS, which win\), or cliffhanger-bin uninstall --events prompt/,
+  );
   assert.match(nothing.fix ?? "", /uninstall --events prompt/);
   assert.equal(checkPrompt({ ...base, clock: false, terse: false, quirks: false, registered: false }).status, "ok");
 });
