@@ -1,13 +1,13 @@
 /**
  * Checkbox lists in a final message that are someone else's: a list under a lead-in that names another owner ("For
  * the reviewer", "For the ops team:", "After merge", "Your steps:") whose open boxes are all hand-off actions ("Skim
- * …", "Rotate …", "Remove … from the dashboard"). A pull request description's reviewer checklist or an ops hand-off is
- * not the agent's open work. A list under such a lead-in with one open box that is not a hand-off action ("port the
- * CLI") is read whole as the agent's: a lead-in alone does not take the agent's own work off its checklist. So is a
- * list of next steps ("## Next steps", "Follow-ups:") whose every open box opens by naming an owner other than the
- * agent ("Translators: …", "Docs owners: …", "Mobile team: …"); under a lead-in of the agent's own ("## Remaining") the
- * boxes stay its own. English only: the lead-ins other languages use are rarer in the labelled sets
- * than the lists of the agent's own.
+ * …", "Rotate …", "Remove … from the dashboard") or name what only the owner can reach ("Create the production
+ * app"). A pull request description's reviewer checklist or an ops hand-off is not the agent's open work. A list under
+ * such a lead-in with one open box that is neither ("port the CLI") is read whole as the agent's: a lead-in alone does
+ * not take the agent's own work off its checklist. So is a list of next steps ("## Next steps", "Follow-ups:") whose
+ * every open box opens by naming an owner other than the agent ("Translators: …", "Docs owners: …", "Mobile team:
+ * …"); under a lead-in of the agent's own ("## Remaining") the boxes stay its own. English only: the lead-ins other
+ * languages use are rarer in the labelled sets than the lists of the agent's own.
  */
 import { boxItemOf, type Fence, fenceAfter, mayHoldBoxes } from "./markdown_checklist.ts";
 
@@ -33,6 +33,13 @@ const HANDOFF_ACTION = new RegExp(
     "add\\s+\\S+\\s+to\\s+the)\\b",
   "i",
 );
+
+/**
+ * An open box about what only its owner can reach: production, a secret store, credentials, accounts, DNS, billing
+ * ("Create the production Okta app", "Put the client secret in the vault"). Under someone else's lead-in it is theirs.
+ */
+const OWNER_ONLY_OBJECT =
+  /\b(?:production|prod|vault|secrets?|credentials?|api\s+keys?|dns|billing|licen[cs]es?|admin\s+console)\b/i;
 
 /**
  * An open box that opens by naming its owner, someone other than the agent ("Translators: start on `i18n/ja/`", "Docs
@@ -117,7 +124,7 @@ export function withoutOthersChecklists(message: string): string {
         if (box.open) {
           const text = box.text.trim();
           section.open++;
-          if (!HANDOFF_ACTION.test(text)) section.own = true;
+          if (!HANDOFF_ACTION.test(text) && !OWNER_ONLY_OBJECT.test(text)) section.own = true;
           if (!OWNER_LABEL.test(text)) section.unlabelled = true;
         }
       }

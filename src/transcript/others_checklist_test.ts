@@ -110,3 +110,24 @@ Deno.test("withoutOthersChecklists(): box characters under someone else's lead-i
   ]);
   assert.deepEqual(open("Shipped the importer.\n\n✅ importer\n⬜ port the CLI"), ["port the CLI"]);
 });
+
+Deno.test("withoutOthersChecklists(): a box about production, secrets or accounts under someone else's lead-in is theirs", () => {
+  const message = [
+    "SSO config for Okta is in `config/sso.yml`, tested against the dev tenant.",
+    "",
+    "## For the IT team",
+    "- [ ] Create the production Okta app",
+    "- [ ] Put the client ID/secret in the platform vault",
+  ].join("\n");
+  assert.deepEqual(open(message), []);
+  // a building task beside them keeps the list the agent's
+  assert.deepEqual(open(message + "\n- [ ] Write the SAML fallback"), [
+    "Create the production Okta app",
+    "Put the client ID/secret in the platform vault",
+    "Write the SAML fallback",
+  ]);
+  // without someone else's lead-in, such a box is still the agent's
+  assert.deepEqual(open("Done.\n\n## Remaining\n- [ ] Create the production Okta app"), [
+    "Create the production Okta app",
+  ]);
+});

@@ -22,13 +22,15 @@ const HAN = /[\u3400-\u9fff\uf900-\ufaff]/;
 const CYRILLIC = /[\u0400-\u04ff]/;
 const HANGUL = /[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]/;
 /**
- * Hebrew, Arabic and Devanagari letters, and the letters only Vietnamese writes (ơ, ư, đ and the Latin Extended
- * Additional block): a text with them runs the `mul` rules even when its few Latin words read as English ("REST").
+ * Hebrew, Arabic and Devanagari letters, the letters only Vietnamese writes (ơ, ư, đ and the Latin Extended
+ * Additional block), and two Greek letters in a row (a lone "Δ" or "π" is English technical text): a text with them
+ * runs the `mul` rules even when its few Latin words read as English ("REST").
  */
-const MORE_SCRIPTS = /[\u0590-\u05ff\u0600-\u06ff\u0900-\u097f\u1ea0-\u1ef9\u01a0\u01a1\u01af\u01b0\u0110\u0111]/;
+const MORE_SCRIPTS = /[\u0590-\u05ff\u0600-\u06ff\u0900-\u097f\u1ea0-\u1ef9\u01a0\u01a1\u01af\u01b0\u0110\u0111]|[\u0370-\u03ff]{2}/;
 /**
  * The rules of lang `mul`: the commonest closings of languages with no rules of their own (Polish, Turkish,
- * Vietnamese, Indonesian, Hindi, Arabic, Hebrew, Swedish, Danish, Norwegian, Finnish, Czech, Romanian, Ukrainian).
+ * Vietnamese, Indonesian, Hindi, Arabic, Hebrew, Swedish, Danish, Norwegian, Finnish, Czech, Romanian, Ukrainian,
+ * Greek, Hungarian).
  * They run on a text that does not read as English (the Latin-script gate above, which any text of another script with
  * no English words passes too), or that has Cyrillic letters or MORE_SCRIPTS' letters; kept in the core, they are never
  * compiled for an English ending.
