@@ -62,10 +62,9 @@ export interface MarkdownScan {
 
 /**
  * Every checkbox item in `text`, in order, or null when there is none. Items inside fenced code blocks are
- * not the agent's own list (a quoted template, a diff) and are skipped. A final message's box characters count too,
- * when one of them is unticked: a report's ✅ lines alone are a summary, not a checklist (a finished checklist lets an
- * offer through), while a ⬜ line is work the agent left open. (The transcript's earlier messages are read for
- * `[ ]` lists only, so a list drawn in one message is never held open by a later message that ticks it in prose.)
+ * not the agent's own list (a quoted template, a diff) and are skipped. A final message's progress list drawn with box
+ * characters counts too (drawnLists below); the transcript's earlier messages are read for `[ ]` lists only, so a
+ * list drawn in one message is never held open by a later message that ticks it off in prose.
  */
 export function parseMarkdownChecklist(text: string): ChecklistItem[] | null {
   const { items } = scanMarkdownChecklist(text, null, { boxChars: true });
@@ -74,8 +73,53 @@ export function parseMarkdownChecklist(text: string): ChecklistItem[] | null {
 }
 
 /**
+ * The lead-in of a drawn list that is not the agent's progress: a legend, a filled-in template, a scope, target or
+ * support matrix, a sign-off, a list for the user or another team (in the languages the guard reads).
+ */
+const NOT_OWN_LEAD = new RegExp(
+  "legend|template|scope|targets?\\b|support|compatib|browsers?\\b|platforms?\\b|sign-?off|approv|before\\s+you|" +
+    "\\b(?:for|to)\\s+(?:you|the\\s+\\w+\\s+team)\\b|\\byour\\b|\\bteam\\b|release\\s+checklist|owners?\\b|" +
+    "f(?:ü|ue)r\\s+(?:dich|euch|Sie)|po\\s+twojej|f(?:ö|o)r\\s+(?:er|dig)\\b|de\\s+(?:tu|votre|ton)\\s+(?:lado|c[ôo]t[ée])|" +
+    "para\\s+(?:ti|usted|voc[êe])|voor\\s+(?:jou|u)\\b|per\\s+te\\b|для\\s+вас|给你|給你|ご担当|担当分|あなた",
+  "iu",
+);
+/** An open drawn box that says it is not to be done: not supported, not a target, not planned, owned elsewhere. */
+const NOT_OPEN_WORK = new RegExp(
+  "\\bnot\\s+(?:supported|a\\s+target|planned|needed|applicable|in\\s+scope)|\\bn/a\\b|out\\s+of\\s+scope|" +
+    "intentionally|deliberately|won[’']t\\s+(?:do|fix|be)|skipped|owned\\s+by|booked|scheduled|\\((?:[^)]*\\b(?:team|ops|qa|appsec|" +
+    "security|legal|finance|release)\\b[^)]*)\\)",
+  "i",
+);
+/** A line that is a legend entry for a box character ("⬜ = open", "✅ means done"). */
+const LEGEND_LINE = /^\s*(?:=|:|means\b|stands\s+for\b)/i;
+
+interface DrawnList {
+  lead: string | null;
+  entries: { at: number; open: boolean; text: string }[];
+}
+
+/**
+ * The indexes of drawn items to leave out: every item of a drawn list that is not a progress list of the agent's own,
+ * and the open boxes that say they are not work. A drawn list is the agent's progress when it has an unticked box and
+ * its lead-in is not someone else's list, a legend, a template or a matrix; a report's ✅ lines alone are a summary
+ * (a finished checklist would let an offer through), "⬜ IE 11 — not supported" is no open work.
+ */
+function drawnLeftOut(lists: readonly DrawnList[]): Set<number> {
+  const out = new Set<number>();
+  for (const list of lists) {
+    const ours = list.entries.some((e) => e.open) && (list.lead === null || !NOT_OWN_LEAD.test(list.lead)) &&
+      !list.entries.some((e) => LEGEND_LINE.test(e.text));
+    for (const entry of list.entries) {
+      if (!ours || (entry.open && NOT_OPEN_WORK.test(entry.text))) out.add(entry.at);
+    }
+  }
+  return out;
+}
+
+/**
  * The items of `text` read from inside `fence`, and the fence open at its end. Scanning A from null and then B
- * from A's fence gives the items of A + "\n" + B: a message merged over several lines is read piece by piece.
+ * from A's fence gives the items of A + "\n" + B: a message merged over several lines is read piece by piece
+ * (without box characters: a drawn list is judged whole, in a final message).
  */
 export function scanMarkdownChecklist(
   text: string,
@@ -85,27 +129,35 @@ export function scanMarkdownChecklist(
   const boxChars = options.boxChars === true;
   if (!mayHoldBoxes(text, boxChars) && !text.includes("```") && !text.includes("~~~")) return { items: [], fence };
   const items: ChecklistItem[] = [];
-  /** Whether a drawn box is unticked, and the indexes of the drawn ones in `items` (kept only if one is). */
-  let drawnOpen = false;
-  const drawn: number[] = [];
+  /** The drawn lists: runs of drawn box lines (blank lines inside a run allowed), each with the line above it. */
+  const lists: DrawnList[] = [];
+  let current: DrawnList | null = null;
+  let lead: string | null = null;
   let open = fence;
   for (const raw of text.split("\n")) {
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     const next = fenceAfter(open, line);
     if (next !== undefined) {
       open = next;
+      current = null;
       continue;
     }
     if (open !== null) continue;
     const box = boxItemOf(line, boxChars);
-    if (box === null) continue;
-    if (box.drawn) {
-      drawn.push(items.length);
-      drawnOpen ||= box.open;
+    if (box === null) {
+      if (line.trim() !== "") {
+        lead = line.trim();
+        current = null;
+      }
+      continue;
     }
+    if (box.drawn) {
+      if (current === null) lists.push(current = { lead, entries: [] });
+      current.entries.push({ at: items.length, open: box.open, text: box.text.trim() });
+    } else current = null;
     items.push({ text: boundItemText(box.text.trim()), done: !box.open });
   }
-  if (drawn.length === 0 || drawnOpen) return { items, fence: open };
-  const drop = new Set(drawn);
+  if (lists.length === 0) return { items, fence: open };
+  const drop = drawnLeftOut(lists);
   return { items: items.filter((_, i) => !drop.has(i)), fence: open };
 }

@@ -104,10 +104,8 @@ Deno.test("withoutOthersChecklists(): box characters under someone else's lead-i
     open("Shipped the importer.\n\n**For the ops team:**\n⬜ Rotate the staging key\n⬜ Deploy to prod"),
     [],
   );
-  assert.deepEqual(open("Shipped the importer.\n\n**For the ops team:**\n⬜ Port the CLI\n⬜ Deploy to prod"), [
-    "Port the CLI",
-    "Deploy to prod",
-  ]);
+  // a drawn list under someone else's lead-in is never read as the agent's (markdown_checklist.ts drawnLeftOut)
+  assert.deepEqual(open("Shipped the importer.\n\n**For the ops team:**\n⬜ Port the CLI\n⬜ Deploy to prod"), []);
   assert.deepEqual(open("Shipped the importer.\n\n✅ importer\n⬜ port the CLI"), ["port the CLI"]);
 });
 
