@@ -12,6 +12,7 @@ const IMPORTS: Readonly<Record<PackName, () => Promise<{ default: unknown }>>> =
   "cjk": () => import("../../rules/built/cjk.json", { with: { type: "json" } }),
   "ru": () => import("../../rules/built/ru.json", { with: { type: "json" } }),
   "ko": () => import("../../rules/built/ko.json", { with: { type: "json" } }),
+  "mul": () => import("../../rules/built/mul.json", { with: { type: "json" } }),
 };
 
 /** The built-in files for a message of these languages (closing/languages.ts): the core and their packs. */

@@ -1,6 +1,6 @@
 /**
- * The built-in rules split by language for the Stop hook: a core (the rules of lang `en`, `any` and `mul`, with every file's
- * grammar) and four packs of the other languages (PACKS). A Stop process loads the core and only the packs of the
+ * The built-in rules split by language for the Stop hook: a core (the rules of lang `en` and `any`, with every file's
+ * grammar) and five packs of the other languages (PACKS). A Stop process loads the core and only the packs of the
  * languages its final message can be in (closing/languages.ts), so an English ending never loads the 400 KB of other languages'
  * patterns. Every other reader (replay, eval, doctor, the tests) loads the rule files whole (full.ts).
  *
@@ -40,6 +40,8 @@ export const PACKS = {
   "cjk": ["ja", "zh-Hans", "zh-Hant"],
   "ru": ["ru"],
   "ko": ["ko"],
+  // the sixteen languages without a gate of their own (closing/languages.ts MORE_LANGS): loaded past that gate only
+  "mul": ["mul"],
 } as const satisfies Record<string, readonly string[]>;
 export type PackName = keyof typeof PACKS;
 export const PACK_NAMES = Object.keys(PACKS) as PackName[];
@@ -53,8 +55,7 @@ export function packOf(lang: unknown): PackName | undefined {
 
 /** True when a rule of this language belongs in the core. */
 export function inCore(lang: unknown): boolean {
-  // `mul`: languages without a gate of their own; their rules are small, and they run only past languages.ts's gate
-  return lang === undefined || lang === "any" || lang === "en" || lang === "mul";
+  return lang === undefined || lang === "any" || lang === "en";
 }
 
 /** The core and the packs of these rule files. A rule of a language without a pack is refused. */

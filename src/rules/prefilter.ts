@@ -6,7 +6,8 @@
  * Sound by construction, for what it takes: a case-insensitive ASCII letter matches only the same ASCII letter in
  * either case (and, in `u` mode, `ſ` for `s` and the Kelvin sign for `k`: foldForPrefilter puts both in the text it
  * searches), a Cyrillic letter the same letter in either case or an old variant of it (foldForPrefilter reads those as
- * the letter), and a kana, a CJK ideograph, a Hangul syllable or jamo, `¿` or `¡` only itself. A `v` source is not read. Only those characters
+ * the letter), and a kana, a CJK ideograph, a Hangul syllable or jamo, a Hebrew, Arabic or Devanagari character, `¿`
+ * or `¡` only itself. A `v` source is not read. Only those characters
  * outside any class, group quantified to zero or lookaround count; anything it does not read plainly (a class, an
  * escape of a letter, a backreference, a quantifier that may repeat zero times, a `{` that is not a quantifier) ends a
  * run of literals and requires nothing.
@@ -111,10 +112,19 @@ export function isCyrillic(code: number): boolean {
   return code >= 0x400 && code <= 0x4ff;
 }
 
-/** A character read as itself: ASCII, a caseless CJK or Hangul one, a caseless mark, or Cyrillic. */
+/**
+ * The Hebrew, Arabic and Devanagari blocks (U+0590-U+05FF, U+0600-U+06FF, U+0900-U+097F): scripts with no case, one
+ * UTF-16 code unit each, so that `i` matches each only as itself, like CJK.
+ */
+export function isCaselessAbjadIndic(code: number): boolean {
+  return (code >= 0x590 && code <= 0x6ff) || (code >= 0x900 && code <= 0x97f);
+}
+
+/** A character read as itself: ASCII, a caseless CJK, Hangul, Hebrew, Arabic or Devanagari one, a mark, or Cyrillic. */
 function isPlainLiteral(c: string): boolean {
   const code = c.charCodeAt(0);
-  return code < 128 || isCaselessCjk(code) || isCaselessHangul(code) || isCaselessMark(code) || isCyrillic(code);
+  return code < 128 || isCaselessCjk(code) || isCaselessHangul(code) || isCaselessAbjadIndic(code) ||
+    isCaselessMark(code) || isCyrillic(code);
 }
 
 /** `?`: most final messages hold none (516 of the 659 labelled ones), so the question patterns need not run. */

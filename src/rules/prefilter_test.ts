@@ -6,6 +6,7 @@ import { BUILTIN_RULE_FILES } from "./builtin.ts";
 import { expandGrammar } from "./load.ts";
 import {
   foldForPrefilter,
+  isCaselessAbjadIndic,
   isCaselessCjk,
   isCaselessHangul,
   isCyrillic,
@@ -109,6 +110,9 @@ Deno.test("foldForPrefilter: only ſ and the Kelvin sign match ASCII from outsid
   assert.deepEqual(others("¿¡", "i", (cp) => cp === 0xbf || cp === 0xa1), []);
   const cjk = (cp: number) => isCaselessCjk(cp);
   assert.deepEqual(others("\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff", "iu", cjk), []);
+  const abjadIndic = (cp: number) => isCaselessAbjadIndic(cp);
+  assert.deepEqual(others("\\u0590-\\u06ff\\u0900-\\u097f", "iu", abjadIndic), []);
+  assert.deepEqual(others("\\u0590-\\u06ff\\u0900-\\u097f", "i", abjadIndic), []);
   const hangul = (cp: number) => isCaselessHangul(cp);
   const hangulClass = "\\u1100-\\u11ff\\u3130-\\u318f\\ua960-\\ua97f\\uac00-\\ud7ff";
   assert.deepEqual(others(hangulClass, "iu", hangul), []);

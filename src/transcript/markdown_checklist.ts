@@ -33,6 +33,11 @@ export function boxItemOf(line: string, boxChars: boolean): { open: boolean; tex
   return d ? { open: OPEN_BOX_CHAR.test(d[1]!), text: d[2]!, drawn: true } : null;
 }
 
+/** Whether a text has a box character anywhere (the cheap look before reading its lines for drawn boxes). */
+export function hasBoxChar(text: string): boolean {
+  return ANY_BOX_CHAR.test(text);
+}
+
 /** Whether a text may hold a box item (a `[`, or a box character when `boxChars` is set). */
 export function mayHoldBoxes(text: string, boxChars: boolean): boolean {
   return text.includes("[") || (boxChars && ANY_BOX_CHAR.test(text));
@@ -76,20 +81,30 @@ export function parseMarkdownChecklist(text: string): ChecklistItem[] | null {
  * The lead-in of a drawn list that is not the agent's progress: a legend, a filled-in template, a scope, target or
  * support matrix, a sign-off, a list for the user or another team (in the languages the guard reads).
  */
-const NOT_OWN_LEAD = new RegExp(
-  "legend|template|scope|targets?\\b|support|compatib|browsers?\\b|platforms?\\b|sign-?off|approv|before\\s+you|" +
-    "\\b(?:for|to)\\s+(?:you|the\\s+\\w+\\s+team)\\b|\\byour\\b|\\bteam\\b|release\\s+checklist|owners?\\b|" +
-    "f(?:ü|ue)r\\s+(?:dich|euch|Sie)|po\\s+twojej|f(?:ö|o)r\\s+(?:er|dig)\\b|de\\s+(?:tu|votre|ton)\\s+(?:lado|c[ôo]t[ée])|" +
-    "para\\s+(?:ti|usted|voc[êe])|voor\\s+(?:jou|u)\\b|per\\s+te\\b|для\\s+вас|给你|給你|ご担当|担当分|あなた",
-  "iu",
+const notOwnLead = lazyRegExp(() =>
+  new RegExp(
+    "legend|template|scope|targets?\\b|support|compatib|browsers?\\b|platforms?\\b|sign-?off|approv|before\\s+you|" +
+      "\\b(?:for|to)\\s+(?:you|the\\s+\\w+\\s+team)\\b|\\byour\\b|\\bteam\\b|release\\s+checklist|owners?\\b|" +
+      "f(?:ü|ue)r\\s+(?:dich|euch|Sie)|po\\s+twojej|f(?:ö|o)r\\s+(?:er|dig)\\b|de\\s+(?:tu|votre|ton)\\s+(?:lado|c[ôo]t[ée])|" +
+      "para\\s+(?:ti|usted|voc[êe])|voor\\s+(?:jou|u)\\b|per\\s+te\\b|для\\s+вас|给你|給你|ご担当|担当分|あなた",
+    "iu",
+  )
 );
 /** An open drawn box that says it is not to be done: not supported, not a target, not planned, owned elsewhere. */
-const NOT_OPEN_WORK = new RegExp(
-  "\\bnot\\s+(?:supported|a\\s+target|planned|needed|applicable|in\\s+scope)|\\bn/a\\b|out\\s+of\\s+scope|" +
-    "intentionally|deliberately|won[’']t\\s+(?:do|fix|be)|skipped|owned\\s+by|booked|scheduled|\\((?:[^)]*\\b(?:team|ops|qa|appsec|" +
-    "security|legal|finance|release)\\b[^)]*)\\)",
-  "i",
+const notOpenWork = lazyRegExp(() =>
+  new RegExp(
+    "\\bnot\\s+(?:supported|a\\s+target|planned|needed|applicable|in\\s+scope)|\\bn/a\\b|out\\s+of\\s+scope|" +
+      "intentionally|deliberately|won[’']t\\s+(?:do|fix|be)|skipped|owned\\s+by|booked|scheduled|\\((?:[^)]*\\b(?:team|ops|qa|appsec|" +
+      "security|legal|finance|release)\\b[^)]*)\\)",
+    "i",
+  )
 );
+/** A regex built on its first use: these are needed only for a message with a drawn list. */
+function lazyRegExp(build: () => RegExp): () => RegExp {
+  let made: RegExp | null = null;
+  return () => made ??= build();
+}
+
 /** A line that is a legend entry for a box character ("⬜ = open", "✅ means done"). */
 const LEGEND_LINE = /^\s*(?:=|:|means\b|stands\s+for\b)/i;
 
@@ -107,10 +122,10 @@ interface DrawnList {
 function drawnLeftOut(lists: readonly DrawnList[]): Set<number> {
   const out = new Set<number>();
   for (const list of lists) {
-    const ours = list.entries.some((e) => e.open) && (list.lead === null || !NOT_OWN_LEAD.test(list.lead)) &&
+    const ours = list.entries.some((e) => e.open) && (list.lead === null || !notOwnLead().test(list.lead)) &&
       !list.entries.some((e) => LEGEND_LINE.test(e.text));
     for (const entry of list.entries) {
-      if (!ours || (entry.open && NOT_OPEN_WORK.test(entry.text))) out.add(entry.at);
+      if (!ours || (entry.open && notOpenWork().test(entry.text))) out.add(entry.at);
     }
   }
   return out;
@@ -126,7 +141,8 @@ export function scanMarkdownChecklist(
   fence: Fence,
   options: { boxChars?: boolean } = {},
 ): MarkdownScan {
-  const boxChars = options.boxChars === true;
+  // box characters are looked for only in a text that has one (most final messages have none)
+  const boxChars = options.boxChars === true && hasBoxChar(text);
   if (!mayHoldBoxes(text, boxChars) && !text.includes("```") && !text.includes("~~~")) return { items: [], fence };
   const items: ChecklistItem[] = [];
   /** The drawn lists: runs of drawn box lines (blank lines inside a run allowed), each with the line above it. */

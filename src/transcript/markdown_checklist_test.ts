@@ -140,16 +140,25 @@ Deno.test("scanMarkdownChecklist() reads box characters only when asked (the tra
 Deno.test("parseMarkdownChecklist() leaves out drawn lists that are not the agent's progress", () => {
   const opens = (text: string) => (parseMarkdownChecklist(text) ?? []).filter((i) => !i.done).map((i) => i.text);
   // a box that says it is not work
-  assert.deepEqual(opens("Browser check:\n✅ Chrome 125\n✅ Safari 17\n⬜ IE 11 — not supported per `browserslist`"), []);
+  assert.deepEqual(
+    opens("Browser check:\n✅ Chrome 125\n✅ Safari 17\n⬜ IE 11 — not supported per `browserslist`"),
+    [],
+  );
   assert.deepEqual(opens("Targets:\n✅ linux/amd64\n⬜ windows/amd64 (not a target, see SUPPORT.md)"), []);
   assert.deepEqual(opens("Scope of v2:\n✅ sync of notes\n⬜ Offline mode — not planned, see ADR-12"), []);
   assert.deepEqual(opens("Sign-off:\n✅ Code review (Tom)\n⬜ Security review (AppSec, booked for Friday)"), []);
   // a legend, a template, someone else's list, a list with no ticked box
-  assert.deepEqual(opens("Legend:\n- ✅ = done here\n- ⬜ = owned by another team\n\n✅ SDK switch\n⬜ Rotate keys"), []);
+  assert.deepEqual(
+    opens("Legend:\n- ✅ = done here\n- ⬜ = owned by another team\n\n✅ SDK switch\n⬜ Rotate keys"),
+    [],
+  );
   assert.deepEqual(opens("I filled in the PR template:\n✅ Tests added\n☐ Breaking change\n☐ Needs a migration"), []);
   assert.deepEqual(opens("Release checklist (release team):\n⬜ Tag v3.2.0\n⬜ Publish to npm"), []);
   assert.deepEqual(opens("Before you merge:\n✅ CI green\n☐ Rotate the staging client secret in Vault"), []);
   assert.deepEqual(opens("Für dich noch:\n✅ Tests\n⬜ Release taggen"), []);
   // the agent's own progress is read
-  assert.deepEqual(opens("Progress:\n✅ parser\n✅ tests\n⬜ CLI conversion\n⬜ changelog"), ["CLI conversion", "changelog"]);
+  assert.deepEqual(opens("Progress:\n✅ parser\n✅ tests\n⬜ CLI conversion\n⬜ changelog"), [
+    "CLI conversion",
+    "changelog",
+  ]);
 });

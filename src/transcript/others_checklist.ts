@@ -9,7 +9,7 @@
  * …"); under a lead-in of the agent's own ("## Remaining") the boxes stay its own. English only: the lead-ins other
  * languages use are rarer in the labelled sets than the lists of the agent's own.
  */
-import { boxItemOf, type Fence, fenceAfter, mayHoldBoxes } from "./markdown_checklist.ts";
+import { boxItemOf, type Fence, fenceAfter, hasBoxChar, mayHoldBoxes } from "./markdown_checklist.ts";
 
 /** A lead-in (marks, emphasis, a trailing parenthesis and colon removed) that names someone else as the owner. */
 const OTHERS_LEAD = new RegExp(
@@ -91,7 +91,8 @@ function namesOthers(lead: string | null): boolean {
  * (an item's second line, code inside an item). Fenced code is kept as it is (the checklist reader skips it). Linear.
  */
 export function withoutOthersChecklists(message: string): string {
-  if (!mayHoldBoxes(message, true)) return message;
+  const boxChars = hasBoxChar(message);
+  if (!mayHoldBoxes(message, boxChars)) return message;
   const out: string[] = [];
   /**
    * The box lines of the current section: their indexes in `out`; whether its lead-in names someone else; whether an
@@ -117,7 +118,7 @@ export function withoutOthersChecklists(message: string): string {
       out.push(raw);
       continue;
     }
-    const box = boxItemOf(line, true);
+    const box = boxItemOf(line, boxChars);
     if (box) {
       if (section !== null) {
         section.boxes.push(out.length);

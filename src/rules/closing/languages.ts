@@ -26,14 +26,16 @@ const HANGUL = /[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]/;
  * Additional block), and two Greek letters in a row (a lone "Δ" or "π" is English technical text): a text with them
  * runs the `mul` rules even when its few Latin words read as English ("REST").
  */
-const MORE_SCRIPTS = /[\u0590-\u05ff\u0600-\u06ff\u0900-\u097f\u1ea0-\u1ef9\u01a0\u01a1\u01af\u01b0\u0110\u0111]|[\u0370-\u03ff]{2}/;
+const MORE_SCRIPTS =
+  /[\u0590-\u05ff\u0600-\u06ff\u0900-\u097f\u1ea0-\u1ef9\u01a0\u01a1\u01af\u01b0\u0110\u0111]|[\u0370-\u03ff]{2}/;
 /**
  * The rules of lang `mul`: the commonest closings of languages with no rules of their own (Polish, Turkish,
  * Vietnamese, Indonesian, Hindi, Arabic, Hebrew, Swedish, Danish, Norwegian, Finnish, Czech, Romanian, Ukrainian,
  * Greek, Hungarian).
  * They run on a text that does not read as English (the Latin-script gate above, which any text of another script with
- * no English words passes too), or that has Cyrillic letters or MORE_SCRIPTS' letters; kept in the core, they are never
- * compiled for an English ending.
+ * no English words passes too) unless it shows one of the six European languages and no letter or word of theirs, or
+ * that has Cyrillic letters or MORE_SCRIPTS' letters; in a pack of their own (packs.ts), they are never loaded for an
+ * English ending, nor for a Spanish or French one.
  */
 export const MORE_LANGS = "mul";
 /** The languages of Latin script whose rules run together when a text may be in one of them. */
@@ -46,6 +48,17 @@ const ENGLISH = /(?<![A-Za-z])(?:the|and|to|is|are|it|this|that|with|for|of|you|
  */
 const EUROPEAN =
   /[¿¡ñßãõçœ]|[a-zà-ÿ]*[áéíóúàèìòùâêîôûäöüë][a-zà-ÿ]*|(?<![A-Za-zÀ-ÿ])(?:que|los|las|el|una|pero|para|con|está|ya|muy|puedo|quieres|und|der|die|das|ist|nicht|ich|mit|auch|soll|noch|les|des|est|pour|avec|je|pas|vous|une|dans|não|os|uma|com|você|posso|quer|eu|che|sono|anche|vuoi|della|questo|questa|gli|ancora|fatto|het|een|ik|niet|ook|wil|nog|wel|maar|zijn|naar|kun|jij|deze)(?![A-Za-zÀ-ÿ])/i;
+
+/** Latin letters of the sixteen `mul` languages that none of the six writes (Polish, Turkish, Nordic, Czech, Romanian,
+ * Hungarian). */
+const MORE_LETTERS = /[ąćęłńśźżĄĆĘŁŃŚŹŻğıİşŞĞőűŐŰåøæÅØÆěřůĚŘŮșțăȘȚĂşţ]/;
+/** Words common in the Latin-script `mul` languages and rare in English and the six (Indonesian has no letters of its
+ * own). */
+const MORE_WORDS =
+  /(?<![A-Za-z\u00C0-\u024F])(?:saya|sudah|yang|untuk|tidak|bisa|dengan|jag|och|inte|jeg|ikke|minä|olen|että|voin|bir|için|değil|jest|nie|się|też|już|jsem|není|také|jsou|pentru|este|și|és|nem|hogy|egy)(?![A-Za-z\u00C0-\u024F])/i;
+/** The six European languages' own words (not their accents, which Finnish, Swedish or Czech write too). */
+const SIX_WORDS =
+  /(?<![A-Za-zÀ-ÿ])(?:que|los|las|el|una|pero|con|está|muy|puedo|quieres|und|der|die|das|ist|nicht|ich|mit|auch|soll|noch|les|des|est|pour|avec|pas|vous|une|dans|não|uma|com|você|posso|quer|che|sono|anche|vuoi|della|questo|questa|gli|ancora|fatto|het|een|ik|niet|ook|wil|nog|wel|maar|zijn|naar|kun|jij|deze)(?![A-Za-zÀ-ÿ])/i;
 
 /**
  * The languages of rules worth running on this text (besides `en` and `any`), once per text: a Stop hook asks for a
@@ -73,7 +86,8 @@ function computeLanguages(text: string): ReadonlySet<string> {
   const prose = langs.size === 0 ? sample : sample.replace(CODE_OR_URL, " ");
   if (EUROPEAN.test(prose) || (langs.size === 0 ? !readsAsEnglish(prose) : latinProse(prose))) {
     for (const lang of EUROPEAN_LANGS) langs.add(lang);
-    langs.add(MORE_LANGS);
+    // the sixteen `mul` languages too, unless the text shows one of the six and none of theirs
+    if (MORE_LETTERS.test(prose) || MORE_WORDS.test(prose) || !SIX_WORDS.test(prose)) langs.add(MORE_LANGS);
   }
   // after the Latin-script gate, which it must not change
   if (MORE_SCRIPTS.test(sample)) langs.add(MORE_LANGS);

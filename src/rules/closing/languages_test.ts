@@ -137,3 +137,18 @@ Deno.test("languagesOf(): the `mul` rules run past the Latin-script gate, on Cyr
   assert.equal(has("डेटाबेस स्कीमा तैयार है। अब मैं REST एंडपॉइंट्स पर काम करूँगा।"), true);
   assert.equal(has("Schema đã xong. Tiếp theo mình sẽ làm REST."), true);
 });
+
+Deno.test("languagesOf(): the `mul` rules stay out of a text that shows one of the six European languages and none of theirs", () => {
+  const has = (text: string) => languagesOf(text).has(MORE_LANGS);
+  // the six: their own words, no letter or word of the sixteen
+  assert.equal(has("Listo: pasan los 18 tests. ¿Quieres que añada también la paginación?"), false);
+  assert.equal(has("Fertig, alle Tests sind grün. Soll ich auch die Doku anpassen?"), false);
+  assert.equal(has("C'est fait, les tests passent. Je peux aussi ajouter la pagination si vous voulez."), false);
+  // the sixteen, by a letter of their own, by their words, or by no sign of the six
+  assert.equal(has("Gotowe, testy przechodzą. Mogę też dodać paginację."), true);
+  assert.equal(has("Endpoint sudah diperbaiki dan tes lulus. Kalau mau, saya bisa tambahkan validasi."), true);
+  assert.equal(has("Klart, alla tester går igenom. Om du vill kan jag lägga till cache också."), true);
+  assert.equal(has("Hotovo, testy prochází. Můžu přidat i cache."), true);
+  assert.equal(has("Valmis, kaikki testit menevät läpi. Jos haluat, voin lisätä välimuistin."), true);
+  assert.equal(has("Το νέο πακέτο είναι έτοιμο. Αν θέλετε, μπορώ να γράψω ένα script."), true);
+});
