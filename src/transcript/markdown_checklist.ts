@@ -90,11 +90,15 @@ const notOwnLead = lazyRegExp(() =>
     "iu",
   )
 );
-/** An open drawn box that says it is not to be done: not supported, not a target, not planned, owned elsewhere. */
+/**
+ * An open drawn box that says it is not to be done now: not supported, not a target, not planned, owned elsewhere,
+ * blocked or waiting on someone (the prose beside it says by what).
+ */
 const notOpenWork = lazyRegExp(() =>
   new RegExp(
     "\\bnot\\s+(?:supported|a\\s+target|planned|needed|applicable|in\\s+scope)|\\bn/a\\b|out\\s+of\\s+scope|" +
-      "intentionally|deliberately|won[’']t\\s+(?:do|fix|be)|skipped|owned\\s+by|booked|scheduled|\\((?:[^)]*\\b(?:team|ops|qa|appsec|" +
+      "intentionally|deliberately|won[’']t\\s+(?:do|fix|be)|skipped|owned\\s+by|booked|scheduled|\\bblocked\\b|" +
+      "\\bwaiting\\s+(?:on|for)\\b|\\bon\\s+hold\\b|\\((?:[^)]*\\b(?:team|ops|qa|appsec|" +
       "security|legal|finance|release)\\b[^)]*)\\)",
     "i",
   )

@@ -156,6 +156,12 @@ Deno.test("parseMarkdownChecklist() leaves out drawn lists that are not the agen
   assert.deepEqual(opens("Release checklist (release team):\n⬜ Tag v3.2.0\n⬜ Publish to npm"), []);
   assert.deepEqual(opens("Before you merge:\n✅ CI green\n☐ Rotate the staging client secret in Vault"), []);
   assert.deepEqual(opens("Für dich noch:\n✅ Tests\n⬜ Release taggen"), []);
+  // a box the prose says is blocked or waiting on someone
+  assert.deepEqual(
+    opens("## Status\n✅ Terraform\n⬜ Route-table entries — **blocked**\n\nThe partner must accept it."),
+    [],
+  );
+  assert.deepEqual(opens("Progress:\n✅ parser\n⬜ deploy (waiting on the ops window)"), []);
   // the agent's own progress is read
   assert.deepEqual(opens("Progress:\n✅ parser\n✅ tests\n⬜ CLI conversion\n⬜ changelog"), [
     "CLI conversion",

@@ -43,12 +43,12 @@ const OWNER_ONLY_OBJECT =
 
 /**
  * An open box that opens by naming its owner, someone other than the agent ("Translators: start on `i18n/ja/`", "Docs
- * owners: review …", "Mobile team: …", "You: approve …"). Roles only: an area label ("API:", "Security:", "QA:") or a
+ * owners: review …", "Mobile team: …", "You: approve …", "Ops: …", "Finance: …", "@maria: approve …"). Roles only: an area label ("API:", "Security:", "QA:") or a
  * user story's "Users:" may head the agent's own task, so it is not one.
  */
 const OWNER_LABEL = new RegExp(
   "^(?:\\*\\*|__)?(?:the\\s+)?(?:(?:[\\w-]+\\s+)?(?:translators|owners|reviewers|maintainers)|sre|dba|" +
-    "release\\s+managers?|[\\w-]+\\s+team|you)(?:\\*\\*|__)?\\s*[:：](?:\\*\\*|__)?\\s",
+    "release\\s+managers?|[\\w-]+\\s+team|you|ops|finance|legal|@[\\w.-]+)(?:\\*\\*|__)?\\s*[:：](?:\\*\\*|__)?\\s",
   "i",
 );
 
@@ -71,7 +71,9 @@ function leadOf(line: string): string | null {
   const emphasised = /^(?:\*{1,2}|_{1,2})(.+?)(?:\*{1,2}|_{1,2})(?:\s*\([^)]*\))?\s*[:：]?$/.exec(text);
   const colon = /[:：]$/.test(text) ? text : null;
   if (item && !colon && !emphasised) return null; // a plain list item is an item, not a lead-in
-  const body = heading?.[1] ?? emphasised?.[1] ?? colon;
+  // a bare "Next steps" line over a list is a lead-in too (a heading written without its marks)
+  const bare = !item && NEXT_STEPS_LEAD.test(text) ? text : null;
+  const body = heading?.[1] ?? emphasised?.[1] ?? colon ?? bare;
   if (body === null) return null;
   return body.replace(/[*_]/g, "").replace(/\s*\([^)]*\)\s*[:：]?\s*$/, "").replace(/[:：]\s*$/, "").trim();
 }

@@ -129,3 +129,20 @@ Deno.test("withoutOthersChecklists(): a box about production, secrets or account
     "Create the production Okta app",
   ]);
 });
+
+Deno.test("withoutOthersChecklists(): next steps owned by a mentioned person, ops, finance or legal are theirs", () => {
+  const message = [
+    "Next steps",
+    "- [ ] @maria: approve the PR (CODEOWNERS requires you for `billing/`)",
+    "- [ ] Ops: add `PAYOUT_BATCH_SIZE=500` to the prod env before deploy",
+    "- [ ] Finance: spot-check the first batch report on Monday",
+    "",
+    "Code, tests and the staging deploy are done.",
+  ].join("\n");
+  assert.deepEqual(open(message), []);
+  // an area label is not an owner: the list stays the agent's
+  assert.deepEqual(open("Next steps\n- [ ] @maria: approve the PR\n- [ ] API: add the pagination"), [
+    "@maria: approve the PR",
+    "API: add the pagination",
+  ]);
+});
