@@ -149,7 +149,9 @@ function checkRules(rules: Facts["rules"]): Check {
       id: "rules",
       status: "warn",
       detail: `${loaded}; ${warned.map((f) => `${f.origin}: ${f.warnings.join("; ")}`).join("; ")}`,
-      fix: "fix the rule file named (a disable entry must be a built-in rule id: docs/rules.md lists them)",
+      fix: warned.some((f) => f.warnings.some((w) => w.startsWith("disable:")))
+        ? "fix the rule file named (a disable entry must be a built-in rule id: docs/rules.md lists them)"
+        : "fix the rule files named (give each rule of your own an id no other file of yours uses)",
     };
   }
   return { id: "rules", status: "ok", detail: loaded, fix: null };

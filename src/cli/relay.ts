@@ -344,10 +344,11 @@ async function send(
       body = read;
     } catch (e) {
       // the file, not the relay folder: a compiled binary reads only its own folders
-      if (isPermissionError(e)) {
+      // the binary's read scope (Deno's NotCapable), not the file's own mode (an ordinary "permission denied")
+      if (e instanceof Deno.errors.NotCapable) {
         throw new CommandError(
           `relay send: cannot read "${file}": it is outside this binary's read scope; send its text instead: ` +
-            `cliffhanger-bin relay send "$(cat ${shellWord(file)})"`,
+            `cliffhanger-bin relay send -- "$(cat ${shellWord(file)})"`,
         );
       }
       throw new CommandError(`relay send: cannot read "${file}": ${message(e)}`);

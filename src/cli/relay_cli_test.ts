@@ -453,7 +453,7 @@ Deno.test("relay send --file: a file outside the read scope is named, with a way
   assert.equal(
     send.stderr,
     `cliffhanger-bin: relay send: cannot read "${file}": it is outside this binary's read scope; send its text ` +
-      `instead: cliffhanger-bin relay send "$(cat '${file}')"\n`,
+      `instead: cliffhanger-bin relay send -- "$(cat '${file}')"\n`,
   );
   await Deno.remove(elsewhere, { recursive: true });
 });

@@ -3,7 +3,7 @@
  * (src/cli/doctor.ts) does the I/O.
  */
 import { HOOK_REGISTRATIONS, HOOK_TIMEOUT_MARGIN_S } from "../settings/hook_command.ts";
-import { handlerProgram } from "../settings/handler_words.ts";
+import { handlerProgram, shellWord } from "../settings/handler_words.ts";
 import type { FoundHandler, SettingsFileReport } from "../settings/inspect.ts";
 import { describeWrongEvent, wrongEventFixes, wrongEvents } from "./wrong_event.ts";
 
@@ -336,8 +336,11 @@ export function checkBinary(input: {
       ? "re-run install with the binary on PATH so both are the same"
       : unchecked.length > 0
       ? unchecked[0]!.includes("/")
-        ? `check that \`ls -l ${unchecked[0]}\` shows it (else every such hook fails)`
-        : `check that \`command -v ${unchecked[0]}\` finds it where Claude Code runs (else every such hook fails)`
+        ? `check that \`ls -l ${shellWord(unchecked[0]!)}\` shows it (else every such hook fails)`
+        : `check that \`command -v ${
+          shellWord(unchecked[0]!)
+        }\` finds it where Claude Code runs (else every such hook ` +
+          "fails)"
       : null,
   };
 }

@@ -121,6 +121,15 @@ Deno.test("regex growth: decideStop's time on a 1 MB adversarial final message g
   }
 });
 
+Deno.test("regex growth: a final message's drawn checklist is read in time that grows no faster than the message", () => {
+  // an open box followed by one long line of unclosed parentheses, dashes, colons or owner words (the not-work check)
+  for (const unit of ["(team ", "(", "— ", ": (", "⬜ (a — b: "]) {
+    const text = "Progress:\n✅ a\n⬜ " + big(256 * 1024, unit);
+    const g = growth((n) => decideOn(text, n), text.length);
+    assert.equal(g.superLinear, false, `${JSON.stringify(unit)}: ${describeGrowth(g)}`);
+  }
+});
+
 Deno.test("regex growth: the language check's word reading grows no faster than the text (long tokens, no spaces)", () => {
   for (const unit of ["ab-", "a", "x.", "- ", "é"]) {
     const text = big(64 * 1024, unit);

@@ -209,7 +209,7 @@ class Parser {
     if (c === "." || c === "^" || c === "$") return { needs: null, min: c === "." ? 1 : 0 };
     if (c === "*" || c === "+" || c === "?") throw new Unreadable(); // a quantifier with nothing before it
     if (c === "{" || c === "}" || c === "]") return { needs: null, min: 1 }; // Annex B literals: not read
-    // ASCII, Cyrillic and caseless CJK and Hangul only: under `i` another letter has case rules this does not follow
+    // ASCII, Cyrillic and caseless CJK, Hangul, Hebrew, Arabic and Devanagari only: under `i` another letter has case rules this does not follow
     return isPlainLiteral(c) ? { literal: c } : { needs: null, min: 1 };
   }
 

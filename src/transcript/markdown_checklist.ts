@@ -38,6 +38,15 @@ export function hasBoxChar(text: string): boolean {
   return ANY_BOX_CHAR.test(text);
 }
 
+/** Whether a text has a line drawn with a box character ("✅ parser ported"), in or out of a list the agent owns. */
+export function hasDrawnLine(text: string): boolean {
+  if (!hasBoxChar(text)) return false;
+  for (const line of text.split("\n")) {
+    if (BOX_CHAR_ITEM.test(line.endsWith("\r") ? line.slice(0, -1) : line)) return true;
+  }
+  return false;
+}
+
 /** Whether a text may hold a box item (a `[`, or a box character when `boxChars` is set). */
 export function mayHoldBoxes(text: string, boxChars: boolean): boolean {
   return text.includes("[") || (boxChars && ANY_BOX_CHAR.test(text));
@@ -79,27 +88,34 @@ export function parseMarkdownChecklist(text: string): ChecklistItem[] | null {
 
 /**
  * The lead-in of a drawn list that is not the agent's progress: a legend, a filled-in template, a scope, target or
- * support matrix, a sign-off, a list for the user or another team (in the languages the guard reads).
+ * support matrix, a sign-off, a list for the user or another team (in the languages the guard reads). Only a short
+ * line that reads as a lead-in is matched (LEAD_IN): a paragraph above a list is the report, not the list's owner.
  */
 const notOwnLead = lazyRegExp(() =>
   new RegExp(
-    "legend|template|scope|targets?\\b|support|compatib|browsers?\\b|platforms?\\b|sign-?off|approv|before\\s+you|" +
-      "\\b(?:for|to)\\s+(?:you|the\\s+\\w+\\s+team)\\b|\\byour\\b|\\bteam\\b|release\\s+checklist|owners?\\b|" +
-      "f(?:ü|ue)r\\s+(?:dich|euch|Sie)|po\\s+twojej|f(?:ö|o)r\\s+(?:er|dig)\\b|de\\s+(?:tu|votre|ton)\\s+(?:lado|c[ôo]t[ée])|" +
-      "para\\s+(?:ti|usted|voc[êe])|voor\\s+(?:jou|u)\\b|per\\s+te\\b|для\\s+вас|给你|給你|ご担当|担当分|あなた",
+    "\\b(?:legend|template|scope|targets?|support\\s+matrix|supported|compatibility|browsers?|platforms?|" +
+      "sign-?offs?|approvals?|owners?|release\\s+checklist)\\b|\\bbefore\\s+you\\b|" +
+      "\\bfor\\s+(?:you|the\\s+[\\w-]+\\s+team|ops|qa|the\\s+reviewers?)\\b|" +
+      "\\byour\\s+(?:side|part|steps|turn|team|checklist|to-?dos?)\\b|\\b[\\w-]+\\s+team\\b|" +
+      "f(?:ü|ue)r\\s+(?:dich|euch|Sie)\\b|po\\s+twojej|f(?:ö|o)r\\s+(?:er|dig)\\b|" +
+      "de\\s+(?:tu|votre|ton)\\s+(?:lado|c[ôo]t[ée])|para\\s+(?:ti|usted|voc[êe])\\b|voor\\s+(?:jou|u)\\b|" +
+      "per\\s+te\\b|для\\s+вас|给你|給你|ご担当|担当分|あなた",
     "iu",
   )
 );
+/** A lead-in: a short line that ends in a colon, or a heading or bold line (the line right above a list). */
+const LEAD_IN = /^(?:#{1,6}\s+.{1,80}|\*\*.{1,80}\*\*:?|__.{1,80}__:?|.{1,80}[:：])$/;
 /**
- * An open drawn box that says it is not to be done now: not supported, not a target, not planned, owned elsewhere,
- * blocked or waiting on someone (the prose beside it says by what).
+ * An open drawn box that says it is not to be done now, after a dash, a colon or in parentheses at its end: not
+ * supported, not a target, not planned, owned elsewhere, blocked or waiting on someone ("⬜ IE 11 — not supported",
+ * "⬜ deploy (waiting on the ops window)", "⬜ Security review (AppSec, booked for Friday)"). Bounded, so linear.
  */
 const notOpenWork = lazyRegExp(() =>
   new RegExp(
-    "\\bnot\\s+(?:supported|a\\s+target|planned|needed|applicable|in\\s+scope)|\\bn/a\\b|out\\s+of\\s+scope|" +
-      "intentionally|deliberately|won[’']t\\s+(?:do|fix|be)|skipped|owned\\s+by|booked|scheduled|\\bblocked\\b|" +
-      "\\bwaiting\\s+(?:on|for)\\b|\\bon\\s+hold\\b|\\((?:[^)]*\\b(?:team|ops|qa|appsec|" +
-      "security|legal|finance|release)\\b[^)]*)\\)",
+    "(?:\\s[—–-]\\s|[—–:(]\\s*)[^—–:()]{0,60}?(?:\\bnot\\s+(?:supported|a\\s+target|planned|needed|applicable|in\\s+scope)" +
+      "|\\bn/a\\b|\\bout\\s+of\\s+scope|\\bintentionally\\b|\\bdeliberately\\b|\\bwon[’']t\\s+(?:do|fix|be)\\b|" +
+      "\\bskipped\\b|\\bowned\\s+by\\b|\\bbooked\\b|\\bscheduled\\b|\\bblocked\\b|\\bwaiting\\s+(?:on|for)\\b|" +
+      "\\bon\\s+hold\\b)|\\([^()]{0,60}\\b(?:team|ops|qa|appsec|security|legal|finance|release)\\)\\s*[.!]?\\s*$",
     "i",
   )
 );
@@ -110,7 +126,7 @@ function lazyRegExp(build: () => RegExp): () => RegExp {
 }
 
 /** A line that is a legend entry for a box character ("⬜ = open", "✅ means done"). */
-const LEGEND_LINE = /^\s*(?:=|:|means\b|stands\s+for\b)/i;
+const LEGEND_LINE = /^\s*(?:=|:|means\s|stands\s+for\s)/i;
 
 interface DrawnList {
   lead: string | null;
@@ -119,18 +135,17 @@ interface DrawnList {
 
 /**
  * The indexes of drawn items to leave out: every item of a drawn list that is not a progress list of the agent's own,
- * and the open boxes that say they are not work. A drawn list is the agent's progress when it has an unticked box and
- * its lead-in is not someone else's list, a legend, a template or a matrix; a report's ✅ lines alone are a summary
- * (a finished checklist would let an offer through), "⬜ IE 11 — not supported" is no open work.
+ * and the open boxes that say they are not work. A drawn list is the agent's progress when it has an unticked box that
+ * is work and its lead-in is not someone else's list, a legend, a template or a matrix; a report's ✅ lines alone are a
+ * summary (a finished checklist would let an offer through), and so are ✅ lines beside "⬜ IE 11 — not supported".
  */
 function drawnLeftOut(lists: readonly DrawnList[]): Set<number> {
   const out = new Set<number>();
   for (const list of lists) {
-    const ours = list.entries.some((e) => e.open) && (list.lead === null || !notOwnLead().test(list.lead)) &&
-      !list.entries.some((e) => LEGEND_LINE.test(e.text));
-    for (const entry of list.entries) {
-      if (!ours || (entry.open && notOpenWork().test(entry.text))) out.add(entry.at);
-    }
+    const notWork = new Set(list.entries.filter((e) => e.open && notOpenWork().test(e.text)).map((e) => e.at));
+    const ours = list.entries.some((e) => e.open && !notWork.has(e.at)) &&
+      (list.lead === null || !notOwnLead().test(list.lead)) && !list.entries.some((e) => LEGEND_LINE.test(e.text));
+    for (const entry of list.entries) if (!ours || notWork.has(entry.at)) out.add(entry.at);
   }
   return out;
 }
@@ -160,13 +175,17 @@ export function scanMarkdownChecklist(
     if (next !== undefined) {
       open = next;
       current = null;
+      lead = null;
       continue;
     }
     if (open !== null) continue;
     const box = boxItemOf(line, boxChars);
     if (box === null) {
-      if (line.trim() !== "") {
-        lead = line.trim();
+      // an indented line continues the item above it; another line ends the run, and is the next list's lead-in
+      // when it reads as one
+      if (line.trim() !== "" && !(current !== null && /^[ \t]{2,}\S/.test(line))) {
+        const trimmed = line.trim();
+        lead = LEAD_IN.test(trimmed) ? trimmed : null;
         current = null;
       }
       continue;
@@ -174,7 +193,10 @@ export function scanMarkdownChecklist(
     if (box.drawn) {
       if (current === null) lists.push(current = { lead, entries: [] });
       current.entries.push({ at: items.length, open: box.open, text: box.text.trim() });
-    } else current = null;
+    } else {
+      current = null;
+      lead = null;
+    }
     items.push({ text: boundItemText(box.text.trim()), done: !box.open });
   }
   if (lists.length === 0) return { items, fence: open };

@@ -168,3 +168,24 @@ Deno.test("parseMarkdownChecklist() leaves out drawn lists that are not the agen
     "changelog",
   ]);
 });
+
+Deno.test("parseMarkdownChecklist(): the not-work, legend and lead-in checks read markers, not any word", () => {
+  const opens = (text: string) => (parseMarkdownChecklist(text) ?? []).filter((i) => !i.done).map((i) => i.text);
+  // words inside the item's own task are work
+  assert.deepEqual(opens("Progress:\n✅ parser\n⬜ fix the scheduled backup job"), ["fix the scheduled backup job"]);
+  assert.deepEqual(opens("Progress:\n✅ parser\n⬜ unskip the skipped tests"), ["unskip the skipped tests"]);
+  assert.deepEqual(opens("Progress:\n✅ parser\n⬜ update docs (team page)"), ["update docs (team page)"]);
+  assert.deepEqual(opens("Progress:\n✅ parser\n⬜ means-of-payment form"), ["means-of-payment form"]);
+  // a paragraph above the list is the report, not a lead-in naming an owner
+  assert.deepEqual(opens("Thanks for your patience, status:\n✅ parser ported\n⬜ CLI conversion"), ["CLI conversion"]);
+  assert.deepEqual(opens("I've added JSON support to the importer; here's where things stand:\n✅ JSON\n⬜ YAML"), [
+    "YAML",
+  ]);
+  // an item's indented detail line continues the list; a fence between resets the lead-in
+  assert.deepEqual(opens("Progress:\n- ✅ parser\n  (supports the new syntax)\n- ⬜ CLI"), ["CLI"]);
+  assert.deepEqual(opens("Before you merge:\n```\nx\n```\n✅ parser\n⬜ CLI"), ["CLI"]);
+});
+
+Deno.test("parseMarkdownChecklist(): ✅ lines beside only not-work boxes stay a summary", () => {
+  assert.equal(parseMarkdownChecklist("Progress:\n✅ parser ported\n⬜ IE 11 build — not supported"), null);
+});

@@ -2,9 +2,10 @@
  * Checkbox lists in a final message that are someone else's: a list under a lead-in that names another owner ("For
  * the reviewer", "For the ops team:", "After merge", "Your steps:") whose open boxes are all hand-off actions ("Skim
  * …", "Rotate …", "Remove … from the dashboard") or name what only the owner can reach ("Create the production
- * app"). A pull request description's reviewer checklist or an ops hand-off is not the agent's open work. A list under
- * such a lead-in with one open box that is neither ("port the CLI") is read whole as the agent's: a lead-in alone does
- * not take the agent's own work off its checklist. So is a list of next steps ("## Next steps", "Follow-ups:") whose
+ * app"). A pull request description's reviewer checklist or an ops hand-off is not the agent's open work. A `[ ]` list
+ * under such a lead-in with one open box that is neither ("port the CLI") is read whole as the agent's: a lead-in alone
+ * does not take the agent's own work off its checklist (a list drawn with box characters under it is left out whole,
+ * by markdown_checklist.ts, which reads drawn lists more warily). So is a list of next steps ("## Next steps", "Follow-ups:") whose
  * every open box opens by naming an owner other than the agent ("Translators: …", "Docs owners: …", "Mobile team:
  * …"); under a lead-in of the agent's own ("## Remaining") the boxes stay its own. English only: the lead-ins other
  * languages use are rarer in the labelled sets than the lists of the agent's own.

@@ -146,3 +146,12 @@ Deno.test("withoutOthersChecklists(): next steps owned by a mentioned person, op
     "API: add the pagination",
   ]);
 });
+
+Deno.test("withoutOthersChecklists(): drawn box lines of someone else's hand-off list are taken out of the text", () => {
+  const message =
+    "Shipped the importer.\n\n**For the ops team:**\n⬜ Rotate the staging key\n⬜ Deploy to prod\n\nDone.";
+  assert.equal(withoutOthersChecklists(message), "Shipped the importer.\n\n**For the ops team:**\n\nDone.");
+  // a building task among them keeps the box lines (the drawn-list reader then judges the list)
+  const own = "Shipped it.\n\n**For the ops team:**\n⬜ Port the CLI\n⬜ Deploy to prod";
+  assert.equal(withoutOthersChecklists(own), own);
+});

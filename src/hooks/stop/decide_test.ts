@@ -249,3 +249,16 @@ Deno.test("decideStop() reads a final message's status list drawn with box chara
   assert.equal(summary.action, "block");
   assert.equal(summary.rule, "offers-to-continue");
 });
+
+Deno.test("decideStop(): ✅ lines beside a not-work box do not let an offer through as a finished checklist", () => {
+  const d = decide("Progress:\n✅ parser ported\n⬜ IE 11 build — not supported\n\nWant me to convert the CLI next?");
+  assert.equal(d.action, "block");
+  assert.equal(d.rule, "offers-to-continue");
+});
+
+Deno.test("pickChecklist(): a final message that draws its status in ✅ lines is not held to an earlier message's list", () => {
+  const earlier: ChecklistItem[] = [{ text: "port the CLI", done: false }];
+  assert.equal(pickChecklist(view({ markdown: earlier }), "Done:\n✅ port the CLI\n✅ write the tests"), null);
+  // without drawn lines, the earlier list of the turn still counts
+  assert.equal(pickChecklist(view({ markdown: earlier }), "Done with the CLI.")?.items[0]?.text, "port the CLI");
+});

@@ -9,7 +9,7 @@ import { analyseMessage, ESCAPE_MAX_CHARS, findEscape, renderEarlyStopReason } f
 import type { ClosingAnalysis as MessageAnalysis } from "../../rules/closing/analyse.ts";
 import { ASKING_ACTS } from "../../rules/acts.ts";
 import type { RuleMatch, RuleSet } from "../../rules/schema.ts";
-import { parseMarkdownChecklist } from "../../transcript/markdown_checklist.ts";
+import { hasDrawnLine, parseMarkdownChecklist } from "../../transcript/markdown_checklist.ts";
 import { withoutOthersChecklists } from "../../transcript/others_checklist.ts";
 import type { Checklist, TurnView } from "../../transcript/types.ts";
 import { attended } from "./attended.ts";
@@ -434,6 +434,8 @@ export function pickChecklist(view: TurnView | null, finalMessage: string): Chec
   const own = withoutOthersChecklists(finalMessage);
   const fromFinal = parseMarkdownChecklist(own);
   if (fromFinal && fromFinal.length > 0) return { source: "markdown", items: fromFinal };
+  // a final message that draws its own status (✅ lines) speaks for the turn: an earlier message's list is not read
+  if (hasDrawnLine(own)) return null;
   // boxes that are all someone else's (only box lines are taken out, so a changed text had some): once the final
   // message is in the transcript, the transcript's latest list is this same message's, read whole; before that, it is
   // an earlier message's of this turn, still the agent's

@@ -49,16 +49,27 @@ const ENGLISH = /(?<![A-Za-z])(?:the|and|to|is|are|it|this|that|with|for|of|you|
 const EUROPEAN =
   /[¿¡ñßãõçœ]|[a-zà-ÿ]*[áéíóúàèìòùâêîôûäöüë][a-zà-ÿ]*|(?<![A-Za-zÀ-ÿ])(?:que|los|las|el|una|pero|para|con|está|ya|muy|puedo|quieres|und|der|die|das|ist|nicht|ich|mit|auch|soll|noch|les|des|est|pour|avec|je|pas|vous|une|dans|não|os|uma|com|você|posso|quer|eu|che|sono|anche|vuoi|della|questo|questa|gli|ancora|fatto|het|een|ik|niet|ook|wil|nog|wel|maar|zijn|naar|kun|jij|deze)(?![A-Za-zÀ-ÿ])/i;
 
-/** Latin letters of the sixteen `mul` languages that none of the six writes (Polish, Turkish, Nordic, Czech, Romanian,
- * Hungarian). */
-const MORE_LETTERS = /[ąćęłńśźżĄĆĘŁŃŚŹŻğıİşŞĞőűŐŰåøæÅØÆěřůĚŘŮșțăȘȚĂşţ]/;
+/**
+ * Latin letters of the sixteen `mul` languages that none of the six writes (Polish, Turkish, Nordic, Czech, Slovak,
+ * Romanian, Hungarian).
+ */
+const MORE_LETTERS = /[ąćęłńśźżĄĆĘŁŃŚŹŻğıİşŞĞőűŐŰåøæÅØÆěřůčšžďťňĚŘŮČŠŽĎŤŇșțăȘȚĂţ]/;
 /** Words common in the Latin-script `mul` languages and rare in English and the six (Indonesian has no letters of its
- * own). */
-const MORE_WORDS =
-  /(?<![A-Za-z\u00C0-\u024F])(?:saya|sudah|yang|untuk|tidak|bisa|dengan|jag|och|inte|jeg|ikke|minä|olen|että|voin|bir|için|değil|jest|nie|się|też|już|jsem|není|také|jsou|pentru|este|și|és|nem|hogy|egy)(?![A-Za-z\u00C0-\u024F])/i;
-/** The six European languages' own words (not their accents, which Finnish, Swedish or Czech write too). */
+ * own; the rest are read here as typed without their letters too). */
+const MORE_WORDS = new RegExp(
+  "(?<![A-Za-z\\u00C0-\\u024F])(?:saya|sudah|yang|untuk|tidak|bisa|dengan|kalau|jika|jag|och|inte|klart|" +
+    "jeg|ikke|hvis|ferdig|minä|olen|että|voin|jos|haluat|haluatte|valmis|myös|vielä|kanssa|bir|için|icin|değil|degil|" +
+    "istersen|isterseniz|bitti|tamam|jest|nie|się|sie|też|tez|już|juz|jeśli|jesli|chcesz|mogę|moge|gotowe|jsem|není|" +
+    "neni|také|take|jsou|pokud|chceš|chces|můžu|muzu|hotovo|pentru|este|și|dacă|daca|vrei|gata|és|nem|hogy|egy|" +
+    "szeretnéd|szeretned|kész|kesz|tudom)(?![A-Za-z\\u00C0-\\u024F])",
+  "i",
+);
+/**
+ * The six European languages' own words (not their accents, which Finnish, Swedish or Czech write too, nor words the
+ * sixteen also use: "el", "una", "mit", "des", "kun", "com"); read in prose outside code and URLs.
+ */
 const SIX_WORDS =
-  /(?<![A-Za-zÀ-ÿ])(?:que|los|las|el|una|pero|con|está|muy|puedo|quieres|und|der|die|das|ist|nicht|ich|mit|auch|soll|noch|les|des|est|pour|avec|pas|vous|une|dans|não|uma|com|você|posso|quer|che|sono|anche|vuoi|della|questo|questa|gli|ancora|fatto|het|een|ik|niet|ook|wil|nog|wel|maar|zijn|naar|kun|jij|deze)(?![A-Za-zÀ-ÿ])/i;
+  /(?<![A-Za-zÀ-ÿ])(?:que|los|las|pero|está|muy|puedo|quieres|und|der|das|ist|nicht|ich|auch|soll|noch|les|pour|avec|pas|vous|dans|não|você|posso|quer|che|sono|anche|vuoi|della|questo|questa|gli|ancora|fatto|het|een|niet|ook|wil|nog|maar|zijn|naar|jij|deze)(?![A-Za-zÀ-ÿ])/i;
 
 /**
  * The languages of rules worth running on this text (besides `en` and `any`), once per text: a Stop hook asks for a
@@ -87,7 +98,8 @@ function computeLanguages(text: string): ReadonlySet<string> {
   if (EUROPEAN.test(prose) || (langs.size === 0 ? !readsAsEnglish(prose) : latinProse(prose))) {
     for (const lang of EUROPEAN_LANGS) langs.add(lang);
     // the sixteen `mul` languages too, unless the text shows one of the six and none of theirs
-    if (MORE_LETTERS.test(prose) || MORE_WORDS.test(prose) || !SIX_WORDS.test(prose)) langs.add(MORE_LANGS);
+    const words = prose.replace(CODE_OR_URL, " ");
+    if (MORE_LETTERS.test(words) || MORE_WORDS.test(words) || !SIX_WORDS.test(words)) langs.add(MORE_LANGS);
   }
   // after the Latin-script gate, which it must not change
   if (MORE_SCRIPTS.test(sample)) langs.add(MORE_LANGS);

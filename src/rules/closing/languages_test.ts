@@ -152,3 +152,16 @@ Deno.test("languagesOf(): the `mul` rules stay out of a text that shows one of t
   assert.equal(has("Valmis, kaikki testit menevät läpi. Jos haluat, voin lisätä välimuistin."), true);
   assert.equal(has("Το νέο πακέτο είναι έτοιμο. Αν θέλετε, μπορώ να γράψω ένα script."), true);
 });
+
+Deno.test("languagesOf(): the `mul` rules stay in for the sixteen languages beside code, URLs and words they share", () => {
+  const has = (text: string) => languagesOf(text).has(MORE_LANGS);
+  assert.equal(has("Testit menevät läpi. Kerro kun haluat jatkaa seuraavaan vaiheeseen."), true);
+  assert.equal(has("Hotovo, licence je MIT. Pokud chceš, můžu to publikovat."), true);
+  assert.equal(has("Kész, a tesztek zöldek. Ha szeretnéd, el tudom küldeni a PR-t."), true);
+  assert.equal(has("Valmis, PR: https://github.com/acme/api/pull/12. Jos haluat, lisään vielä testit."), true);
+  assert.equal(has("Gata, testele trec, mai era una picata. Daca vrei, pot sa scriu si documentatia."), true);
+  assert.equal(has("Bitti, testler geciyor. Istersen el ile de deneyebilirim."), true);
+  assert.equal(has("Sudah selesai, kolom `el` dihapus. Kalau mau, saya bisa tambahkan migrasi."), true);
+  // a Spanish text naming a URL stays out
+  assert.equal(has("Listo, el PR está en https://example.com/pr/1. ¿Quieres que añada los tests?"), false);
+});
