@@ -77,7 +77,7 @@ export interface MarkdownScan {
 /**
  * Every checkbox item in `text`, in order, or null when there is none. Items inside fenced code blocks are
  * not the agent's own list (a quoted template, a diff) and are skipped. A final message's progress list drawn with box
- * characters counts too (drawnLists below); the transcript's earlier messages are read for `[ ]` lists only, so a
+ * characters counts too (drawnLeftOut below); the transcript's earlier messages are read for `[ ]` lists only, so a
  * list drawn in one message is never held open by a later message that ticks it off in prose.
  */
 export function parseMarkdownChecklist(text: string): ChecklistItem[] | null {
@@ -183,7 +183,7 @@ export function scanMarkdownChecklist(
     if (box === null) {
       // an indented line continues the item above it; another line ends the run, and is the next list's lead-in
       // when it reads as one
-      if (line.trim() !== "" && !(current !== null && /^[ \t]{2,}\S/.test(line))) {
+      if (boxChars && line.trim() !== "" && !(current !== null && /^[ \t]{2,}\S/.test(line))) {
         const trimmed = line.trim();
         lead = LEAD_IN.test(trimmed) ? trimmed : null;
         current = null;
