@@ -54,13 +54,15 @@ const EUROPEAN =
  * Romanian, Hungarian).
  */
 const MORE_LETTERS = /[ąćęłńśźżĄĆĘŁŃŚŹŻğıİşŞĞőűŐŰåøæÅØÆěřůčšžďťňĚŘŮČŠŽĎŤŇșțăȘȚĂţ]/;
-/** Words common in the Latin-script `mul` languages and rare in English and the six (Indonesian has no letters of its
- * own; the rest are read here as typed without their letters too). */
+/**
+ * Words common in the Latin-script `mul` languages and rare in English and the six (Indonesian has no letters of its
+ * own; the rest are read here as typed without their letters too), not the six's words ("sie", "este", "nem").
+ */
 const MORE_WORDS = new RegExp(
   "(?<![A-Za-z\\u00C0-\\u024F])(?:saya|sudah|yang|untuk|tidak|bisa|dengan|kalau|jika|jag|och|inte|klart|" +
     "jeg|ikke|hvis|ferdig|minä|olen|että|voin|jos|haluat|haluatte|valmis|myös|vielä|kanssa|bir|için|icin|değil|degil|" +
-    "istersen|isterseniz|bitti|tamam|jest|nie|się|sie|też|tez|już|juz|jeśli|jesli|chcesz|mogę|moge|gotowe|jsem|není|" +
-    "neni|také|take|jsou|pokud|chceš|chces|můžu|muzu|hotovo|pentru|este|și|dacă|daca|vrei|gata|és|nem|hogy|egy|" +
+    "istersen|isterseniz|bitti|tamam|jest|nie|się|też|tez|już|juz|jeśli|jesli|chcesz|mogę|moge|gotowe|jsem|není|" +
+    "neni|také|jsou|pokud|chceš|chces|můžu|muzu|hotovo|pentru|și|dacă|daca|vrei|gata|és|hogy|egy|" +
     "szeretnéd|szeretned|kész|kesz|tudom)(?![A-Za-z\\u00C0-\\u024F])",
   "i",
 );

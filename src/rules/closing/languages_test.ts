@@ -144,6 +144,9 @@ Deno.test("languagesOf(): the `mul` rules stay out of a text that shows one of t
   assert.equal(has("Listo: pasan los 18 tests. ¿Quieres que añada también la paginación?"), false);
   assert.equal(has("Fertig, alle Tests sind grün. Soll ich auch die Doku anpassen?"), false);
   assert.equal(has("C'est fait, les tests passent. Je peux aussi ajouter la pagination si vous voulez."), false);
+  assert.equal(has("Fertig, die Tests sind grün. Wollen Sie, dass ich noch die Doku anpasse?"), false);
+  assert.equal(has("Pronto, os testes passam e não quebrou nem o build. Quer que eu adicione a paginação?"), false);
+  assert.equal(has("Listo: este cambio pasa los tests. ¿Quieres que añada la paginación?"), false);
   // the sixteen, by a letter of their own, by their words, or by no sign of the six
   assert.equal(has("Gotowe, testy przechodzą. Mogę też dodać paginację."), true);
   assert.equal(has("Endpoint sudah diperbaiki dan tes lulus. Kalau mau, saya bisa tambahkan validasi."), true);
