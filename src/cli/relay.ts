@@ -343,8 +343,8 @@ async function send(
       if (read === null) throw new Deno.errors.NotFound("no such file");
       body = read;
     } catch (e) {
-      // the file, not the relay folder: a compiled binary reads only its own folders
-      // the binary's read scope (Deno's NotCapable), not the file's own mode (an ordinary "permission denied")
+      // the file, not the relay folder, is out of the binary's read scope (Deno's NotCapable); an ordinary
+      // "permission denied" is the file's own mode
       if (e instanceof Deno.errors.NotCapable) {
         throw new CommandError(
           `relay send: cannot read "${file}": it is outside this binary's read scope; send its text instead: ` +

@@ -335,14 +335,16 @@ export function checkBinary(input: {
     fix: mismatch
       ? "re-run install with the binary on PATH so both are the same"
       : unchecked.length > 0
-      ? unchecked[0]!.includes("/")
-        ? `check that \`ls -l ${shellWord(unchecked[0]!)}\` shows it (else every such hook fails)`
-        : `check that \`command -v ${
-          shellWord(unchecked[0]!)
-        }\` finds it where Claude Code runs (else every such hook ` +
-          "fails)"
+      ? uncheckedFix(unchecked[0]!)
       : null,
   };
+}
+
+/** How to check by hand a program this run could not look at: a path with `ls -l`, a bare name on PATH. */
+function uncheckedFix(program: string): string {
+  return program.includes("/")
+    ? `check that \`ls -l ${shellWord(program)}\` shows it (else every such hook fails)`
+    : `check that \`command -v ${shellWord(program)}\` finds it where Claude Code runs (else every such hook fails)`;
 }
 
 export function checkRecentDecisions(lastTs: string | null, now: Date, registered: boolean): Check {

@@ -7,10 +7,9 @@
  * either case (and, in `u` mode, `ſ` for `s` and the Kelvin sign for `k`: foldForPrefilter puts both in the text it
  * searches), a Cyrillic letter the same letter in either case or an old variant of it (foldForPrefilter reads those as
  * the letter), and a kana, a CJK ideograph, a Hangul syllable or jamo, a Hebrew, Arabic or Devanagari character, `¿`
- * or `¡` only itself. A `v` source is not read. Only those characters
- * outside any class, group quantified to zero or lookaround count; anything it does not read plainly (a class, an
- * escape of a letter, a backreference, a quantifier that may repeat zero times, a `{` that is not a quantifier) ends a
- * run of literals and requires nothing.
+ * or `¡` only itself. A `v` source is not read. Only those characters outside any class, group quantified to zero or
+ * lookaround count; anything it does not read plainly (a class, an escape of a letter, a backreference, a quantifier
+ * that may repeat zero times, a `{` that is not a quantifier) ends a run of literals and requires nothing.
  * prefilter_test.ts holds every built-in pattern to it over every labelled message and rule example.
  */
 
@@ -209,7 +208,8 @@ class Parser {
     if (c === "." || c === "^" || c === "$") return { needs: null, min: c === "." ? 1 : 0 };
     if (c === "*" || c === "+" || c === "?") throw new Unreadable(); // a quantifier with nothing before it
     if (c === "{" || c === "}" || c === "]") return { needs: null, min: 1 }; // Annex B literals: not read
-    // ASCII, Cyrillic and caseless CJK, Hangul, Hebrew, Arabic and Devanagari only: under `i` another letter has case rules this does not follow
+    // ASCII, Cyrillic and caseless CJK, Hangul, Hebrew, Arabic and Devanagari only: under `i` another letter has case
+    // rules this does not follow
     return isPlainLiteral(c) ? { literal: c } : { needs: null, min: 1 };
   }
 

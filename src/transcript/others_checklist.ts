@@ -5,10 +5,10 @@
  * app"). A pull request description's reviewer checklist or an ops hand-off is not the agent's open work. A `[ ]` list
  * under such a lead-in with one open box that is neither ("port the CLI") is read whole as the agent's: a lead-in alone
  * does not take the agent's own work off its checklist (a list drawn with box characters under it is left out whole,
- * by markdown_checklist.ts, which reads drawn lists more warily). So is a list of next steps ("## Next steps", "Follow-ups:") whose
- * every open box opens by naming an owner other than the agent ("Translators: …", "Docs owners: …", "Mobile team:
- * …"); under a lead-in of the agent's own ("## Remaining") the boxes stay its own. English only: the lead-ins other
- * languages use are rarer in the labelled sets than the lists of the agent's own.
+ * by markdown_checklist.ts, which reads drawn lists more warily). So is a list of next steps ("## Next steps",
+ * "Follow-ups:") whose every open box opens by naming an owner other than the agent ("Translators: …", "Docs owners:
+ * …", "Mobile team: …"); under a lead-in of the agent's own ("## Remaining") the boxes stay its own. English only: the
+ * lead-ins other languages use are rarer in the labelled sets than the lists of the agent's own.
  */
 import { boxItemOf, type Fence, fenceAfter, hasBoxChar, mayHoldBoxes } from "./markdown_checklist.ts";
 
@@ -44,8 +44,8 @@ const OWNER_ONLY_OBJECT =
 
 /**
  * An open box that opens by naming its owner, someone other than the agent ("Translators: start on `i18n/ja/`", "Docs
- * owners: review …", "Mobile team: …", "You: approve …", "Ops: …", "Finance: …", "@maria: approve …"). Roles only: an area label ("API:", "Security:", "QA:") or a
- * user story's "Users:" may head the agent's own task, so it is not one.
+ * owners: review …", "Mobile team: …", "You: approve …", "Ops: …", "Finance: …", "@maria: approve …"). Roles only:
+ * an area label ("API:", "Security:", "QA:") or a user story's "Users:" may head the agent's own task, so it is not one.
  */
 const OWNER_LABEL = new RegExp(
   "^(?:\\*\\*|__)?(?:the\\s+)?(?:(?:[\\w-]+\\s+)?(?:translators|owners|reviewers|maintainers)|sre|dba|" +
