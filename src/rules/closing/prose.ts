@@ -12,9 +12,12 @@ export const QUOTE_MARK = "‹quote›";
 export const INLINE_CODE = /(`+)[^`\n]{0,400}?\1/g;
 export const LINK = /\[([^\]\n]{0,200})\]\([^)\s]{0,400}\)/g;
 export const URL = /\bhttps?:\/\/[^\s)>\]]{1,400}/g;
-/** Double-quoted strings in the quote styles of the languages we read; each kind closes with its own mark. */
+/**
+ * Double-quoted strings in the quote styles of the languages we read; each kind closes with its own mark, and a low
+ * opening mark („) also with a straight one, as Czech, German or Polish text typed on a plain keyboard often does.
+ */
 export const DOUBLE_QUOTES =
-  /"[^"\n]{1,300}"|“[^”\n]{1,300}”|„[^“”\n]{1,300}[“”]|«[^»\n]{1,300}»|「[^」\n]{1,300}」|『[^』\n]{1,300}』|‘[^’\n]{1,300}’/g;
+  /"[^"\n]{1,300}"|“[^”\n]{1,300}”|„[^“”"\n]{1,300}[“”"]|«[^»\n]{1,300}»|「[^」\n]{1,300}」|『[^』\n]{1,300}』|‘[^’\n]{1,300}’/g;
 /**
  * Single quotes open only after a space, `(` or the start, and close before a non-letter: "don't" is safe. The
  * letters and numbers are WORD_CLASS, the same code points as `[\p{L}\p{N}]`: V8 builds a `\p{…}` class from

@@ -38,6 +38,14 @@ Deno.test("splitSentences(): a run without stops is cut into bounded pieces", ()
   assert.ok(parts.every((p) => p.length <= 601));
 });
 
+Deno.test("maskInline(): a low opening mark closed by a straight quote masks the quoted question", () => {
+  const text = 'Změnil jsem text tlačítka na „Chcete pokračovat k platbě?" místo „Dále". Snapshot testy procházejí.';
+  const masked = maskInline(text);
+  assert.ok(!masked.includes("?"), masked);
+  assert.ok(masked.includes(QUOTE_MARK), masked);
+  assert.ok(masked.includes("Dále"), masked);
+});
+
 Deno.test("maskInline(): skipping a mask for a text without its character gives what running every mask gives", () => {
   const every = (text: string) =>
     text
