@@ -8,8 +8,11 @@ import type { ChecklistItem } from "./types.ts";
 /** A list item whose body starts with a checkbox: bullet or number, `[ ]`/`[x]`/`[X]`, then the item text. */
 export const CHECKBOX_ITEM = /^[ \t]{0,12}(?:[-*+]|\d{1,4}[.)])[ \t]+\[([ xX])\][ \t]+(\S.*)$/;
 
-/** Box characters drawn unticked: ballot box, large and medium white squares, white square button, white square. */
-const OPEN_BOXES = "\u2610\u2B1C\u25FB\u25FD\u25A1\u{1F532}";
+/**
+ * Box characters drawn unticked: ballot box, large and medium white squares, white square button, white square; and
+ * the marks of an item under way: hourglass with flowing sand, construction sign.
+ */
+const OPEN_BOXES = "\u2610\u2B1C\u25FB\u25FD\u25A1\u{1F532}\u23F3\u{1F6A7}";
 /** Box characters drawn ticked: ballot box with check or X, check mark button, heavy and plain check marks. */
 const DONE_BOXES = "\u2611\u2612\u2705\u2714\u2713\u{1F5F9}";
 

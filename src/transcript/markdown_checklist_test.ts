@@ -137,6 +137,21 @@ Deno.test("scanMarkdownChecklist() reads box characters only when asked (the tra
   assert.deepEqual(scanMarkdownChecklist("✅ parser\n✅ CLI", null, { boxChars: true }).items, []);
 });
 
+Deno.test("parseMarkdownChecklist() reads an item under way (⏳, 🚧) as an open box", () => {
+  const list = parseMarkdownChecklist(
+    "Status:\n- ✅ Parser handles `match` expressions\n- ⏳ Guard clauses — not done yet\n- 🚧 Exhaustiveness checking",
+  );
+  assert.deepEqual(list?.filter((i) => !i.done).map((i) => i.text), [
+    "Guard clauses — not done yet",
+    "Exhaustiveness checking",
+  ]);
+  // waiting on someone else is not open work, under way or not
+  assert.deepEqual(
+    (parseMarkdownChecklist("Status:\n✅ Build\n⏳ Security review (waiting on AppSec)") ?? []).filter((i) => !i.done),
+    [],
+  );
+});
+
 Deno.test("parseMarkdownChecklist() leaves out drawn lists that are not the agent's progress", () => {
   const opens = (text: string) => (parseMarkdownChecklist(text) ?? []).filter((i) => !i.done).map((i) => i.text);
   // a box that says it is not work
