@@ -14,6 +14,7 @@ import { buildFullRuleSet } from "../rules/full.ts";
 import { matchFirst, tail } from "../rules/match.ts";
 import { MAX_BLOCK_CHARS } from "../rules/closing/blocks.ts";
 import { languagesOf, proseWords } from "../rules/closing/languages.ts";
+import { maskInline } from "../rules/closing/prose.ts";
 import type { CompiledRule } from "../rules/schema.ts";
 import { big } from "./arbitraries.ts";
 import { fuzzRuns, fuzzSeed } from "./harness.ts";
@@ -126,6 +127,15 @@ Deno.test("regex growth: a final message's drawn checklist is read in time that 
   for (const unit of ["(team ", "(", "— ", ": (", "⬜ (a — b: "]) {
     const text = "Progress:\n✅ a\n⬜ " + big(256 * 1024, unit);
     const g = growth((n) => decideOn(text, n), text.length);
+    assert.equal(g.superLinear, false, `${JSON.stringify(unit)}: ${describeGrowth(g)}`);
+  }
+});
+
+Deno.test("regex growth: masking bold user-interface copy grows no faster than the text", () => {
+  // many user-interface words, bold marks never closed on the line, and bold spans one after another
+  for (const unit of ["button **a ", "shows ** ", "the text reads **Save and continue** ", "** line **"]) {
+    const text = big(256 * 1024, unit);
+    const g = growth((n) => maskInline(text.slice(0, n)), text.length);
     assert.equal(g.superLinear, false, `${JSON.stringify(unit)}: ${describeGrowth(g)}`);
   }
 });

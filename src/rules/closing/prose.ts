@@ -41,9 +41,26 @@ export function maskInline(text: string): string {
   if (out.includes("'")) {
     out = out.replace(SINGLE_QUOTES, (_all, before: string, inner: string) => `${before}${quoted(inner)}`);
   }
+  if (out.includes("**")) {
+    out = out.replace(UI_BOLD, (_all, before: string, inner: string) => `${before}${quoted(inner)}`);
+  }
   if (out.includes("*") || out.includes("_")) out = out.replace(EMPHASIS, "");
   return out;
 }
+
+/**
+ * A bold span of two words or more that a user-interface word names a few words before ("the last page now shows a
+ * **Let me choose the install folder** checkbox", "the button reads **Save and continue**", "Ekrandaki soru artık
+ * **Hangisini tercih edersiniz?**"): copy shown to the user, masked like a quotation. Bold the agent puts on its own
+ * words, or at a line's start ("**Notes:** Happy to …"), stays read. Bounded, so linear.
+ */
+export const UI_BOLD = new RegExp(
+  `((?:^|[^${WORD_CLASS}])(?:shows?|displays?|reads?|says|labell?ed|titled|bold|button|checkbox|banner|heading|toast|` +
+    `tooltip|placeholder|dialog|modal|prompt|message|line|copy|string|text|question|soru|frage|knopf|schaltfl\u00e4che|` +
+    `bouton|bot\u00f3n|bot\u00e3o|pulsante|knop|\u043a\u043d\u043e\u043f\u043a\u0430)(?![${WORD_CLASS}])` +
+    `[^*\n]{0,40}?)\\*\\*([^*\n]{3,120}?)\\*\\*`,
+  "giu",
+);
 
 /** The characters a DOUBLE_QUOTES match starts with. */
 const DOUBLE_QUOTE_OPENERS = ['"', "“", "„", "«", "「", "『", "‘"];

@@ -11,6 +11,7 @@ import {
   quoted,
   SINGLE_QUOTES,
   splitSentences,
+  UI_BOLD,
   URL,
 } from "./prose.ts";
 
@@ -46,6 +47,25 @@ Deno.test("maskInline(): a low opening mark closed by a straight quote masks the
   assert.ok(masked.includes("Dále"), masked);
 });
 
+Deno.test("maskInline(): bold copy a user-interface word names is masked, the agent's own bold is not", () => {
+  const masked = (text: string) => maskInline(text);
+  assert.equal(
+    masked("The last page now shows a **Let me choose the install folder** checkbox, unticked by default."),
+    `The last page now shows a ${QUOTE_MARK} checkbox, unticked by default.`,
+  );
+  assert.ok(masked("It ends with a bold **Please confirm your address within 24 hours** line.").includes(QUOTE_MARK));
+  assert.ok(
+    masked("Ekrandaki soru artık **Hangisini tercih edersiniz: e-posta mı SMS mi?** şeklinde.").includes(QUOTE_MARK),
+  );
+  // a label at a line's start, emphasis on the agent's own words, and a one-word label stay read
+  assert.equal(masked("**Notes:** Happy to extend the validation."), "Notes: Happy to extend the validation.");
+  assert.equal(
+    masked("I can **also add the XLSX exporter** if you want."),
+    "I can also add the XLSX exporter if you want.",
+  );
+  assert.equal(masked("The button reads **Save** now."), "The button reads Save now.");
+});
+
 Deno.test("maskInline(): skipping a mask for a text without its character gives what running every mask gives", () => {
   const every = (text: string) =>
     text
@@ -54,6 +74,7 @@ Deno.test("maskInline(): skipping a mask for a text without its character gives 
       .replace(URL, CODE_MARK)
       .replace(DOUBLE_QUOTES, quoted)
       .replace(SINGLE_QUOTES, (_all, before: string, inner: string) => `${before}${quoted(inner)}`)
+      .replace(UI_BOLD, (_all, before: string, inner: string) => `${before}${quoted(inner)}`)
       .replace(EMPHASIS, "");
   const unit = fc.constantFrom(
     ..."ab ?.`'\"*_[]()\n".split(""),
