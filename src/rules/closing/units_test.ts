@@ -43,6 +43,9 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     "So should we keep the `v1` endpoint? No — nothing called it in 90 days, so I removed it.",
     "Is `parseDate` still called with local times? I verified with `rg`: all 14 call sites pass UTC.",
     "要不要给 token 加缓存？不需要——它们 60 秒就过期，所以我没有加。",
+    "Could you run both Python versions side by side? Yes — your `tox.ini` already does that via `envlist`.",
+    "Czy `git pull --rebase` nadpisze Twoje lokalne zmiany? Nie — git odmówi i poprosi o `stash`.",
+    "Må du kjøre `migrate` etter denne endringen? Nei, jeg la bare til en property på modellen.",
   ];
   for (const text of answered) assert.ok(read(text).every((u) => !u.question), text);
   const open = [
@@ -56,6 +59,8 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     "Should I tackle the Windows path bug next? I checked it: it's in the same module.",
     "Should I also fix the other three callers? It won't take long.",
     "Do you want the same for orders? Yes: it is a small change.",
+    "Would you like the CSV export too? Yes — it is a two-line change.",
+    "Could you send me the staging key? No rush.",
     "Why not add the flag too? It doesn't exist yet.",
   ];
   for (const text of open) assert.ok(read(text).some((u) => u.question), text);
