@@ -10,9 +10,9 @@ export const CHECKBOX_ITEM = /^[ \t]{0,12}(?:[-*+]|\d{1,4}[.)])[ \t]+\[([ xX])\]
 
 /**
  * Box characters drawn unticked: ballot box, large and medium white squares, white square button, white square; and
- * the marks of an item under way: hourglass with flowing sand, construction sign.
+ * the mark of an item under way, the hourglass with flowing sand (a construction sign is as often a warning).
  */
-const OPEN_BOXES = "\u2610\u2B1C\u25FB\u25FD\u25A1\u{1F532}\u23F3\u{1F6A7}";
+const OPEN_BOXES = "\u2610\u2B1C\u25FB\u25FD\u25A1\u{1F532}\u23F3";
 /** Box characters drawn ticked: ballot box with check or X, check mark button, heavy and plain check marks. */
 const DONE_BOXES = "\u2611\u2612\u2705\u2714\u2713\u{1F5F9}";
 
@@ -118,7 +118,7 @@ const notOpenWork = lazyRegExp(() =>
     "(?:\\s[—–-]\\s|[—–:(]\\s*)[^—–:()]{0,60}?(?:\\bnot\\s+(?:supported|a\\s+target|planned|needed|applicable|in\\s+scope)" +
       "|\\bn/a\\b|\\bout\\s+of\\s+scope|\\bintentionally\\b|\\bdeliberately\\b|\\bwon[’']t\\s+(?:do|fix|be)\\b|" +
       "\\bskipped\\b|\\bowned\\s+by\\b|\\bbooked\\b|\\bscheduled\\b|\\bblocked\\b|\\bwaiting\\s+(?:on|for)\\b|" +
-      "\\bon\\s+hold\\b)|\\([^()]{0,60}\\b(?:team|ops|qa|appsec|security|legal|finance|release)\\)\\s*[.!]?\\s*$",
+      "\\bon\\s+hold\\b|\\bnothing\\s+to\\s+do\\b|\\bneeds?\\s+your\\b|\\byour\\s+(?:approval|call|review|sign-?off)\\b)|\\([^()]{0,60}\\b(?:team|ops|qa|appsec|security|legal|finance|release)\\)\\s*[.!]?\\s*$",
     "i",
   )
 );

@@ -137,14 +137,22 @@ Deno.test("scanMarkdownChecklist() reads box characters only when asked (the tra
   assert.deepEqual(scanMarkdownChecklist("✅ parser\n✅ CLI", null, { boxChars: true }).items, []);
 });
 
-Deno.test("parseMarkdownChecklist() reads an item under way (⏳, 🚧) as an open box", () => {
+Deno.test("parseMarkdownChecklist() reads an item under way (⏳) as an open box", () => {
   const list = parseMarkdownChecklist(
-    "Status:\n- ✅ Parser handles `match` expressions\n- ⏳ Guard clauses — not done yet\n- 🚧 Exhaustiveness checking",
+    "Status:\n- ✅ Parser handles `match` expressions\n- ⏳ Guard clauses — not done yet\n- ⏳ Exhaustiveness checking",
   );
   assert.deepEqual(list?.filter((i) => !i.done).map((i) => i.text), [
     "Guard clauses — not done yet",
     "Exhaustiveness checking",
   ]);
+  // a construction sign is a warning as often as work; an hourglass that waits on nothing of ours is not open work
+  assert.equal(
+    parseMarkdownChecklist("Notes:\n- ✅ Build\n- 🚧 Breaking change: the `--legacy` flag is removed"),
+    null,
+  );
+  for (const wait of ["DNS propagation (up to 24 h, nothing to do)", "Production deploy — needs your approval"]) {
+    assert.deepEqual((parseMarkdownChecklist(`Status:\n✅ Build\n⏳ ${wait}`) ?? []).filter((i) => !i.done), [], wait);
+  }
   // waiting on someone else is not open work, under way or not
   assert.deepEqual(
     (parseMarkdownChecklist("Status:\n✅ Build\n⏳ Security review (waiting on AppSec)") ?? []).filter((i) => !i.done),

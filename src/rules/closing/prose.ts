@@ -49,16 +49,17 @@ export function maskInline(text: string): string {
 }
 
 /**
- * A bold span of two words or more that a user-interface word names a few words before ("the last page now shows a
- * **Let me choose the install folder** checkbox", "the button reads **Save and continue**", "Ekrandaki soru artık
- * **Hangisini tercih edersiniz?**"): copy shown to the user, masked like a quotation. Bold the agent puts on its own
- * words, or at a line's start ("**Notes:** Happy to …"), stays read. Bounded, so linear.
+ * A bold span of two words or more that a user-interface word names a few words before, with no colon between
+ * ("the last page now shows a **Let me choose the install folder** checkbox", "the button reads **Save and
+ * continue**", "ends with a bold **Please confirm …** line"): copy shown to the user, masked like a quotation. Bold the
+ * agent puts on its own words stays read: at a line's start ("**Notes:** Happy to …"), after a label ("One open
+ * question: **should I …?**", "Bottom line: **I haven't run …**") or after a word that is not the interface's ("in
+ * line with the ticket, **I can port …**"). Bounded, so linear.
  */
 export const UI_BOLD = new RegExp(
-  `((?:^|[^${WORD_CLASS}])(?:shows?|displays?|reads?|says|labell?ed|titled|bold|button|checkbox|banner|heading|toast|` +
-    `tooltip|placeholder|dialog|modal|prompt|message|line|copy|string|text|question|soru|frage|knopf|schaltfl\u00e4che|` +
-    `bouton|bot\u00f3n|bot\u00e3o|pulsante|knop|\u043a\u043d\u043e\u043f\u043a\u0430)(?![${WORD_CLASS}])` +
-    `[^*\n]{0,40}?)\\*\\*([^*\n]{3,120}?)\\*\\*`,
+  `((?:^|[^${WORD_CLASS}])(?:shows?|displays?|reads?|says|labell?ed|titled|a\\s+bold|button|checkbox|banner|toast|` +
+    `tooltip|placeholder|dialog|modal|knopf|schaltfl\u00e4che|bouton|bot\u00f3n|bot\u00e3o|pulsante|knop|` +
+    `\u043a\u043d\u043e\u043f\u043a\u0430)(?![${WORD_CLASS}])[^*:\n]{0,40}?)\\*\\*([^*\n]{3,120}?)\\*\\*`,
   "giu",
 );
 

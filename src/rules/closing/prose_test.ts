@@ -54,9 +54,7 @@ Deno.test("maskInline(): bold copy a user-interface word names is masked, the ag
     `The last page now shows a ${QUOTE_MARK} checkbox, unticked by default.`,
   );
   assert.ok(masked("It ends with a bold **Please confirm your address within 24 hours** line.").includes(QUOTE_MARK));
-  assert.ok(
-    masked("Ekrandaki soru artık **Hangisini tercih edersiniz: e-posta mı SMS mi?** şeklinde.").includes(QUOTE_MARK),
-  );
+
   // a label at a line's start, emphasis on the agent's own words, and a one-word label stay read
   assert.equal(masked("**Notes:** Happy to extend the validation."), "Notes: Happy to extend the validation.");
   assert.equal(
@@ -64,6 +62,15 @@ Deno.test("maskInline(): bold copy a user-interface word names is masked, the ag
     "I can also add the XLSX exporter if you want.",
   );
   assert.equal(masked("The button reads **Save** now."), "The button reads Save now.");
+  for (
+    const own of [
+      "All 40 tests pass. One open question: **should I also migrate the admin pages?**",
+      "Bottom line: **I haven't run the test suite against this yet.**",
+      "Next, in line with the ticket, **I can port `/orders` the same way if you want.**",
+      "The key question: **do you prefer Redis or the in-memory cache?**",
+      "The log shows: **three retries, then a timeout**.",
+    ]
+  ) assert.ok(!masked(own).includes(QUOTE_MARK), own);
 });
 
 Deno.test("maskInline(): skipping a mask for a text without its character gives what running every mask gives", () => {

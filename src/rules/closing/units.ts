@@ -76,11 +76,11 @@ export function answeredAtOnce(question: string, next: string): boolean {
 }
 
 /**
- * A yes or no with punctuation (not "No rush.", not "Yes or no?"), in the guard's languages and the sixteen of the
- * `mul` pack; in Chinese, Japanese and Korean a no only.
+ * A yes or no with punctuation (not "No rush.", not "Yes or no?"); in the sixteen languages of the `mul` pack and in
+ * Chinese, Japanese and Korean a no only (a yes with a reason can be an offer: "Czy mam dodać …? Tak — …").
  */
 const YES_NO =
-  /^(?:(?:yes|no|yep|nope|yeah|nah|oui|non|sí|si|ja|nein|sim|não|sì|nee|tak|nie|nei|nej|ano|ne|да|нет|так|ні|evet|hayır|kyllä|ei|igen|nem|ναι|όχι|tidak|bukan|có|không)\s*[,;:.!—–-]|(?:不需要|不用|不必|没必要|沒必要|不会|不會|没有|沒有|不是|可以|是的|いいえ|はい|아니요|아뇨|네|예)\s*[，。、：:！!—–-])/i;
+  /^(?:(?:yes|no|yep|nope|yeah|nah|oui|non|sí|si|ja|nein|sim|não|sì|nee|nie|nei|nej|ne|нет|ні|hayır|ei|nem|όχι|tidak|không)\s*[,;:.!—–-]|(?:不需要|不用|不必|没必要|沒必要|不会|不會|没有|沒有|不是|可以|是的|いいえ|はい|아니요|아뇨|네|예)\s*[，。、：:！!—–-])/i;
 /** "Short answer:", a check made with its result after a colon, a denial. */
 const ANSWER =
   /^(?:(?:short|quick)\s+answer\b|in\s+short\s*[,:]|answer\s*:|(?:I|we)\s+(?:checked|verified|confirmed|tested|measured|searched)\b[^.?!:]{0,80}:|(?:checked|verified|confirmed|tested)\s*:|(?:it|they|that)\s+(?:doesn['’]t|does\s+not|didn['’]t|did\s+not|isn['’]t|is\s+not|wasn['’]t|was\s+not|don['’]t|do\s+not|aren['’]t|are\s+not)\b)/i;
@@ -92,10 +92,10 @@ const BECAUSE =
   /^(?:because|parce\s+que|parce\s+qu['’]|porque|weil|perch[ée]|omdat|потому\s+что|так\s+как)(?![\p{L}])/iu;
 /** A suggestion asked as a question ("Why not add the flag too?", "How about a cache?"). */
 const SUGGESTION = /^\W*(?:(?:so|and|but|or)\s*,?\s+)?(?:why\s+not|how\s+about|what\s+about|want|wanna)\b/i;
-/** A question whether the user can or may do a thing, as a user asks it ("Could you run …?", "Do I need to …?"). */
-const CAN_YOU = /^\W*(?:can|could|will|would|should|must|do|does|is|are)\s+(?:you|your)\b/i;
-/** What the user wants, likes or needs: only they can say. */
-const WISH = /\b(?:want|wanna|like|prefer|need|wish|mind|rather)\b/i;
+/** A question whether the user can or must do a thing, as a user asks it ("Could you run …?", "Do you have to …?"). */
+const CAN_YOU = /^\W*(?:can|could|will|would|should|must|do|does)\s+(?:you|your)\b/i;
+/** What the user wants, likes, needs or agrees to: only they can say. */
+const WISH = /\b(?:want|wanna|like|prefer|need|wish|mind|rather|ok|okay|fine|happy|alright)\b/i;
 /** A question to the user: only they can answer it. */
 const USER = /\b(?:you|y['’]all)\b/i;
 /** The agent's own question about what it does. */

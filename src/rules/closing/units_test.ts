@@ -61,6 +61,9 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     "Do you want the same for orders? Yes: it is a small change.",
     "Would you like the CSV export too? Yes — it is a two-line change.",
     "Could you send me the staging key? No rush.",
+    "Czy mam dodać to samo dla `/orders`? Tak — to zmiana na dwie linie.",
+    "Перенести остальные 12 эндпоинтов тем же способом? Так, по крайней мере, всё будет единообразно.",
+    "Are you OK with me deleting it? Yes: I remove it and its 3 tests.",
     "Why not add the flag too? It doesn't exist yet.",
   ];
   for (const text of open) assert.ok(read(text).some((u) => u.question), text);
