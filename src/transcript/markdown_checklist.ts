@@ -110,15 +110,17 @@ const notOwnLead = lazyRegExp(() =>
 const LEAD_IN = /^(?:#{1,6}\s+.{1,80}|\*\*.{1,80}\*\*:?|__.{1,80}__:?|.{1,80}[:：])$/;
 /**
  * An open drawn box that says it is not to be done now, after a dash, a colon or in parentheses at its end: not
- * supported, not a target, not planned, owned elsewhere, blocked or waiting on someone ("⬜ IE 11 — not supported",
- * "⬜ deploy (waiting on the ops window)", "⬜ Security review (AppSec, booked for Friday)"). Bounded, so linear.
+ * supported, not a target, not planned, owned elsewhere, blocked or waiting on someone, nothing to do or the user's
+ * ("⬜ IE 11 — not supported", "⬜ deploy (waiting on the ops window)", "⬜ Security review (AppSec, booked for
+ * Friday)", "⏳ Production deploy — needs your approval"). Bounded, so linear.
  */
 const notOpenWork = lazyRegExp(() =>
   new RegExp(
     "(?:\\s[—–-]\\s|[—–:(]\\s*)[^—–:()]{0,60}?(?:\\bnot\\s+(?:supported|a\\s+target|planned|needed|applicable|in\\s+scope)" +
       "|\\bn/a\\b|\\bout\\s+of\\s+scope|\\bintentionally\\b|\\bdeliberately\\b|\\bwon[’']t\\s+(?:do|fix|be)\\b|" +
       "\\bskipped\\b|\\bowned\\s+by\\b|\\bbooked\\b|\\bscheduled\\b|\\bblocked\\b|\\bwaiting\\s+(?:on|for)\\b|" +
-      "\\bon\\s+hold\\b|\\bnothing\\s+to\\s+do\\b|\\bneeds?\\s+your\\b|\\byour\\s+(?:approval|call|review|sign-?off)\\b)|\\([^()]{0,60}\\b(?:team|ops|qa|appsec|security|legal|finance|release)\\)\\s*[.!]?\\s*$",
+      "\\bon\\s+hold\\b|\\bnothing\\s+to\\s+do\\b|\\bneeds?\\s+your\\b|\\byour\\s+(?:approval|call|review|sign-?off)\\b)|" +
+      "\\([^()]{0,60}\\b(?:team|ops|qa|appsec|security|legal|finance|release)\\)\\s*[.!]?\\s*$",
     "i",
   )
 );

@@ -58,9 +58,10 @@ const QUESTION = /(?:[?？]|[か][。.]?|[吗嗎么][。.]?)[\s"”’」』)]*$
  * for old rows? Yes: …", "Would the cache have broken the admin panel? I checked: …"), answered by a yes or no with
  * punctuation (not "No rush."), "Short answer:", a check made with its result, or a denial ("It doesn't …"); the
  * agent's own question answered by a plain yes or no ("Should we keep v1? No — nothing calls it, so I removed it."); a
- * why-question answered by its because ("Pourquoi … ? Parce que …"). A question to the user ("Do you …?", "Want me to
- * …?") or a suggestion ("Why not add the flag too?") stays a question, and so does the agent's question followed by a
- * reason: "Should I update the docs? They don't mention CRLF." still offers.
+ * why-question answered by its because ("Pourquoi … ? Parce que …"); the user's own question said back and answered
+ * by a yes or no ("Could you run both versions side by side? Yes — …"). A question about what the user wants ("Do you
+ * want …?", "Want me to …?", "Are you OK with …?") or a suggestion ("Why not add the flag too?") stays a question, and
+ * so does the agent's question followed by a reason: "Should I update the docs? They don't mention CRLF." still offers.
  */
 export function answeredAtOnce(question: string, next: string): boolean {
   if (SUGGESTION.test(question)) return WHY.test(question) && BECAUSE.test(next);
@@ -76,8 +77,8 @@ export function answeredAtOnce(question: string, next: string): boolean {
 }
 
 /**
- * A yes or no with punctuation (not "No rush.", not "Yes or no?"); in the sixteen languages of the `mul` pack and in
- * Chinese, Japanese and Korean a no only (a yes with a reason can be an offer: "Czy mam dodać …? Tak — …").
+ * A yes or no with punctuation (not "No rush.", not "Yes or no?"); in the `mul` pack's languages (but for the
+ * Scandinavian "ja") and in Chinese, Japanese and Korean a no only (a yes with a reason can be an offer: "Czy mam dodać …? Tak — …").
  */
 const YES_NO =
   /^(?:(?:yes|no|yep|nope|yeah|nah|oui|non|sí|si|ja|nein|sim|não|sì|nee|nie|nei|nej|ne|нет|ні|hayır|ei|nem|όχι|tidak|không)\s*[,;:.!—–-]|(?:不需要|不用|不必|没必要|沒必要|不会|不會|没有|沒有|不是|可以|是的|いいえ|はい|아니요|아뇨|네|예)\s*[，。、：:！!—–-])/i;
