@@ -52,7 +52,7 @@ export function hasDrawnLine(text: string): boolean {
 
 /** Whether a text may hold a box item (a `[`, or a box character when `boxChars` is set). */
 export function mayHoldBoxes(text: string, boxChars: boolean): boolean {
-  return text.includes("[") || (boxChars && ANY_BOX_CHAR.test(text));
+  return text.includes("[") || (boxChars && hasBoxChar(text));
 }
 /** A code fence line (up to three spaces of indentation, as CommonMark reads one). */
 const FENCE = /^[ \t]{0,3}(```|~~~)/;

@@ -96,11 +96,13 @@ function computeLanguages(text: string): ReadonlySet<string> {
   }
   if (HANGUL.test(sample)) langs.add("ko");
   // beside another script, only the prose outside code and URLs counts (`example.com` is not Portuguese)
-  const prose = langs.size === 0 ? sample : sample.replace(CODE_OR_URL, " ");
-  if (EUROPEAN.test(prose) || (langs.size === 0 ? !readsAsEnglish(prose) : latinProse(prose))) {
+  const otherScript = langs.size > 0;
+  const prose = otherScript ? sample.replace(CODE_OR_URL, " ") : sample;
+  if (EUROPEAN.test(prose) || (otherScript ? latinProse(prose) : !readsAsEnglish(prose))) {
+    // the sixteen `mul` languages too, unless the text shows one of the six and none of theirs (read outside code
+    // and URLs, which `prose` already is beside another script)
+    const words = otherScript ? prose : sample.replace(CODE_OR_URL, " ");
     for (const lang of EUROPEAN_LANGS) langs.add(lang);
-    // the sixteen `mul` languages too, unless the text shows one of the six and none of theirs
-    const words = prose.replace(CODE_OR_URL, " ");
     if (MORE_LETTERS.test(words) || MORE_WORDS.test(words) || !SIX_WORDS.test(words)) langs.add(MORE_LANGS);
   }
   // after the Latin-script gate, which it must not change

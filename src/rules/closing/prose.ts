@@ -39,10 +39,10 @@ export function maskInline(text: string): string {
   if (out.includes("http")) out = out.replace(URL, CODE_MARK);
   if (DOUBLE_QUOTE_OPENERS.some((q) => out.includes(q))) out = out.replace(DOUBLE_QUOTES, quoted);
   if (out.includes("'")) {
-    out = out.replace(SINGLE_QUOTES, (_all, before: string, inner: string) => `${before}${quoted(inner)}`);
+    out = out.replace(SINGLE_QUOTES, quotedAfter);
   }
   if (out.includes("**")) {
-    out = out.replace(UI_BOLD, (_all, before: string, inner: string) => `${before}${quoted(inner)}`);
+    out = out.replace(UI_BOLD, quotedAfter);
   }
   if (out.includes("*") || out.includes("_")) out = out.replace(EMPHASIS, "");
   return out;
@@ -62,6 +62,11 @@ export const UI_BOLD = new RegExp(
     `\u043a\u043d\u043e\u043f\u043a\u0430)(?![${WORD_CLASS}])[^*:\n]{0,40}?)\\*\\*([^*\n]{3,120}?)\\*\\*`,
   "giu",
 );
+
+/** A match of SINGLE_QUOTES or UI_BOLD: what stands before the span, then the span as quoted() reads it. */
+function quotedAfter(_all: string, before: string, inner: string): string {
+  return `${before}${quoted(inner)}`;
+}
 
 /** The characters a DOUBLE_QUOTES match starts with. */
 const DOUBLE_QUOTE_OPENERS = ['"', "“", "„", "«", "「", "『", "‘"];

@@ -64,14 +64,14 @@ const QUESTION = /(?:[?？]|[か][。.]?|[吗嗎么][。.]?)[\s"”’」』)]*$
  * so does the agent's question followed by a reason: "Should I update the docs? They don't mention CRLF." still offers.
  */
 export function answeredAtOnce(question: string, next: string): boolean {
-  if (SUGGESTION.test(question)) return WHY.test(question) && BECAUSE.test(next);
+  const because = WHY.test(question) && BECAUSE.test(next);
+  if (SUGGESTION.test(question)) return because;
   if (USER.test(question)) {
     // the user's own question said back and answered ("Could you run both versions side by side? Yes — …"); one
     // about what the user wants or would like ("Do you want …? Yes: …") still waits for them
-    return (WHY.test(question) && BECAUSE.test(next)) ||
-      (CAN_YOU.test(question) && !WISH.test(question) && YES_NO.test(next));
+    return because || (CAN_YOU.test(question) && !WISH.test(question) && YES_NO.test(next));
   }
-  if (WHY.test(question) && BECAUSE.test(next)) return true;
+  if (because) return true;
   // the agent's own question ("Should we keep v1? No — …") is closed by a plain yes or no only
   return AGENT.test(question) ? YES_NO.test(next) : YES_NO.test(next) || ANSWER.test(next);
 }
