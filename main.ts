@@ -233,6 +233,13 @@ async function hookCommand(argv: string[]): Promise<number> {
 }
 
 async function readStdin(limit: number): Promise<string> {
+  const bytes = await readStdinBytes(limit);
+  if (bytes === null) throw new RangeError(`Payload is larger than ${limit} bytes; allowed without deciding`);
+  return new TextDecoder().decode(bytes);
+}
+
+/** All of stdin, or null as soon as it passes limit bytes (the rest is not read). */
+async function readStdinBytes(limit: number): Promise<Uint8Array | null> {
   const chunks: Uint8Array[] = [];
   let total = 0;
   const buffer = new Uint8Array(64 * 1024);
@@ -240,7 +247,7 @@ async function readStdin(limit: number): Promise<string> {
     const n = await Deno.stdin.read(buffer);
     if (n === null) break;
     total += n;
-    if (total > limit) throw new RangeError(`Payload is larger than ${limit} bytes; allowed without deciding`);
+    if (total > limit) return null;
     chunks.push(buffer.slice(0, n));
   }
   const all = new Uint8Array(total);
@@ -249,7 +256,7 @@ async function readStdin(limit: number): Promise<string> {
     all.set(chunk, offset);
     offset += chunk.length;
   }
-  return new TextDecoder().decode(all);
+  return all;
 }
 
 function stderrIsTerminal(): boolean {
@@ -312,6 +319,8 @@ function cliContext(): CliContext {
     isTTY: Deno.stdout.isTerminal(),
     now: () => new Date(),
     cwd: processCwd,
+    readStdin: readStdinBytes,
+    stdinIsTerminal,
   };
 }
 

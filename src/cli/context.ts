@@ -16,6 +16,10 @@ export interface CliContext {
   now(): Date;
   /** The working directory (relative paths resolve against it), or null when the read scope does not cover it. */
   cwd(): string | null;
+  /** All of stdin, or null once it passes limit bytes (`relay send --file -`); absent where there is no stdin. */
+  readStdin?(limit: number): Promise<Uint8Array | null>;
+  /** stdin is a terminal (a command reading it says so first). */
+  stdinIsTerminal?(): boolean;
 }
 
 /** A subcommand module: its flag spec and its runner, which returns the exit code. */

@@ -50,12 +50,12 @@ const SUBS: Record<Sub, CommandSpec> = {
   },
   send: {
     name: "relay send",
-    usage: "relay send TEXT | --file F [--force] [--dir DIR]",
+    usage: "relay send TEXT | --file F | --file - [--force] [--dir DIR]",
     summary:
       "Write the next instruction to to-code.md (atomically), numbered one above the last turn sent or consumed.",
     flags: {
       ...DIR_FLAG,
-      file: { type: "string", value: "F", help: "read the instruction from file F" },
+      file: { type: "string", value: "F", help: "read the instruction from file F (- reads it from stdin)" },
       force: {
         type: "boolean",
         help: "replace a to-code.md that holds text without a turn line (refused otherwise, exit 2)",
@@ -337,7 +337,9 @@ async function send(
     throw new UsageError("relay send: give TEXT or --file F, not both");
   }
   let body: string;
-  if (typeof file === "string") {
+  if (file === "-") {
+    body = await fromStdin(ctx);
+  } else if (typeof file === "string") {
     try {
       const read = await readRegularText(file, { maxBytes: MAX_INSTRUCTION_BYTES, label: "instruction file" });
       if (read === null) throw new Deno.errors.NotFound("no such file");
@@ -540,6 +542,19 @@ async function log(ctx: CliContext, paths: RelayPaths, lines: number): Promise<n
   }
   ctx.out(tail.lines.join("\n") + "\n");
   return 0;
+}
+
+/** `relay send --file -`: the instruction from stdin, refused past the size limit before more is read. */
+async function fromStdin(ctx: CliContext): Promise<string> {
+  if (ctx.readStdin === undefined) throw new CommandError("relay send: --file -: no stdin to read here");
+  if (ctx.stdinIsTerminal?.() === true) {
+    ctx.err("relay send: reading the instruction from stdin (end it with Ctrl-D)\n");
+  }
+  const bytes = await ctx.readStdin(MAX_INSTRUCTION_BYTES);
+  if (bytes === null) {
+    throw new UsageError(`relay send: the instruction on stdin is over the ${MAX_INSTRUCTION_BYTES}-byte limit`);
+  }
+  return new TextDecoder().decode(bytes);
 }
 
 /** Whether a file holds anything but blanks (missing: no). */

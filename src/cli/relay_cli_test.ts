@@ -457,3 +457,40 @@ Deno.test("relay send --file: a file outside the read scope is named, with a way
   );
   await Deno.remove(elsewhere, { recursive: true });
 });
+
+Deno.test("relay send --file -: the instruction from stdin, under the same limit, and nothing written past it", async () => {
+  const { home, project, relay } = await setup();
+  assert.equal((await runCli(["relay", "on"], { home, cwd: project })).code, 0);
+  const send = await runCli(["relay", "send", "--file", "-"], {
+    home,
+    cwd: project,
+    stdin: "Write the fifth guide.\n- with a list\n",
+  });
+  assert.equal(send.code, 0, send.stderr);
+  assert.equal(send.stderr, "", "a pipe is read without the terminal's hint");
+  assert.equal(
+    await Deno.readTextFile(join(relay, "to-code.md")),
+    "turn: 1\n\nWrite the fifth guide.\n- with a list\n",
+  );
+
+  const empty = await runCli(["relay", "send", "--file", "-"], { home, cwd: project, stdin: "\n  \n" });
+  assert.equal(empty.code, 2);
+  assert.equal(empty.stderr, "cliffhanger-bin: relay send: the instruction is empty\n");
+
+  // 256 KiB and one byte: refused as soon as it passes the limit, and to-code.md keeps turn 1
+  const over = await runCli(["relay", "send", "--file", "-"], {
+    home,
+    cwd: project,
+    stdin: "x".repeat(256 * 1024 + 1),
+  });
+  assert.equal(over.code, 2);
+  assert.equal(over.stderr, "cliffhanger-bin: relay send: the instruction on stdin is over the 262144-byte limit\n");
+  assert.match(await Deno.readTextFile(join(relay, "to-code.md")), /^turn: 1\n/);
+
+  const both = await runCli(["relay", "send", "x", "--file", "-"], { home, cwd: project, stdin: "y" });
+  assert.equal(both.code, 2);
+  assert.match(both.stderr, /give TEXT or --file F, not both/);
+
+  const help = await runCli(["relay", "send", "--help"], { home, cwd: project });
+  assert.match(help.stdout, /--file F +read the instruction from file F \(- reads it from stdin\)/);
+});

@@ -297,3 +297,36 @@ Deno.test("relay queue: a second name for a taken turn, or one written after its
     await Deno.remove(world.root, { recursive: true });
   }
 });
+
+Deno.test("relay send --file - on a terminal says it reads stdin; with no stdin it says so in one line", async () => {
+  const world = await makeWorld();
+  try {
+    let err = "";
+    let out = "";
+    const ctx: CliContext = {
+      env: world.env,
+      paths: world.home,
+      out: (t) => void (out += t),
+      err: (t) => void (err += t),
+      isTTY: false,
+      cwd: () => null,
+      now: () => new Date(),
+      readStdin: (limit) => {
+        assert.equal(limit, 256 * 1024);
+        return Promise.resolve(new TextEncoder().encode("Typed at the terminal.\n"));
+      },
+      stdinIsTerminal: () => true,
+    };
+    assert.equal(await relayCommand.run(ctx, ["send", "--file", "-", "--dir", world.relay.dir]), 0);
+    assert.match(err, /^relay send: reading the instruction from stdin \(end it with Ctrl-D\)\n/);
+    assert.match(out, /^sent turn 1 /);
+    assert.equal(await Deno.readTextFile(world.relay.toCode), "turn: 1\n\nTyped at the terminal.\n");
+    const { readStdin: _gone, ...noStdin } = ctx;
+    await assert.rejects(
+      relayCommand.run(noStdin, ["send", "--file", "-", "--dir", world.relay.dir]),
+      /relay send: --file -: no stdin to read here/,
+    );
+  } finally {
+    await Deno.remove(world.root, { recursive: true });
+  }
+});
