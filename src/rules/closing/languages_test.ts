@@ -168,3 +168,14 @@ Deno.test("languagesOf(): the `mul` rules stay in for the sixteen languages besi
   // a Spanish text naming a URL stays out
   assert.equal(has("Listo, el PR está en https://example.com/pr/1. ¿Quieres que añada los tests?"), false);
 });
+
+Deno.test("languagesOf(): English in code spans does not make the prose around it English", () => {
+  const norwegian =
+    "Terraform-koden er skrevet, og `terraform validate` går gjennom. Men `terraform plan` feiler med " +
+    "`403: caller does not have permission for this`. Kan du gi den rollen `roles/cloudsql.admin` i prosjektet?";
+  assert.ok(languagesOf(norwegian).has(MORE_LANGS));
+  // an English report that quotes code is still English only
+  assert.deepEqual([
+    ...languagesOf("Fixed `is_valid(x)` in `for_each.py`; all 12 tests pass and the branch is pushed."),
+  ], []);
+});
