@@ -77,6 +77,40 @@ export function answeredAtOnce(question: string, next: string): boolean {
 }
 
 /**
+ * A question said back before its answer, which follows it (in the next paragraph or list item too): one labelled as a
+ * question ("Q: Should we switch to uv?", "**Frage:** …"), anywhere; or, opening the message, one that starts with a
+ * question word ("Ile trwa pełna reindeksacja?", "Tại sao API chậm?", "What happens if two workers …?") — the user's
+ * question restated as a heading. Not one about what the user wants or thinks ("Which would you prefer?") nor a
+ * suggestion ("Why not …?").
+ */
+function saidBack(question: string, opensMessage: boolean): boolean {
+  if (LABELLED.test(question)) return true;
+  return opensMessage && WH_OPEN.test(question) && !SUGGESTION.test(question) && !USER.test(question);
+}
+
+/** A question labelled as one: "Q:", "Question:", and the word in the guard's other languages. */
+const LABELLED =
+  /^\W*(?:q|question|frage|pregunta|pergunta|domanda|vraag|вопрос|pytanie|ot[áa]zka|soru|c[âa]u\s+h[ỏo]i|pertanyaan|sp[øo]rsm[åa]l|fr[åa]ga|sp[øo]rgsm[åa]l|kysymys|[îi]ntrebare|питання|ερώτηση|k[ée]rd[ée]s|שאלה|سؤال|प्रश्न|質問|问题|問題|질문)\s*\**\s*[:：.)]/iu;
+/**
+ * A question word opening a question, in the guard's Latin-script languages, Russian and the sixteen (Chinese, Japanese
+ * and Korean put theirs elsewhere).
+ */
+const WH_OPEN = new RegExp(
+  "^\\W*(?:what|why|how|when|where|which|who|whose|qu[ée]|por\\s+qu[ée]|c[óo]mo|cu[áa]ndo|d[óo]nde|cu[áa]l(?:es)?|" +
+    "qui[ée]n|cu[áa]nt[oa]s?|was|warum|wieso|weshalb|wie|wann|wo|welche[rsnm]?|wer|quoi|pourquoi|comment|quand|o[ùu]|" +
+    "quel(?:le)?s?|combien|o\\s+que|por\\s+que|quando|onde|qua(?:l|is)|quem|quanto|cosa|che\\s+cosa|perch[ée]|come|dove|" +
+    "quale|quali|chi|wat|waarom|hoe|wanneer|waar|welke|что|почему|зачем|как|когда|где|какой|какая|какие|кто|сколько|" +
+    "co|dlaczego|czemu|jak|kiedy|gdzie|kt[óo]r[yae]|kto|ile|pro[čc]|kdy|kde|kolik|vad|varf[öo]r|hur|n[äa]r|vilk(?:en|et|a)|" +
+    "vem|hva[d]?|hvorfor|hvordan|hvorn[åa]r|n[åa]r|hvor|hvilk(?:en|et|e)|hvem|mit[äa]|mik[äa]|miksi|miten|kuinka|" +
+    "milloin|miss[äa]|kuka|paljonko|montako|de\\s+ce|cum|c[âa]nd|unde|care|cine|c[âa]t(?:e|i)?|що|чому|навіщо|як|коли|" +
+    "де|який|яка|які|хто|скільки|τι|γιατί|πώς|πότε|πού|ποι(?:ος|α|ο)|πόσ(?:ο|α|ες|οι)|mi[ée]rt|hogyan|mikor|hol|" +
+    "melyik|mennyi|h[áa]ny|neden|ni[çc]in|nas[ıi]l|hangi|ka[çc]|nerede|t[ạa]i\\s+sao|v[ìi]\\s+sao|l[àa]m\\s+sao|" +
+    "khi\\s+n[àa]o|bao\\s+l[âa]u|bao\\s+nhi[êe]u|mengapa|kenapa|bagaimana|kapan|siapa|berapa|क्यों|कैसे|कब|कहाँ|" +
+    "कौन|कितना|कितने|कितनी|لماذا|كيف|متى|أين|ماذا|كم|למה|מדוע|איך|מתי|איפה|כמה|איזה)(?![\\p{L}\\p{M}])",
+  "iu",
+);
+
+/**
  * A yes or no with punctuation (not "No rush.", not "Yes or no?"); in the `mul` pack's languages (but for the
  * Scandinavian "ja") and in Chinese, Japanese and Korean a no only (a yes with a reason can be an offer: "Czy mam dodać …? Tak — …").
  */
@@ -137,10 +171,14 @@ export function readStructure(message: string, options: UnitOptions): Structure 
       blockOf.push(b);
     }
   }
+  const opening = units.findIndex((u) => u.kind === "sentence");
   for (let i = 0; i + 1 < units.length; i++) {
     const next = units[i + 1]!;
     const u = units[i]!;
-    if (u.question && blockOf[i + 1] === blockOf[i] && answeredAtOnce(u.text, next.text)) {
+    if (!u.question) continue;
+    const answered = (blockOf[i + 1] === blockOf[i] && answeredAtOnce(u.text, next.text)) ||
+      (next.kind === "sentence" && !next.question && saidBack(u.text, i === opening));
+    if (answered) {
       u.question = false;
       u.answered = true;
     }

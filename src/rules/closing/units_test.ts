@@ -69,6 +69,30 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
   for (const text of open) assert.ok(read(text).some((u) => u.question), text);
 });
 
+Deno.test("readStructure(): a question said back before its answer (labelled, or a question word opening the message)", () => {
+  const saidBack = [
+    "Ile trwa pełna reindeksacja?\n\nOkoło 47 minut na kopii produkcji.",
+    "Tại sao API phản hồi chậm vào giờ cao điểm?\nVì mỗi request đều gọi sang dịch vụ tỷ giá mà không có cache.",
+    "כמה זמן תיקח העברת כל הקבצים?\n\nכ־6 שעות.",
+    "What happens if two workers pick up the same job?\n\nThey can't both run it: only one update matches the row.",
+    "Q: Should we switch from pip-tools to uv?\n\nFor this repo, yes: it resolves the same lock in 2 s.",
+    "Done.\n\n**Q:** Is the old client still supported?\nOnly until March, as the release notes say.",
+  ];
+  for (const text of saidBack) assert.ok(read(text).every((u) => !u.question), text);
+  const asked = [
+    // not opening the message: the closing question stays one
+    "Fixed the parser.\n\nWhich format should the export use?\nBoth are supported by the library.",
+    // about what the user wants or thinks, or a suggestion
+    "Which would you prefer?\n\nBoth pass the tests.",
+    "Why not add the same check to `/orders`?\n\nIt has the same gap.",
+    // a question with nothing after it
+    "Ile trwa pełna reindeksacja?",
+    // an agent's own yes/no question that opens the message is not a question word's
+    "Should I also port the CLI?\n\nThe library is done and its 40 tests pass.",
+  ];
+  for (const text of asked) assert.ok(read(text).some((u) => u.question), text);
+});
+
 Deno.test("readStructure(): a repeated closing mark reads as one (`??`, `?!`)", () => {
   const units = read("Done. quick q — should the flag default to on or off?? Really?! Shall I push it!? Great!!");
   assert.deepEqual(units.map((u) => u.text), [
