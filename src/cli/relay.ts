@@ -7,7 +7,7 @@ import { inScope, launcherPrograms, readLauncher } from "../settings/launcher.ts
 import { readConfigFile } from "../config_file.ts";
 import { clearConsumed, MAX_INSTRUCTION_BYTES, queueDir, queuedPath } from "../relay/queue.ts";
 import { shellWord } from "../settings/handler_words.ts";
-import { readRegularText, UnsafeFileError } from "../store/safe_file.ts";
+import { readRegularText, TooLargeError, UnsafeFileError } from "../store/safe_file.ts";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { type CommandSpec, intFlag, parseCommandArgs, renderHelp } from "./args.ts";
 import type { CliContext, Command } from "./context.ts";
@@ -345,6 +345,13 @@ async function send(
       if (read === null) throw new Deno.errors.NotFound("no such file");
       body = read;
     } catch (e) {
+      // too long is the same usage error as a TEXT over the limit, naming the file
+      if (e instanceof TooLargeError) {
+        throw new UsageError(
+          `relay send: the instruction in "${file}" is ${e.size === null ? "" : `${e.size} bytes, `}over the ` +
+            `${MAX_INSTRUCTION_BYTES}-byte limit`,
+        );
+      }
       // the file, not the relay folder, is out of the binary's read scope (Deno's NotCapable); an ordinary
       // "permission denied" is the file's own mode
       if (e instanceof Deno.errors.NotCapable) {

@@ -458,6 +458,21 @@ Deno.test("relay send --file: a file outside the read scope is named, with a way
   await Deno.remove(elsewhere, { recursive: true });
 });
 
+Deno.test("relay send --file: a file over 256 KiB is a usage error naming it, like a TEXT over the limit", async () => {
+  const { home, project, relay } = await setup();
+  assert.equal((await runCli(["relay", "on"], { home, cwd: project })).code, 0);
+  const file = join(project, "big.md");
+  await Deno.writeTextFile(file, "x".repeat(256 * 1024 + 1));
+  const send = await runCli(["relay", "send", "--file", file], { home, cwd: project });
+  assert.equal(send.code, 2);
+  assert.equal(send.stdout, "");
+  assert.equal(
+    send.stderr,
+    `cliffhanger-bin: relay send: the instruction in "${file}" is 262145 bytes, over the 262144-byte limit\n`,
+  );
+  await assert.rejects(Deno.stat(join(relay, "to-code.md")), Deno.errors.NotFound);
+});
+
 Deno.test("relay send --file -: the instruction from stdin, under the same limit, and nothing written past it", async () => {
   const { home, project, relay } = await setup();
   assert.equal((await runCli(["relay", "on"], { home, cwd: project })).code, 0);

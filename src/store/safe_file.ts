@@ -15,6 +15,14 @@ export class UnsafeFileError extends Error {
   override name = "UnsafeFileError";
 }
 
+/** A file over the read's size cap: `size` is its size at the look, or null when it grew past the cap while read. */
+export class TooLargeError extends UnsafeFileError {
+  override name = "TooLargeError";
+  constructor(message: string, readonly size: number | null) {
+    super(message);
+  }
+}
+
 export interface SafeReadOptions {
   /** Largest file read, in bytes. */
   maxBytes: number;
@@ -84,8 +92,9 @@ async function readLookedAt(
   options: Pick<SafeReadOptions, "maxBytes" | "label">,
 ): Promise<Uint8Array | null> {
   if (info.size > options.maxBytes) {
-    throw new UnsafeFileError(
+    throw new TooLargeError(
       `${options.label} "${path}" is ${info.size} bytes, over the ${options.maxBytes}-byte limit; not read`,
+      info.size,
     );
   }
   const opened = await openIfPresent(path);
@@ -100,7 +109,10 @@ async function readLookedAt(
     if (n === null) break;
     total += n;
     if (total > options.maxBytes) {
-      throw new UnsafeFileError(`${options.label} "${path}" grew over the ${options.maxBytes}-byte limit; not read`);
+      throw new TooLargeError(
+        `${options.label} "${path}" grew over the ${options.maxBytes}-byte limit; not read`,
+        null,
+      );
     }
     parts.push(chunk.slice(0, n));
   }
