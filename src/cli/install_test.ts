@@ -67,6 +67,26 @@ Deno.test("install writes the user settings by default and says so", async () =>
   );
 });
 
+Deno.test("install: a folder with files in it at the settings lock's name is left as it is and named; an empty one is removed", async () => {
+  await using home = await tempHome();
+  const lock = `${home.settings}.cliffhanger-lock`;
+  await Deno.mkdir(join(lock, "mine"), { recursive: true });
+  await Deno.writeTextFile(join(lock, "mine", "keep.txt"), "precious\n");
+  const ctx = fakeContext(home.dir);
+  assert.equal(await installCode(ctx, [], { hookCommand: BINARY }), 1);
+  assert.match(
+    ctx.stderr(),
+    new RegExp(
+      `cannot take the lock "${lock}": a folder with files in it is at its name, not a lock file; it was left`,
+    ),
+  );
+  assert.equal(await Deno.readTextFile(join(lock, "mine", "keep.txt")), "precious\n");
+  await Deno.remove(join(lock, "mine"), { recursive: true });
+  const again = fakeContext(home.dir);
+  assert.equal(await installCode(again, [], { hookCommand: BINARY }), 0, again.stderr());
+  await assert.rejects(Deno.lstat(lock), Deno.errors.NotFound);
+});
+
 Deno.test("install --json prints one object with the documented keys", async () => {
   await using home = await tempHome();
   const ctx = fakeContext(home.dir);

@@ -473,6 +473,23 @@ Deno.test("relay send --file: a file over 256 KiB is a usage error naming it, li
   await assert.rejects(Deno.stat(join(relay, "to-code.md")), Deno.errors.NotFound);
 });
 
+Deno.test("relay send: a folder with files in it at the send lock's name is left as it is, and the send fails naming it", async () => {
+  const { home, project, relay } = await setup();
+  assert.equal((await runCli(["relay", "on"], { home, cwd: project })).code, 0);
+  const lock = join(relay, ".to-code.md.lock");
+  await Deno.mkdir(join(lock, "notes"), { recursive: true });
+  await Deno.writeTextFile(join(lock, "notes", "keep.txt"), "precious\n");
+  const send = await runCli(["relay", "send", "hello"], { home, cwd: project });
+  assert.equal(send.code, 1);
+  assert.equal(
+    send.stderr,
+    `cliffhanger-bin: cannot take the lock "${lock}": a folder with files in it is at its name, not a lock file; ` +
+      "it was left as it is: move it away or remove it\n",
+  );
+  assert.equal(await Deno.readTextFile(join(lock, "notes", "keep.txt")), "precious\n");
+  await assert.rejects(Deno.stat(join(relay, "to-code.md")), Deno.errors.NotFound);
+});
+
 Deno.test("relay send --file -: the instruction from stdin, under the same limit, and nothing written past it", async () => {
   const { home, project, relay } = await setup();
   assert.equal((await runCli(["relay", "on"], { home, cwd: project })).code, 0);

@@ -6,6 +6,7 @@ import { lstatOrNull, refuseLinkedFolder, UnsafeFileError } from "./safe_file.ts
 import { dirname, join, resolve } from "../path.ts";
 import { sleep } from "../sleep.ts";
 import { randomToken } from "./random_token.ts";
+import { CommandError } from "../errors.ts";
 
 export interface LockOptions {
   /** Longest wait for the lock (default 3000 ms). */
@@ -26,6 +27,8 @@ export interface LockOptions {
    * settings file or in a relay folder, which are the user's or the project's folders, not ours).
    */
   folderMode?: number;
+  /** Writes the token into the lock file just created (tests inject a failure, such as a full disk). */
+  writeToken?: (file: Deno.FsFile, bytes: Uint8Array) => Promise<void>;
 }
 
 /** A lock file older than this (ms) was left by a killed process; every taker treats it as free. */
@@ -67,6 +70,19 @@ export class LockTimeoutError extends Error {
   override name = "LockTimeoutError";
 }
 
+/**
+ * Something at a lock's name that is not a lock file of ours and is not ours to remove (a folder with files in it, a
+ * link, a FIFO, a file longer than any token): left as it is, and the command fails naming it (a hook fails open).
+ */
+export class LockBlockedError extends CommandError {
+  override name = "LockBlockedError";
+}
+
+async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
+  let at = 0;
+  while (at < bytes.length) at += await file.write(bytes.subarray(at));
+}
+
 export async function withLock<T>(lockPath: string, body: () => Promise<T>, options: LockOptions = {}): Promise<T> {
   const release = await acquireLock(lockPath, options);
   try {
@@ -103,10 +119,15 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
     try {
       const file = await Deno.open(lockPath, { write: true, createNew: true, mode: 0o600 });
       try {
-        await file.write(new TextEncoder().encode(token));
-      } finally {
+        await (options.writeToken ?? writeAll)(file, new TextEncoder().encode(token));
+      } catch (e) {
+        // made just now, exclusively, so ours: an empty lock left behind (a full disk) would hold every later
+        // taker off until it went stale
         file.close();
+        await Deno.remove(lockPath).catch(() => {});
+        throw e;
       }
+      file.close();
       if (releases !== startedAt) {
         await Deno.remove(lockPath).catch(() => {});
         throw new LockReleasedError(`Gave up lock "${lockPath}": the process is giving up`);
@@ -123,7 +144,8 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
     } catch (e) {
       if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
     }
-    // a stale lock, or something that is not a lock file at all, is cleared: try again at once
+    // a stale lock, or an empty folder, is removed: try again at once; anything else that is no lock file of ours
+    // is refused (LockBlockedError)
     if (await removeIfStale(lockPath, staleMs)) continue;
     if (Date.now() >= deadline) throw new LockTimeoutError(`Cannot take lock "${lockPath}": held by another process`);
     await sleep(pollMs);
@@ -154,16 +176,33 @@ function isLockFile(entry: Deno.FileInfo): boolean {
 
 /**
  * Removes a lock older than `staleMs`, but only if it still holds the token read before the age check: a waiter
- * that lost the race must not delete the lock another waiter just took over.
+ * that lost the race must not delete the lock another waiter just took over. An empty folder at the lock's name is
+ * removed too; anything else that cannot be a lock file of ours is never removed: LockBlockedError names it.
  */
 async function removeIfStale(lockPath: string, staleMs: number): Promise<boolean> {
+  let entry: Deno.FileInfo;
   try {
-    // not a lock file at all (a folder, a link, a FIFO, a file longer than any token): no process holds it, and
-    // waiting would cost every call the whole wait, forever. The entry itself is removed (a link is never followed).
-    if (!isLockFile(await Deno.lstat(lockPath))) {
-      await Deno.remove(lockPath, { recursive: true });
-      return true;
+    entry = await Deno.lstat(lockPath);
+  } catch {
+    return false; // vanished: the next attempt decides
+  }
+  if (!isLockFile(entry)) {
+    // not a lock file at all: no process holds it, and waiting would cost every call the whole wait, forever. It is
+    // not ours either, so only an empty folder is removed (a plain remove, which fails on a folder with files in it)
+    if (entry.isDirectory) {
+      try {
+        await Deno.remove(lockPath);
+        return true;
+      } catch (e) {
+        if (e instanceof Deno.errors.NotFound) return true;
+      }
     }
+    throw new LockBlockedError(
+      `cannot take the lock "${lockPath}": ${blockerKind(entry)} is at its name, not a lock file; it was left as ` +
+        "it is: move it away or remove it",
+    );
+  }
+  try {
     const token = await Deno.readTextFile(lockPath); // looked at just above: a regular file no longer than a token
     const info = await Deno.stat(lockPath);
     const age = Date.now() - (info.mtime?.getTime() ?? Date.now());
@@ -175,6 +214,13 @@ async function removeIfStale(lockPath: string, staleMs: number): Promise<boolean
     // vanished between checks, or unreadable: the next attempt decides
     return false;
   }
+}
+
+function blockerKind(entry: Deno.FileInfo): string {
+  if (entry.isDirectory) return "a folder with files in it";
+  if (entry.isSymlink) return "a link";
+  if (entry.isFile) return `a file of ${entry.size} bytes`;
+  return "a special file (a FIFO, a socket or a device)";
 }
 
 /**

@@ -1,7 +1,7 @@
 /** The session lock: what is at the lock path when it is not a lock file. Other lock tests are in reliability/. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { acquireLock, LockReleasedError, releaseHeldLocks, withLock } from "./lock.ts";
+import { acquireLock, LockBlockedError, LockReleasedError, releaseHeldLocks, withLock } from "./lock.ts";
 import { UnsafeFileError } from "./safe_file.ts";
 
 async function touch(path: string): Promise<string> {
@@ -9,24 +9,59 @@ async function touch(path: string): Promise<string> {
   return path;
 }
 
-Deno.test("acquireLock(): a folder, a link or a FIFO at the lock path is cleared at once, not waited on", async () => {
+Deno.test("acquireLock(): an empty folder at the lock path is removed at once; nothing else that is not ours is", async () => {
   const dir = await Deno.makeTempDir();
   try {
+    const empty = join(dir, "empty.lock");
+    await Deno.mkdir(empty);
+    // no wait at all: the only way through is removing the empty folder on the first look
+    const release = await acquireLock(empty, { waitMs: 0 });
+    assert.ok((await Deno.lstat(empty)).isFile, "a real lock file now");
+    await release();
+
     const victim = join(dir, "victim");
     await Deno.writeTextFile(victim, "keep\n");
+    const expected = {
+      folder: /a folder with files in it is at its name/,
+      link: /a link is at its name/,
+      fifo: /a special file \(a FIFO, a socket or a device\) is at its name/,
+      "huge file": /a file of 1073741824 bytes is at its name/,
+    };
     for (const kind of ["folder", "link", "fifo", "huge file"] as const) {
       const lockPath = join(dir, `${kind}.lock`);
-      if (kind === "folder") await Deno.mkdir(join(lockPath, "inner"), { recursive: true });
-      else if (kind === "link") await Deno.symlink(victim, lockPath);
-      // a fresh file far longer than a token (sparse: 1 GiB): never read whole, cleared like the rest
+      if (kind === "folder") {
+        await Deno.mkdir(join(lockPath, "notes"), { recursive: true });
+        await Deno.writeTextFile(join(lockPath, "notes", "keep.txt"), "precious\n");
+      } else if (kind === "link") await Deno.symlink(victim, lockPath);
+      // a fresh file far longer than a token (sparse: 1 GiB): never read whole
       else if (kind === "huge file") await Deno.truncate(await touch(lockPath), 1024 ** 3);
       else assert.ok((await new Deno.Command("mkfifo", { args: [lockPath] }).output()).success);
-      // no wait at all: the only way through is clearing the entry on the first look
-      const release = await acquireLock(lockPath, { waitMs: 0 });
-      assert.ok((await Deno.lstat(lockPath)).isFile, `${kind}: a real lock file now`);
-      await release();
+      // refused on the first look, not waited on, and left as it is
+      await assert.rejects(
+        acquireLock(lockPath, { waitMs: 10_000 }),
+        (e) =>
+          e instanceof LockBlockedError && e.message.includes(`"${lockPath}"`) && expected[kind].test(e.message) &&
+          /left as it is: move it away or remove it$/.test(e.message),
+      );
+      assert.ok(await Deno.lstat(lockPath), `${kind}: left in place`);
     }
+    assert.equal(await Deno.readTextFile(join(dir, "folder.lock", "notes", "keep.txt")), "precious\n");
     assert.equal(await Deno.readTextFile(victim), "keep\n", "the link's target is untouched");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("acquireLock(): when writing the token fails (a full disk), the lock file just made is removed", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const lockPath = join(dir, "s.lock");
+    const full = () => Promise.reject(new Error("No space left on device (os error 28)"));
+    await assert.rejects(acquireLock(lockPath, { waitMs: 0, writeToken: full }), /No space left on device/);
+    await assert.rejects(Deno.lstat(lockPath), Deno.errors.NotFound, "no empty lock left behind");
+    // the next taker gets it at once, without waiting for a stale lock
+    const release = await acquireLock(lockPath, { waitMs: 0 });
+    await release();
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
