@@ -101,6 +101,10 @@ export function computeScopes(input: ScopeInput): Scopes {
   const settings = [join(input.claudeDir, "settings.json"), ...(input.extraSettingsFiles ?? [])].map((p) => resolve(p));
   const settingsWrites = unique(settings.flatMap((p) => [p, settingsTempPath(p), settingsLockFile(p)]));
   const relay = (input.relayDirs ?? []).flatMap((d) => [resolve(d), join(dirname(resolve(d)), "PROGRESS.md")]);
+  // with git in the run scope, the relay's checkpoint first looks at the project's `.git` (is it a real folder, with no
+  // `commondir`): read only
+  const withGit = (input.runCommands ?? []).some((c) => c === "git" || c.endsWith("/git"));
+  const gitLook = withGit ? (input.relayDirs ?? []).map((d) => join(dirname(resolve(d)), ".git")) : [];
   const extraRead = (input.extraRead ?? []).map((p) => resolve(p));
   return {
     // of Claude Code's folder only the transcripts, the settings files and the installed plugins (their list and
@@ -112,6 +116,7 @@ export function computeScopes(input: ScopeInput): Scopes {
       resolve(input.cliffhangerHome),
       ...settingsWrites,
       ...relay,
+      ...gitLook,
       ...extraRead,
     ]),
     write: unique([resolve(input.cliffhangerHome), ...settingsWrites, ...relay]),

@@ -93,3 +93,11 @@ Deno.test("bundleRunArgs(): the bundle's entry in main.ts's place and its folder
   assert.equal(bundleRunArgs(["run", MAIN_PATH], "dist/b/main.js").at(-1), join(Deno.cwd(), "dist/b/main.js"));
   assert.throws(() => bundleRunArgs(args, "/a,b/main.js"), CommaPathError);
 });
+
+Deno.test("computeScopes: with git in the run scope, each relay's project .git is readable (the checkpoint's look), never writable", () => {
+  const base = { home: "/h", claudeDir: "/h/.claude", cliffhangerHome: "/h/.cliffhanger", relayDirs: ["/p/relay"] };
+  const withGit = computeScopes({ ...base, runCommands: ["/usr/bin/git"] });
+  assert.ok(withGit.read.includes("/p/.git"));
+  assert.ok(!withGit.write.some((p) => p.includes(".git")));
+  assert.ok(!computeScopes({ ...base, runCommands: [] }).read.includes("/p/.git"));
+});

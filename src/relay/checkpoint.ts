@@ -4,9 +4,15 @@
  * loss. git must be in the run scope (`deno task compile --allow-run git`); without it the checkpoint is refused
  * with a message saying so, and the relay goes on. `--no-verify` and SAFE_GIT keep git hooks and fsmonitors out of
  * it, and a repository whose own config sets a filter, a textconv or another program is refused.
+ *
+ * git never leaves the project: the checkpoint runs only when the project's `.git` is a real folder (not a link, not a
+ * `gitdir:` file naming another repository, no `commondir` file sharing another's objects and refs) and the
+ * repository's config sets no `core.worktree`, and every git call runs with GIT_DIR, GIT_WORK_TREE and
+ * GIT_CEILING_DIRECTORIES set, so git neither searches for a repository nor works on another folder.
  */
 import type { CheckpointOutcome } from "./stage.ts";
 import { appendToFile } from "../store/append.ts";
+import { dirname, join } from "../path.ts";
 
 export interface CommandResult {
   code: number;
@@ -15,8 +21,10 @@ export interface CommandResult {
 }
 
 export interface CheckpointDeps {
-  run(command: string, args: string[], cwd: string): Promise<CommandResult>;
+  run(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<CommandResult>;
   append(path: string, text: string): Promise<void>;
+  /** What is at `path`, links not followed; null when nothing is. */
+  lstat(path: string): Promise<Deno.FileInfo | null>;
 }
 
 export const GIT = "git";
@@ -36,9 +44,12 @@ export const SAFE_GIT = ["-c", "core.fsmonitor=", "-c", "core.hooksPath=/dev/nul
 const RUNS_PROGRAMS =
   /^(?:filter\.[^\s]+\.(?:clean|smudge|process)|diff\.[^\s]+\.textconv|core\.sshcommand|gpg\.(?:[^\s]+\.)?program|core\.editor|sequence\.editor|core\.pager|include\.path|includeif\..*\.path) /im;
 
+/** Local config keys that would make git work on files outside the project. */
+const LEAVES_PROJECT = /^core\.worktree /im;
+
 export const realCheckpointDeps: CheckpointDeps = {
-  async run(command, args, cwd) {
-    const out = await new Deno.Command(command, { args, cwd, stdin: "null", stdout: "piped", stderr: "piped" })
+  async run(command, args, cwd, env) {
+    const out = await new Deno.Command(command, { args, cwd, env, stdin: "null", stdout: "piped", stderr: "piped" })
       .output();
     const d = new TextDecoder();
     return { code: out.code, stdout: d.decode(out.stdout), stderr: d.decode(out.stderr) };
@@ -47,6 +58,14 @@ export const realCheckpointDeps: CheckpointDeps = {
     // the project folder holds the relay folder, so it is there; making it would need write access to it, which the
     // binary's scope does not give (only the relay folder and PROGRESS.md)
     await appendToFile(path, text, 0o644);
+  },
+  async lstat(path) {
+    try {
+      return await Deno.lstat(path);
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) return null;
+      throw e;
+    }
   },
 };
 
@@ -69,12 +88,33 @@ export async function checkpoint(
     return { ok: false, detail: `cannot append to "${input.progressFile}": ${text(e)}` };
   }
   const message = `relay checkpoint: ${input.label}`;
-  const git = (args: string[]) => deps.run(GIT, [...SAFE_GIT, "-C", input.project, ...args], input.project);
+  const gitDir = join(input.project, ".git");
+  let notOwn: string | null;
+  try {
+    notOwn = await notOwnRepository(gitDir, deps);
+  } catch (e) {
+    notOwn = `cannot look at "${gitDir}": ${text(e)}`;
+  }
+  if (notOwn !== null) {
+    return { ok: false, detail: `skipped: ${notOwn}; nothing was committed (PROGRESS.md was updated)` };
+  }
+  // set, not found: git neither searches the folders above for a repository nor works on another folder
+  const env = { GIT_DIR: gitDir, GIT_WORK_TREE: input.project, GIT_CEILING_DIRECTORIES: dirname(input.project) };
+  const git = (args: string[]) => deps.run(GIT, [...SAFE_GIT, "-C", input.project, ...args], input.project, env);
   try {
     // a repository whose own config runs programs (filters, textconv…) is not checkpointed: it could run code here
     const local = await git(["config", "--local", "--includes", "--get-regexp", "."]);
     const worktree = await git(["config", "--worktree", "--includes", "--get-regexp", "."]);
-    const risky = RUNS_PROGRAMS.exec(`${local.stdout}\n${worktree.stdout}`);
+    const config = `${local.stdout}\n${worktree.stdout}`;
+    const elsewhere = LEAVES_PROJECT.exec(config);
+    if (elsewhere) {
+      return {
+        ok: false,
+        detail: `refused: the repository's own config sets ${elsewhere[0].trim()}, which would make git work on ` +
+          "files outside the project; nothing was committed (PROGRESS.md was updated)",
+      };
+    }
+    const risky = RUNS_PROGRAMS.exec(config);
     if (risky) {
       return {
         ok: false,
@@ -105,6 +145,23 @@ export async function checkpoint(
     if (e instanceof Deno.errors.NotFound) return { ok: false, detail: `git not found: ${text(e)}` };
     return { ok: false, detail: `git failed: ${text(e)}` };
   }
+}
+
+/**
+ * Why `gitDir` is not the project's own repository (null when it is): it must be a real folder, not a link and not a
+ * `gitdir:` file pointing at another repository, and hold no `commondir` file (a linked worktree, whose objects and
+ * refs are another repository's).
+ */
+async function notOwnRepository(gitDir: string, deps: CheckpointDeps): Promise<string | null> {
+  const info = await deps.lstat(gitDir);
+  if (info === null) return `the project has no "${gitDir}" folder`;
+  if (info.isSymlink) return `"${gitDir}" is a link, not the project's own repository folder`;
+  if (!info.isDirectory) return `"${gitDir}" is a file (a gitdir pointer to another repository), not a folder`;
+  const common = join(gitDir, "commondir");
+  if (await deps.lstat(common) !== null) {
+    return `"${common}" exists: the repository shares another one's objects and refs (a linked worktree)`;
+  }
+  return null;
 }
 
 function firstLine(s: string): string {

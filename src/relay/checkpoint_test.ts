@@ -32,6 +32,7 @@ Deno.test("checkpoint: git outside the run scope is refused with the compile hin
   const deps: CheckpointDeps = {
     run: () => Promise.reject(new Deno.errors.NotCapable('Requires run access to "git"')),
     append: (_p, t) => Promise.resolve(void appended.push(t)),
+    lstat: (p) => Promise.resolve(p === "/p/.git" ? { isDirectory: true, isSymlink: false } as Deno.FileInfo : null),
   };
   const r = await checkpoint({ project: "/p", progressFile: "/p/PROGRESS.md", label: "x", now }, deps);
   assert.equal(r.ok, false);
@@ -39,7 +40,7 @@ Deno.test("checkpoint: git outside the run scope is refused with the compile hin
   assert.equal(appended.length, 1);
 });
 
-Deno.test("checkpoint: not a git repository is a clear failure", async () => {
+Deno.test("checkpoint: not a git repository is skipped, saying why, and git is not run", async () => {
   const project = await Deno.makeTempDir({ prefix: "cliffhanger-ckpt-" });
   removeAtExit(project);
   const r = await checkpoint(
@@ -47,7 +48,89 @@ Deno.test("checkpoint: not a git repository is a clear failure", async () => {
     realCheckpointDeps,
   );
   assert.equal(r.ok, false);
-  assert.match(r.detail, /git add -A failed \(128\)/);
+  assert.equal(
+    r.detail,
+    `skipped: the project has no "${join(project, ".git")}" folder; nothing was committed (PROGRESS.md was updated)`,
+  );
+});
+
+/** A project with one commit, and a folder outside it with a file that must never reach a repository. */
+async function projectAndOutside(): Promise<{ project: string; outside: string }> {
+  const project = await Deno.makeTempDir({ prefix: "cliffhanger-ckpt-" });
+  const outside = await Deno.makeTempDir({ prefix: "cliffhanger-ckpt-outside-" });
+  removeAtExit(project);
+  removeAtExit(outside);
+  await git(project, "init", "-q");
+  await git(project, "config", "user.email", "t@example.invalid");
+  await git(project, "config", "user.name", "t");
+  await Deno.writeTextFile(join(project, "a.txt"), "a\n");
+  await git(project, "add", ".");
+  await git(project, "commit", "-qm", "init");
+  await Deno.writeTextFile(join(outside, "id_rsa"), "SECRET\n");
+  return { project, outside };
+}
+
+Deno.test("checkpoint: a repository config with core.worktree elsewhere is refused; nothing outside is committed", async () => {
+  const { project, outside } = await projectAndOutside();
+  await git(project, "config", "core.worktree", outside);
+  await Deno.writeTextFile(join(project, "work.txt"), "done\n");
+  const r = await checkpoint({ project, progressFile: join(project, "PROGRESS.md"), label: "t", now });
+  assert.equal(r.ok, false);
+  assert.match(
+    r.detail,
+    /^refused: the repository's own config sets core\.worktree, which would make git work on files outside the project/,
+  );
+  assert.equal((await git(project, "--git-dir=.git", "log", "--format=%s")).trim(), "init");
+  await assert.rejects(git(project, "--git-dir=.git", "show", "HEAD:id_rsa"));
+});
+
+Deno.test("checkpoint: a .git file pointing at another repository, a linked .git or a commondir is skipped", async () => {
+  const { project: other } = await projectAndOutside();
+  const before = await git(other, "rev-parse", "HEAD");
+  const project = await Deno.makeTempDir({ prefix: "cliffhanger-ckpt-" });
+  removeAtExit(project);
+  await Deno.writeTextFile(join(project, "p.txt"), "project file\n");
+  const gitDir = join(project, ".git");
+  const progressFile = join(project, "PROGRESS.md");
+
+  await Deno.writeTextFile(gitDir, `gitdir: ${join(other, ".git")}\n`);
+  const file = await checkpoint({ project, progressFile, label: "t", now });
+  assert.equal(file.ok, false);
+  assert.match(file.detail, /^skipped: ".*\.git" is a file \(a gitdir pointer to another repository\), not a folder; /);
+
+  await Deno.remove(gitDir);
+  await Deno.symlink(join(other, ".git"), gitDir);
+  const link = await checkpoint({ project, progressFile, label: "t", now });
+  assert.equal(link.ok, false);
+  assert.match(link.detail, /^skipped: ".*\.git" is a link, not the project's own repository folder; /);
+
+  await Deno.remove(gitDir);
+  await git(project, "init", "-q");
+  await Deno.writeTextFile(join(gitDir, "commondir"), `${join(other, ".git")}\n`);
+  const common = await checkpoint({ project, progressFile, label: "t", now });
+  assert.equal(common.ok, false);
+  assert.match(common.detail, /^skipped: ".*commondir" exists: the repository shares another one's objects and refs/);
+
+  assert.equal(await git(other, "rev-parse", "HEAD"), before, "the other repository has no new commit");
+  assert.equal((await git(other, "status", "--porcelain")).trim(), "", "nor anything staged");
+});
+
+Deno.test("checkpoint: git runs with GIT_DIR, GIT_WORK_TREE and GIT_CEILING_DIRECTORIES set to the project", async () => {
+  const seen: Record<string, string>[] = [];
+  const deps: CheckpointDeps = {
+    run: (_c, _a, _cwd, env) => {
+      seen.push(env);
+      return Promise.resolve({ code: 0, stdout: "", stderr: "" });
+    },
+    append: () => Promise.resolve(),
+    lstat: (p) => Promise.resolve(p === "/w/p/.git" ? { isDirectory: true, isSymlink: false } as Deno.FileInfo : null),
+  };
+  const r = await checkpoint({ project: "/w/p", progressFile: "/w/p/PROGRESS.md", label: "x", now }, deps);
+  assert.equal(r.ok, true, r.detail);
+  assert.ok(seen.length >= 4);
+  for (const env of seen) {
+    assert.deepEqual(env, { GIT_DIR: "/w/p/.git", GIT_WORK_TREE: "/w/p", GIT_CEILING_DIRECTORIES: "/w" });
+  }
 });
 
 Deno.test("checkpoint: git runs with fsmonitor and hooks off; a repository config that runs programs is refused", async () => {
