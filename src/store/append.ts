@@ -4,22 +4,86 @@
  * loads Deno's web streams on first use: several milliseconds of start-up in every hook process
  * (docs/performance.md).
  */
-import { checkWritable } from "./safe_file.ts";
+import { checkWritable, UnsafeFileError } from "./safe_file.ts";
 import { tempPathFor } from "./atomic.ts";
 
 const encoder = new TextEncoder();
 
-export async function appendToFile(path: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
+/** How many times an open that found another file at the path (a rotation renamed it meanwhile) starts again. */
+const MAX_TRIES = 5;
+
+export interface AppendHooks {
+  /** Called after the check, before each open (tests: a link swapped in between the two). */
+  beforeOpen?: () => Promise<void>;
+}
+
+export async function appendToFile(
+  path: string,
+  data: string | Uint8Array,
+  mode = 0o600,
+  hooks: AppendHooks = {},
+): Promise<void> {
   const bytes = typeof data === "string" ? encoder.encode(data) : data;
   if (bytes.length === 0) return;
-  // an append opens with O_APPEND, which follows a link and blocks on a FIFO: only a regular file, or nothing yet
-  const info = await checkWritable(path, { folderMayBeLink: true, refused: "nothing appended" });
-  // and it writes into the file itself: one that shares its data with another name (a hard link, planted or made by
-  // a `cp -al` snapshot) is first detached, so that the line lands in our file alone
-  if (info !== null && (info.nlink ?? 1) > 1) await detach(path);
-  using file = await Deno.open(path, { append: true, create: true, mode });
-  let written = 0;
-  while (written < bytes.length) written += await file.write(bytes.subarray(written));
+  for (let tries = 1;; tries++) {
+    // an append opens with O_APPEND, which follows a link and blocks on a FIFO: only a regular file, or nothing yet
+    const info = await checkWritable(path, { folderMayBeLink: true, refused: "nothing appended" });
+    // and it writes into the file itself: one that shares its data with another name (a hard link, planted or made by
+    // a `cp -al` snapshot) is first detached, so that the line lands in our file alone
+    if (info !== null && (info.nlink ?? 1) > 1) await detach(path);
+    await hooks.beforeOpen?.();
+    // the path may have been swapped for a link since the check: a missing file is created with O_EXCL (which never
+    // follows a link, even a dangling one), an existing one is opened without create, and what was opened must still
+    // be the regular file at the path before anything is written
+    const file = await openForAppend(path, info === null, mode);
+    // null: created or removed by someone else since the check; "other": a rotation renamed it, and the new file at
+    // the path takes the line. Either way, look again (a few times: a path that keeps changing is refused)
+    const same = file === null ? "other" : await sameFileAtPath(path, file).catch((e) => {
+      file.close();
+      throw e;
+    });
+    if (same !== "same") file?.close();
+    if (same === "link" || (same === "other" && tries >= MAX_TRIES)) {
+      const what = same === "link" ? "became a link or special file" : "kept changing";
+      throw new UnsafeFileError(`"${path}" ${what} while being opened; nothing appended`);
+    }
+    if (same === "other") continue;
+    using opened = file!;
+    let written = 0;
+    while (written < bytes.length) written += await opened.write(bytes.subarray(written));
+    return;
+  }
+}
+
+/** `path` opened for appending, created exclusively when `missing`; null when that guess was wrong (start again). */
+async function openForAppend(path: string, missing: boolean, mode: number): Promise<Deno.FsFile | null> {
+  try {
+    return missing
+      ? await Deno.open(path, { append: true, createNew: true, mode })
+      : await Deno.open(path, { append: true });
+  } catch (e) {
+    if (missing && e instanceof Deno.errors.AlreadyExists) return null;
+    if (!missing && e instanceof Deno.errors.NotFound) return null;
+    throw e;
+  }
+}
+
+/**
+ * Whether `file` (just opened through `path`) is still the regular file at `path`: "same"; "link" when the path is a
+ * link or not a regular file now (the open may have followed it out of our folder); "other" when another file or
+ * nothing is there (a rotation renamed ours). Two calls: the open file's stat and the path's lstat.
+ */
+export async function sameFileAtPath(path: string, file: Deno.FsFile): Promise<"same" | "link" | "other"> {
+  const [own, there] = await Promise.all([
+    file.stat(),
+    Deno.lstat(path).catch((e) => {
+      if (e instanceof Deno.errors.NotFound) return null;
+      throw e;
+    }),
+  ]);
+  if (there === null) return "other";
+  if (!there.isFile) return "link";
+  return own.dev === there.dev && own.ino === there.ino && own.isFile ? "same" : "other";
 }
 
 /**

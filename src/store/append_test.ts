@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { appendToFile } from "./append.ts";
+import { appendToFile, sameFileAtPath } from "./append.ts";
+import { UnsafeFileError } from "./safe_file.ts";
 
 Deno.test("appendToFile() creates the file with the mode, appends, and many writers at once never interleave", async () => {
   const dir = await Deno.makeTempDir();
@@ -34,6 +35,77 @@ Deno.test("appendToFile() detaches a file with another hard link: the line lands
     await appendToFile(ours, "more\n");
     assert.equal(await Deno.readTextFile(elsewhere), "VICTIM\n");
     assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), ["elsewhere.txt", "log.jsonl"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("appendToFile() never appends through a link swapped in between the check and the open", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const outside = join(dir, "outside.txt");
+    await Deno.writeTextFile(outside, "OUTSIDE\n");
+    const ours = join(dir, "log.md");
+    await Deno.writeTextFile(ours, "ours\n");
+    // an existing file: replaced by a link to the outside file after the check
+    const swap = async () => {
+      await Deno.remove(ours);
+      await Deno.symlink(outside, ours);
+    };
+    await assert.rejects(appendToFile(ours, "line\n", 0o600, { beforeOpen: swap }), UnsafeFileError);
+    assert.equal(await Deno.readTextFile(outside), "OUTSIDE\n", "nothing landed outside");
+    // a missing file: a dangling link planted after the check is never followed to create its target
+    await Deno.remove(ours);
+    const target = join(dir, "created-outside.txt");
+    const plant = () => Deno.symlink(target, ours);
+    await assert.rejects(appendToFile(ours, "line\n", 0o600, { beforeOpen: plant }), UnsafeFileError);
+    await assert.rejects(Deno.lstat(target), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("appendToFile() writes into the file at the path when the old one is renamed away, or one is made, before the open", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "log.jsonl");
+    await Deno.writeTextFile(path, "old\n");
+    let calls = 0;
+    const rotate = async () => {
+      if (calls++ > 0) return;
+      await Deno.rename(path, `${path}.1`);
+      await Deno.writeTextFile(path, "");
+    };
+    await appendToFile(path, "line\n", 0o600, { beforeOpen: rotate });
+    assert.equal(await Deno.readTextFile(path), "line\n");
+    assert.equal(await Deno.readTextFile(`${path}.1`), "old\n");
+    // missing at the check, made by another writer before the exclusive create: looked at again, appended to
+    await Deno.remove(path);
+    const make = async () => {
+      if (calls++ === 1) await Deno.writeTextFile(path, "theirs\n");
+    };
+    await appendToFile(path, "mine\n", 0o600, { beforeOpen: make });
+    assert.equal(await Deno.readTextFile(path), "theirs\nmine\n");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("sameFileAtPath(): the opened file against what is at the path now", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "a.log");
+    await Deno.writeTextFile(path, "");
+    using file = await Deno.open(path, { append: true });
+    assert.equal(await sameFileAtPath(path, file), "same");
+    // the same file, but through a link now: refused all the same
+    await Deno.rename(path, join(dir, "b.log"));
+    assert.equal(await sameFileAtPath(path, file), "other", "nothing there");
+    await Deno.symlink(join(dir, "b.log"), path);
+    assert.equal(await sameFileAtPath(path, file), "link");
+    await Deno.remove(path);
+    await Deno.writeTextFile(path, "");
+    assert.equal(await sameFileAtPath(path, file), "other", "another file");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
