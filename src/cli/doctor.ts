@@ -27,6 +27,8 @@ import type { Facts } from "../doctor/facts.ts";
 import { checkHandlersStart } from "../doctor/handlers_start.ts";
 import { checkHooksLoad } from "../doctor/hooks_load.ts";
 import { checkHomeWritable } from "../doctor/home_writable.ts";
+import { checkLogRotation, lookCapped } from "../doctor/log_rotation.ts";
+import { MAX_BYTES as ERRORS_MAX_BYTES } from "../store/errors_log.ts";
 import { checkConfig } from "../doctor/check_config.ts";
 import { HOOK_EVENTS } from "../hooks/events.ts";
 import { MAIN_PATH, resolveRunCommand } from "../permissions.ts";
@@ -86,6 +88,12 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     checkRecentDecisions(await lastDecisionTs(paths.log), ctx.now(), registered),
     checkSwitches(facts.switches),
     checkErrors(facts.errors),
+    checkLogRotation(
+      await Promise.all([
+        lookCapped({ path: paths.log, maxBytes: config.logMaxBytes }),
+        lookCapped({ path: paths.errors, maxBytes: ERRORS_MAX_BYTES }),
+      ]),
+    ),
     checkQuirks(facts.quirks.used, facts.quirks.problems),
     checkLoop({
       tools: config.loopTools,
@@ -105,7 +113,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     }),
   ];
   // outside the read scope the home's files read as absent: say so instead of judging them
-  const inHome = ["config", "rules", "recent-decisions", "switches", "errors", "quirks"];
+  const inHome = ["config", "rules", "recent-decisions", "switches", "errors", "log-rotation", "quirks"];
   const shown = facts.homeReadable ? checks : checks.map((c): Check =>
     inHome.includes(c.id)
       ? {

@@ -209,7 +209,11 @@ async function record(step: StepResult<unknown, unknown>, io: HookIo): Promise<v
     await (typeof error === "string" ? io.error(error) : io.error(error.message, error.where));
   }
   try {
-    await appendJsonLines({ path: io.paths.log, maxBytes: io.config.logMaxBytes }, step.log);
+    await appendJsonLines({
+      path: io.paths.log,
+      maxBytes: io.config.logMaxBytes,
+      onRotateError: (e) => io.error(e.message, "log rotation"),
+    }, step.log);
   } catch (e) {
     await io.error(e, "log");
   }

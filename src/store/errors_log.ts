@@ -16,7 +16,11 @@ export async function appendError(path: string, where: string, error: unknown, n
   let line = `${now.toISOString()} ${where}: ${escapeControls(detail.replaceAll(/[\r\n]+/g, " | "))}`;
   if (line.length > MAX_LINE_CHARS) line = `${line.slice(0, MAX_LINE_CHARS - 1)}…`;
   try {
-    await appendRotating(path, line + "\n", { maxBytes: MAX_BYTES });
+    await appendRotating(path, line + "\n", {
+      maxBytes: MAX_BYTES,
+      // told once per process (appendRotating), so this line's own append does not tell it again
+      onRotateError: (e) => appendError(path, "errors.log rotation", e, now),
+    });
   } catch (e) {
     // the home itself is broken or outside the binary's scope: stderr is the one channel left (Claude Code keeps a
     // hook's stderr in its debug log, `claude --debug`); the hook still answers

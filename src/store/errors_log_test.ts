@@ -29,3 +29,24 @@ Deno.test("appendError() never throws when the home is unusable", async () => {
     await Deno.remove(file);
   }
 });
+
+Deno.test("appendError() says once that errors.log cannot be rotated (a folder at errors.log.1)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "errors.log");
+    await Deno.mkdir(`${path}.1`);
+    await Deno.writeTextFile(path, "y".repeat(MAX_BYTES) + "\n");
+    await appendError(path, "rules", "bad file");
+    await appendError(path, "rules", "bad file again");
+    const lines = (await Deno.readTextFile(path)).split("\n").slice(1, -1);
+    assert.equal(lines.length, 3, lines.join("\n"));
+    assert.match(
+      lines[0]!,
+      /^\S+ errors\.log rotation: Error: \S+errors\.log could not be rotated to \S+errors\.log\.1 \(/,
+    );
+    assert.match(lines[1]!, /^\S+ rules: bad file$/);
+    assert.match(lines[2]!, /^\S+ rules: bad file again$/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

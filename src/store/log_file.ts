@@ -5,6 +5,8 @@ import { appendRotating } from "./rotate.ts";
 export interface LogFile {
   path: string;
   maxBytes: number;
+  /** Told once per process when the file cannot be rotated (it is appended to all the same). */
+  onRotateError?: (error: Error) => Promise<void>;
 }
 
 /**
@@ -13,5 +15,8 @@ export interface LogFile {
  */
 export async function appendJsonLines(log: LogFile, lines: readonly object[]): Promise<void> {
   if (lines.length === 0) return;
-  await appendRotating(log.path, lines.map((l) => JSON.stringify(l) + "\n").join(""), { maxBytes: log.maxBytes });
+  await appendRotating(log.path, lines.map((l) => JSON.stringify(l) + "\n").join(""), {
+    maxBytes: log.maxBytes,
+    ...(log.onRotateError ? { onRotateError: log.onRotateError } : {}),
+  });
 }

@@ -21,7 +21,15 @@ export interface AppendRotatingOptions {
   mode?: number;
   /** For messages: "log file". */
   label?: string;
+  /**
+   * Told when a rotation fails (a folder at `<path>.1`, a file we may not rename): the line is still appended, but
+   * the file grows past its cap until someone looks. Called once per path per process.
+   */
+  onRotateError?: (error: Error) => Promise<void>;
 }
+
+/** The paths whose failed rotation was already told this process (one errors.log line each, not one per append). */
+const toldRotateError = new Set<string>();
 
 /** The rotated generation of `path`. */
 export function rotatedPath(path: string): string {
@@ -44,8 +52,15 @@ export async function appendRotating(path: string, text: string, options: Append
   if (bytes.length === 0) return;
   await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
   if (options.maxBytes > 0) {
-    // a rotation that fails (a file we may not rename) must not cost the line: append anyway
-    await rotateIfOver(path, bytes.length, options.maxBytes).catch(() => false);
+    // a rotation that fails (a file we may not rename) must not cost the line: append anyway, and say so once
+    await rotateIfOver(path, bytes.length, options.maxBytes).catch(async (e) => {
+      if (options.onRotateError === undefined || toldRotateError.has(path)) return;
+      toldRotateError.add(path);
+      const why = e instanceof Error ? e.message : String(e);
+      await options.onRotateError(
+        new Error(`${path} could not be rotated to ${rotatedPath(path)} (${why}); it grows past its cap`),
+      ).catch(() => {});
+    });
   }
   // appendToFile never appends through a planted link, into a FIFO or a folder
   await appendToFile(path, bytes, options.mode ?? 0o600);

@@ -115,3 +115,16 @@ Deno.test("appendRotating(): many concurrent writers over many rotations tear no
     const last = (await readLines(path)).map((l) => JSON.parse(l).round as number);
     assert.ok(last.includes(19), "the newest round is in the live file");
   }));
+
+Deno.test("appendRotating() whose rotation fails (a folder at .1) still appends, and tells it once per process", () =>
+  withDir(async (dir) => {
+    const path = join(dir, "log.jsonl");
+    await Deno.mkdir(join(rotatedPath(path), "x"), { recursive: true });
+    const told: string[] = [];
+    const onRotateError = (e: Error) => Promise.resolve(void told.push(e.message));
+    for (let i = 0; i < 20; i++) await appendRotating(path, `${"z".repeat(99)}\n`, { maxBytes: 500, onRotateError });
+    assert.equal((await Deno.stat(path)).size, 2000, "every line appended");
+    assert.equal(told.length, 1, told.join(" | "));
+    assert.ok(told[0]!.startsWith(`${path} could not be rotated to ${rotatedPath(path)} (`), told[0]);
+    assert.match(told[0]!, /grows past its cap$/);
+  }));

@@ -92,3 +92,23 @@ Deno.test("hook stop (CLI): idle sessions' state is pruned once a day; fresh and
     await runCli(["hook", "stop"], { home, stdin: JSON.stringify(stop) });
     assert.ok(names(state).includes("later.json"), "pruned at most once a day");
   }));
+
+Deno.test("hook stop (CLI): a folder at log.jsonl.1 (rotation fails): errors.log says so, doctor fails log-rotation", () =>
+  withHome(async (home) => {
+    const root = join(home, ".cliffhanger");
+    const log = join(root, "log.jsonl");
+    await Deno.mkdir(join(root, "log.jsonl.1", "x"), { recursive: true });
+    const earlier = decisionLine("old", "allow").repeat(4);
+    await Deno.writeTextFile(log, earlier);
+    const env = { CLIFFHANGER_LOG_MAX_BYTES: String(earlier.length) };
+    const stop = { hook_event_name: "Stop", session_id: "new", last_assistant_message: "Want me to continue?" };
+    const run = await runCli(["hook", "stop"], { home, env, stdin: JSON.stringify(stop) });
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok((await Deno.stat(log)).size > earlier.length, "the line is appended all the same");
+    const errors = await Deno.readTextFile(join(root, "errors.log"));
+    assert.match(errors, /^\S+ log rotation: \S+log\.jsonl could not be rotated to \S+log\.jsonl\.1 \(.+\); it grows/);
+    const doctor = await runCli(["doctor", "--json"], { home, env });
+    const check = JSON.parse(doctor.stdout).checks.find((c: { id: string }) => c.id === "log-rotation");
+    assert.equal(check?.status, "fail", JSON.stringify(check));
+    assert.match(check.detail, /log\.jsonl\.1 is a folder/);
+  }));
