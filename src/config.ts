@@ -5,12 +5,12 @@
  * The hooks read the config through config_check.ts (the same defaults and environment keys, hand-written checks
  * equal to this schema) and come here only for the messages of a config with a problem.
  */
-import { parse as parseJsonc, type ParseError, printParseErrorCode } from "./jsonc.ts";
+import { parse as parseJsonc, type ParseError, parseProblem } from "./jsonc.ts";
 import * as z from "./zod.ts";
 import type { EnvReader } from "./env.ts";
-import { coerceEnv, type ConfigValues, DEFAULT_CONFIG, ENV_KEYS, lineCol } from "./config_check.ts";
+import { coerceEnv, type ConfigValues, DEFAULT_CONFIG, ENV_KEYS } from "./config_check.ts";
 
-export { DEFAULT_CONFIG, ENV_KEYS, lineCol };
+export { DEFAULT_CONFIG, ENV_KEYS };
 
 export const ContinueVia = z.enum(["block", "context"]);
 export type ContinueVia = z.infer<typeof ContinueVia>;
@@ -130,9 +130,7 @@ export function loadConfig(fileText: string | null, env: EnvReader, filePath = "
     // nesting past the parser's limit is one of its errors (NestingTooDeep), not a stack overflow
     const parsed = parseJsonc(fileText, errors, { allowTrailingComma: true });
     if (errors.length > 0) {
-      const first = errors[0]!;
-      const { line, col } = lineCol(fileText, first.offset);
-      problems.push(`Cannot parse "${filePath}": ${printParseErrorCode(first.error)} at ${line}:${col}`);
+      problems.push(`Cannot parse "${filePath}": ${parseProblem(fileText, errors[0]!)}`);
     } else if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
       problems.push(`Cannot use "${filePath}": the top level must be an object`);
     } else {

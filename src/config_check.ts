@@ -223,10 +223,3 @@ export function coerceEnv(key: keyof ConfigValues, raw: string): unknown {
   if (typeof defaultValue === "number") return /^\s*\d+(?:\.\d+)?\s*$/.test(raw) ? Number(raw) : undefined;
   return raw.trim();
 }
-
-export function lineCol(text: string, offset: number): { line: number; col: number } {
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  const col = offset - before.lastIndexOf("\n");
-  return { line, col };
-}

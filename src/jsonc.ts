@@ -459,3 +459,63 @@ function parseValue(text: string, errors: ParseError[], options: ParseOptions, b
   else if (cur() !== T.EOF) error(ParseErrorCode.EndOfFileExpected);
   return errors.length === before ? JSON.parse(out.join("")) : undefined;
 }
+
+/** 1-based line and column of a UTF-16 offset (a `\r\n` counts as one line break). */
+export function positionOf(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, Math.max(0, offset));
+  return { line: before.split("\n").length, column: offset - before.lastIndexOf("\n") };
+}
+
+/**
+ * A parse error in words, as every JSONC file we read reports it (settings, config.jsonc, rule and quirk files):
+ * `1:3: invalid JSON: property names must be in double quotes: write "observe"`. `error` may be jsonc-parser's
+ * (its codes are the same numbers).
+ */
+export function parseProblem(text: string, error: ParseError): string {
+  const { line, column } = positionOf(text, error.offset);
+  return `${line}:${column}: invalid JSON: ${describeParseError(text, error)}`;
+}
+
+/** The longest piece of the text quoted in a message. */
+const QUOTED_MAX = 40;
+
+/** What went wrong, in words; for an unknown symbol, what it looks like the text meant. */
+export function describeParseError(text: string, error: ParseError): string {
+  switch (error.error) {
+    case ParseErrorCode.InvalidSymbol:
+      return describeSymbol(text, error);
+    case ParseErrorCode.NestingTooDeep:
+      return `arrays and objects nested deeper than ${MAX_NESTING} levels`;
+    case ParseErrorCode.UnexpectedEndOfString:
+      return 'string not closed (a " missing, or a line break inside the string)';
+    case ParseErrorCode.UnexpectedEndOfComment:
+      return "comment not closed (*/ missing)";
+    case ParseErrorCode.InvalidEscapeCharacter:
+      return "invalid escape in a string (write \\\\ for a backslash)";
+    case ParseErrorCode.InvalidUnicode:
+      return "invalid \\u escape in a string (four hex digits needed)";
+    case ParseErrorCode.InvalidCharacter:
+      return "control character in a string (write \\t, \\n or \\u00XX)";
+    case ParseErrorCode.InvalidCommentToken:
+      return "comments are not allowed here";
+    case ParseErrorCode.EndOfFileExpected:
+      return "end of file expected (more text after the top-level value)";
+    default:
+      // "CommaExpected" → "comma expected"
+      return printParseErrorCode(error.error).replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  }
+}
+
+/** An unknown symbol: an unquoted name or string, a capitalised literal, single quotes, or a stray character. */
+function describeSymbol(text: string, error: ParseError): string {
+  const symbol = text.slice(error.offset, error.offset + error.length);
+  const shown = symbol.length > QUOTED_MAX ? `${symbol.slice(0, QUOTED_MAX)}…` : symbol;
+  if (symbol.startsWith("'")) return `strings and property names must be in double quotes, not single: ${shown}`;
+  const word = /^[A-Za-z_$][\w$.-]*$/.test(symbol);
+  if (word && /^[ \t]*:/.test(text.slice(error.offset + error.length))) {
+    return `property names must be in double quotes: write ${JSON.stringify(shown)}`;
+  }
+  if (/^(true|false|null)$/i.test(symbol)) return `true, false and null are written in lower case: ${shown}`;
+  if (word) return `strings must be in double quotes: ${shown}`;
+  return `unexpected ${JSON.stringify(shown)}`;
+}

@@ -5,7 +5,15 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import * as reference from "jsonc-parser";
-import { MAX_NESTING, parse, type ParseError, ParseErrorCode, printParseErrorCode } from "./jsonc.ts";
+import {
+  MAX_NESTING,
+  parse,
+  type ParseError,
+  ParseErrorCode,
+  parseProblem,
+  positionOf,
+  printParseErrorCode,
+} from "./jsonc.ts";
 
 function ours(text: string, options: { allowTrailingComma?: boolean; disallowComments?: boolean }) {
   const errors: ParseError[] = [];
@@ -175,4 +183,47 @@ Deno.test("runtime: JSON.parse in this Deno reads an escaped key as an earlier s
   assert.deepEqual(Object.keys(JSON.parse('{"probe-key-c":0,"\\u00e9":0}')), ["probe-key-c", "é"]);
   assert.deepEqual(Object.keys(JSON.parse('{"\\u00e9":0,"probe-key-b":0}')), ["é", "probe-key-b"]);
   assert.deepEqual(Object.keys(JSON.parse('{"probe-key-b":0,"é":0}')), ["probe-key-b", "é"]);
+});
+
+Deno.test("parseProblem() puts the first error in words, with its line and column", () => {
+  const first = (text: string) => {
+    const errors: ParseError[] = [];
+    parse(text, errors, { allowTrailingComma: true });
+    return parseProblem(text, errors[0]!);
+  };
+  assert.equal(
+    first("{ observe: true }"),
+    '1:3: invalid JSON: property names must be in double quotes: write "observe"',
+  );
+  assert.equal(
+    first('{\n  "a": 1,\n  max : 2 }'),
+    '3:3: invalid JSON: property names must be in double quotes: write "max"',
+  );
+  assert.equal(
+    first("{ 'observe': true }"),
+    "1:3: invalid JSON: strings and property names must be in double quotes, not single: 'observe'",
+  );
+  assert.equal(
+    first('{ "observe": True }'),
+    "1:14: invalid JSON: true, false and null are written in lower case: True",
+  );
+  assert.equal(first('{ "attended": block }'), "1:15: invalid JSON: strings must be in double quotes: block");
+  assert.equal(first('{ "max" = 3 }'), '1:9: invalid JSON: unexpected "="');
+  assert.equal(first('{ "max": 3 "observe": true }'), "1:12: invalid JSON: comma expected");
+  assert.equal(
+    first('{ "a": "x\n" }'),
+    '1:8: invalid JSON: string not closed (a " missing, or a line break inside the string)',
+  );
+  assert.equal(first('{ "a": 1 } }'), "1:12: invalid JSON: end of file expected (more text after the top-level value)");
+  assert.equal(first("[".repeat(300)), "1:257: invalid JSON: arrays and objects nested deeper than 256 levels");
+  assert.equal(
+    first(`{ "a": ${"x".repeat(100)} }`),
+    `1:8: invalid JSON: strings must be in double quotes: ${"x".repeat(40)}…`,
+  );
+});
+
+Deno.test("positionOf() counts lines and columns from 1, a \\r\\n as one break", () => {
+  assert.deepEqual(positionOf("ab\ncd", 0), { line: 1, column: 1 });
+  assert.deepEqual(positionOf("ab\ncd", 4), { line: 2, column: 2 });
+  assert.deepEqual(positionOf("ab\r\ncd", 5), { line: 2, column: 2 });
 });

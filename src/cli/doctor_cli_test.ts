@@ -164,7 +164,10 @@ Deno.test("status shows the anti-loop guard's and the prompt hook's settings; do
     const zone = /clock on \(the system zone, ([^)]+)\)/.exec(status.stdout)![1]!;
     assert.ok(doctor["prompt"]?.detail.includes(`clock on (${zone})`), doctor["prompt"]?.detail);
     assert.equal(doctor["quirks"]?.status, "warn");
-    assert.match(doctor["quirks"]!.detail, /quirks\.jsonc: invalid JSONC/);
+    assert.match(
+      doctor["quirks"]!.detail,
+      /quirks\.jsonc: 1:3: invalid JSON: strings must be in double quotes: bad; file ignored/,
+    );
   }));
 
 Deno.test("doctor checks what a checkout install's launcher runs: another checkout's main.ts is named", () =>

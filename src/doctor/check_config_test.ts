@@ -37,7 +37,11 @@ Deno.test("config: the file's problems and the environment's each get their own 
       "(docs/configuration.md lists the values); meanwhile CLIFFHANGER_SYNC_MS is ignored and config.jsonc's value, " +
       "else the default, applies",
   );
-  const unparsed = checkConfig({ problems: [`Cannot parse "${path}": comma expected at 1:5`], path, exists: true });
+  const unparsed = checkConfig({
+    problems: [`Cannot parse "${path}": 1:5: invalid JSON: comma expected`],
+    path,
+    exists: true,
+  });
   assert.match(unparsed.fix ?? "", /the whole file is ignored/);
 });
 

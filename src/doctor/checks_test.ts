@@ -302,7 +302,7 @@ Deno.test("settings-parse: a file nested past our limit says that our limit is w
     check.fix ?? "",
     /^flatten the arrays and objects at the position shown: cliffhanger-bin reads settings/,
   );
-  const broken = { ...file("/h/.claude/settings.json", []), error: "1:3: invalid JSON: ValueExpected" };
+  const broken = { ...file("/h/.claude/settings.json", []), error: "1:3: invalid JSON: value expected" };
   assert.match(checkSettingsParse([broken]).fix ?? "", /Claude Code ignores a settings file it cannot parse/);
 });
 

@@ -7,7 +7,7 @@
  */
 import { readRegularText } from "../store/safe_file.ts";
 import { join } from "../path.ts";
-import { parse, type ParseError, printParseErrorCode } from "../jsonc.ts";
+import { parse, type ParseError, parseProblem } from "../jsonc.ts";
 import type { BuiltinRuleFile, BuiltinSource, PrefilterData } from "./builtin.ts";
 import type { CompiledRule, RuleFile, RuleFileReport, RuleFileSchema, RuleKind, RuleSet } from "./schema.ts";
 import { foldable, mayFold } from "./case_fold.ts";
@@ -171,23 +171,11 @@ function kindClash(lists: Lists, loaded: Loaded): string | null {
   return null;
 }
 
+/** The data, or the first parse error in words ("1:3: invalid JSON: comma expected"; later ones mostly follow from it). */
 function parseJsonc(text: string): { data: unknown } | { error: string } {
   const errors: ParseError[] = [];
   const data: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length === 0) return { data };
-  const shown = errors.slice(0, 3).map((e) => {
-    const { line, column } = lineColumn(text, e.offset);
-    return `line ${line}, column ${column}: ${printParseErrorCode(e.error)}`;
-  });
-  const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : "";
-  return { error: `invalid JSONC: ${shown.join("; ")}${more}` };
-}
-
-/** 1-based line and column of a character offset. */
-export function lineColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, Math.max(0, offset));
-  const lastBreak = before.lastIndexOf("\n");
-  return { line: before.split("\n").length, column: offset - lastBreak };
+  return errors.length === 0 ? { data } : { error: parseProblem(text, errors[0]!) };
 }
 
 /**

@@ -70,7 +70,7 @@ Deno.test("inspectSettings() reports missing, broken and installed files without
   await Deno.mkdir(folder);
   const [a, b, c, d] = await inspectSettings([installed, broken, missing, folder]);
   assert.deepEqual([a?.exists, a?.error, a?.events], [true, null, ["Stop", "SubagentStop"]]);
-  assert.deepEqual([b?.exists, b?.error], [true, "2:3: invalid JSON: invalid symbol"]);
+  assert.deepEqual([b?.exists, b?.error], [true, "2:3: invalid JSON: strings must be in double quotes: nope"]);
   assert.deepEqual([c?.path, c?.exists, c?.error, c?.handlers], [missing, false, null, []]);
   assert.equal(d?.exists, true);
   assert.match(d?.error ?? "", /^cannot read: /);

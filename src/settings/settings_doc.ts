@@ -3,7 +3,8 @@
  * an object root, `hooks` an object, each event an array of matcher groups. Malformed groups and handlers
  * inside an event are skipped, not rejected, as Claude Code itself skips them.
  */
-import { createScanner, getNodeValue, type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
+import { createScanner, getNodeValue, type Node, type ParseError, parseTree } from "jsonc-parser";
+import { describeParseError, positionOf } from "../jsonc.ts";
 import type { HookSubcommand } from "./hook_command.ts";
 import { isPythonCliffhanger, ourHook } from "./ours.ts";
 
@@ -61,7 +62,7 @@ export function parseSettings(text: string, options: ParseSettingsOptions = {}):
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   const first = errors[0];
-  if (first) throw errorAt(text, first.offset, `invalid JSON: ${describeCode(printParseErrorCode(first.error))}`);
+  if (first) throw errorAt(text, first.offset, `invalid JSON: ${describeParseError(text, first)}`);
   if (!root || root.type !== "object") {
     throw errorAt(text, root?.offset ?? 0, `settings must be a JSON object, found ${root ? root.type : "nothing"}`);
   }
@@ -197,19 +198,9 @@ function findHandlers(
   return found;
 }
 
-/** 1-based line and column of a UTF-16 offset. */
-export function positionOf(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  return { line, column: offset - (before.lastIndexOf("\n") + 1) + 1 };
-}
+export { positionOf };
 
 function errorAt(text: string, offset: number, detail: string): SettingsParseError {
   const { line, column } = positionOf(text, offset);
   return new SettingsParseError(line, column, detail);
-}
-
-/** "CommaExpected" → "comma expected". */
-function describeCode(code: string): string {
-  return code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
 }

@@ -74,7 +74,8 @@ Deno.test("buildQuirkSet(): a user file replaces, disables and adds entries (JSO
 
 Deno.test("buildQuirkSet(): a bad user file is reported and ignored whole", () => {
   const cases: [string, RegExp][] = [
-    [`{ "quirks": [ `, /invalid JSONC: .* at 1:/],
+    [`{ "quirks": [ `, /quirks\.jsonc: 1:15: invalid JSON: close bracket expected; file ignored$/],
+    [`{ quirks: [] }`, /: 1:3: invalid JSON: property names must be in double quotes: write "quirks"; file ignored$/],
     [`{ "quirks": [{ "id": "x", "match": [], "lines": ["a"] }] }`, /quirks\.0\.match/],
     [`{ "quirks": [{ "id": "Bad Id", "match": ["a"], "lines": ["a"] }] }`, /kebab-case/],
     [`{ "colour": 1 }`, /colour|Unrecognized/i],

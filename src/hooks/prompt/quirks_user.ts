@@ -2,9 +2,8 @@
  * A user's quirk files, validated and merged with the built-ins: the quirk file schemas (zod) and the JSONC parse,
  * imported only when a user quirk file exists (the built-in file is filled in by hand, quirks.ts).
  */
-import { parse as parseJsonc, type ParseError, printParseErrorCode } from "../../jsonc.ts";
+import { parse as parseJsonc, type ParseError, parseProblem } from "../../jsonc.ts";
 import * as z from "../../zod.ts";
-import { lineCol } from "../../config_check.ts";
 import {
   BUILTIN_QUIRKS,
   exampleFailure,
@@ -82,11 +81,7 @@ export function buildQuirkSet(
 export function parseQuirkFile(source: UserQuirkSource): { file: QuirkFile } | { error: string } {
   const errors: ParseError[] = [];
   const raw = parseJsonc(source.text, errors, { allowTrailingComma: true });
-  if (errors.length > 0) {
-    const first = errors[0]!;
-    const { line, col } = lineCol(source.text, first.offset);
-    return { error: `invalid JSONC: ${printParseErrorCode(first.error)} at ${line}:${col}` };
-  }
+  if (errors.length > 0) return { error: parseProblem(source.text, errors[0]!) };
   const result = quirkSchemas().QuirkFileSchema.safeParse(raw);
   if (!result.success) {
     const issue = result.error.issues[0];
