@@ -100,7 +100,14 @@ export async function main(argv: string[]): Promise<number> {
     const topic = name === "help" || (name !== undefined && rest[0]?.startsWith("-") === false) ? rest[0] : undefined;
     if (topic !== undefined && topic !== "hook" && Object.hasOwn(COMMANDS, topic)) {
       const [command, help] = await Promise.all([COMMANDS[topic]!.load(), import("./src/cli/help.ts")]);
-      writeStdout(help.commandHelp(command, rest.slice(1)));
+      try {
+        writeStdout(help.commandHelp(command, rest.slice(1)));
+      } catch (e) {
+        // `help relay bogus` fails as `relay bogus` does
+        if (!(e instanceof UsageError)) throw e;
+        writeStderr(`cliffhanger-bin: ${e.message}\n`);
+        return e.exitCode;
+      }
       return 0;
     }
     // `help hook stop` is `hook stop --help`

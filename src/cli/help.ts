@@ -4,6 +4,8 @@
  */
 import { renderHelp } from "./args.ts";
 import type { Command } from "./context.ts";
+import { UsageError } from "../errors.ts";
+import { suggestion } from "../did_you_mean.ts";
 
 export function wantsHelp(argv: readonly string[]): boolean {
   const separator = argv.indexOf("--");
@@ -11,7 +13,19 @@ export function wantsHelp(argv: readonly string[]): boolean {
   return own.includes("--help") || own.includes("-h");
 }
 
-/** The help to print for `argv`: a subcommand's (`relay send --help`), else the command's. */
+/**
+ * The help to print for `argv`: a subcommand's (`relay send --help`), else the command's. A subcommand it does not
+ * have (`help relay bogus`, `relay bogus --help`) is the usage error running it would be.
+ */
 export function commandHelp(command: Pick<Command, "spec" | "subcommands">, argv: readonly string[]): string {
-  return renderHelp(command.subcommands?.[argv[0] ?? ""] ?? command.spec);
+  const first = argv[0];
+  const subs = command.subcommands;
+  if (subs === undefined || first === undefined || first.startsWith("-")) return renderHelp(command.spec);
+  if (!Object.hasOwn(subs, first)) throw unknownSubcommand(command.spec.name, first, subs);
+  return renderHelp(subs[first]!);
+}
+
+/** `relay: unknown subcommand "sned" (did you mean "send"?)`: the command's own and its help's one usage line. */
+export function unknownSubcommand(name: string, given: string, subcommands: Record<string, unknown>): UsageError {
+  return new UsageError(`${name}: unknown subcommand "${given}"${suggestion(given, Object.keys(subcommands))}`);
 }

@@ -9,9 +9,9 @@ import { clearConsumed, MAX_INSTRUCTION_BYTES, queueDir, queuedPath } from "../r
 import { shellWord } from "../settings/handler_words.ts";
 import { readRegularText, TooLargeError, UnsafeFileError } from "../store/safe_file.ts";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
-import { type CommandSpec, intFlag, parseCommandArgs, renderHelp } from "./args.ts";
+import { type CommandSpec, intFlag, parseCommandArgs } from "./args.ts";
+import { unknownSubcommand } from "./help.ts";
 import type { CliContext, Command } from "./context.ts";
-import { suggestion } from "../did_you_mean.ts";
 import { CommandError, UsageError } from "../errors.ts";
 import { writeFileAtomic } from "../store/atomic.ts";
 import { withLock } from "../store/lock.ts";
@@ -112,12 +112,9 @@ export const timing = {
 async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined) {
-    ctx.out(renderHelp(spec));
-    return 2;
+    throw new UsageError(`relay: missing subcommand; one of ${Object.keys(SUBS).join(", ")}`);
   }
-  if (!(first in SUBS)) {
-    throw new UsageError(`relay: unknown subcommand "${first}"${suggestion(first, Object.keys(SUBS))}`);
-  }
+  if (!(first in SUBS)) throw unknownSubcommand("relay", first, SUBS);
   const sub = first as Sub;
   const s = SUBS[sub];
   const parsed = parseCommandArgs(s, rest);

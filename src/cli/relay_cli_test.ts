@@ -107,6 +107,17 @@ Deno.test("relay (CLI): usage errors exit 2; --help everywhere", async () => {
   const bad = await runCli(["relay", "sned", "x"], { home, cwd: project });
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /unknown subcommand "sned".*send/);
+  // no subcommand: one usage line naming them, nothing on stdout
+  const bare = await runCli(["relay"], { home, cwd: project });
+  assert.deepEqual([bare.code, bare.stdout], [2, ""]);
+  assert.equal(bare.stderr, "cliffhanger-bin: relay: missing subcommand; one of on, off, send, read, status, log\n");
+  // help for a subcommand relay does not have fails as running it does, in every form
+  for (const argv of [["help", "relay", "bogus"], ["--help", "relay", "sned"], ["relay", "sned", "--help"]]) {
+    const run = await runCli(argv, { home, cwd: project });
+    assert.deepEqual([run.code, run.stdout], [2, ""], argv.join(" "));
+    assert.match(run.stderr, /^cliffhanger-bin: relay: unknown subcommand "(bogus|sned)"/, argv.join(" "));
+  }
+  assert.match((await runCli(["help", "relay", "sned"], { home })).stderr, /\(did you mean "send"\?\)\n$/);
   const empty = await runCli(["relay", "send", "  "], { home, cwd: project });
   assert.equal(empty.code, 2);
   const both = await runCli(["relay", "send", "x", "--file", "y"], { home, cwd: project });
