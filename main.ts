@@ -192,7 +192,9 @@ async function hookCommand(argv: string[]): Promise<number> {
           `hook: unknown option "${event}" before the event; run "hook <event> --help" for the flags`,
         );
       }
-      throw new UsageError(`hook: unknown event "${event}"${suggestion(event, Object.keys(HOOK_EVENTS))}`);
+      // a Claude Code event name (`hook PreToolUse`) is read as the hook that runs on it: only on this error path
+      const { hookNameHint } = await import("./src/cli/event_hint.ts");
+      throw new UsageError(`hook: unknown event "${event}"${hookNameHint(event)}`);
     }
     name = event as HookName;
     if (rest.length > 0) {

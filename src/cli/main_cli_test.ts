@@ -66,6 +66,10 @@ Deno.test("hook usage mistakes never exit non-zero: they allow, say why on stder
     const cases: [string[], RegExp][] = [
       [["hook", "stpo"], /unknown event "stpo" \(did you mean "stop"\?\)/],
       [["hook"], /missing event/],
+      // Claude Code's own event names, as a settings file spells them, name the hook that runs on them
+      [["hook", "PreToolUse"], /unknown event "PreToolUse" \(did you mean "pretool"\?\)/],
+      [["hook", "SubagentStop"], /unknown event "SubagentStop" \(did you mean "stop"\?\)/],
+      [["hook", "PostToolUse"], /unknown event "PostToolUse" \(no hook of ours runs on Claude Code's PostToolUse: /],
       [["hook", "stop", "--foo"], /unknown flag "--foo"/],
       [["hook", "stop", "extra"], /unexpected argument "extra"/],
       [["hook", "--json", "stop"], /unknown option "--json" before the event/],
@@ -77,10 +81,10 @@ Deno.test("hook usage mistakes never exit non-zero: they allow, say why on stder
       assert.match(run.stderr, pattern);
     }
     const lines = (await readErrors(home)).trim().split("\n");
-    assert.equal(lines.length, 5);
+    assert.equal(lines.length, 8);
     // each line names its command once ("hook: …", "hook stop: …"), as every other errors.log line does
     assert.match(lines[0]!, /^\S+ hook: unknown event "stpo"/);
-    assert.match(lines[2]!, /^\S+ hook stop: unknown flag "--foo"/);
+    assert.match(lines[5]!, /^\S+ hook stop: unknown flag "--foo"/);
     for (const line of lines) assert.doesNotMatch(line, /hook: hook/);
   }));
 

@@ -5,11 +5,11 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { type CommandSpec, type FlagSpec, parseCommandArgs, type Parsed } from "./args.ts";
 import type { CliContext } from "./context.ts";
-import { suggestion } from "../did_you_mean.ts";
 import { UsageError } from "../errors.ts";
 import { type ApplyResult, applySettingsEdit } from "../settings/apply.ts";
 import type { EditResult } from "../settings/edit.ts";
-import { HOOK_SUBCOMMANDS, hookForEventName, type HookSubcommand, parseHookList } from "../settings/hook_command.ts";
+import { HOOK_SUBCOMMANDS, type HookSubcommand, parseHookList } from "../settings/hook_command.ts";
+import { hookNameHint } from "./event_hint.ts";
 
 export type SettingsAction = "install" | "uninstall";
 
@@ -37,11 +37,9 @@ export function parseEventsFlag(spec: CommandSpec, parsed: Parsed): HookSubcomma
   const result = parseHookList(String(raw));
   if (result.ok) return result.hooks;
   if ("empty" in result) throw new UsageError(`${spec.name}: --events needs at least one of ${known}`);
-  const hint = hookForEventName(result.unknown);
-  const near = hint === null
-    ? suggestion(result.unknown.toLowerCase(), HOOK_SUBCOMMANDS)
-    : ` (did you mean "${hint}"?)`;
-  throw new UsageError(`${spec.name}: unknown event "${result.unknown}" in --events${near}; known: ${known}`);
+  throw new UsageError(
+    `${spec.name}: unknown event "${result.unknown}" in --events${hookNameHint(result.unknown)}; known: ${known}`,
+  );
 }
 
 /** Flags about the Stop guard alone. */

@@ -16,8 +16,13 @@ const KNOWN_EVENTS = new Set([
   "PreCompact",
 ]);
 
+/** One of Claude Code's hook event names, as it spells them. */
+export function isClaudeCodeEvent(name: string): boolean {
+  return KNOWN_EVENTS.has(name);
+}
+
 /** An event name safe to write to errors.log: a known event as it is, anything else (payload text) by its length. */
 export function eventLabel(name: unknown): string {
-  if (typeof name === "string" && KNOWN_EVENTS.has(name)) return name;
+  if (typeof name === "string" && isClaudeCodeEvent(name)) return name;
   return `an unknown event (a ${typeof name === "string" ? `${name.length}-character` : typeof name} name)`;
 }
