@@ -12,7 +12,7 @@ import { readEnv } from "./src/env.ts";
 import { appendError } from "./src/store/errors_log.ts";
 import { writeStderr, writeStdout } from "./src/output.ts";
 import { stripTerminalControls } from "./src/controls.ts";
-import { homePaths, relativeHomeProblem } from "./src/store/paths.ts";
+import { homeEnvProblem, homePaths } from "./src/store/paths.ts";
 import { releaseHeldLocks } from "./src/store/lock.ts";
 import { revokeSettingsWrites } from "./src/store/settings_files.ts";
 import { VERSION } from "./src/version.ts";
@@ -152,8 +152,8 @@ export async function main(argv: string[]): Promise<number> {
       writeStdout(help.commandHelp(command, rest));
       return 0;
     }
-    const relative = relativeHomeProblem(readEnv);
-    if (relative !== null) throw new UsageError(relative);
+    const homeProblem = homeEnvProblem(readEnv);
+    if (homeProblem !== null) throw new UsageError(homeProblem);
     return await command.run(cliContext(), rest);
   } catch (e) {
     if (e instanceof UsageError || e instanceof CommandError) {
@@ -214,10 +214,10 @@ async function hookCommand(argv: string[]): Promise<number> {
     await appendError(paths.errors, at?.[1] ?? "hook", `${at ? message.slice(at[0].length) : message}; allowed`);
     return 0;
   }
-  const relative = relativeHomeProblem(readEnv);
-  if (relative !== null) {
-    // errors.log would be relative too: said on stderr only
-    writeStderr(`cliffhanger-bin: hook ${name}: ${relative} (the hook allows and exits 0)\n`);
+  const homeProblem = homeEnvProblem(readEnv);
+  if (homeProblem !== null) {
+    // errors.log would be relative, or under `/`, too: said on stderr only
+    writeStderr(`cliffhanger-bin: hook ${name}: ${homeProblem} (the hook allows and exits 0)\n`);
     return 0;
   }
   // a hook never writes a settings file: give up the access the binary's flags grant for install

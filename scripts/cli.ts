@@ -12,9 +12,12 @@ let args: string[];
 try {
   args = cliArgs(readEnv, Deno.args, cwd);
 } catch (e) {
-  // a path the scopes cannot hold (a comma): one clear line, the usage exit code
-  writeStderr(`cliffhanger-bin: ${e instanceof Error ? e.message : String(e)}\n`);
-  Deno.exit(2);
+  // a path the scopes cannot hold (a comma), no HOME: one clear line, the usage exit code; a hook fails open, as
+  // main.ts's hooks do for any fault (exit 2 would block a stop)
+  const hook = Deno.args[0] === "hook";
+  const tail = hook ? " (the hook allows and exits 0)" : "";
+  writeStderr(`cliffhanger-bin: ${e instanceof Error ? e.message : String(e)}${tail}\n`);
+  Deno.exit(hook ? 0 : 2);
 }
 const child = new Deno.Command(Deno.execPath(), {
   args,

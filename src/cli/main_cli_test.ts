@@ -331,3 +331,27 @@ Deno.test("a relative CLIFFHANGER_HOME is a one-line usage error; a hook allows 
     assert.equal(hook.stdout, "");
     assert.match(hook.stderr, /hook stop: CLIFFHANGER_HOME must be an absolute path, got "relhome" \(the hook allows/);
   }));
+
+Deno.test("an empty HOME is a one-line usage error, not `/`; a hook allows and says why on stderr", () =>
+  withHome(async (home) => {
+    // as the binary built for this home runs it: the scopes are this home's, HOME is emptied at run time
+    const runtimeEnv = { HOME: "", CLIFFHANGER_HOME: "" };
+    for (const args of [["stats"], ["status", "--json"], ["off"]]) {
+      const run = await runCli(args, { home, runtimeEnv });
+      assert.deepEqual([run.code, run.stdout], [2, ""], args.join(" "));
+      assert.equal(run.stderr, "cliffhanger-bin: HOME is empty; it must be an absolute path\n", args.join(" "));
+    }
+    const stdin = JSON.stringify({ session_id: "s", hook_event_name: "Stop", last_assistant_message: "Want more?" });
+    const hook = await runCli(["hook", "stop"], { home, runtimeEnv, stdin });
+    assert.deepEqual([hook.code, hook.stdout], [0, ""]);
+    assert.equal(
+      hook.stderr,
+      "cliffhanger-bin: hook stop: HOME is empty; it must be an absolute path (the hook allows and exits 0)\n",
+    );
+    // with both folders named, nothing is taken from HOME: the commands run
+    const named = await runCli(["stats"], {
+      home,
+      runtimeEnv: { HOME: "", CLAUDE_CONFIG_DIR: join(home, ".claude") },
+    });
+    assert.equal(named.code, 0, named.stderr);
+  }));

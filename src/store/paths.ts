@@ -52,12 +52,18 @@ export function expandHome(path: string, home: string): string {
 
 /**
  * Why the folders named by the environment cannot be used, or null: a relative HOME, CLAUDE_CONFIG_DIR or
- * CLIFFHANGER_HOME would name another folder from every working directory (a hook runs in each project's).
+ * CLIFFHANGER_HOME would name another folder from every working directory (a hook runs in each project's), and an
+ * empty or unset HOME would be read as `/` (homePaths) when a folder is taken from it, that is, unless both
+ * CLIFFHANGER_HOME and CLAUDE_CONFIG_DIR are set.
  */
-export function relativeHomeProblem(env: EnvReader): string | null {
+export function homeEnvProblem(env: EnvReader): string | null {
   for (const name of ["CLIFFHANGER_HOME", "CLAUDE_CONFIG_DIR", "HOME"]) {
     const value = env(name);
     if (value && !isAbsolute(value)) return `${name} must be an absolute path, got "${value}"`;
+  }
+  const home = env("HOME");
+  if (!home && (!env("CLIFFHANGER_HOME") || !env("CLAUDE_CONFIG_DIR"))) {
+    return `HOME ${home === undefined ? "is not set" : "is empty"}; it must be an absolute path`;
   }
   return null;
 }
