@@ -55,6 +55,12 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const now = ctx.now().getTime();
   for (const [i, file] of files.entries()) {
     progress(i, acc.report.stops);
+    if (file.special !== undefined) {
+      // a FIFO would wait for a writer and a device never end: counted as unreadable, never opened
+      acc.report.unreadable++;
+      ctx.err(`cliffhanger-bin: replay: cannot read "${file.path}": ${file.special}, not a regular file; not opened\n`);
+      continue;
+    }
     let stats;
     try {
       stats = await replayFile(file, { config, rules, stallOff, now }, ({ stop, replayed }) => {

@@ -19,6 +19,19 @@ Deno.test("replay, black-box: usage errors exit 2; the default folder inside the
   const r = JSON.parse(run.stdout);
   assert.equal(r.files, 1);
   assert.ok(r.stops > 0);
+  assert.equal(r.unreadable, 0);
+  // a FIFO among the transcripts is unreadable, said on stderr, and not opened (opening it would wait for a writer)
+  const fifo = join(project, "fifo.jsonl");
+  assert.ok((await new Deno.Command("mkfifo", { args: [fifo] }).output()).success, "mkfifo");
+  const withFifo = await runCli(["replay", "--json"], { home });
+  assert.equal(withFifo.code, 0, withFifo.stderr);
+  assert.deepEqual([JSON.parse(withFifo.stdout).files, JSON.parse(withFifo.stdout).unreadable], [1, 1]);
+  assert.equal(
+    withFifo.stderr,
+    `cliffhanger-bin: replay: cannot read "${fifo}": a FIFO, not a regular file; not opened\n`,
+  );
+  assert.match((await runCli(["replay"], { home })).stdout, /\b1 files? unreadable/);
+  await Deno.remove(fifo);
   // from a checkout, replay reads the path it names
   const named = await runCli(["replay", "--json", CORPUS], { home });
   assert.equal(named.code, 0, named.stderr);

@@ -7,6 +7,11 @@ export interface TranscriptFile {
   shown: string;
   subagent: boolean;
   mtimeMs: number;
+  /**
+   * What the path is when it is not a regular file (`a FIFO`, `a link`, …): it is never opened (a FIFO would wait for
+   * a writer, a device never end), and replay counts it as unreadable.
+   */
+  special?: string;
 }
 
 /** A subagent's own transcript: `…/subagents/agent-*.jsonl`, or an older `agent-*.jsonl` beside the sessions. */
@@ -14,14 +19,34 @@ export function isSubagentFile(path: string): boolean {
   return /[\\/]subagents[\\/]/.test(path) || /(^|__)agent-[0-9a-z]+\.jsonl$/i.test(basename(path));
 }
 
-/** Every transcript under `input` (a file or a folder), in name order; a missing input throws NotFound. */
+/**
+ * Every transcript under `input` (a file or a folder), in name order; a missing input throws NotFound. A `*.jsonl` in a
+ * folder that is not a regular file (a FIFO, a socket, a device, a link), or an input that is neither a file nor a
+ * folder, is yielded with `special` set, found with lstat and not opened.
+ */
 export async function* walkTranscripts(input: string): AsyncGenerator<TranscriptFile> {
   const info = await Deno.stat(input);
-  if (info.isFile) {
-    yield { path: input, shown: basename(input), subagent: isSubagentFile(input), mtimeMs: info.mtime?.getTime() ?? 0 };
+  if (!info.isDirectory) {
+    const special = info.isFile ? {} : { special: specialKind(info) };
+    yield {
+      path: input,
+      shown: basename(input),
+      subagent: isSubagentFile(input),
+      mtimeMs: info.mtime?.getTime() ?? 0,
+      ...special,
+    };
     return;
   }
   yield* walkDir(input, "");
+}
+
+/** `a FIFO`, `a socket`, `a device`, `a link`, or `a special file`. */
+export function specialKind(info: Deno.FileInfo): string {
+  if (info.isSymlink) return "a link";
+  if (info.isFifo) return "a FIFO";
+  if (info.isSocket) return "a socket";
+  if (info.isCharDevice || info.isBlockDevice) return "a device";
+  return "a special file";
 }
 
 async function* walkDir(dir: string, rel: string): AsyncGenerator<TranscriptFile> {
@@ -32,9 +57,11 @@ async function* walkDir(dir: string, rel: string): AsyncGenerator<TranscriptFile
     const path = join(dir, entry.name);
     const shown = rel === "" ? entry.name : `${rel}/${entry.name}`;
     if (entry.isDirectory) yield* walkDir(path, shown);
-    else if (entry.isFile && entry.name.endsWith(".jsonl")) {
-      const mtimeMs = (await Deno.stat(path)).mtime?.getTime() ?? 0;
-      yield { path, shown, subagent: isSubagentFile(path), mtimeMs };
+    else if (entry.name.endsWith(".jsonl")) {
+      // lstat: a link is reported as a link, not followed
+      const info = await Deno.lstat(path);
+      const special = info.isFile ? {} : { special: specialKind(info) };
+      yield { path, shown, subagent: isSubagentFile(path), mtimeMs: info.mtime?.getTime() ?? 0, ...special };
     }
   }
 }
