@@ -2,8 +2,9 @@
  * Every command README.md shows together with its output still prints that output. A shown run is a fenced
  * `console` block whose lines starting with "$ " are `cliffhanger-bin …` commands (optionally after
  * `echo '<stdin>' |` and `NAME=value` settings); the lines up to the next "$ " are its stdout. Each block runs in a
- * fresh temp HOME through runCli (the binary's permission flags); the home's path reads as `~`, ISO times as
- * `<time>`, and a line "…" in the README stands for any number of lines.
+ * fresh temp HOME through runCli (the binary's permission flags); the home's path reads as `/home/me` (a sample shows
+ * the absolute path the binary prints, never a `~` it does not), ISO times as `<time>`, and a line "…" in the README
+ * stands for any number of lines.
  */
 import assert from "node:assert/strict";
 import { runCli, tempHome } from "../src/testing/run_cli.ts";
@@ -58,8 +59,11 @@ export function parseCommand(command: string): { stdin: string; env: Record<stri
   return { stdin, env, args: parts };
 }
 
+/** The home the README's samples are shown for. */
+export const SHOWN_HOME = "/home/me";
+
 export function normalise(text: string, home: string): string[] {
-  return text.replaceAll(home, "~").replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/g, "<time>")
+  return text.replaceAll(home, SHOWN_HOME).replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/g, "<time>")
     .replace(/\n$/, "").split("\n").map((l) => l.trimEnd());
 }
 
@@ -86,6 +90,10 @@ Deno.test("shownRuns() finds the runs of a console block, and matches() skips li
     args: ["hook", "stop"],
   });
   assert.ok(matches(["a", "…", "d"], ["a", "b", "c", "d"]));
+  // the temp home reads as /home/me, as a reader's own home would print: never as a `~` the binary does not print
+  assert.deepEqual(normalise("created /tmp/h1/.cliffhanger/off at 2026-01-02T03:04:05.678Z\n", "/tmp/h1"), [
+    "created /home/me/.cliffhanger/off at <time>",
+  ]);
   assert.ok(!matches(["a", "d"], ["a", "b", "d"]));
 });
 
