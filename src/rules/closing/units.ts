@@ -83,10 +83,23 @@ export function answeredAtOnce(question: string, next: string): boolean {
  * question restated as a heading. Not one about what the user wants or thinks ("Which would you prefer?") nor a
  * suggestion ("Why not …?").
  */
-function saidBack(question: string, opensMessage: boolean): boolean {
+function saidBack(question: string, next: string, opensMessage: boolean): boolean {
   if (LABELLED.test(question)) return true;
-  return opensMessage && WH_OPEN.test(question) && !SUGGESTION.test(question) && !USER.test(question);
+  if (SUGGESTION.test(question) || USER.test(question)) return false;
+  // a question about a thing, answered in the next paragraph ("Are replies hidden too? They stay visible …")
+  if (!AGENT.test(question) && (YES_NO.test(next) || ANSWER.test(next))) return true;
+  return opensMessage && (WH_OPEN.test(question) || LEAD_IN_YES_NO.test(next));
 }
+
+/** A question about what the user wants or would like ("Which would you like?"), or a suggestion: only they answer. */
+function asksWish(question: string): boolean {
+  return SUGGESTION.test(question) || (USER.test(question) && WISH.test(question));
+}
+
+/** A question in bold or italics opening a block (after a list marker), with more text after it. */
+const EMPHASIZED_QUESTION = /^(?:\s*(?:[-*+]|\d{1,3}[.)])\s+)?\s*(\*\*|__|\*|_)(?!\s)[^*_\n]{1,300}[?？]\1\s*\S/;
+/** A yes or no after a short lead-in, answering a question that opens the message ("Based on our traffic, yes: …"). */
+const LEAD_IN_YES_NO = /^[^.?!,:;]{1,40},\s*(?:yes|no)\s*[,;:.!—–-]/i;
 
 /** A question labelled as one: "Q:", "Question:", and the word in the guard's other languages. */
 const LABELLED =
@@ -118,7 +131,7 @@ const YES_NO =
   /^(?:(?:yes|no|yep|nope|yeah|nah|oui|non|sí|si|ja|nein|sim|não|sì|nee|nie|nei|nej|ne|нет|ні|hayır|ei|nem|όχι|tidak|không)\s*[,;:.!—–-]|(?:不需要|不用|不必|没必要|沒必要|不会|不會|没有|沒有|不是|可以|是的|いいえ|はい|아니요|아뇨|네|예)\s*[，。、：:！!—–-])/i;
 /** "Short answer:", a check made with its result after a colon, a denial. */
 const ANSWER =
-  /^(?:(?:short|quick)\s+answer\b|in\s+short\s*[,:]|answer\s*:|(?:I|we)\s+(?:checked|verified|confirmed|tested|measured|searched)\b[^.?!:]{0,80}:|(?:checked|verified|confirmed|tested)\s*:|(?:it|they|that)\s+(?:doesn['’]t|does\s+not|didn['’]t|did\s+not|isn['’]t|is\s+not|wasn['’]t|was\s+not|don['’]t|do\s+not|aren['’]t|are\s+not)\b)/i;
+  /^(?:(?:short|quick)\s+answer\b|in\s+short\s*[,:]|answer\s*:|(?:I|we)\s+(?:checked|verified|confirmed|tested|measured|searched)\b[^.?!:]{0,80}:|(?:checked|verified|confirmed|tested)\s*:|(?:it|they|that)\s+(?:doesn['’]t|does\s+not|didn['’]t|did\s+not|isn['’]t|is\s+not|wasn['’]t|was\s+not|don['’]t|do\s+not|aren['’]t|are\s+not)\b|(?:it|they)\s+(?:stays?|remains?)\b|(?:it|they)\s+(?:is|are|was|were|does|do|did)\b\s*(?:[:;,—–]|\s(?:still|now|already|only|not))|only\b)/i;
 /** A why-question, in the guard's Latin-script languages and Russian. */
 const WHY =
   /^\W*(?:(?:so|and|but)\s*,?\s+)?(?:why|pourquoi|por\s*qu[ée]|warum|wieso|weshalb|perch[ée]|waarom|почему|зачем)(?![\p{L}])/iu;
@@ -147,6 +160,8 @@ export function readStructure(message: string, options: UnitOptions): Structure 
   let closingFrom = last;
   while (closingFrom > 0 && prose[last]!.kind === "item" && isContinuation(prose, closingFrom)) closingFrom--;
   let leadUnit: Unit | null = null;
+  /** Units that are a question set in bold or italics at the start of their block. */
+  const headingQuestions = new Set<number>();
 
   // a report that ends in "## Testing" or "Files touched:" closes just before them as well
   const beforeReference = closingBeforeReference(prose);
@@ -166,7 +181,12 @@ export function readStructure(message: string, options: UnitOptions): Structure 
       leadUnit = null;
     }
     if (block.kind === "heading") continue;
+    // a block that opens with a question in bold or italics ("**How would you …?** Accept a key …") sets it as a
+    // heading: its own text answers it
+    let heading = EMPHASIZED_QUESTION.test(block.text);
     for (const sentence of splitSentences(maskInline(block.text))) {
+      if (heading) headingQuestions.add(units.length);
+      heading = false;
       units.push(unit({ kind: "sentence", text: sentence, block: block.kind, closing: inClosing, index: 0 }));
       blockOf.push(b);
     }
@@ -176,8 +196,10 @@ export function readStructure(message: string, options: UnitOptions): Structure 
     const next = units[i + 1]!;
     const u = units[i]!;
     if (!u.question) continue;
+    const statement = next.kind === "sentence" && !next.question;
     const answered = (blockOf[i + 1] === blockOf[i] && answeredAtOnce(u.text, next.text)) ||
-      (next.kind === "sentence" && !next.question && saidBack(u.text, i === opening));
+      (statement && blockOf[i + 1] === blockOf[i] && headingQuestions.has(i) && !asksWish(u.text)) ||
+      (statement && saidBack(u.text, next.text, i === opening));
     if (answered) {
       u.question = false;
       u.answered = true;

@@ -77,6 +77,13 @@ Deno.test("readStructure(): a question said back before its answer (labelled, or
     "What happens if two workers pick up the same job?\n\nThey can't both run it: only one update matches the row.",
     "Q: Should we switch from pip-tools to uv?\n\nFor this repo, yes: it resolves the same lock in 2 s.",
     "Done.\n\n**Q:** Is the old client still supported?\nOnly until March, as the release notes say.",
+    // a question in bold or italics heading its own item, answered in it
+    "The interview set:\n\n1. **What would you log for a failed payment?**\nRequest id, provider and amount, never the card.",
+    "- *Invalidation on write?* Only for the settings endpoint.",
+    // a question about a thing, answered in the next paragraph
+    "Soft delete is done.\n\nAre replies to a deleted comment hidden too?\n\nThey stay visible under a placeholder.",
+    // opening the message, answered by a yes after a short lead-in
+    "Can we drop IE11?\n\nBased on our own traffic, yes: 0.02 % of sessions over 90 days.",
   ];
   for (const text of saidBack) assert.ok(read(text).every((u) => !u.question), text);
   const asked = [
@@ -89,6 +96,9 @@ Deno.test("readStructure(): a question said back before its answer (labelled, or
     "Ile trwa pełna reindeksacja?",
     // an agent's own yes/no question that opens the message is not a question word's
     "Should I also port the CLI?\n\nThe library is done and its 40 tests pass.",
+    // bold, but the user's wish; and the agent's own question, answered only by a reason
+    "Done.\n\n**Which format would you like?** Both pass the tests.",
+    "Fixed it.\n\nShould I also update the docs?\n\nThey don't mention CRLF.",
   ];
   for (const text of asked) assert.ok(read(text).some((u) => u.question), text);
 });
