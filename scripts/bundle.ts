@@ -7,7 +7,7 @@
  */
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
-import { CONFIG_PATH, MAIN_PATH, REPO_ROOT } from "../src/permissions.ts";
+import { BUNDLE_ENTRY, CONFIG_PATH, MAIN_PATH, REPO_ROOT } from "../src/permissions.ts";
 import { writeStderr, writeStdout } from "../src/output.ts";
 import { makeBundleAscii } from "./bundle_ascii.ts";
 import { makeBundleEager } from "./bundle_eager.ts";
@@ -52,7 +52,7 @@ export function bundlePlan(
       MAIN_PATH,
     ],
     outdir: dir,
-    entry: join(dir, "main.js"),
+    entry: join(dir, BUNDLE_ENTRY),
   };
 }
 

@@ -11,7 +11,8 @@ import { isAscii } from "./bundle_ascii.ts";
 import { readChunks, staticImports } from "./bundle_eager.ts";
 import { CORE_FILE } from "./bundle_merge.ts";
 import { hooksLoadProblem } from "./compile.ts";
-import { type CliRun, runCli, tempHome } from "../src/testing/run_cli.ts";
+import { type CliRun, DENO_DIR, runCli, tempHome } from "../src/testing/run_cli.ts";
+import { parseLauncher } from "../src/settings/launcher.ts";
 
 interface Step {
   args: string[];
@@ -131,6 +132,62 @@ Deno.test("the bundle's entry answers every command as main.ts does, under the s
     assert.equal(hooksLoadProblem(doctor), null, doctor.stdout + doctor.stderr);
   } finally {
     for (const dir of [outdir, sourceHome, bundleHome]) await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("install from the bundle registers a launcher that runs the bundle's main.js, and doctor looks at that file", async () => {
+  const outdir = await Deno.makeTempDir({ prefix: "cliffhanger-bundle-install-" });
+  const home = await tempHome();
+  try {
+    const plan = bundlePlan(join(outdir, "bundle"));
+    const built = await buildBundle(plan);
+    assert.ok(built.ok, `deno bundle failed: ${built.stderr}`);
+    const install = await runCli(["install"], { home, entry: plan.entry });
+    assert.equal(install.code, 0, install.stderr);
+    const launcher = join(home, ".cliffhanger", "bin", "cliffhanger-bin");
+    const text = await Deno.readTextFile(launcher);
+    assert.match(text, /^# cliffhanger-bin from a bundle, written by install: runs main\.js/m);
+    const parsed = parseLauncher(text)!;
+    assert.equal(parsed.main, plan.entry, "the bundle's own entry, not a main.ts beside its folder");
+    assert.equal(parsed.config, "", "no deno.json beside the bundle is named");
+    assert.ok(text.includes("'--no-config'"), text);
+    assert.ok(parsed.read.includes(plan.outdir), "the bundle's folder is in the read scope");
+    // the registered hook decides, from a folder whose own deno.json would break a run that read it
+    const project = join(home, "project");
+    await Deno.mkdir(project);
+    await Deno.writeTextFile(join(project, "deno.json"), "{ not json");
+    const child = new Deno.Command(launcher, {
+      args: ["hook", "stop"],
+      cwd: project,
+      env: { HOME: home, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", DENO_DIR, NO_COLOR: "1" },
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(stop("Want me to continue with the remaining tests?", "bundle-l")));
+    await writer.close();
+    const out = await child.output();
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    assert.match(new TextDecoder().decode(out.stdout), /"decision":"block"/);
+    assert.match(await Deno.readTextFile(join(home, ".cliffhanger", "log.jsonl")), /bundle-l/);
+    // doctor, run from the bundle, looks at the file the launcher runs
+    const doctor = async () => {
+      const run = await runCli(["doctor", "--json"], { home, entry: plan.entry });
+      return (JSON.parse(run.stdout).checks as { id: string; status: string; detail: string }[])
+        .find((c) => c.id === "launcher")!;
+    };
+    const ok = await doctor();
+    assert.equal(ok.status, "ok", JSON.stringify(ok));
+    assert.ok(ok.detail.endsWith(` on ${plan.entry}`), ok.detail);
+    const gone = join(plan.outdir, "gone.js");
+    await Deno.writeTextFile(launcher, text.replace(`'${plan.entry}'`, `'${gone}'`));
+    const broken = await doctor();
+    assert.equal(broken.status, "fail", JSON.stringify(broken));
+    assert.match(broken.detail, new RegExp(`runs ${gone.replaceAll(".", "\\.")}, which does not exist`));
+  } finally {
+    for (const dir of [outdir, home]) await Deno.remove(dir, { recursive: true });
   }
 });
 

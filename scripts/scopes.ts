@@ -10,6 +10,7 @@ import type { EnvReader } from "../src/env.ts";
 import { computeScopes, denoRunArgs, resolveRunCommand, scopeInputFromEnv, type Scopes } from "../src/permissions.ts";
 import { versionCall } from "../src/doctor/handlers_start.ts";
 import { inspectSettingsText } from "../src/settings/inspect.ts";
+import { MAX_LAUNCHER_BYTES, parseLauncher } from "../src/settings/launcher.ts";
 import { homePaths } from "../src/store/paths.ts";
 
 /** Changes to the scopes derived from the arguments (tests use them to run `wrap` outside its run scope). */
@@ -106,6 +107,31 @@ export function handlerProgramsFromArgs(
     }
   }
   return [...programs];
+}
+
+/**
+ * What the launchers among a `doctor` run's handler programs (handlerProgramsFromArgs) run: their deno, program and
+ * --config, so that doctor can look at each from a checkout. A program that is not a launcher of ours adds nothing.
+ */
+export function launcherFilesFromPrograms(programs: readonly string[]): string[] {
+  const files = new Set<string>();
+  for (const program of programs) {
+    if (!program.endsWith("/bin/cliffhanger-bin")) continue;
+    let text: string;
+    try {
+      // the first bytes only: a compiled binary of that name is tens of megabytes, a launcher a few hundred bytes
+      using file = Deno.openSync(program, { read: true });
+      const buffer = new Uint8Array(MAX_LAUNCHER_BYTES);
+      const read = file.readSync(buffer) ?? 0;
+      text = new TextDecoder().decode(buffer.subarray(0, read));
+    } catch {
+      continue; // missing or unreadable: doctor says so
+    }
+    const launcher = parseLauncher(text);
+    if (launcher === null) continue;
+    for (const path of [launcher.deno, launcher.main, launcher.config]) if (isAbsolute(path)) files.add(path);
+  }
+  return [...files];
 }
 
 export function withSymlinkTargets(files: readonly string[]): string[] {
@@ -205,8 +231,8 @@ export function scopesFor(
   cwd?: string,
   overrides: ScopeOverrides = {},
 ): Scopes {
-  const runCommands = overrides.runCommands ??
-    [...runTargetsFromArgs(args, cwd, env("PATH")), ...handlerProgramsFromArgs(args, cwd, env)];
+  const programs = handlerProgramsFromArgs(args, cwd, env);
+  const runCommands = overrides.runCommands ?? [...runTargetsFromArgs(args, cwd, env("PATH")), ...programs];
   const input = scopeInputFromEnv(env, withSymlinkTargets(settingsTargetsFromArgs(args, cwd)), runCommands);
   // an absolute relayDir in config.jsonc is in scope for every run, as an absolute CLIFFHANGER_RELAY_DIR is, so that
   // `deno task cli install` registers it too (the file is read once, for this and for the relay commands' folder)
@@ -225,8 +251,10 @@ export function scopesFor(
     ...relay.read,
     ...inspectedSettingsFromArgs(args, cwd),
     ...replayInputsFromArgs(args, cwd),
-    // doctor reads a launcher it names back (its deno, main.ts and scopes), wherever its home was
-    ...handlerProgramsFromArgs(args, cwd, env),
+    // doctor reads a launcher it names back (its deno, main.ts and scopes), wherever its home was, and looks at the
+    // files it runs
+    ...programs,
+    ...launcherFilesFromPrograms(programs),
   ];
   input.extraSettingsFiles = withSymlinkTargets([
     join(input.claudeDir, "settings.json"),

@@ -1,7 +1,15 @@
 import assert from "node:assert/strict";
 import { envFrom } from "../src/env.ts";
 import { CommaPathError, defaultRunHelpers, resolveRunCommand, scopeFlags } from "../src/permissions.ts";
-import { cliArgs, handlerProgramsFromArgs, runTargetsFromArgs, scopesFor, settingsTargetsFromArgs } from "./scopes.ts";
+import {
+  cliArgs,
+  handlerProgramsFromArgs,
+  launcherFilesFromPrograms,
+  runTargetsFromArgs,
+  scopesFor,
+  settingsTargetsFromArgs,
+} from "./scopes.ts";
+import { launcherText } from "../src/settings/launcher.ts";
 
 Deno.test("settingsTargetsFromArgs() scopes only install/uninstall targets, resolved against the user's folder", () => {
   assert.deepEqual(settingsTargetsFromArgs(["install", "--settings", "rel.json"], "/home/u/proj"), [
@@ -90,5 +98,24 @@ Deno.test("handlerProgramsFromArgs() lets a checkout's doctor start exactly the 
     );
   } finally {
     await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("launcherFilesFromPrograms() lets a checkout's doctor look at what a launcher runs, and nothing else's", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${dir}/bin`);
+    const launcher = `${dir}/bin/cliffhanger-bin`;
+    await Deno.writeTextFile(
+      launcher,
+      launcherText(["/d/deno", "run", "--config=/c/deno.json", "--allow-read=/a", "/c/main.ts"], `${dir}/home`),
+    );
+    assert.deepEqual(launcherFilesFromPrograms([launcher]), ["/d/deno", "/c/main.ts", "/c/deno.json"]);
+    // a compiled binary of that name, a program of another name, a missing file: nothing
+    await Deno.writeTextFile(launcher, "\x7fELF binary");
+    await Deno.writeTextFile(`${dir}/other`, launcherText(["/d/deno", "run", "/c/main.ts"], dir));
+    assert.deepEqual(launcherFilesFromPrograms([launcher, `${dir}/other`, `${dir}/bin/gone/cliffhanger-bin`]), []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });

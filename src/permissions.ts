@@ -187,14 +187,40 @@ export function scopeInputFromEnv(
   };
 }
 
-/** Absolute paths of this checkout's entry point and config. */
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+/** This module's own file: src/permissions.ts in a checkout, a chunk of the bundle (scripts/bundle.ts) in a bundle. */
+const MODULE_PATH = fileURLToPath(import.meta.url);
+
+/** Absolute paths of this checkout's entry point and config (from a bundle, paths beside its folder, not there). */
+export const REPO_ROOT = resolve(dirname(MODULE_PATH), "..");
 export const MAIN_PATH = join(REPO_ROOT, "main.ts");
 export const CONFIG_PATH = join(REPO_ROOT, "deno.json");
+
+/** The bundle's entry module, in its folder (scripts/bundle.ts writes it). */
+export const BUNDLE_ENTRY = "main.js";
+
+/**
+ * The bundle folder this program runs from under `deno run` (its chunks are `.js` files in one folder), or null when
+ * it runs from a checkout's source. Inside a compiled binary it names the binary's embedded folder: callers look at
+ * `Deno.build.standalone` first.
+ */
+export const BUNDLE_DIR: string | null = MODULE_PATH.endsWith(".js") ? dirname(MODULE_PATH) : null;
 
 /** `deno` arguments that run main.ts under the scopes (the same flags the compiled binary carries). */
 export function denoRunArgs(scopes: Scopes): string[] {
   return ["run", "--quiet", `--config=${CONFIG_PATH}`, ...scopeFlags(scopes), MAIN_PATH];
+}
+
+/**
+ * `deno` arguments that run this program again under the scopes: from a checkout, its main.ts with its deno.json
+ * (denoRunArgs); from a bundle (`bundleDir`), the bundle's own entry with its folder in the read scope
+ * (bundleRunArgs) and `--no-config`: a bundle holds its packages and needs no deno.json, and none beside it exists,
+ * while a deno.json in the folder the process runs in (a hook runs in the user's project) must not apply.
+ */
+export function selfRunArgs(scopes: Scopes, bundleDir: string | null = BUNDLE_DIR): string[] {
+  if (bundleDir === null) return denoRunArgs(scopes);
+  return bundleRunArgs(denoRunArgs(scopes), join(bundleDir, BUNDLE_ENTRY)).map((a) =>
+    a === `--config=${CONFIG_PATH}` ? "--no-config" : a
+  );
 }
 
 /**

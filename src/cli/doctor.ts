@@ -31,7 +31,7 @@ import { checkLogRotation, lookCapped } from "../doctor/log_rotation.ts";
 import { MAX_BYTES as ERRORS_MAX_BYTES } from "../store/errors_log.ts";
 import { checkConfig } from "../doctor/check_config.ts";
 import { HOOK_EVENTS } from "../hooks/events.ts";
-import { MAIN_PATH, resolveRunCommand } from "../permissions.ts";
+import { resolveRunCommand } from "../permissions.ts";
 import { inScope, launcherPrograms, readLauncher } from "../settings/launcher.ts";
 import { generations } from "../store/rotate.ts";
 import { type CommandSpec, parseCommandArgs } from "./args.ts";
@@ -217,9 +217,11 @@ async function lastDecisionTsIn(log: string): Promise<string | null> {
 }
 
 /**
- * A checkout install's launcher (`<home>/bin/cliffhanger-bin`, a sh script): the deno it execs and the main.ts it
- * runs must still exist, or every hook exits 127 (npx's cache cleaned) or 1 (the checkout moved); and the scopes it
- * was written with must still hold the home (a CLIFFHANGER_HOME set later) and the relay folder in use.
+ * A checkout (or bundle) install's launcher (`<home>/bin/cliffhanger-bin`, a sh script): the deno it execs, the
+ * program it runs (main.ts, or a bundle's main.js) and its --config must each still be a regular file, or every hook
+ * exits 127 (npx's cache cleaned) or 1 (the checkout moved, a program or config that was never there); and the scopes
+ * it was written with must still hold the home (a CLIFFHANGER_HOME set later) and the relay folder in use. A file this
+ * run may not look at is a warning, never ok.
  */
 async function checkLaunchers(
   files: readonly SettingsFileReport[],
@@ -233,48 +235,73 @@ async function checkLaunchers(
   for (const launcher of launchers) {
     const parsed = await readLauncher(launcher);
     if (parsed === null) continue; // not readable here, gone (the binary check says so), or not a launcher of ours
-    const { deno, main } = parsed;
-    const missing = [deno, main].filter((p) => p !== "" && exists(p) === false);
-    // outside the read scope existence cannot be checked: a launcher for another deno or checkout than the one
-    // running now is worth a look (npx cleans its cache; a checkout moves)
-    const other = [
-      ...(deno !== "" && deno !== Deno.execPath() ? [`deno ${deno} (this run uses ${Deno.execPath()})`] : []),
-      ...(main !== "" && main !== MAIN_PATH ? [`${main} (this checkout is ${MAIN_PATH})`] : []),
-    ];
+    const { deno, main, config } = parsed;
+    const targets = [
+      { what: "deno", path: deno },
+      { what: "program", path: main },
+      ...(config === "" ? [] : [{ what: "config", path: config }]),
+    ].map((t) => ({ ...t, state: t.path === "" ? "none" as const : fileState(t.path) }));
+    const broken = targets.flatMap((t) =>
+      t.state === "none"
+        ? [`names no ${t.what} to run`]
+        : t.state === "missing"
+        ? [`runs ${t.path}, which does not exist`]
+        : t.state === "not-file"
+        ? [`runs ${t.path}, which is not a regular file`]
+        : []
+    );
+    // outside the read scope a file cannot be looked at: the deno running now is there, any other file may be gone
+    // (npx cleans its cache; a checkout moves)
+    const unchecked = targets.filter((t) => t.state === "unknown" && !(t.what === "deno" && t.path === selfPath()));
     const homeOut = !inScope(parsed.write, paths.root);
     const relayOut = relayDir !== null && !inScope(parsed.read, relayDir);
-    if (missing.length > 0 || homeOut) {
+    if (broken.length > 0 || homeOut) {
       checks.push({
         id: "launcher",
         status: "fail",
         detail: [
-          ...(missing.length > 0
-            ? [`${launcher} runs ${missing.join(" and ")}, which no longer exist${missing.length === 1 ? "s" : ""}`]
-            : []),
+          ...broken.map((b) => `${launcher} ${b}`),
           ...(homeOut
             ? [`${launcher} runs under the scopes of another home, without ${paths.root} (CLIFFHANGER_HOME)`]
             : []),
         ].join("; ") + ": every hook fails open",
         fix,
       });
-    } else if (other.length > 0 || relayOut) {
+    } else if (unchecked.length > 0 || relayOut) {
       checks.push({
         id: "launcher",
         status: "warn",
         detail: [
-          ...(other.length > 0
+          ...(unchecked.length > 0
             ? [
-              `${launcher} runs ${other.join(" and ")}, which this run cannot look at; if it is gone, every hook ` +
-              "fails open (handlers-start runs it to tell)",
+              `${launcher} runs ${unchecked.map((t) => t.path).join(" and ")}: cannot check, outside this run's ` +
+              "read scope; if it is gone, every hook fails open (handlers-start runs it to tell)",
             ]
             : []),
           ...(relayOut ? [`${launcher} may not read the relay folder ${relayDir}: a stop never waits on it`] : []),
         ].join("; "),
         fix: relayOut ? `CLIFFHANGER_RELAY_DIR=${relayDir} deno task cli install (from the checkout)` : fix,
       });
-    } else checks.push({ id: "launcher", status: "ok", detail: `${launcher} runs ${deno} on ${main}`, fix: null });
+    } else {
+      const withConfig = config === "" ? "" : ` with ${config}`;
+      checks.push({
+        id: "launcher",
+        status: "ok",
+        detail: `${launcher} runs ${deno} on ${main}${withConfig}`,
+        fix: null,
+      });
+    }
   }
   return checks;
+}
+
+/** A file a launcher runs: a regular file, missing, something else, or unknown (this run may not look). */
+function fileState(path: string): "file" | "missing" | "not-file" | "unknown" {
+  try {
+    return Deno.statSync(path).isFile ? "file" : "not-file";
+  } catch (e) {
+    return e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory ? "missing" : "unknown";
+  }
 }
 
 function selfPath(): string | null {

@@ -187,6 +187,37 @@ Deno.test("doctor checks what a checkout install's launcher runs: another checko
     assert.match(moved["handlers-start"]!.detail, /cliffhanger-bin --version: exit code 1/);
   }));
 
+Deno.test("doctor looks at the program and the --config a launcher runs: each must be a regular file, else cannot check", () =>
+  withTempHome(async (home) => {
+    assert.equal((await runCli(["install"], { home })).code, 0);
+    const launcher = join(home, ".cliffhanger", "bin", "cliffhanger-bin");
+    const text = await Deno.readTextFile(launcher);
+    const ok = byId(JSON.parse((await runCli(["doctor", "--json"], { home })).stdout).checks);
+    assert.equal(ok["launcher"]?.status, "ok", JSON.stringify(ok["launcher"]));
+    assert.match(ok["launcher"]!.detail, /main\.ts with \/.*\/deno\.json$/);
+    // a --config that is not there: deno exits 1 on every hook call ("Error reading config file")
+    const fake = join(home, "checkout");
+    await Deno.mkdir(join(fake, "main.ts"), { recursive: true });
+    await Deno.writeTextFile(launcher, text.replace(/'--config=[^']*'/, `'--config=${fake}/deno.json'`));
+    const noConfig = byId(JSON.parse((await runCli(["doctor", "--json"], { home })).stdout).checks);
+    assert.equal(noConfig["launcher"]?.status, "fail", JSON.stringify(noConfig["launcher"]));
+    assert.match(noConfig["launcher"]!.detail, new RegExp(`runs ${fake}/deno\\.json, which does not exist`));
+    // a program that is a folder, not a file
+    await Deno.writeTextFile(launcher, text.replace(/'[^']*\/main\.ts'/, `'${fake}/main.ts'`));
+    const folder = byId(JSON.parse((await runCli(["doctor", "--json"], { home })).stdout).checks);
+    assert.equal(folder["launcher"]?.status, "fail", JSON.stringify(folder["launcher"]));
+    assert.match(folder["launcher"]!.detail, new RegExp(`runs ${fake}/main\\.ts, which is not a regular file`));
+    // under a scope that cannot look at the checkout (the compiled binary's, a bundle's): a warning, never ok
+    await Deno.writeTextFile(launcher, text);
+    const run = await runCli(["doctor", "--json"], { home, scopeArgs: ["status"] });
+    const blind = byId(JSON.parse(run.stdout).checks);
+    assert.equal(blind["launcher"]?.status, "warn", JSON.stringify(blind["launcher"]));
+    assert.match(
+      blind["launcher"]!.detail,
+      /main\.ts and \/.*\/deno\.json: cannot check, outside this run's read scope/,
+    );
+  }));
+
 Deno.test("doctor under the compiled binary's run scope (none) does not start a handler, and says so", () =>
   withTempHome(async (home) => {
     assert.equal((await runCli(["install"], { home })).code, 0);

@@ -15,6 +15,7 @@ import {
   describeHooks,
   type HookCommand,
   hookCommandWarning,
+  runsBundle,
   selectRegistrations,
 } from "../settings/hook_command.ts";
 import { eventsFlag, EXIT_CODES_HELP, runSettingsCommand, TARGET_FLAGS } from "./settings_command.ts";
@@ -131,14 +132,25 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
 }
 
 /**
- * From a checkout, `<home>/bin/cliffhanger-bin`: a short sh launcher that execs the long deno command line, with the
- * write to run just before the settings edit. The compiled binary, and Windows (no sh), register the command itself.
+ * From a checkout or a bundle, `<home>/bin/cliffhanger-bin`: a short sh launcher that execs the long deno command
+ * line, with the write to run just before the settings edit. The compiled binary, and Windows (no sh), register the
+ * command itself; on Windows a bundle is refused (its deno line would not read back as ours).
  */
 function launcherFor(
   ctx: CliContext,
   direct: HookCommand,
 ): { command: HookCommand; path: string; text: string; write: () => Promise<void> } | null {
-  if (direct.prefixArgs.length === 0 || Deno.build.os === "windows") return null;
+  if (direct.prefixArgs.length === 0) return null;
+  if (Deno.build.os === "windows") {
+    // a checkout's deno line is ours by its main.ts and deno.json (settings/ours.ts); a bundle's would not be
+    if (runsBundle(direct)) {
+      throw new CommandError(
+        "install from a bundle registers a sh launcher, which Windows cannot run: install the compiled binary " +
+          "(deno task compile), or run `deno task cli install` from a checkout",
+      );
+    }
+    return null;
+  }
   const launcher = join(ctx.paths.root, "bin", "cliffhanger-bin");
   const text = launcherText([direct.command, ...direct.prefixArgs], ctx.paths.root);
   return {

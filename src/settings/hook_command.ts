@@ -3,7 +3,7 @@
  * The compiled binary registers itself; a development checkout registers `deno run <scoped flags> main.ts`.
  */
 import type { EnvReader } from "../env.ts";
-import { computeScopes, denoRunArgs, scopeInputFromEnv } from "../permissions.ts";
+import { BUNDLE_DIR, computeScopes, scopeInputFromEnv, selfRunArgs } from "../permissions.ts";
 
 /** The executable Claude Code runs for our hooks, and the arguments that come before the `hook …` subcommand. */
 export interface HookCommand {
@@ -124,10 +124,12 @@ export interface Runtime {
   standalone: boolean;
   /** The running executable: the binary itself, or deno. */
   execPath: string;
+  /** Under deno, the bundle folder the program runs from (scripts/bundle.ts), or null (default) for a checkout. */
+  bundleDir?: string | null;
 }
 
 export function currentRuntime(): Runtime {
-  return { standalone: Deno.build.standalone, execPath: Deno.execPath() };
+  return { standalone: Deno.build.standalone, execPath: Deno.execPath(), bundleDir: BUNDLE_DIR };
 }
 
 /** The hook command for this process. Throws when HOME is unset under deno, since the scopes need it. */
@@ -142,13 +144,16 @@ export function currentHookCommand(
   const dirs = [...new Set([...(input.relayDirs ?? []), ...relayDirs])];
   return {
     command: runtime.execPath,
-    prefixArgs: denoRunArgs(computeScopes({ ...input, ...(dirs.length > 0 ? { relayDirs: dirs } : {}) })),
+    prefixArgs: selfRunArgs(
+      computeScopes({ ...input, ...(dirs.length > 0 ? { relayDirs: dirs } : {}) }),
+      runtime.bundleDir ?? null,
+    ),
   };
 }
 
 /**
  * Why a hook command is not fit for real use, or null for the compiled binary. Under `deno run` the hooks run
- * deno on this checkout's main.ts; deno from `npx deno` lives in npx's cache, which npm prunes, and then every
+ * deno on this checkout's main.ts (or this bundle's main.js); deno from `npx deno` lives in npx's cache, which npm prunes, and then every
  * stop ends in a hook error (exit 127).
  */
 export function hookCommandWarning(command: HookCommand): string | null {
@@ -157,7 +162,13 @@ export function hookCommandWarning(command: HookCommand): string | null {
     return `the hooks run ${command.command}, in npx's cache, which npm may clean (every stop then fails); ${advice}`;
   }
   if (command.prefixArgs.length === 0) return null;
-  return `the hooks run ${command.command} on this checkout, which may be moved or cleaned; ${advice}`;
+  const what = runsBundle(command) ? "this bundle" : "this checkout";
+  return `the hooks run ${command.command} on ${what}, which may be moved or cleaned; ${advice}`;
+}
+
+/** A deno command line that runs a bundle's main.js: the one with `--no-config` (permissions.ts, selfRunArgs). */
+export function runsBundle(command: HookCommand): boolean {
+  return command.prefixArgs.includes("--no-config");
 }
 
 /** The handler object written to settings, keys in the order they are written. */

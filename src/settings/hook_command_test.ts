@@ -36,6 +36,23 @@ Deno.test("currentHookCommand() under deno runs main.ts with the scoped flags", 
   assert.equal(isOurHandler(handler), true);
 });
 
+Deno.test("currentHookCommand() from a bundle runs the bundle's main.js, its folder readable, with no deno.json", () => {
+  const command = currentHookCommand(ENV, { standalone: false, execPath: "/usr/bin/deno", bundleDir: "/opt/cb" });
+  assert.equal(command.prefixArgs[command.prefixArgs.length - 1], "/opt/cb/main.js");
+  assert.ok(!command.prefixArgs.includes(MAIN_PATH), "not the main.ts beside the bundle, which is not there");
+  assert.ok(!command.prefixArgs.some((a) => a.startsWith("--config=")), "not the deno.json beside it either");
+  assert.ok(command.prefixArgs.includes("--no-config"), "nor the deno.json of the folder a hook runs in");
+  const read = command.prefixArgs.find((a) => a.startsWith("--allow-read="))!;
+  assert.ok(read.split(/[=,]/).includes("/opt/cb"), read);
+  // every other flag is a checkout's: the same scopes
+  const checkout = currentHookCommand(ENV, { standalone: false, execPath: "/usr/bin/deno" }).prefixArgs;
+  assert.deepEqual(
+    command.prefixArgs.filter((a) => a !== "--no-config" && !a.startsWith("--allow-read=")).slice(0, -1),
+    checkout.filter((a) => !a.startsWith("--config=") && !a.startsWith("--allow-read=")).slice(0, -1),
+  );
+  assert.match(hookCommandWarning(command) ?? "", /on this bundle, which may be moved/);
+});
+
 Deno.test("currentHookCommand() under deno needs HOME", () => {
   assert.throws(() => currentHookCommand(envFrom({}), { standalone: false, execPath: "/usr/bin/deno" }), /HOME/);
 });

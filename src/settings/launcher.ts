@@ -1,20 +1,24 @@
 /**
- * A checkout install's launcher, `<home>/bin/cliffhanger-bin`: a sh script that sets CLIFFHANGER_HOME to the home it
- * was written for and execs deno on the checkout's main.ts under the scopes computed for that home. What it runs and the
- * scopes it grants are read back from its text, for doctor (is the home still in them, does the deno still exist) and
- * `relay on` (will the hook see the folder).
+ * A checkout (or bundle) install's launcher, `<home>/bin/cliffhanger-bin`: a sh script that sets CLIFFHANGER_HOME to
+ * the home it was written for and execs deno on the checkout's main.ts (a bundle's main.js) under the scopes computed
+ * for that home. What it runs and the scopes it grants are read back from its text, for doctor (is the home still in
+ * them, do the deno, the program and its config still exist) and `relay on` (will the hook see the folder).
  */
 import { readRegularText } from "../store/safe_file.ts";
 import { type HandlerLike, handlerProgram } from "./handler_words.ts";
 
-export const LAUNCHER_HEADER = "#!/bin/sh\n# cliffhanger-bin from a checkout";
-const MAX_LAUNCHER_BYTES = 64 * 1024;
+/** How every launcher starts: "checkout" or "bundle" follows. */
+export const LAUNCHER_HEADER = "#!/bin/sh\n# cliffhanger-bin from a ";
+/** Largest launcher read back: one install wrote is a few hundred bytes. */
+export const MAX_LAUNCHER_BYTES = 64 * 1024;
 
 export interface Launcher {
   /** The deno it execs. */
   deno: string;
-  /** The checkout's main.ts it runs ("" when missing). */
+  /** The program it runs: a checkout's main.ts or a bundle's main.js ("" when missing). */
   main: string;
+  /** Its `--config` file ("" when none: a bundle runs with `--no-config`). */
+  config: string;
   /** Its --allow-read and --allow-write lists. */
   read: string[];
   write: string[];
@@ -23,11 +27,13 @@ export interface Launcher {
 /**
  * The launcher install writes: a sh script that sets CLIFFHANGER_HOME to `home` (the hooks then use the home whose
  * scopes they were given, whatever the environment Claude Code runs in) and execs these words (deno, its flags,
- * main.ts) with its own args.
+ * main.ts or a bundle's main.js) with its own args.
  */
 export function launcherText(words: readonly string[], home: string): string {
   const quote = (w: string) => `'${w.replaceAll("'", "'\\''")}'`;
-  return `${LAUNCHER_HEADER}, written by install: runs main.ts under its scopes, in its home\n` +
+  const program = programWord(words);
+  const from = program.endsWith(".js") ? "bundle" : "checkout";
+  return `${LAUNCHER_HEADER}${from}, written by install: runs ${basename(program)} under its scopes, in its home\n` +
     `CLIFFHANGER_HOME=${quote(home)}\nexport CLIFFHANGER_HOME\nexec ${words.map(quote).join(" ")} "$@"\n`;
 }
 
@@ -53,12 +59,24 @@ export function parseLauncher(text: string): Launcher | null {
     words.filter((w) => w.startsWith(`${flag}=`)).flatMap((w) => w.slice(flag.length + 1).split(",")).filter((p) =>
       p !== ""
     );
+  const config = words.find((w) => w.startsWith("--config="));
   return {
     deno: words[0] ?? "",
-    main: words.find((w) => w.endsWith("/main.ts")) ?? "",
+    main: programWord(words),
+    config: config === undefined ? "" : config.slice("--config=".length),
     read: list("--allow-read"),
     write: list("--allow-write"),
   };
+}
+
+/** The program deno runs: the first word after `run` that is not a flag ("" when none). */
+function programWord(words: readonly string[]): string {
+  const run = words.indexOf("run");
+  return run === -1 ? "" : words.slice(run + 1).find((w) => !w.startsWith("-")) ?? "";
+}
+
+function basename(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1) || "main.ts";
 }
 
 /** The launcher at `path`, or null when it cannot be read or is not one. */

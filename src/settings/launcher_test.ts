@@ -12,6 +12,7 @@ Deno.test("a launcher's text reads back to what it runs and the scopes it grants
   assert.deepEqual(parseLauncher(text), {
     deno: "/o'neil/deno",
     main: "/c/main.ts",
+    config: "",
     read: ["/a", "/b"],
     write: ["/h"],
   });
@@ -19,7 +20,13 @@ Deno.test("a launcher's text reads back to what it runs and the scopes it grants
   // a launcher written before the home line reads back the same
   const older = "#!/bin/sh\n# cliffhanger-bin from a checkout, written by install: runs main.ts under its scopes\n" +
     "exec '/d/deno' 'run' '--allow-read=/a' '--allow-write=/h' '/c/main.ts' \"$@\"\n";
-  assert.deepEqual(parseLauncher(older), { deno: "/d/deno", main: "/c/main.ts", read: ["/a"], write: ["/h"] });
+  assert.deepEqual(parseLauncher(older), {
+    deno: "/d/deno",
+    main: "/c/main.ts",
+    config: "",
+    read: ["/a"],
+    write: ["/h"],
+  });
   assert.ok(inScope(["/h"], "/h/x") && inScope(["/h"], "/h") && !inScope(["/h"], "/hx"));
   assert.deepEqual(
     launcherPrograms([
@@ -30,4 +37,31 @@ Deno.test("a launcher's text reads back to what it runs and the scopes it grants
     ["/u/.cliffhanger/bin/cliffhanger-bin", "/usr/local/bin/cliffhanger-bin"],
     "each once, ~ expanded; which is a launcher readLauncher tells",
   );
+});
+
+Deno.test("a checkout's launcher reads back its --config; a bundle's says so and runs its main.js", () => {
+  const checkout = launcherText(
+    ["/d/deno", "run", "--quiet", "--config=/c/deno.json", "--allow-read=/a", "--allow-write=/h", "/c/main.ts"],
+    "/h",
+  );
+  assert.ok(checkout.startsWith("#!/bin/sh\n# cliffhanger-bin from a checkout, written by install: runs main.ts"));
+  assert.deepEqual(parseLauncher(checkout), {
+    deno: "/d/deno",
+    main: "/c/main.ts",
+    config: "/c/deno.json",
+    read: ["/a"],
+    write: ["/h"],
+  });
+  const bundle = launcherText(
+    ["/d/deno", "run", "--quiet", "--no-config", "--allow-read=/a,/b/bundle", "--allow-write=/h", "/b/bundle/main.js"],
+    "/h",
+  );
+  assert.ok(bundle.startsWith("#!/bin/sh\n# cliffhanger-bin from a bundle, written by install: runs main.js"));
+  assert.deepEqual(parseLauncher(bundle), {
+    deno: "/d/deno",
+    main: "/b/bundle/main.js",
+    config: "",
+    read: ["/a", "/b/bundle"],
+    write: ["/h"],
+  });
 });
