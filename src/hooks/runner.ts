@@ -6,7 +6,8 @@
  *   2. config.jsonc (a bounded read of a regular file) and the environment; the budget becomes the configured one
  *   3. config `disable` (and the event's own switch), the off switch: answer nothing, log nothing; else config
  *      problems to errors.log, the event's modules load and stdin is read
- *   4. the payload: empty, not JSON, not an object, another event → allowed, said in errors.log; then validated
+ *   4. the payload: empty, not JSON, not an object, another event, a session_id that is not a non-empty string →
+ *      allowed, said in errors.log (untrusted: one rule for every event); then validated
  *   5. the event's reads before its lock (prepare), then its state under the session lock: read, the reads that need
  *      it (load), the pure step, the state write
  *   6. the log lines, then what runs after the answer (housekeeping, a later stage), then the rendered answer, written
@@ -134,11 +135,9 @@ export async function runDefinedHook(def: AnyHookDefinition, deps: HookRunDeps):
       throw new TypeError(`payload field ${key} has ${value.length} characters, over its ${cap}; ${def.fallback}`);
     }
   }
-  const named = (raw as Record<string, unknown>)["hook_event_name"];
-  if (typeof named === "string" && !def.events.includes(named)) {
-    // registered for another event: answering it could deny a tool call. The name is payload text, so only a known
-    // event name is written as it is.
-    await io.error(`got a payload for ${eventLabel(named)}, not ${def.events.join(" or ")}; ${def.fallback}`);
+  const problem = untrusted(raw as Record<string, unknown>, def.events);
+  if (problem !== null) {
+    await io.error(`${problem}; ${def.fallback}`);
     return ALLOW_SILENTLY;
   }
   const payload = await def.parse(raw as Record<string, unknown>);
@@ -217,6 +216,34 @@ async function record(step: StepResult<unknown, unknown>, io: HookIo): Promise<v
   } catch (e) {
     await io.error(e, "log");
   }
+}
+
+/**
+ * Why no hook may act on this payload, or null: the one rule for every event. A hook_event_name that is there names
+ * one of the definition's events (registered for another event, answering could deny a tool call; a payload without
+ * one, hand-made, is taken as the hook's own), and session_id is a non-empty string (state, counts and the log are
+ * keyed by it: a missing or odd one folded into a shared session would be another session's). The name is payload
+ * text, so only a known event name is written as it is; a session_id is named by its type, never its value.
+ */
+export function untrusted(raw: Record<string, unknown>, events: readonly string[]): string | null {
+  const named = raw["hook_event_name"];
+  if (named !== undefined && !(typeof named === "string" && events.includes(named))) {
+    return `got a payload for ${eventLabel(named)}, not ${events.join(" or ")}`;
+  }
+  const id = raw["session_id"];
+  if (typeof id === "string" && id !== "") return null;
+  const what = id === undefined
+    ? "missing"
+    : id === ""
+    ? "empty"
+    : id === null
+    ? "null"
+    : Array.isArray(id)
+    ? "an array"
+    : typeof id === "object"
+    ? "an object"
+    : `a ${typeof id}`;
+  return `session_id is ${what}, not a non-empty string`;
 }
 
 /** The payload as JSON; the error never quotes stdin (it may hold message text). */

@@ -77,21 +77,39 @@ for (const name of EVENTS) {
     }));
 }
 
-Deno.test("runner, hook stop: a session_id that is not a string is allowed and said, never the shared unknown session", () =>
-  withHome(async (home) => {
-    for (const id of [42, null, { a: 1 }]) {
-      const stdin = JSON.stringify({
-        session_id: id,
-        hook_event_name: "Stop",
-        last_assistant_message: "Want me to go on?",
-      });
-      assert.equal((await call(home, "stop", stdin)).stdout, "");
-    }
-    const errors = await Deno.readTextFile(join(home, ".cliffhanger", "errors.log"));
-    assert.match(errors, /session_id is a number, not a string; allowed/);
-    assert.match(errors, /session_id is a null, not a string; allowed/);
-    assert.deepEqual(await files(join(home, ".cliffhanger", "state")), [], "no state for any of them");
-  }));
+for (const name of EVENTS) {
+  Deno.test(`runner, hook ${name}: a payload it cannot trust (session_id, another event) is let through and said, one rule`, () =>
+    withHome(async (home) => {
+      const base = name === "stop"
+        ? { hook_event_name: "Stop", last_assistant_message: "Want me to go on?" }
+        : name === "prompt"
+        ? { hook_event_name: "UserPromptSubmit", prompt: "what is up?" }
+        : { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "make test" } };
+      const fallback = name === "prompt" ? "nothing added" : "allowed";
+      const cases: [Record<string, unknown>, string][] = [
+        [{ session_id: undefined }, "session_id is missing"],
+        [{ session_id: "" }, "session_id is empty"],
+        [{ session_id: 5 }, "session_id is a number"],
+        [{ session_id: null }, "session_id is null"],
+        [{ session_id: { a: 1 } }, "session_id is an object"],
+        [{ session_id: ["s"] }, "session_id is an array"],
+      ];
+      const expected = cases.map(([, said]) => `${said}, not a non-empty string; ${fallback}`);
+      // a name that is there names this hook's event; none (a hand-made payload) is taken as its own
+      const other = name === "stop" ? "PreToolUse" : "Stop";
+      cases.push([{ session_id: "s", hook_event_name: other }, ""], [{ session_id: "s", hook_event_name: 7 }, ""]);
+      expected.push(`got a payload for ${other}, not `, "got a payload for an unknown event (a number name), not ");
+      for (const [extra, _] of cases) {
+        const run = await call(home, name, JSON.stringify({ ...base, ...extra }));
+        assert.deepEqual([run.exitCode, run.stdout], [0, ""], JSON.stringify(extra));
+      }
+      const errors = (await Deno.readTextFile(join(home, ".cliffhanger", "errors.log"))).trimEnd().split("\n");
+      assert.equal(errors.length, cases.length, "one errors.log line each");
+      expected.forEach((said, i) => assert.ok(errors[i]!.includes(said), `${errors[i]} says ${said}`));
+      await assert.rejects(Deno.stat(join(home, ".cliffhanger", "log.jsonl")), Deno.errors.NotFound, "nothing logged");
+      assert.deepEqual(await files(join(home, ".cliffhanger", "state")), [], "no state for any of them");
+    }));
+}
 
 for (const name of EVENTS) {
   Deno.test(`runner, hook ${name}: an id, name or path over its cap is allowed and said, nothing kept`, () =>

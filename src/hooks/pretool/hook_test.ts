@@ -248,12 +248,12 @@ Deno.test("hook pretool: a malformed payload or another event is allowed and sai
   const h = await harness();
   try {
     const cases: [Record<string, unknown>, RegExp][] = [
-      [{ tool_name: "Bash", tool_input: { command: "x" } }, /Invalid PreToolUse payload: session_id/],
+      [{ tool_name: "Bash", tool_input: { command: "x" } }, /session_id is missing, not a non-empty string; allowed/],
       [{ session_id: "s", tool_name: "Bash", tool_input: "x" }, /Invalid PreToolUse payload: tool_input/],
       [{ session_id: "s", tool_input: {} }, /Invalid PreToolUse payload: tool_name/],
       [{ ...pre("x"), hook_event_name: "PostToolUse" }, /got a payload for PostToolUse, not PreToolUse; allowed/],
       // an unguarded tool's malformed payload fails open the same way
-      [{ tool_name: "Read" }, /Invalid PreToolUse payload: session_id/],
+      [{ tool_name: "Read" }, /session_id is missing, not a non-empty string; allowed/],
     ];
     for (const [payload, error] of cases) {
       const before = (await h.errors()).length;

@@ -1,7 +1,9 @@
 /**
  * The Stop / SubagentStop payload, read tolerantly: unknown fields are ignored, and a field of the wrong type
  * reads as absent instead of failing the hook. The hook checks a usual payload by hand (payload_check.ts) and loads
- * this schema only for one with a field it would replace, or a session_id it refuses.
+ * this schema only for one with a field it would replace. The runner has already refused a payload whose session_id is
+ * not a non-empty string or whose hook_event_name names another event (runner.ts, untrusted); the fallbacks below
+ * serve other callers (replay).
  */
 import * as z from "../../zod.ts";
 
