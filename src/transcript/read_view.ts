@@ -7,7 +7,7 @@
 import { openRegular } from "../store/safe_file.ts";
 import { isFinalSynced, syncTarget } from "./final_sync.ts";
 import { initialState, type ReducerState, storedState, turnChecklists } from "./reducer_state.ts";
-import { SKIP_MIN_BYTES, TranscriptReader } from "./transcript_reader.ts";
+import { type ReadDeadline, SKIP_MIN_BYTES, TranscriptReader } from "./transcript_reader.ts";
 import {
   type FileHead,
   fileHead,
@@ -38,6 +38,11 @@ export interface ReadTurnViewOptions {
   /** Most bytes one call reads (default MAX_READ_BYTES_PER_STOP); the rest is left for the next call. */
   maxReadBytes?: number;
   /**
+   * When the read of what the index has not seen stops, on its own clock (the hook's: a share of its time budget);
+   * what is left is left for the next call, as past `maxReadBytes`. Looked at once a read buffer. Default: none.
+   */
+  readUntil?: ReadDeadline;
+  /**
    * Leave the tool results of earlier turns unparsed (TranscriptReader, "Old tool results"): the same view, sooner.
    * Default: when there are at least SKIP_MIN_BYTES to read.
    */
@@ -46,7 +51,8 @@ export interface ReadTurnViewOptions {
 
 /**
  * Most transcript bytes one stop reads: about 2-3 s of reading on a slow disk, well inside the 10 s budget. A
- * bigger backlog (a first stop on a huge transcript) is read over several stops, each saving its progress.
+ * bigger backlog (a first stop on a huge transcript) is read over several stops, each saving its progress. A slower
+ * read (a loaded machine, a smaller budget) also stops at its time (`readUntil`), and saves its progress the same way.
  */
 export const MAX_READ_BYTES_PER_STOP = 256 * 1024 * 1024;
 
@@ -88,9 +94,11 @@ export async function readTurnView(
     await reader.readAvailable({
       maxBytes: options.maxReadBytes ?? MAX_READ_BYTES_PER_STOP,
       skipOldResults: options.skipOldResults ?? info.size - start >= SKIP_MIN_BYTES,
+      ...(options.readUntil === undefined ? {} : { until: options.readUntil }),
     });
     if (reader.position < info.size) {
-      // more than one stop may read: keep what was read, and decide from the final message alone this time
+      // more than one stop may read (its bytes or its time): keep what was read, and decide from the final message
+      // alone this time
       const stats: ReadStats = { ...reader.stats, fullScan: usable === null, waitedMs: 0, partial: true };
       return { view: { ...notFoundView(), stats }, index: indexOf(reader, { path, options, info, head }) };
     }

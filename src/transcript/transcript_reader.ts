@@ -162,6 +162,17 @@ export interface ReadAvailableOptions {
   maxBytes?: number;
   /** Leave the tool results of earlier turns unparsed (see "Old tool results" below); for long reads. */
   skipOldResults?: boolean;
+  /**
+   * Stop once `now()` has reached `at`: looked at before each read after the first (one clock call a buffer), so a
+   * call always reads a buffer and ends at a whole buffer, like `maxBytes`.
+   */
+  until?: ReadDeadline;
+}
+
+/** A time on a clock: the reader stops reading once the clock has reached it. */
+export interface ReadDeadline {
+  at: number;
+  now: () => number;
 }
 
 /**
@@ -293,8 +304,10 @@ export class TranscriptReader implements LineSink {
   }
 
   /**
-   * Reads what was appended, up to about `maxBytes` (whole buffers) in this call. Returns the bytes read. The state
-   * is settled when it returns: every line that was passed over and can still matter has been read again.
+   * Reads what was appended, up to about `maxBytes` (whole buffers) in this call, or until `until`. Returns the bytes
+   * read; a read cut short ends at the last whole line like any other (`consumed`), and the next call goes on from
+   * there. The state is settled when it returns: every line that was passed over and can still matter has been read
+   * again.
    *
    * Two buffers take turns: the next read is under way while the bytes of the last one are split into lines and
    * parsed, so the file's reads (async ops, each a round trip to a worker thread) overlap the work on their bytes
@@ -314,7 +327,7 @@ export class TranscriptReader implements LineSink {
       this.#position += n;
       const filled = current;
       current = filled === this.#buffer ? this.#spareBuffer() : this.#buffer;
-      pending = total < maxBytes ? this.#file.read(current) : null;
+      pending = total < maxBytes && !pastDeadline(options.until) ? this.#file.read(current) : null;
       this.#readStart = { offset: this.#scanner.consumed, line: this.#scanner.lines };
       try {
         this.#scanner.feed(filled.subarray(0, n), this);
@@ -493,4 +506,9 @@ export class TranscriptReader implements LineSink {
       this.#scanner.feed(this.#buffer.subarray(0, n), this);
     }
   }
+}
+
+/** The deadline has come: one clock call, made once a read buffer. */
+function pastDeadline(until: ReadDeadline | undefined): boolean {
+  return until !== undefined && until.now() >= until.at;
 }

@@ -37,8 +37,9 @@ export interface ReadStats {
   /** Time spent polling for the final assistant message to be flushed (0 when it was there or not awaited). */
   waitedMs: number;
   /**
-   * The file had more than one stop may read (MAX_READ_BYTES_PER_STOP): the index goes as far as was read, the next
-   * stop goes on from there, and this stop decides from its final message alone (the view is not `found`).
+   * The file had more than one stop may read (MAX_READ_BYTES_PER_STOP, or what it reads in its time, `readUntil`):
+   * the index goes as far as was read, the next stop goes on from there, and this stop decides from its final message
+   * alone (the view is not `found`).
    */
   partial?: boolean;
 }

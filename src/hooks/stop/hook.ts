@@ -13,6 +13,7 @@ import { pathExists } from "../../store/exists.ts";
 import { UnsafeFileError } from "../../store/safe_file.ts";
 import { pruneStateIfDue } from "../../store/prune_state.ts";
 import { readTurnView, type ReadTurnViewResult } from "../../transcript/read_view.ts";
+import type { ReadDeadline } from "../../transcript/transcript_reader.ts";
 import type { TurnView } from "../../transcript/types.ts";
 import type { HookDefinition, HookIo } from "../contract.ts";
 import type { StopPayload } from "./payload.ts";
@@ -33,6 +34,19 @@ import { stopStep } from "./step.ts";
 const PRUNE_MARGIN_MS = 300;
 /** Below this much budget left, pruning waits for a later stop (the day is not claimed). */
 const PRUNE_MIN_MS = 50;
+
+/**
+ * The share of the budget left when the transcript is read, less the final message's wait (`syncMs`), that the read of
+ * a backlog may take; past it the read stops at the end of its buffer and saves its progress like one past
+ * MAX_READ_BYTES_PER_STOP. The rest is the margin for that buffer, the lines a long read left unparsed and reads again
+ * (up to MAX_HELD_BYTES), the decision, the state write, the log lines and the answer.
+ */
+export const READ_SHARE_OF_BUDGET = 0.5;
+
+/** How long this stop's transcript read may take, from the budget left (ms) and the final message's wait. */
+export function transcriptReadMs(budgetLeftMs: number, syncMs: number): number {
+  return Math.max(0, (budgetLeftMs - syncMs) * READ_SHARE_OF_BUDGET);
+}
 
 interface Prepared {
   rules: RuleSet;
@@ -65,12 +79,15 @@ export const STOP_HOOK: HookDefinition<StopPayload, Prepared, SessionState, Stop
   },
   async load(payload, state, prepared, io) {
     if (!needsTranscript(payload, prepared.rules)) return { state, prepared };
-    const read = await readTranscript(payload, state.index, { config: io.config, home: io.paths.home });
+    // the read's deadline, on the hook's clock: the budget is counted from budgetStartedAt (performance.now())
+    const budgetLeftMs = io.config.budgetMs - (performance.now() - io.budgetStartedAt);
+    const until = { at: io.now() + transcriptReadMs(budgetLeftMs, io.config.syncMs), now: io.now };
+    const read = await readTranscript(payload, state.index, { config: io.config, home: io.paths.home, until });
     if (read.refused !== null) await io.error(`${read.refused}; decided from the final message`, "transcript");
     if (read.view?.stats.partial) {
       await io.error(
         `read ${read.view.stats.bytesRead} bytes of ${JSON.stringify(payload.transcript_path ?? "")}, as much as ` +
-          "one stop reads; decided from the final message, and the next stop goes on from there",
+          "one stop reads in its bytes and time; decided from the final message, and the next stop goes on from there",
         "transcript",
       );
     }
@@ -137,7 +154,7 @@ async function pruneOldState(io: HookIo, timeLimitMs: number): Promise<void> {
 async function readTranscript(
   payload: StopPayload,
   priorIndex: unknown,
-  options: { config: Config; home: string },
+  options: { config: Config; home: string; until: ReadDeadline },
 ): Promise<{ view: TurnView | null; index: ReadTurnViewResult["index"]; refused: string | null }> {
   const subagent = isSubagent(payload);
   const path = subagent ? payload.agent_transcript_path : payload.transcript_path;
@@ -148,6 +165,7 @@ async function readTranscript(
       includeSidechain: subagent,
       lastAssistantMessage: payload.last_assistant_message ?? null,
       syncMs: options.config.syncMs,
+      readUntil: options.until,
     });
     return { ...read, refused: null };
   } catch (e) {

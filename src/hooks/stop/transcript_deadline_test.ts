@@ -1,0 +1,88 @@
+/**
+ * `hook stop` on a transcript backlog it cannot read in its time: the read stops at its share of the budget left
+ * (transcriptReadMs), the index up to the last whole line read is saved, the stop decides from the final message alone
+ * (as past MAX_READ_BYTES_PER_STOP: an offer is still blocked), and the next stop goes on from there. The hook's clock
+ * moves on 10 s at each look, so each stop reads one buffer whatever the machine's speed. In process through runHook.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { makeSandbox, readText, removeSandbox } from "../../reliability/harness.ts";
+import { envFrom } from "../../env.ts";
+import { runHook } from "../runner.ts";
+import { READ_BUFFER_BYTES } from "../../transcript/transcript_reader.ts";
+import { READ_SHARE_OF_BUDGET, transcriptReadMs } from "./hook.ts";
+
+const OFFER = "The parser is in place. Want me to continue with the tests?";
+
+function line(value: unknown): string {
+  return JSON.stringify(value) + "\n";
+}
+
+Deno.test("transcriptReadMs(): a share of the budget left after the final message's wait, never below 0", () => {
+  assert.equal(transcriptReadMs(10_000, 1500), 8500 * READ_SHARE_OF_BUDGET);
+  assert.equal(transcriptReadMs(4000, 0), 4000 * READ_SHARE_OF_BUDGET);
+  assert.ok(transcriptReadMs(10_000, 1500) < 10_000 - 1500, "a margin is left for the decision and the answer");
+  assert.equal(transcriptReadMs(1000, 1500), 0);
+  assert.equal(transcriptReadMs(-50, 0), 0);
+});
+
+Deno.test("hook stop on a backlog past its read time: progress saved each stop, the final message decides", async () => {
+  const box = await makeSandbox();
+  try {
+    const transcript = join(box.claudeProjects, "p", "t.jsonl");
+    await Deno.mkdir(join(transcript, ".."), { recursive: true });
+    const lines = [line({ type: "user", message: { role: "user", content: "do it" }, promptId: "p1", uuid: "u1" })];
+    for (let i = 0; i < 40_000; i++) lines.push(line({ type: "user", message: { role: "user", content: "hi" } }));
+    lines.push(line({
+      type: "assistant",
+      uuid: "a1",
+      message: { id: "m1", role: "assistant", content: [{ type: "text", text: OFFER }] },
+    }));
+    await Deno.writeTextFile(transcript, lines.join(""));
+    const size = (await Deno.stat(transcript)).size;
+    assert.ok(size > 3 * READ_BUFFER_BYTES, `${size} bytes: more than three stops' reads`);
+    const payload = JSON.stringify({
+      hook_event_name: "Stop",
+      session_id: "s1",
+      transcript_path: transcript,
+      cwd: "/tmp",
+      stop_hook_active: false,
+      last_assistant_message: OFFER,
+    });
+    const env = envFrom(box.env);
+    // a clock that moves on 10 s at each look: past any share of the 10 s budget at the first look after the deadline
+    let t = 1_000_000;
+    const now = () => (t += 10_000);
+    const offsets: number[] = [];
+    for (let stop = 0; stop < 3; stop++) {
+      let stdout = "";
+      const outcome = await runHook("stop", {
+        env,
+        paths: box.paths,
+        readStdin: () => Promise.resolve(payload),
+        writeStdout: (text) => void (stdout += text),
+        now,
+        startedAt: t,
+      });
+      assert.equal(outcome.exitCode, 0);
+      if (stop === 0) {
+        assert.equal(JSON.parse(stdout || "{}").decision, "block", `the final message decides: ${stdout}`);
+      }
+      const [file] = [...Deno.readDirSync(box.paths.state)].filter((e) => e.name.endsWith(".json"));
+      const state = JSON.parse(await readText(join(box.paths.state, file!.name)));
+      offsets.push(state.index.offset);
+    }
+    const errors = await readText(join(box.cliffhanger, "errors.log"));
+    assert.equal(
+      errors.match(/transcript: read \d+ bytes of .*, as much as one stop reads in its bytes and time/g)?.length,
+      3,
+      errors,
+    );
+    assert.ok(offsets[0]! > 0 && offsets[0]! <= READ_BUFFER_BYTES, `one buffer, its whole lines: ${offsets}`);
+    assert.ok(offsets.every((o, i) => i === 0 || o > offsets[i - 1]!), `each stop goes on from the last: ${offsets}`);
+    assert.ok(offsets[2]! < size);
+    for (const o of offsets) assert.equal(lines.join("").slice(0, o).endsWith("\n"), true, "at a line's end");
+  } finally {
+    await removeSandbox(box);
+  }
+});
