@@ -5,7 +5,7 @@
  * hook name, if one is near.
  */
 import { suggestion } from "../did_you_mean.ts";
-import { isClaudeCodeEvent } from "../hooks/event_label.ts";
+import { CLAUDE_CODE_EVENTS, isClaudeCodeEvent } from "../hooks/event_label.ts";
 import { HOOK_REGISTRATIONS, HOOK_SUBCOMMANDS, hookForEventName } from "../settings/hook_command.ts";
 
 /** ` (did you mean "pretool"?)`, ` (no hook of ours runs on Claude Code's PostToolUse: …)` or "". */
@@ -13,9 +13,18 @@ export function hookNameHint(name: string): string {
   const hook = hookForEventName(name);
   if (hook !== null) return ` (did you mean "${hook}"?)`;
   const near = suggestion(name.toLowerCase(), HOOK_SUBCOMMANDS);
-  if (near !== "" || !isClaudeCodeEvent(name)) return near;
+  // Claude Code's spelling of the event, in any case ("posttooluse" → "PostToolUse")
+  const event = claudeCodeSpelling(name);
+  if (near !== "" || event === null) return near;
   const ours = HOOK_SUBCOMMANDS.map((h) =>
     `${h} on ${HOOK_REGISTRATIONS.filter((r) => r.hook === h).map((r) => r.event).join(" and ")}`
   );
-  return ` (no hook of ours runs on Claude Code's ${name}: ${ours.join(", ")})`;
+  return ` (no hook of ours runs on Claude Code's ${event}: ${ours.join(", ")})`;
+}
+
+/** The Claude Code event `name` names, in any case, as Claude Code spells it; null when it names none. */
+function claudeCodeSpelling(name: string): string | null {
+  if (isClaudeCodeEvent(name)) return name;
+  const lower = name.toLowerCase();
+  return CLAUDE_CODE_EVENTS.find((e) => e.toLowerCase() === lower) ?? null;
 }

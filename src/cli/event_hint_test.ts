@@ -15,6 +15,8 @@ Deno.test("hookNameHint(): another Claude Code event is said to have no hook of 
     " (no hook of ours runs on Claude Code's PostToolUse: stop on Stop and SubagentStop, prompt on UserPromptSubmit, " +
       "pretool on PreToolUse)",
   );
+  // in any case, named as Claude Code spells it
+  assert.match(hookNameHint("posttooluse"), /^ \(no hook of ours runs on Claude Code's PostToolUse: /);
   assert.equal(hookNameHint("stpo"), ' (did you mean "stop"?)');
   assert.equal(hookNameHint("PROMT"), ' (did you mean "prompt"?)');
   assert.equal(hookNameHint("banana"), "");

@@ -1,7 +1,7 @@
 /** Event names in errors.log: a known one as it is, anything else (payload text) only by its length. */
 
 /** Claude Code's hook events: names that may be written to errors.log as they are. */
-const KNOWN_EVENTS = new Set([
+export const CLAUDE_CODE_EVENTS: readonly string[] = [
   "PreToolUse",
   "PostToolUse",
   "PostToolUseFailure",
@@ -14,7 +14,8 @@ const KNOWN_EVENTS = new Set([
   "SubagentStart",
   "SubagentStop",
   "PreCompact",
-]);
+];
+const KNOWN_EVENTS = new Set(CLAUDE_CODE_EVENTS);
 
 /** One of Claude Code's hook event names, as it spells them. */
 export function isClaudeCodeEvent(name: string): boolean {

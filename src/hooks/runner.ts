@@ -221,8 +221,9 @@ async function record(step: StepResult<unknown, unknown>, io: HookIo): Promise<v
 /**
  * Why no hook may act on this payload, or null: the one rule for every event. A hook_event_name that is there names
  * one of the definition's events (registered for another event, answering could deny a tool call; a payload without
- * one, hand-made, is taken as the hook's own), and session_id is a non-empty string (state, counts and the log are
- * keyed by it: a missing or odd one folded into a shared session would be another session's). The name is payload
+ * one, hand-made, is taken as the hook's own), and session_id, when there, is a non-empty string (state, counts and
+ * the log are keyed by it: an odd one folded into a shared session would be another session's). A stop or prompt
+ * payload with none, typed by hand, is taken as before; the pretool hook needs one. The name is payload
  * text, so only a known event name is written as it is; a session_id is named by its type, never its value.
  */
 export function untrusted(raw: Record<string, unknown>, events: readonly string[]): string | null {
@@ -232,6 +233,9 @@ export function untrusted(raw: Record<string, unknown>, events: readonly string[
   }
   const id = raw["session_id"];
   if (typeof id === "string" && id !== "") return null;
+  // none at all: a payload typed by hand, as the Python guard's own example sends it. A stop is then the session
+  // `unknown` and a prompt gets its clock line; the loop guard keys its state by session, so it needs one
+  if (id === undefined && !events.includes("PreToolUse")) return null;
   const what = id === undefined
     ? "missing"
     : id === ""

@@ -87,7 +87,10 @@ for (const name of EVENTS) {
         : { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "make test" } };
       const fallback = name === "prompt" ? "nothing added" : "allowed";
       const cases: [Record<string, unknown>, string][] = [
-        [{ session_id: undefined }, "session_id is missing"],
+        // none at all is a payload typed by hand: a stop or a prompt takes it (below), the loop guard cannot
+        ...(name === "pretool"
+          ? [[{ session_id: undefined }, "session_id is missing"] as [Record<string, unknown>, string]]
+          : []),
         [{ session_id: "" }, "session_id is empty"],
         [{ session_id: 5 }, "session_id is a number"],
         [{ session_id: null }, "session_id is null"],
@@ -110,6 +113,17 @@ for (const name of EVENTS) {
       assert.deepEqual(await files(join(home, ".cliffhanger", "state")), [], "no state for any of them");
     }));
 }
+
+Deno.test("runner: a stop or prompt payload typed by hand, with no session_id, is decided as before", () =>
+  withHome(async (home) => {
+    const stop = await call(home, "stop", JSON.stringify({ last_assistant_message: "Want me to go on?" }));
+    assert.equal(stop.exitCode, 0);
+    assert.equal(JSON.parse(stop.stdout).decision, "block", "the Python guard's own example is decided");
+    assert.ok(await Deno.stat(join(home, ".cliffhanger", "state", "unknown.json")), "as the session unknown");
+    const prompt = await call(home, "prompt", JSON.stringify({ prompt: "what time is it?" }));
+    assert.equal(prompt.exitCode, 0);
+    assert.match(prompt.stdout, /Now:/, "the clock line is added");
+  }));
 
 for (const name of EVENTS) {
   Deno.test(`runner, hook ${name}: an id, name or path over its cap is allowed and said, nothing kept`, () =>

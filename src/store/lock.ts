@@ -177,7 +177,7 @@ function isLockFile(entry: Deno.FileInfo): boolean {
 /**
  * Removes a lock older than `staleMs`, but only if it still holds the token read before the age check: a waiter
  * that lost the race must not delete the lock another waiter just took over. An empty folder at the lock's name is
- * removed too, and so are a link and a FIFO (removing them loses nothing); anything else that cannot be a lock file of
+ * removed too, and so are a link, a FIFO, a socket and a device node (removing them loses nothing); anything else that cannot be a lock file of
  * ours (a folder with files in it, a file longer than any token) is never removed: LockBlockedError names it.
  */
 async function removeIfStale(lockPath: string, staleMs: number): Promise<boolean> {
@@ -190,7 +190,7 @@ async function removeIfStale(lockPath: string, staleMs: number): Promise<boolean
   if (!isLockFile(entry)) {
     // not a lock file at all: no process holds it, and waiting would cost every call the whole wait, forever. It is
     // not ours either, so only what removing loses nothing of is removed: a link (never followed), a FIFO, a socket,
-    // an empty folder (a plain remove, which fails on a folder with files in it)
+    // a device node, an empty folder (a plain remove, which fails on a folder with files in it)
     if (entry.isDirectory || entry.isSymlink || (!entry.isFile && !entry.isDirectory)) {
       try {
         await Deno.remove(lockPath);

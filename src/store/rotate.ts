@@ -23,7 +23,8 @@ export interface AppendRotatingOptions {
   label?: string;
   /**
    * Told when a rotation fails (a folder at `<path>.1`, a file we may not rename): the line is still appended, but
-   * the file grows past its cap until someone looks. Called once per path per process.
+   * the file grows past its cap until someone looks. Called when an append takes the file past another whole cap (so
+   * once for the first failure, then once per cap of growth, across processes), and at most once per path per process.
    */
   onRotateError?: (error: Error) => Promise<void>;
 }
@@ -55,6 +56,11 @@ export async function appendRotating(path: string, text: string, options: Append
     // a rotation that fails (a file we may not rename) must not cost the line: append anyway, and say so once
     await rotateIfOver(path, bytes.length, options.maxBytes).catch(async (e) => {
       if (options.onRotateError === undefined || toldRotateError.has(path)) return;
+      // every hook is a process of its own: said when this append takes the file past another whole cap (the first
+      // failure, then once per cap of growth), not on every call
+      const size = await sizeOf(path).catch(() => 0);
+      const caps = (n: number) => Math.floor(Math.max(n - 1, 0) / options.maxBytes);
+      if (caps(size) === caps(size + bytes.length)) return;
       toldRotateError.add(path);
       const why = e instanceof Error ? e.message : String(e);
       await options.onRotateError(
