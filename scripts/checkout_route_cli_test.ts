@@ -5,11 +5,11 @@ import { DENO_DIR } from "../src/testing/run_cli.ts";
 
 const CLI = fileURLToPath(new URL("./cli.ts", import.meta.url));
 
-async function run(args: string[], stdin: string) {
+async function run(args: string[], stdin: string, extraEnv: Record<string, string> = {}) {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", "--no-prompt", "--quiet", CLI, ...args],
     // no HOME: the scopes are computed for it
-    env: { HOME: "", PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", DENO_DIR, NO_COLOR: "1" },
+    env: { HOME: "", PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", DENO_DIR, NO_COLOR: "1", ...extraEnv },
     clearEnv: true,
     stdin: "piped",
     stdout: "piped",
@@ -26,11 +26,28 @@ async function run(args: string[], stdin: string) {
 Deno.test("deno task cli without HOME: a command is one line and exit 2; a hook allows with exit 0", async () => {
   const stats = await run(["stats"], "");
   assert.deepEqual([stats.code, stats.stdout], [2, ""]);
-  assert.equal(stats.stderr, "cliffhanger-bin: Cannot compute permission scopes: HOME is not set\n");
+  assert.equal(
+    stats.stderr,
+    "cliffhanger-bin: Cannot compute permission scopes: HOME is empty; it must be an absolute path\n",
+  );
   const hook = await run(["hook", "stop"], JSON.stringify({ session_id: "s", hook_event_name: "Stop" }));
   assert.deepEqual([hook.code, hook.stdout], [0, ""]);
   assert.equal(
     hook.stderr,
-    "cliffhanger-bin: Cannot compute permission scopes: HOME is not set (the hook allows and exits 0)\n",
+    "cliffhanger-bin: Cannot compute permission scopes: HOME is empty; it must be an absolute path (the hook allows and " +
+      "exits 0)\n",
   );
+});
+
+Deno.test("deno task cli with an empty HOME but both CLIFFHANGER_HOME and CLAUDE_CONFIG_DIR: the hook decides", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const env = { CLIFFHANGER_HOME: `${dir}/ch`, CLAUDE_CONFIG_DIR: `${dir}/claude` };
+    const payload = { session_id: "s", hook_event_name: "Stop", last_assistant_message: "Want me to continue?" };
+    const hook = await run(["hook", "stop"], JSON.stringify(payload), env);
+    assert.equal(hook.code, 0, hook.stderr);
+    assert.equal(JSON.parse(hook.stdout).decision, "block", hook.stderr);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
