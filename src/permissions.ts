@@ -6,7 +6,7 @@
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EnvReader } from "./env.ts";
-import { homeEnvProblem, homePaths } from "./store/paths.ts";
+import { homeMissing, homePaths } from "./store/paths.ts";
 import { settingsLockFile, settingsTempPath } from "./store/settings_files.ts";
 
 /** Every environment variable the binary reads. `CLIFFHANGER_*` is a prefix wildcard. */
@@ -172,8 +172,9 @@ export function scopeInputFromEnv(
   extraSettingsFiles: readonly string[] = [],
   runCommands: readonly string[] = [],
 ): ScopeInput {
-  // the same rule as the binary's (homeEnvProblem): HOME may be empty only when no folder is taken from it
-  const problem = homeEnvProblem(env);
+  // the binary's own rule (homeMissing): HOME may be empty only when no folder is taken from it. A relative path is
+  // left to the binary, which says so as a usage error
+  const problem = homeMissing(env);
   if (problem !== null) throw new Error(`Cannot compute permission scopes: ${problem}`);
   const home = env("HOME") ?? "";
   // an absolute CLIFFHANGER_RELAY_DIR is in scope for every run (so `deno task cli install` registers it too)

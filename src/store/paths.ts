@@ -61,6 +61,11 @@ export function homeEnvProblem(env: EnvReader): string | null {
     const value = env(name);
     if (value && !isAbsolute(value)) return `${name} must be an absolute path, got "${value}"`;
   }
+  return homeMissing(env);
+}
+
+/** An empty or unset HOME when a folder is taken from it (unless both CLIFFHANGER_HOME and CLAUDE_CONFIG_DIR are set). */
+export function homeMissing(env: EnvReader): string | null {
   const home = env("HOME");
   if (!home && (!env("CLIFFHANGER_HOME") || !env("CLAUDE_CONFIG_DIR"))) {
     return `HOME ${home === undefined ? "is not set" : "is empty"}; it must be an absolute path`;
