@@ -8,7 +8,8 @@
  * git never leaves the project: the checkpoint runs only when the project's `.git` is a real folder (not a link, not a
  * `gitdir:` file naming another repository, no `commondir` file sharing another's objects and refs) and the
  * repository's config sets no `core.worktree`, and every git call runs with GIT_DIR, GIT_WORK_TREE and
- * GIT_CEILING_DIRECTORIES set, so git neither searches for a repository nor works on another folder.
+ * GIT_CEILING_DIRECTORIES set, so git neither searches for a repository nor works on another folder, and with the index,
+ * object, alternate, namespace and config variables the session may have inherited set to the project's own or none.
  */
 import type { CheckpointOutcome } from "./stage.ts";
 import { appendToFile } from "../store/append.ts";
@@ -99,7 +100,20 @@ export async function checkpoint(
     return { ok: false, detail: `skipped: ${notOwn}; nothing was committed (PROGRESS.md was updated)` };
   }
   // set, not found: git neither searches the folders above for a repository nor works on another folder
-  const env = { GIT_DIR: gitDir, GIT_WORK_TREE: input.project, GIT_CEILING_DIRECTORIES: dirname(input.project) };
+  const env = {
+    GIT_DIR: gitDir,
+    GIT_WORK_TREE: input.project,
+    GIT_CEILING_DIRECTORIES: dirname(input.project),
+    // what the session's own environment may carry and would send git's index, objects or config elsewhere: each
+    // set to the project's own (or to none), never inherited
+    GIT_COMMON_DIR: gitDir,
+    GIT_INDEX_FILE: join(gitDir, "index"),
+    GIT_OBJECT_DIRECTORY: join(gitDir, "objects"),
+    GIT_ALTERNATE_OBJECT_DIRECTORIES: "",
+    GIT_NAMESPACE: "",
+    GIT_CONFIG_COUNT: "0",
+    GIT_CONFIG_PARAMETERS: "",
+  };
   const git = (args: string[]) => deps.run(GIT, [...SAFE_GIT, "-C", input.project, ...args], input.project, env);
   try {
     // a repository whose own config runs programs (filters, textconv…) is not checkpointed: it could run code here

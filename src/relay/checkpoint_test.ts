@@ -129,8 +129,42 @@ Deno.test("checkpoint: git runs with GIT_DIR, GIT_WORK_TREE and GIT_CEILING_DIRE
   assert.equal(r.ok, true, r.detail);
   assert.ok(seen.length >= 4);
   for (const env of seen) {
-    assert.deepEqual(env, { GIT_DIR: "/w/p/.git", GIT_WORK_TREE: "/w/p", GIT_CEILING_DIRECTORIES: "/w" });
+    assert.deepEqual(env, {
+      GIT_DIR: "/w/p/.git",
+      GIT_WORK_TREE: "/w/p",
+      GIT_CEILING_DIRECTORIES: "/w",
+      GIT_COMMON_DIR: "/w/p/.git",
+      GIT_INDEX_FILE: "/w/p/.git/index",
+      GIT_OBJECT_DIRECTORY: "/w/p/.git/objects",
+      GIT_ALTERNATE_OBJECT_DIRECTORIES: "",
+      GIT_NAMESPACE: "",
+      GIT_CONFIG_COUNT: "0",
+      GIT_CONFIG_PARAMETERS: "",
+    });
   }
+});
+
+Deno.test("checkpoint: an index file or objects folder named by the session's environment is not used", async () => {
+  const { project } = await projectAndOutside();
+  const elsewhere = await Deno.makeTempDir({ prefix: "cliffhanger-ckpt-env-" });
+  removeAtExit(elsewhere);
+  const inherited = {
+    GIT_INDEX_FILE: join(elsewhere, "index"),
+    GIT_OBJECT_DIRECTORY: join(elsewhere, "objects"),
+    GIT_CONFIG_COUNT: "1",
+    GIT_CONFIG_KEY_0: "core.hooksPath",
+    GIT_CONFIG_VALUE_0: elsewhere,
+  };
+  for (const [k, v] of Object.entries(inherited)) Deno.env.set(k, v);
+  try {
+    await Deno.writeTextFile(join(project, "new.txt"), "new\n");
+    const r = await checkpoint({ project, progressFile: join(project, "PROGRESS.md"), label: "env", now });
+    assert.equal(r.ok, true, r.detail);
+  } finally {
+    for (const k of Object.keys(inherited)) Deno.env.delete(k);
+  }
+  assert.match(await git(project, "--git-dir=.git", "show", "--stat", "HEAD"), /new\.txt/, "committed in the project");
+  assert.deepEqual([...Deno.readDirSync(elsewhere)], [], "nothing written where the environment pointed");
 });
 
 Deno.test("checkpoint: git runs with fsmonitor and hooks off; a repository config that runs programs is refused", async () => {
