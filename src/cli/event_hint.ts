@@ -5,7 +5,7 @@
  * hook name, if one is near.
  */
 import { suggestion } from "../did_you_mean.ts";
-import { CLAUDE_CODE_EVENTS, isClaudeCodeEvent } from "../hooks/event_label.ts";
+import { CLAUDE_CODE_EVENTS } from "../hooks/event_label.ts";
 import { HOOK_REGISTRATIONS, HOOK_SUBCOMMANDS, hookForEventName } from "../settings/hook_command.ts";
 
 /** ` (did you mean "pretool"?)`, ` (no hook of ours runs on Claude Code's PostToolUse: …)` or "". */
@@ -24,7 +24,6 @@ export function hookNameHint(name: string): string {
 
 /** The Claude Code event `name` names, in any case, as Claude Code spells it; null when it names none. */
 function claudeCodeSpelling(name: string): string | null {
-  if (isClaudeCodeEvent(name)) return name;
   const lower = name.toLowerCase();
   return CLAUDE_CODE_EVENTS.find((e) => e.toLowerCase() === lower) ?? null;
 }

@@ -7,6 +7,7 @@
  * errors.log, nothing run, exit 0 (exit 2 would block the stop or deny the tool call with a usage message).
  */
 import { appendError } from "../store/errors_log.ts";
+import { writeAll } from "../store/write_all.ts";
 import { buildWrapRequest, DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, type WrapRequest } from "../wrap/options.ts";
 import { wrap } from "../wrap/wrap.ts";
 import { type CommandSpec, parseCommandArgs } from "./args.ts";
@@ -79,6 +80,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     const result = await wrap(request, {
       paths: ctx.paths,
       stdin: "inherit",
+      // the child's bytes, unchanged, in order
       stdout: (chunk) => writeAll(Deno.stdout, chunk),
       stderr: (chunk) => writeAll(Deno.stderr, chunk),
       notice: (line) => ctx.err(line + "\n"),
@@ -96,12 +98,6 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   } finally {
     for (const s of listening) Deno.removeSignalListener(s, onSignal);
   }
-}
-
-/** The child's bytes, unchanged, in order. */
-async function writeAll(target: { write(p: Uint8Array): Promise<number> }, chunk: Uint8Array): Promise<void> {
-  let written = 0;
-  while (written < chunk.length) written += await target.write(chunk.subarray(written));
 }
 
 export const command: Command = { spec, run };

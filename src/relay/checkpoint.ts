@@ -13,6 +13,7 @@
  */
 import type { CheckpointOutcome } from "./stage.ts";
 import { appendToFile } from "../store/append.ts";
+import { lstatOrNull } from "../store/safe_file.ts";
 import { dirname, join } from "../path.ts";
 
 export interface CommandResult {
@@ -60,14 +61,7 @@ export const realCheckpointDeps: CheckpointDeps = {
     // binary's scope does not give (only the relay folder and PROGRESS.md)
     await appendToFile(path, text, 0o644);
   },
-  async lstat(path) {
-    try {
-      return await Deno.lstat(path);
-    } catch (e) {
-      if (e instanceof Deno.errors.NotFound) return null;
-      throw e;
-    }
-  },
+  lstat: lstatOrNull,
 };
 
 export interface CheckpointInput {

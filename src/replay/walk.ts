@@ -1,5 +1,6 @@
 /** The transcript files under the replay inputs: `*.jsonl`, found by walking folders; subagent files marked. */
 import { basename, join } from "node:path";
+import { specialKind } from "../store/safe_file.ts";
 
 export interface TranscriptFile {
   path: string;
@@ -38,15 +39,6 @@ export async function* walkTranscripts(input: string): AsyncGenerator<Transcript
     return;
   }
   yield* walkDir(input, "");
-}
-
-/** `a FIFO`, `a socket`, `a device`, `a link`, or `a special file`. */
-export function specialKind(info: Deno.FileInfo): string {
-  if (info.isSymlink) return "a link";
-  if (info.isFifo) return "a FIFO";
-  if (info.isSocket) return "a socket";
-  if (info.isCharDevice || info.isBlockDevice) return "a device";
-  return "a special file";
 }
 
 async function* walkDir(dir: string, rel: string): AsyncGenerator<TranscriptFile> {

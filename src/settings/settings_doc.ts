@@ -198,8 +198,6 @@ function findHandlers(
   return found;
 }
 
-export { positionOf };
-
 function errorAt(text: string, offset: number, detail: string): SettingsParseError {
   const { line, column } = positionOf(text, offset);
   return new SettingsParseError(line, column, detail);

@@ -3,11 +3,11 @@ import {
   findOurHandlers,
   MAX_SETTINGS_NESTING,
   parseSettings,
-  positionOf,
   propertyIndex,
   propertyValue,
   SettingsParseError,
 } from "./settings_doc.ts";
+import { positionOf } from "../jsonc.ts";
 
 Deno.test("positionOf() counts lines and columns from 1", () => {
   assert.deepEqual(positionOf("ab\ncd", 0), { line: 1, column: 1 });

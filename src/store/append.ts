@@ -6,6 +6,7 @@
  */
 import { checkWritable, UnsafeFileError } from "./safe_file.ts";
 import { tempPathFor } from "./atomic.ts";
+import { writeAll } from "./write_all.ts";
 
 const encoder = new TextEncoder();
 
@@ -49,8 +50,7 @@ export async function appendToFile(
     }
     if (same === "other") continue;
     using opened = file!;
-    let written = 0;
-    while (written < bytes.length) written += await opened.write(bytes.subarray(written));
+    await writeAll(opened, bytes);
     return;
   }
 }

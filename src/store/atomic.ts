@@ -2,6 +2,7 @@
 import { dirname } from "../path.ts";
 import { checkWritable } from "./safe_file.ts";
 import { randomToken } from "./random_token.ts";
+import { writeAll } from "./write_all.ts";
 
 export interface AtomicWriteOptions {
   /** The temp file to write first (default: `<path>.tmp-<pid>-<random>`). Must be in the same directory. */
@@ -44,9 +45,7 @@ export async function writeFileAtomic(path: string, text: string, options: Atomi
     // refuses it keeps what the umask gave
     if (options.exactMode) await Deno.chmod(temp, options.mode ?? 0o600).catch(() => {});
     try {
-      const bytes = new TextEncoder().encode(text);
-      let written = 0;
-      while (written < bytes.length) written += await file.write(bytes.subarray(written));
+      await writeAll(file, new TextEncoder().encode(text));
       if (options.fsync ?? true) await file.syncData();
     } finally {
       file.close();

@@ -18,7 +18,7 @@ export async function appendError(path: string, where: string, error: unknown, n
   try {
     await appendRotating(path, line + "\n", {
       maxBytes: MAX_BYTES,
-      // told once per process (appendRotating), so this line's own append does not tell it again
+      // told at most once per process (appendRotating), so this line's own append does not tell it again
       onRotateError: (e) => appendError(path, "errors.log rotation", e, now),
     });
   } catch (e) {

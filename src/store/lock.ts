@@ -2,10 +2,11 @@
  * Cross-process locks as exclusively created files. A lock older than `staleMs` was left by a killed process
  * and is taken over. Waiting is bounded: past `waitMs` the caller gets an error and fails open.
  */
-import { lstatOrNull, refuseLinkedFolder, UnsafeFileError } from "./safe_file.ts";
+import { lstatOrNull, refuseLinkedFolder, specialKind, UnsafeFileError } from "./safe_file.ts";
 import { dirname, join, resolve } from "../path.ts";
 import { sleep } from "../sleep.ts";
 import { randomToken } from "./random_token.ts";
+import { writeAll } from "./write_all.ts";
 import { CommandError } from "../errors.ts";
 
 export interface LockOptions {
@@ -72,15 +73,11 @@ export class LockTimeoutError extends Error {
 
 /**
  * Something at a lock's name that is not a lock file of ours and is not ours to remove (a folder with files in it, a
- * link, a FIFO, a file longer than any token): left as it is, and the command fails naming it (a hook fails open).
+ * file longer than any token, or anything whose removal failed): left as it is, and the command fails naming it (a hook
+ * fails open).
  */
 export class LockBlockedError extends CommandError {
   override name = "LockBlockedError";
-}
-
-async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
-  let at = 0;
-  while (at < bytes.length) at += await file.write(bytes.subarray(at));
 }
 
 export async function withLock<T>(lockPath: string, body: () => Promise<T>, options: LockOptions = {}): Promise<T> {
@@ -191,7 +188,7 @@ async function removeIfStale(lockPath: string, staleMs: number): Promise<boolean
     // not a lock file at all: no process holds it, and waiting would cost every call the whole wait, forever. It is
     // not ours either, so only what removing loses nothing of is removed: a link (never followed), a FIFO, a socket,
     // a device node, an empty folder (a plain remove, which fails on a folder with files in it)
-    if (entry.isDirectory || entry.isSymlink || (!entry.isFile && !entry.isDirectory)) {
+    if (!entry.isFile) {
       try {
         await Deno.remove(lockPath);
         return true;
@@ -220,9 +217,8 @@ async function removeIfStale(lockPath: string, staleMs: number): Promise<boolean
 
 function blockerKind(entry: Deno.FileInfo): string {
   if (entry.isDirectory) return "a folder with files in it";
-  if (entry.isSymlink) return "a link";
   if (entry.isFile) return `a file of ${entry.size} bytes`;
-  return "a special file (a FIFO, a socket or a device)";
+  return specialKind(entry);
 }
 
 /**

@@ -5,7 +5,7 @@ import { appendRotating } from "./rotate.ts";
 export interface LogFile {
   path: string;
   maxBytes: number;
-  /** Told once per process when the file cannot be rotated (it is appended to all the same). */
+  /** Told when the file cannot be rotated and passes another whole cap (appendRotating); it is appended to all the same. */
   onRotateError?: (error: Error) => Promise<void>;
 }
 

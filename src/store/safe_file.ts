@@ -15,6 +15,15 @@ export class UnsafeFileError extends Error {
   override name = "UnsafeFileError";
 }
 
+/** What a path that is not a regular file is, for messages: `a link`, `a FIFO`, `a socket`, `a device`, `a special file`. */
+export function specialKind(info: Deno.FileInfo): string {
+  if (info.isSymlink) return "a link";
+  if (info.isFifo) return "a FIFO";
+  if (info.isSocket) return "a socket";
+  if (info.isCharDevice || info.isBlockDevice) return "a device";
+  return "a special file";
+}
+
 /** A file over the read's size cap: `size` is its size at the look, or null when it grew past the cap while read. */
 export class TooLargeError extends UnsafeFileError {
   override name = "TooLargeError";

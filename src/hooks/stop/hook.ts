@@ -48,6 +48,11 @@ export function transcriptReadMs(budgetLeftMs: number, syncMs: number): number {
   return Math.max(0, (budgetLeftMs - syncMs) * READ_SHARE_OF_BUDGET);
 }
 
+/** What is left of the hook's budget (ms), which counts from `budgetStartedAt` on performance.now()'s clock. */
+function budgetLeft(io: HookIo): number {
+  return io.config.budgetMs - (performance.now() - io.budgetStartedAt);
+}
+
 interface Prepared {
   rules: RuleSet;
   stallOff: boolean;
@@ -79,9 +84,8 @@ export const STOP_HOOK: HookDefinition<StopPayload, Prepared, SessionState, Stop
   },
   async load(payload, state, prepared, io) {
     if (!needsTranscript(payload, prepared.rules)) return { state, prepared };
-    // the read's deadline, on the hook's clock: the budget is counted from budgetStartedAt (performance.now())
-    const budgetLeftMs = io.config.budgetMs - (performance.now() - io.budgetStartedAt);
-    const until = { at: io.now() + transcriptReadMs(budgetLeftMs, io.config.syncMs), now: io.now };
+    // the read's deadline, on the hook's clock
+    const until = { at: io.now() + transcriptReadMs(budgetLeft(io), io.config.syncMs), now: io.now };
     const read = await readTranscript(payload, state.index, { config: io.config, home: io.paths.home, until });
     if (read.refused !== null) await io.error(`${read.refused}; decided from the final message`, "transcript");
     if (read.view?.stats.partial) {
@@ -124,7 +128,7 @@ export const STOP_HOOK: HookDefinition<StopPayload, Prepared, SessionState, Stop
     }),
   async after(result, payload, io) {
     // at most once a day, after the decision is logged: remove the state of sessions idle for stateMaxAgeDays
-    const budgetLeftMs = io.config.budgetMs - (performance.now() - io.budgetStartedAt) - PRUNE_MARGIN_MS;
+    const budgetLeftMs = budgetLeft(io) - PRUNE_MARGIN_MS;
     if (budgetLeftMs >= PRUNE_MIN_MS) await pruneOldState(io, Math.min(500, budgetLeftMs));
     // the relay: the last stage, only for an allowed stop, outside the session lock, under its own budget
     if (result.decision.action !== "allow" || result.duplicate) return null;

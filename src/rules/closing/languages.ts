@@ -100,12 +100,10 @@ function computeLanguages(text: string): ReadonlySet<string> {
   const prose = otherScript ? sample.replace(CODE_OR_URL, " ") : sample;
   // whether the prose reads as English is read outside code and URLs: a quoted error (`403: caller does not have
   // permission`) does not make a Norwegian report English
-  let stripped: string | undefined;
-  const outsideCode = () => (stripped ??= otherScript ? prose : sample.replace(CODE_OR_URL, " "));
-  if (EUROPEAN.test(prose) || (otherScript ? latinProse(prose) : !readsAsEnglish(outsideCode()))) {
+  const words = otherScript ? prose : sample.replace(CODE_OR_URL, " ");
+  if (EUROPEAN.test(prose) || (otherScript ? latinProse(prose) : !readsAsEnglish(words))) {
     // the sixteen `mul` languages too, unless the text shows one of the six and none of theirs (read outside code
     // and URLs)
-    const words = outsideCode();
     for (const lang of EUROPEAN_LANGS) langs.add(lang);
     if (MORE_LETTERS.test(words) || MORE_WORDS.test(words) || !SIX_WORDS.test(words)) langs.add(MORE_LANGS);
   }
