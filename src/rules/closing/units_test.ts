@@ -46,6 +46,8 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     "Could you run both Python versions side by side? Yes — your `tox.ini` already does that via `envlist`.",
     "Czy `git pull --rebase` nadpisze Twoje lokalne zmiany? Nie — git odmówi i poprosi o `stash`.",
     "Må du kjøre `migrate` etter denne endringen? Nei, jeg la bare til en property på modellen.",
+    "would uvloop help? not here — profile shows 80% in json encoding, not the event loop",
+    "czy uvloop by pomógł? nie tutaj — profil pokazuje 80% czasu w kodowaniu json",
   ];
   for (const text of answered) assert.ok(read(text).every((u) => !u.question), text);
   const open = [
@@ -58,6 +60,7 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     "Should I open the PR? Because the branch is ready.",
     "Should I tackle the Windows path bug next? I checked it: it's in the same module.",
     "Should I also fix the other three callers? It won't take long.",
+    "Should I port the other handlers too? Not really necessary, but quick.",
     "Do you want the same for orders? Yes: it is a small change.",
     "Would you like the CSV export too? Yes — it is a two-line change.",
     "Could you send me the staging key? No rush.",
