@@ -72,6 +72,8 @@ export interface HookDeps {
   startedAt: number;
   /** performance.now() when the budget started: the process's start for a hook process (main.ts passes 0). */
   budgetStartedAt?: number;
+  /** A monotonic clock in ms (default performance.now), for the budget and deadlines; injected for tests. */
+  elapsed?: () => number;
 }
 
 /** One call once config and stdin are read: what the runner hands an event's definition. */
@@ -84,6 +86,8 @@ export interface HookRunDeps {
   startedAt: number;
   /** performance.now() when the time budget started (default: when the runner started). */
   budgetStartedAt?: number;
+  /** A monotonic clock in ms (default performance.now), for the budget and deadlines; injected for tests. */
+  elapsed?: () => number;
 }
 
 /** The I/O an event's own reads may use: the environment, the home, the clock, and errors.log. */
@@ -93,6 +97,8 @@ export interface HookIo {
   config: Config;
   now: () => number;
   budgetStartedAt: number;
+  /** The monotonic clock `budgetStartedAt` is on (ms): deadlines within a call use it, so a wall-clock step moves none. */
+  elapsed: () => number;
   /** Appends a line to errors.log under this hook's name (or `where`). */
   error(message: unknown, where?: string): Promise<void>;
 }

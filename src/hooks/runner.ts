@@ -44,6 +44,9 @@ import { HOOK_EVENTS, type HookName } from "./events.ts";
 import { eventLabel } from "./event_label.ts";
 import { failOpen } from "./fail_open.ts";
 
+/** performance.now(): the budget's clock unless a test injects another. */
+const monotonic = () => performance.now();
+
 /** `hook <event>`: steps 1-7 for one call. Never throws; always exits 0. */
 export async function runHook(name: HookName, deps: HookDeps): Promise<HookOutcome> {
   if (isOn(deps.env("CLIFFHANGER_DISABLE"))) return ALLOW_SILENTLY;
@@ -51,7 +54,7 @@ export async function runHook(name: HookName, deps: HookDeps): Promise<HookOutco
   const where = `hook ${name}`;
   // the budget counts from the process's start: reading config and loading modules are inside it. Until the config
   // is read it is CLIFFHANGER_BUDGET_MS (or the default); then the configured one, from the same start.
-  const budgetStartedAt = deps.budgetStartedAt ?? performance.now();
+  const budgetStartedAt = deps.budgetStartedAt ?? (deps.elapsed ?? monotonic)();
   const outcome = await failOpen(async (budget) => {
     const { config, problems, readProblem } = await readConfigFile(deps.paths.config, deps.env);
     budget.setBudget(config.budgetMs);
@@ -71,6 +74,7 @@ export async function runHook(name: HookName, deps: HookDeps): Promise<HookOutco
       now: deps.now,
       startedAt: deps.startedAt,
       budgetStartedAt,
+      elapsed: deps.elapsed ?? monotonic,
     });
   }, {
     name: where,
@@ -118,7 +122,8 @@ export async function runDefinedHook(def: AnyHookDefinition, deps: HookRunDeps):
     paths,
     config,
     now: deps.now,
-    budgetStartedAt: deps.budgetStartedAt ?? performance.now(),
+    budgetStartedAt: deps.budgetStartedAt ?? (deps.elapsed ?? monotonic)(),
+    elapsed: deps.elapsed ?? monotonic,
     error: (message, where = def.where) => appendError(paths.errors, where, message),
   };
   if (deps.stdinText.trim() === "") {

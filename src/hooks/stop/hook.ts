@@ -48,9 +48,9 @@ export function transcriptReadMs(budgetLeftMs: number, syncMs: number): number {
   return Math.max(0, (budgetLeftMs - syncMs) * READ_SHARE_OF_BUDGET);
 }
 
-/** What is left of the hook's budget (ms), which counts from `budgetStartedAt` on performance.now()'s clock. */
+/** What is left of the hook's budget (ms), which counts from `budgetStartedAt` on the monotonic clock. */
 function budgetLeft(io: HookIo): number {
-  return io.config.budgetMs - (performance.now() - io.budgetStartedAt);
+  return io.config.budgetMs - (io.elapsed() - io.budgetStartedAt);
 }
 
 interface Prepared {
@@ -84,8 +84,8 @@ export const STOP_HOOK: HookDefinition<StopPayload, Prepared, SessionState, Stop
   },
   async load(payload, state, prepared, io) {
     if (!needsTranscript(payload, prepared.rules)) return { state, prepared };
-    // the read's deadline, on the hook's clock
-    const until = { at: io.now() + transcriptReadMs(budgetLeft(io), io.config.syncMs), now: io.now };
+    // the read's deadline, on the monotonic clock: a wall-clock step neither cuts it short nor stretches it
+    const until = { at: io.elapsed() + transcriptReadMs(budgetLeft(io), io.config.syncMs), now: io.elapsed };
     const read = await readTranscript(payload, state.index, { config: io.config, home: io.paths.home, until });
     if (read.refused !== null) await io.error(`${read.refused}; decided from the final message`, "transcript");
     if (read.view?.stats.partial) {

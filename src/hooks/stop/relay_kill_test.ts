@@ -83,6 +83,7 @@ async function stop(
     config: w.config,
     now: clock.now,
     budgetStartedAt: 0,
+    elapsed: () => performance.now(),
     error: (message, where = "hook stop") => appendError(w.home.errors, where, message),
   };
   const deps = {

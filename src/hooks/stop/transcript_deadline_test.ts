@@ -50,9 +50,11 @@ Deno.test("hook stop on a backlog past its read time: progress saved each stop, 
       last_assistant_message: OFFER,
     });
     const env = envFrom(box.env);
-    // a clock that moves on 10 s at each look: past any share of the 10 s budget at the first look after the deadline
+    // a monotonic clock that moves on 10 s at each look: past any share of the 10 s budget at the first look after the
+    // deadline; the wall clock stands still (a step of it moves no deadline)
     let t = 1_000_000;
-    const now = () => (t += 10_000);
+    const elapsed = () => (t += 10_000);
+    const now = () => 1_000_000;
     const offsets: number[] = [];
     for (let stop = 0; stop < 3; stop++) {
       let stdout = "";
@@ -62,7 +64,9 @@ Deno.test("hook stop on a backlog past its read time: progress saved each stop, 
         readStdin: () => Promise.resolve(payload),
         writeStdout: (text) => void (stdout += text),
         now,
-        startedAt: t,
+        elapsed,
+        budgetStartedAt: elapsed(),
+        startedAt: now(),
       });
       assert.equal(outcome.exitCode, 0);
       if (stop === 0) {
