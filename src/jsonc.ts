@@ -511,6 +511,12 @@ function describeSymbol(text: string, error: ParseError): string {
   const symbol = text.slice(error.offset, error.offset + error.length);
   const shown = symbol.length > QUOTED_MAX ? `${symbol.slice(0, QUOTED_MAX)}…` : symbol;
   if (symbol.startsWith("'")) return `strings and property names must be in double quotes, not single: ${shown}`;
+  // the rest of a number JSON does not have (0x10, 1_000, 10n): the digits before it are part of what was written
+  const digits = /[-+]?[\d.]+$/.exec(text.slice(Math.max(0, error.offset - 40), error.offset))?.[0] ?? "";
+  if (digits !== "" && /^[\w$]/.test(symbol)) {
+    return `numbers must be plain decimals (no hex, _ or suffix): ${digits}${shown}`;
+  }
+  if (/^[-+]?(?:NaN|Infinity)$/.test(symbol)) return `NaN and Infinity are not JSON numbers: ${shown}`;
   const word = /^[A-Za-z_$][\w$.-]*$/.test(symbol);
   if (word && /^[ \t]*:/.test(text.slice(error.offset + error.length))) {
     return `property names must be in double quotes: write ${JSON.stringify(shown)}`;

@@ -209,6 +209,13 @@ Deno.test("parseProblem() puts the first error in words, with its line and colum
   );
   assert.equal(first('{ "attended": block }'), "1:15: invalid JSON: strings must be in double quotes: block");
   assert.equal(first('{ "max" = 3 }'), '1:9: invalid JSON: unexpected "="');
+  // numbers JSON does not have: named as numbers, with the digits before the part the parser stopped at
+  assert.match(first('{ "max": 0x10 }'), /invalid JSON: numbers must be plain decimals \(no hex, _ or suffix\): 0x10$/);
+  assert.match(
+    first('{ "max": 1_000 }'),
+    /invalid JSON: numbers must be plain decimals \(no hex, _ or suffix\): 1_000$/,
+  );
+  assert.match(first('{ "syncMs": NaN }'), /invalid JSON: NaN and Infinity are not JSON numbers: NaN$/);
   assert.equal(first('{ "max": 3 "observe": true }'), "1:12: invalid JSON: comma expected");
   assert.equal(
     first('{ "a": "x\n" }'),
