@@ -128,10 +128,13 @@ const WH_OPEN = new RegExp(
  * Scandinavian "ja") and in Chinese, Japanese and Korean a no only (a yes with a reason can be an offer: "Czy mam dodać …? Tak — …").
  */
 const YES_NO =
-  /^(?:(?:yes|no|yep|nope|yeah|nah|oui|non|sí|si|ja|nein|sim|não|sì|nee|nie|nei|nej|ne|нет|ні|hayır|ei|nem|όχι|tidak|không)\s*[,;:.!—–-]|(?:不需要|不用|不必|没必要|沒必要|不会|不會|没有|沒有|不是|可以|是的|いいえ|はい|아니요|아뇨|네|예)\s*[，。、：:！!—–-])/i;
-/** "Short answer:", a check made with its result after a colon, a denial, a "not here" with punctuation. */
+  /^(?:I\s+wouldn['’]?t\s*[,;:.!—–-]|(?:yes|no|yep|nope|yeah|nah|oui|non|sí|si|ja|nein|sim|não|sì|nee|nie|nei|nej|ne|нет|ні|hayır|ei|nem|όχι|tidak|không)\s*[,;:.!—–-]|(?:不需要|不用|不必|没必要|沒必要|不会|不會|没有|沒有|不是|可以|是的|いいえ|はい|아니요|아뇨|네|예)\s*[，。、：:！!—–-])/i;
+/**
+ * "Short answer:", a check made with its result after a colon, a denial, a "not here", a "none" or "nothing" ("Nothing on
+ * my end."), a yes or no for some of the things asked about ("For most fields yes, by design").
+ */
 const ANSWER =
-  /^(?:(?:not|nie|nicht|pas|no|não|non|niet|nej|ikke|inte)\s+(?:here|really|in\s+this\s+case|much|tutaj|tu|hier|ici|aquí|aqui|qui|her|här)\s*[,;:.!—–-]|(?:short|quick)\s+answer\b|in\s+short\s*[,:]|answer\s*:|(?:I|we)\s+(?:checked|verified|confirmed|tested|measured|searched)\b[^.?!:]{0,80}:|(?:checked|verified|confirmed|tested)\s*:|(?:it|they|that)\s+(?:doesn['’]t|does\s+not|didn['’]t|did\s+not|isn['’]t|is\s+not|wasn['’]t|was\s+not|don['’]t|do\s+not|aren['’]t|are\s+not)\b|(?:it|they)\s+(?:stays?|remains?)\b|(?:it|they)\s+(?:is|are|was|were|does|do|did)\b\s*(?:[:;,—–]|\s(?:still|now|already|only|not))|only\b)/i;
+  /^(?:(?:not|nie|nicht|pas|no|não|non|niet|nej|ikke|inte)\s+(?:here|really|in\s+this\s+case|much|tutaj|tu|hier|ici|aquí|aqui|qui|her|här)\s*[,;:.!—–-]|(?:none|nothing)(?:\s+(?:on\s+my\s+(?:end|side)|left|remains))?\s*[,;:.!—–-]|(?:for\s+)?(?:most|some|all|many)\s+(?:[\w-]+\s+){0,2}?(?:yes|no)\s*[,;:.!—–-]|(?:short|quick)\s+answer\b|in\s+short\s*[,:]|answer\s*:|(?:I|we)\s+(?:checked|verified|confirmed|tested|measured|searched)\b[^.?!:]{0,80}:|(?:checked|verified|confirmed|tested)\s*:|(?:it|they|that)\s+(?:doesn['’]t|does\s+not|didn['’]t|did\s+not|isn['’]t|is\s+not|wasn['’]t|was\s+not|don['’]t|do\s+not|aren['’]t|are\s+not)\b|(?:it|they)\s+(?:stays?|remains?)\b|(?:it|they)\s+(?:is|are|was|were|does|do|did)\b\s*(?:[:;,—–]|\s(?:still|now|already|only|not))|only\b)/i;
 /** A why-question, in the guard's Latin-script languages and Russian. */
 const WHY =
   /^\W*(?:(?:so|and|but)\s*,?\s+)?(?:why|pourquoi|por\s*qu[ée]|warum|wieso|weshalb|perch[ée]|waarom|почему|зачем)(?![\p{L}])/iu;

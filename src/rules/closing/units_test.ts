@@ -48,6 +48,10 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     "Må du kjøre `migrate` etter denne endringen? Nei, jeg la bare til en property på modellen.",
     "would uvloop help? not here — profile shows 80% in json encoding, not the event loop",
     "czy uvloop by pomógł? nie tutaj — profil pokazuje 80% czasu w kodowaniu json",
+    "Remaining work? None — the 3 TODOs referred to code that no longer exists.",
+    "Is there anything left for the i18n rollout? Nothing on my end.",
+    "Can two devices clobber each other's edits? For most fields yes, by design.",
+    "Should you remove `StrictMode` to stop it? I wouldn't; the double call exposed the missing `abort()`.",
   ];
   for (const text of answered) assert.ok(read(text).every((u) => !u.question), text);
   const open = [
@@ -61,6 +65,8 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     "Should I tackle the Windows path bug next? I checked it: it's in the same module.",
     "Should I also fix the other three callers? It won't take long.",
     "Should I port the other handlers too? Not really necessary, but quick.",
+    "Should I also port the other handlers? For most of them yes, they share the client.",
+    "Want me to clean up the rest? Nothing too big, an hour maybe.",
     "Do you want the same for orders? Yes: it is a small change.",
     "Would you like the CSV export too? Yes — it is a two-line change.",
     "Could you send me the staging key? No rush.",
