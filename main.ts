@@ -186,7 +186,7 @@ async function hookCommand(argv: string[]): Promise<number> {
   let name: HookName;
   try {
     if (event === undefined) throw new UsageError(`hook: missing event; one of ${Object.keys(HOOK_EVENTS).join(", ")}`);
-    if (!(event in HOOK_EVENTS)) {
+    if (!Object.hasOwn(HOOK_EVENTS, event)) {
       if (event.startsWith("-")) {
         throw new UsageError(
           `hook: unknown option "${event}" before the event; run "hook <event> --help" for the flags`,
@@ -198,11 +198,13 @@ async function hookCommand(argv: string[]): Promise<number> {
     }
     name = event as HookName;
     if (rest.length > 0) {
-      const { parseCommandArgs, renderHelp } = await import("./src/cli/args.ts");
+      const { parseCommandArgs } = await import("./src/cli/args.ts");
       const spec = { ...HOOK_SPEC, name: `hook ${event}`, usage: `hook ${event} < payload.json`, maxPositionals: 0 };
       const parsed = parseCommandArgs(spec, rest);
       if (parsed.help) {
-        writeStdout(renderHelp(spec));
+        // the event's own help: its module is loaded only here, never on a hook run
+        const { hookEventHelp } = await import("./src/cli/hook_help.ts");
+        writeStdout(hookEventHelp(name));
         return 0;
       }
     }

@@ -32,6 +32,8 @@ const STEPS: Step[] = [
   ...["hook", "stats", "status", "install", "uninstall", "now", "wrap", "relay", "replay", "doctor", "on", "off"].map(
     (name) => ({ args: [name, "--help"] }),
   ),
+  // each event's own help is a lazy chunk of its own, off the hook path
+  ...["stop", "prompt", "pretool"].map((event) => ({ args: ["hook", event, "--help"] })),
   { args: ["nonsense"] },
   { args: ["hook", "stop"], stdin: stop("Want me to continue with the remaining tests?") },
   { args: ["hook", "stop"], stdin: stop("All done: every test passes and the change is committed.") },

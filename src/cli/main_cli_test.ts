@@ -72,6 +72,8 @@ Deno.test("hook usage mistakes never exit non-zero: they allow, say why on stder
       [["hook", "PostToolUse"], /unknown event "PostToolUse" \(no hook of ours runs on Claude Code's PostToolUse: /],
       [["hook", "stop", "--foo"], /unknown flag "--foo"/],
       [["hook", "stop", "extra"], /unexpected argument "extra"/],
+      // a name every object has is no event either
+      [["hook", "toString"], /unknown event "toString"/],
       [["hook", "--json", "stop"], /unknown option "--json" before the event/],
     ];
     for (const [args, pattern] of cases) {
@@ -81,7 +83,7 @@ Deno.test("hook usage mistakes never exit non-zero: they allow, say why on stder
       assert.match(run.stderr, pattern);
     }
     const lines = (await readErrors(home)).trim().split("\n");
-    assert.equal(lines.length, 8);
+    assert.equal(lines.length, 9);
     // each line names its command once ("hook: …", "hook stop: …"), as every other errors.log line does
     assert.match(lines[0]!, /^\S+ hook: unknown event "stpo"/);
     assert.match(lines[5]!, /^\S+ hook stop: unknown flag "--foo"/);
@@ -305,7 +307,8 @@ Deno.test("help <command> prints that command's help", () =>
     // every form prints the same: help X, --help X, X --help; and for a hook event too
     const forms = [
       [["help", "stats"], ["--help", "stats"], ["-h", "stats"], ["stats", "--help"]],
-      [["help", "hook", "stop"], ["hook", "stop", "--help"]],
+      [["help", "hook", "stop"], ["hook", "stop", "--help"], ["hook", "stop", "-h"], ["--help", "hook", "stop"]],
+      [["help", "hook", "pretool"], ["hook", "pretool", "--help"]],
       [["help", "hook"], ["hook", "--help"], ["help", "hook", "nonsense"]],
       [["--help"], ["--help", "--version"], ["-h", "-V"]],
     ];
@@ -316,6 +319,15 @@ Deno.test("help <command> prints that command's help", () =>
         assert.equal(out.stdout, outs[0]!.stdout, group[i]!.join(" "));
       }
     }
+    // each event has its own help, apart from the overview and from the other events'
+    const helps = await Promise.all(
+      [["hook", "--help"], ["hook", "stop", "--help"], ["hook", "prompt", "--help"], ["hook", "pretool", "--help"]]
+        .map(async (argv) => (await runCli(argv, { home })).stdout),
+    );
+    assert.equal(new Set(helps).size, 4);
+    assert.match(helps[1]!, /^usage: cliffhanger-bin hook stop < payload\.json\n[^]*\n {2}last_assistant_message {2}/);
+    assert.match(helps[2]!, /\n {2}CLIFFHANGER_TZ +tz +/);
+    assert.match(helps[3]!, /\n {2}CLIFFHANGER_LOOP_TOOLS +loopTools +/);
     // asking for help never writes to errors.log
     assert.equal(await readErrors(home), "");
   }));
