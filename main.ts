@@ -110,10 +110,18 @@ export async function main(argv: string[]): Promise<number> {
       }
       return 0;
     }
-    // `help hook stop` is `hook stop --help`
+    // `help hook stop` is `hook stop --help`; `help hook bogus` is a usage error, as `help relay bogus` is
     if (topic === "hook") {
       const event = rest[1];
-      return await hookCommand(event !== undefined && event in HOOK_EVENTS ? [event, "--help"] : ["--help"]);
+      if (event === undefined || event.startsWith("-")) return await hookCommand(["--help"]);
+      if (Object.hasOwn(HOOK_EVENTS, event)) return await hookCommand([event, "--help"]);
+      const { hookNameHint } = await import("./src/cli/event_hint.ts");
+      writeStderr(
+        `cliffhanger-bin: hook: unknown event "${event}"${hookNameHint(event)}; one of ${
+          Object.keys(HOOK_EVENTS).join(", ")
+        }\n`,
+      );
+      return 2;
     }
     if (topic !== undefined) {
       writeStderr(

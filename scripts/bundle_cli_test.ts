@@ -34,6 +34,7 @@ const STEPS: Step[] = [
   ),
   // each event's own help is a lazy chunk of its own, off the hook path
   ...["stop", "prompt", "pretool"].map((event) => ({ args: ["hook", event, "--help"] })),
+  { args: ["help", "hook", "nonsense"] },
   { args: ["nonsense"] },
   { args: ["hook", "stop"], stdin: stop("Want me to continue with the remaining tests?") },
   { args: ["hook", "stop"], stdin: stop("All done: every test passes and the change is committed.") },

@@ -46,6 +46,10 @@ Deno.test("unknown commands, events and flags are one-line usage errors with exi
       [["status", "extra"], /unexpected argument "extra"/],
       [["--bogus"], /unknown option "--bogus"; options go after a command/],
       [["help", "stat"], /help: unknown command "stat" \(did you mean "stats"\?\)/],
+      // an event after `help hook` must be one of ours, as a subcommand after `help relay` must
+      [["help", "hook", "nonsense"], /: hook: unknown event "nonsense"; one of stop, prompt, pretool\n$/],
+      [["help", "hook", "PreToolUse"], /hook: unknown event "PreToolUse" \(did you mean "pretool"\?\); one of /],
+      [["help", "hook", "toString"], /hook: unknown event "toString"; one of stop, prompt, pretool\n$/],
     ];
     for (const [args, pattern] of cases) {
       const run = await runCli(args, { home });
@@ -309,7 +313,7 @@ Deno.test("help <command> prints that command's help", () =>
       [["help", "stats"], ["--help", "stats"], ["-h", "stats"], ["stats", "--help"]],
       [["help", "hook", "stop"], ["hook", "stop", "--help"], ["hook", "stop", "-h"], ["--help", "hook", "stop"]],
       [["help", "hook", "pretool"], ["hook", "pretool", "--help"]],
-      [["help", "hook"], ["hook", "--help"], ["help", "hook", "nonsense"]],
+      [["help", "hook"], ["hook", "--help"], ["help", "hook", "--help"]],
       [["--help"], ["--help", "--version"], ["-h", "-V"]],
     ];
     for (const group of forms) {
