@@ -8,16 +8,14 @@ export function renderReplay(r: ReplayReport, labels: Record<string, string>): s
   const out: string[] = [];
   const pct = (n: number) => (r.stops === 0 ? "0%" : `${Math.round((100 * n) / r.stops)}%`);
   out.push(
-    `replayed ${r.files} transcript${r.files === 1 ? "" : "s"} (${r.sessions} session${
-      r.sessions === 1 ? "" : "s"
-    }, ${r.subagentFiles} subagent): ` +
-      `${r.stops} stop point${r.stops === 1 ? "" : "s"}`,
+    `replayed ${plural(r.files, "transcript")} (${plural(r.sessions, "session")}, ${r.subagentFiles} subagent): ` +
+      plural(r.stops, "stop point"),
   );
   const notes = [
-    r.interrupted > 0 ? `${r.interrupted} interrupted turns skipped (no Stop hook runs)` : "",
-    r.skippedBeforeSince > 0 ? `${r.skippedBeforeSince} stop points before --since skipped` : "",
-    r.malformedLines > 0 ? `${r.malformedLines} malformed lines skipped` : "",
-    r.unreadable > 0 ? `${r.unreadable} files unreadable` : "",
+    r.interrupted > 0 ? `${plural(r.interrupted, "interrupted turn")} skipped (no Stop hook runs)` : "",
+    r.skippedBeforeSince > 0 ? `${plural(r.skippedBeforeSince, "stop point")} before --since skipped` : "",
+    r.malformedLines > 0 ? `${plural(r.malformedLines, "malformed line")} skipped` : "",
+    r.unreadable > 0 ? `${plural(r.unreadable, "file")} unreadable` : "",
   ].filter((n) => n !== "");
   if (notes.length > 0) out.push(`  (${notes.join("; ")})`);
   if (r.filesWithoutEntries > 0) {
@@ -47,6 +45,11 @@ export function renderReplay(r: ReplayReport, labels: Record<string, string>): s
   );
   out.push(...examples(r.examples.missedEarlyStop, r.missedEarlyStopCandidates));
   return out.join("\n") + "\n";
+}
+
+/** `1 file`, `2 files`. */
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 function counts(map: Record<string, number>, labels: Record<string, string>, indent = ""): string[] {
