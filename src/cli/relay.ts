@@ -22,7 +22,7 @@ import { newestReport, nextInstructionTurn, type RelaySnapshot, snapshot } from 
 import { DEFAULT_RELAY_FOLDER, projectDir, relayDirFor, type RelayPaths, relayPaths } from "../relay/paths.ts";
 import { recordManager, TAKING_LEASE_MS, takingHolds } from "../relay/state.ts";
 import { formatMessage, MAX_TURN } from "../relay/turn_format.ts";
-import { isPermissionError } from "../relay/access.ts";
+import { relayScopeError } from "./relay_scope.ts";
 
 const DIR_FLAG = {
   dir: {
@@ -151,11 +151,9 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     }
   } catch (e) {
     if (e instanceof UsageError || e instanceof CommandError) throw e;
-    if (isPermissionError(e)) {
-      throw new CommandError(
-        `relay: "${paths.dir}" is outside this process's permission scope (${message(e)}); build with ` +
-          `deno task compile --relay-dir ${paths.dir}, or run it as deno task cli relay … --dir ${paths.dir}`,
-      );
+    // outside the sandbox's scope; an OS refusal (EACCES) is said as it is, below: no build or flag would change it
+    if (e instanceof Deno.errors.NotCapable) {
+      throw relayScopeError({ sub, dir: paths.dir, message: message(e), standalone: Deno.build.standalone });
     }
     throw new CommandError(`relay ${sub}: ${message(e)}`);
   }

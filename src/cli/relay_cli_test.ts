@@ -254,6 +254,27 @@ Deno.test("hook stop + relay: a relay folder outside the scope is skipped quietl
   );
 });
 
+Deno.test("relay (CLI): a folder outside the run's scope is one short line with the fix for a checkout", async () => {
+  const { home, project } = await setup();
+  const outside = await Deno.makeTempDir({ prefix: "cliffhanger-relay-outside-" });
+  try {
+    // the scopes of a bare `relay` here (its ./relay), as a launcher or a binary built for this folder has them
+    for (const sub of ["status", "on"]) {
+      const run = await runCli(["relay", sub, "--dir", outside], { home, cwd: project, scopeArgs: ["relay"] });
+      assert.equal(run.code, 1, run.stderr);
+      assert.equal(run.stdout, "");
+      const fix = sub === "on" ? `relay on --dir ${outside}` : `relay ${sub} … --dir ${outside}`;
+      assert.equal(
+        run.stderr,
+        `cliffhanger-bin: relay ${sub}: "${outside}" is outside this run's read scope; run it as deno task cli ${fix}\n`,
+      );
+    }
+  } finally {
+    await Deno.remove(outside, { recursive: true });
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
 Deno.test("relay (CLI): from a project's subfolder, the mailbox above is named, and no second one is made", async () => {
   const { home, project, relay } = await setup();
   assert.equal((await runCli(["relay", "on"], { home, cwd: project })).code, 0);
