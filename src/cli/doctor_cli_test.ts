@@ -487,3 +487,25 @@ Deno.test("doctor and status: a rule file's warning (a mistyped disable id) is s
     /mine\.json: 0 rules\n {4}warning: disable: "offers-to-continu" is not a built-in rule id/,
   );
 });
+
+Deno.test("doctor under a fixed scope: a project's settings it may not read are 'cannot check', not files that fail to parse", () =>
+  withTempHome(async (home) => {
+    // a project the binary was not built for (its scopes are those of a bare doctor, as compiled for this home)
+    const project = await Deno.makeTempDir({ prefix: "cliffhanger-doctor-project-" });
+    try {
+      await Deno.mkdir(join(project, ".claude"));
+      await Deno.writeTextFile(join(project, ".claude", "settings.json"), "{}");
+      const run = await runCli(["doctor", "--project", project, "--json"], {
+        home,
+        runCommands: [],
+        scopeArgs: ["doctor"],
+      });
+      const c = byId(JSON.parse(run.stdout).checks);
+      const files = `${project}/.claude/settings.json and ${project}/.claude/settings.local.json`;
+      assert.equal(c["settings-parse"]?.status, "warn", JSON.stringify(c["settings-parse"]));
+      assert.equal(c["settings-parse"]!.detail, `cannot check: ${files} are outside this binary's read scope`);
+      assert.match(c["duplicates"]!.detail, /^cannot check: 2 settings files are outside this binary's read scope; /);
+    } finally {
+      await Deno.remove(project, { recursive: true });
+    }
+  }));

@@ -52,13 +52,22 @@ export function checkSettingsParse(files: readonly SettingsFileReport[], missing
   const unchecked = files.filter(unreadable);
   const parsed = present === 1 ? "1 settings file parses" : `${present} settings files parse`;
   if (unchecked.length === 0) return ok("settings-parse", parsed);
+  // nothing is known about a file outside the read scope (not even whether it is there): said as the home is, never
+  // as a file that failed to parse
   return {
     id: "settings-parse",
     status: "warn",
-    detail: `${parsed}; cannot check ${unchecked.map((f) => f.path).join(", ")} (outside this binary's read scope)`,
-    fix: "check it from a checkout (`deno task cli doctor --settings PATH` reads what it names), or rebuild with " +
-      "`deno task compile --settings PATH`",
+    detail: `cannot check: ${outsideScope(unchecked)}${present > 0 ? `; ${parsed}` : ""}`,
+    fix: "to check it, rebuild with `deno task compile --settings PATH`, or run `deno task cli doctor --project DIR` " +
+      "(or `--settings PATH`) from a checkout, which reads what it names",
   };
+}
+
+/** `A is outside this binary's read scope`, `A and B are …`, `A, B and C are …`. */
+function outsideScope(files: readonly SettingsFileReport[]): string {
+  const paths = files.map((f) => f.path);
+  const list = paths.length === 1 ? paths[0]! : `${paths.slice(0, -1).join(", ")} and ${paths.at(-1)}`;
+  return `${list} ${paths.length === 1 ? "is" : "are"} outside this binary's read scope`;
 }
 
 /**
@@ -237,10 +246,12 @@ export function checkDuplicates(files: readonly SettingsFileReport[]): Check {
   const doubled = [...where].filter(([, paths]) => paths.length > 1);
   const unchecked = files.filter(unreadable);
   if (doubled.length === 0 && unchecked.length > 0) {
+    const one = unchecked.length === 1;
     return {
       id: "duplicates",
       status: "warn",
-      detail: `no event registered twice in the files read; ${unchecked.length} could not be checked`,
+      detail: `cannot check: ${unchecked.length} settings ${one ? "file is" : "files are"} outside this binary's ` +
+        "read scope; no event registered twice in the files read",
       fix: "see settings-parse",
     };
   }

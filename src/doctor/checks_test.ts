@@ -167,10 +167,29 @@ Deno.test("settings-parse: a file outside the read scope is 'cannot check', neve
   const outside = { ...file("/p/.claude/settings.json", []), error: 'cannot read: Requires read access to "/p"' };
   const check = checkSettingsParse([readable, outside]);
   assert.equal(check.status, "warn");
-  assert.match(check.detail, /^1 settings file parses; cannot check \/p\/\.claude\/settings\.json/);
+  assert.equal(
+    check.detail,
+    "cannot check: /p/.claude/settings.json is outside this binary's read scope; 1 settings file parses",
+  );
   const dup = checkDuplicates([readable, outside]);
   assert.equal(dup.status, "warn", "no 'registered once' claim over a file it could not read");
-  assert.match(dup.detail, /1 could not be checked/);
+  assert.match(dup.detail, /^cannot check: 1 settings file is outside this binary's read scope; /);
+});
+
+Deno.test("settings-parse: a project's files outside the read scope are 'cannot check', not files that fail to parse", () => {
+  // the compiled binary run in a project: the project's two files are outside its scope, the user's is not there
+  const outside = (path: string) => ({ ...file(path, []), error: `cannot read: Requires read access to "${path}"` });
+  const user = { ...file("/h/.claude/settings.json", []), exists: false };
+  const files = [user, outside("/p/.claude/settings.json"), outside("/p/.claude/settings.local.json")];
+  const check = checkSettingsParse(files);
+  assert.equal(check.status, "warn");
+  assert.equal(
+    check.detail,
+    "cannot check: /p/.claude/settings.json and /p/.claude/settings.local.json are outside this binary's read scope",
+  );
+  assert.doesNotMatch(check.detail, /\bparse/);
+  const dup = checkDuplicates(files);
+  assert.match(dup.detail, /^cannot check: 2 settings files are outside this binary's read scope; /);
 });
 
 Deno.test("python: the Python cliffhanger still registered fails, with the replace command for its file", () => {
