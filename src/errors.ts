@@ -19,12 +19,13 @@ export class CommandError extends Error {
 }
 
 /**
- * Deno's permission message ("Requires read access to "/x", run again with the --allow-read flag") in our words: the
- * binary runs with fixed scopes, so the flag advice is wrong for a user. The path is kept; the advice is the rebuild.
+ * Deno's permission message ("Requires read access to "/x", run again with the --allow-read flag"; in a compiled
+ * binary "…, specify the required permissions during compilation using `deno compile --allow-read`") in our words:
+ * the binary runs with fixed scopes, so the flag advice is wrong for a user. The path is kept; the advice is the rebuild.
  */
 export function scopeText(text: string): string {
   return text.replace(
-    /Requires (read|write|run|env|net) access to ("[^"]*"|[^,\s]+), run again with the --allow-\w+ flag/g,
+    /Requires (read|write|run|env|net) access to ("[^"]*"|[^,\s]+), (?:run again with the --allow-\w+ flag|specify the required permissions during compilation using `deno compile --allow-\w+`)/g,
     (_m, kind: string, what: string) =>
       `${what} is outside this binary's ${kind} scope (rebuild for it: deno task compile --home DIR, --claude-dir ` +
       "DIR, --cliffhanger-home DIR, --settings PATH or --relay-dir DIR; a checkout install: deno task cli install again)",

@@ -11,3 +11,14 @@ Deno.test("scopeText: Deno's permission advice becomes ours, the path kept; othe
   assert.match(scopeText('Requires write access to "/o/off", run again with the --allow-write flag'), /write scope/);
   assert.equal(scopeText("nothing to change"), "nothing to change");
 });
+
+Deno.test("scopeText: a compiled binary's wording of the refusal (deno compile advice) becomes ours too", () => {
+  // what Deno 2.9.6 writes when Deno.build.standalone: the advice names deno compile instead of a run flag
+  const standalone = 'Requires read access to "/x/c.jsonc", specify the required permissions during compilation ' +
+    "using `deno compile --allow-read`";
+  assert.equal(
+    scopeText(`Cannot read "/x/c.jsonc": ${standalone}`),
+    scopeText('Cannot read "/x/c.jsonc": Requires read access to "/x/c.jsonc", run again with the --allow-read flag'),
+  );
+  assert.doesNotMatch(scopeText(standalone), /deno compile --allow/);
+});
