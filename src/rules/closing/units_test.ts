@@ -105,6 +105,7 @@ Deno.test("readStructure(): a question said back before its answer (labelled, or
     "Ile trwa pełna reindeksacja?",
     // an agent's own yes/no question that opens the message is not a question word's
     "Should I also port the CLI?\n\nThe library is done and its 40 tests pass.",
+    "Do you want the CLI ported too?\n\nThe library is done and its 40 tests pass.",
     // bold, but the user's wish; and the agent's own question, answered only by a reason
     "Done.\n\n**Which format would you like?** Both pass the tests.",
     "Fixed it.\n\nShould I also update the docs?\n\nThey don't mention CRLF.",
