@@ -5,7 +5,7 @@
 import { currentRuntime } from "../settings/hook_command.ts";
 import { firstLine } from "../errors.ts";
 import type { SettingsFileReport } from "../settings/inspect.ts";
-import { join } from "node:path";
+import { join, resolve, sep } from "node:path";
 import {
   type Check,
   checkBinary,
@@ -70,10 +70,16 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const registered = files.some((f) => f.events.length > 0);
   const self = selfPath();
   const pathBinary = onPath(cwd);
+  // the user's own settings, a file they named, and plugins installed under their Claude folder: handlers doctor may
+  // start; a project's settings (a cloned repository's) are not started
+  const named = new Set(((parsed.values["settings"] as string[] | undefined) ?? []).map((p) => resolve(p)));
+  const ownSettings = (path: string) =>
+    path === join(paths.claudeDir, "settings.json") || named.has(path) ||
+    path.startsWith(join(paths.claudeDir, "plugins") + sep);
 
   const checks: Check[] = [
     checkBinary({ files, self, onPath: pathBinary, exists, home: paths.home }),
-    await checkHandlersStart(files, { self, onPath: pathBinary, exists, home: paths.home }),
+    await checkHandlersStart(files, { self, onPath: pathBinary, exists, home: paths.home, trusted: ownSettings }),
     await checkHooksLoad(HOOK_EVENTS),
     checkSettingsParse(files, facts.missingNamed),
     checkRegistered(files, facts.plugins, facts.pluginProblem),

@@ -2,7 +2,9 @@
  * doctor's `handlers-start` check: does each registered handler's program actually start? The handler's own command
  * is run with `--version` in place of `hook <event>` (the same program, the same flags) and must print
  * `cliffhanger-bin <version>`. A program this process may not start (outside its run scope: the compiled binary has
- * none) is not run; the handler that is this very binary needs no run, it is running now.
+ * none) is not run; the handler that is this very binary needs no run, it is running now. Only the user's own
+ * handlers are started: one a project's settings name (a cloned repository's `.claude/settings.json`) is never run,
+ * whatever its program, since its arguments are the project's (its script, its permissions).
  */
 import { type HandlerLike, handlerWords } from "../settings/handler_words.ts";
 import type { FoundHandler } from "../settings/inspect.ts";
@@ -43,27 +45,53 @@ export interface StartOptions {
   /** Whether a program exists: true, false, or null when it cannot be checked (outside the read scope). */
   exists?: (path: string) => boolean | null;
   run?: (call: VersionCall) => Promise<RunResult>;
+  /** Whether the settings file at this path is the user's own, so that its handlers may be started (default: all). */
+  trusted?: (path: string) => boolean;
 }
 
 const RUN_TIMEOUT_MS = 20_000;
 
 export async function checkHandlersStart(
-  handlers: readonly { handlers: readonly FoundHandler[] }[],
+  files: readonly { path?: string; handlers: readonly FoundHandler[] }[],
   options: StartOptions,
 ): Promise<Check> {
   const mayRun = options.mayRun ?? mayRunProgram;
   const run = options.run ?? runVersion;
+  const trusted = options.trusted ?? (() => true);
   const calls = new Map<string, VersionCall>();
-  for (const h of handlers.flatMap((f) => f.handlers)) {
-    const call = versionCall(h, options.home);
-    if (call === null) continue;
-    // only a bare cliffhanger-bin is the one PATH gives; another bare name is left as it is (not started)
-    const program = call.program.includes("/") || !/^cliffhanger-bin(\.exe)?$/.test(call.program)
-      ? call.program
-      : options.onPath ?? call.program;
-    calls.set(JSON.stringify([program, call.args]), { program, args: call.args });
+  const projects: string[] = [];
+  for (const file of files) {
+    for (const h of file.handlers) {
+      const call = versionCall(h, options.home);
+      if (call === null) continue;
+      if (file.path !== undefined && !trusted(file.path)) {
+        projects.push(`${[call.program, ...call.args.slice(0, -1)].join(" ")} (in ${file.path})`);
+        continue;
+      }
+      addCall(calls, call, options.onPath);
+    }
   }
-  if (calls.size === 0) return { id: "handlers-start", status: "ok", detail: "no handler to start", fix: null };
+  if (calls.size === 0 && projects.length === 0) {
+    return { id: "handlers-start", status: "ok", detail: "no handler to start", fix: null };
+  }
+  return await startAll(calls, projects, { ...options, mayRun, run });
+}
+
+/** A handler's version call, once (a bare cliffhanger-bin is the one PATH gives). */
+function addCall(calls: Map<string, VersionCall>, call: VersionCall, onPath: string | null | undefined): void {
+  // only a bare cliffhanger-bin is the one PATH gives; another bare name is left as it is (not started)
+  const program = call.program.includes("/") || !/^cliffhanger-bin(\.exe)?$/.test(call.program)
+    ? call.program
+    : onPath ?? call.program;
+  calls.set(JSON.stringify([program, call.args]), { program, args: call.args });
+}
+
+async function startAll(
+  calls: Map<string, VersionCall>,
+  projects: readonly string[],
+  options: StartOptions & Required<Pick<StartOptions, "mayRun" | "run">>,
+): Promise<Check> {
+  const { mayRun, run } = options;
   const ok: string[] = [];
   const notRun: string[] = [];
   const broken: string[] = [];
@@ -105,6 +133,9 @@ export async function checkHandlersStart(
     ...(ok.length > 0 ? [`starts: ${ok.join("; ")}`] : []),
     ...(other.length > 0 ? [`another version: ${other.join("; ")}`] : []),
     ...(notRun.length > 0 ? [`not started (outside this binary's run scope): ${notRun.join("; ")}`] : []),
+    ...(projects.length > 0
+      ? [`not started (a project's settings: doctor starts only your own handlers): ${projects.join("; ")}`]
+      : []),
   ];
   if (other.length > 0) {
     return {
@@ -120,6 +151,14 @@ export async function checkHandlersStart(
       status: "warn",
       detail: parts.join("; "),
       fix: `run it yourself to see it start: ${notRun[0]}`,
+    };
+  }
+  if (projects.length > 0) {
+    return {
+      id: "handlers-start",
+      status: "warn",
+      detail: parts.join("; "),
+      fix: "a project's handler runs that project's program: read its command in the settings file before you trust it",
     };
   }
   return { id: "handlers-start", status: "ok", detail: parts.join("; "), fix: null };

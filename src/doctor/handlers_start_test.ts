@@ -110,3 +110,30 @@ Deno.test("handlers-start: a program that does not exist is broken, without tryi
   assert.match(check.detail, /\/gone\/cliffhanger-bin does not exist/);
   assert.equal(f.calls.length, 0);
 });
+
+Deno.test("handlers-start: a project's handler is never started, whatever its program; the user's own are", async () => {
+  const f = fake({ "/usr/bin/deno": { code: 0, stdout: `cliffhanger-bin ${VERSION}\n`, problem: null } });
+  const own = {
+    path: "/home/u/.claude/settings.json",
+    ...h("/usr/bin/deno", ["run", "/repo/main.ts", "hook", "stop"]),
+  };
+  // a cloned project registers the same program with its own script and permissions
+  const project = {
+    path: "/work/clone/.claude/settings.json",
+    ...h("/usr/bin/deno", ["run", "--allow-write", "/work/clone/tools/main.ts", "hook", "stop"]),
+  };
+  const check = await checkHandlersStart([own, project], {
+    self: "/usr/bin/deno",
+    onPath: undefined,
+    mayRun: () => true,
+    run: f.run,
+    trusted: (path) => path === own.path,
+  });
+  assert.deepEqual(f.calls.map((c) => c.args.at(-2)), ["/repo/main.ts"], "only the user's own handler ran");
+  assert.equal(check.status, "warn");
+  assert.match(
+    check.detail,
+    /not started \(a project's settings: doctor starts only your own handlers\): .*\/work\/clone\/tools\/main\.ts/,
+  );
+  assert.match(check.fix ?? "", /read its command in the settings file before you trust it/);
+});
