@@ -58,7 +58,9 @@ const QUESTION = /(?:[?？]|[か][。.]?|[吗嗎么][。.]?)[\s"”’」』)]*$
  * for old rows? Yes: …", "Would the cache have broken the admin panel? I checked: …"), answered by a yes or no with
  * punctuation (not "No rush."), "Short answer:", a check made with its result, or a denial ("It doesn't …"); the
  * agent's own question answered by a plain yes or no ("Should we keep v1? No — nothing calls it, so I removed it."); a
- * why-question answered by its because ("Pourquoi … ? Parce que …"); the user's own question said back and answered
+ * why-question answered by its because ("Pourquoi … ? Parce que …", "Hvorfor …? Fordi …", "Так почему …? Из-за …");
+ * outside English, a question what happens to a thing ("Was passiert, wenn der Worker abstürzt?", "E se o Redis
+ * cair?", "Co jeśli worker padnie?") followed by a statement; the user's own question said back and answered
  * by a yes or no ("Could you run both versions side by side? Yes — …"). A question about what the user wants ("Do you
  * want …?", "Want me to …?", "Are you OK with …?") or a suggestion ("Why not add the flag too?") stays a question, and
  * so does the agent's question followed by a reason: "Should I update the docs? They don't mention CRLF." still offers.
@@ -72,6 +74,8 @@ export function answeredAtOnce(question: string, next: string): boolean {
     return because || (CAN_YOU.test(question) && !WISH.test(question) && YES_NO.test(next));
   }
   if (because) return true;
+  // "Was passiert, wenn der Worker abstürzt? Das Event bleibt …": what happens to a thing, told at once
+  if (WHAT_IF.test(question) && !QUESTION.test(next)) return true;
   // the agent's own question ("Should we keep v1? No — …") is closed by a plain yes or no only
   return AGENT.test(question) ? YES_NO.test(next) : YES_NO.test(next) || ANSWER.test(next);
 }
@@ -124,23 +128,74 @@ const WH_OPEN = new RegExp(
 );
 
 /**
- * A yes or no with punctuation (not "No rush.", not "Yes or no?"); in the `mul` pack's languages (but for the
- * Scandinavian "ja") and in Chinese, Japanese and Korean a no only (a yes with a reason can be an offer: "Czy mam dodać …? Tak — …").
+ * A yes or no with punctuation (not "No rush.", not "Yes or no?"; a Korean "아니요," takes the comma it is written
+ * with); in the `mul` pack's languages (but for the Scandinavian "ja") and in Chinese, Japanese and Korean a no only (a yes with a reason can be an offer: "Czy mam dodać …? Tak — …").
  */
 const YES_NO =
-  /^(?:I\s+wouldn['’]?t\s*[,;:.!—–-]|(?:yes|no|yep|nope|yeah|nah|oui|non|sí|si|ja|nein|sim|não|sì|nee|nie|nei|nej|ne|нет|ні|hayır|ei|nem|όχι|tidak|không)\s*[,;:.!—–-]|(?:不需要|不用|不必|没必要|沒必要|不会|不會|没有|沒有|不是|可以|是的|いいえ|はい|아니요|아뇨|네|예)\s*[，。、：:！!—–-])/i;
+  /^(?:I\s+wouldn['’]?t\s*[,;:.!—–-]|(?:yes|no|yep|nope|yeah|nah|oui|non|sí|si|ja|nein|sim|não|sì|nee|nie|nei|nej|ne|нет|ні|hayır|ei|nem|όχι|tidak|không|नहीं|لا|לא)\s*[,;:.!—–،-]|(?:不需要|不用|不必|没必要|沒必要|不会|不會|没有|沒有|不是|可以|是的|いいえ|はい|아니요|아뇨|아니오|네|예)\s*[，。、：:！!—–,.-])/i;
 /**
  * "Short answer:", a check made with its result after a colon, a denial, a "not here", a "none" or "nothing" ("Nothing on
- * my end."), a yes or no for some of the things asked about ("For most fields yes, by design").
+ * my end.", "Tidak ada, …", "Niets."), a yes or no for some of the things asked about ("For most fields yes, by design").
  */
 const ANSWER =
-  /^(?:(?:not|nie|nicht|pas|no|não|non|niet|nej|ikke|inte)\s+(?:here|really|in\s+this\s+case|much|tutaj|tu|hier|ici|aquí|aqui|qui|her|här)\s*[,;:.!—–-]|(?:none|nothing)(?:\s+(?:on\s+my\s+(?:end|side)|left|remains))?\s*[,;:.!—–-]|(?:for\s+)?(?:most|some|all|many)\s+(?:[\w-]+\s+){0,2}?(?:yes|no)\s*[,;:.!—–-]|(?:short|quick)\s+answer\b|in\s+short\s*[,:]|answer\s*:|(?:I|we)\s+(?:checked|verified|confirmed|tested|measured|searched)\b[^.?!:]{0,80}:|(?:checked|verified|confirmed|tested)\s*:|(?:it|they|that)\s+(?:doesn['’]t|does\s+not|didn['’]t|did\s+not|isn['’]t|is\s+not|wasn['’]t|was\s+not|don['’]t|do\s+not|aren['’]t|are\s+not)\b|(?:it|they)\s+(?:stays?|remains?)\b|(?:it|they)\s+(?:is|are|was|were|does|do|did)\b\s*(?:[:;,—–]|\s(?:still|now|already|only|not))|only\b)/i;
-/** A why-question, in the guard's Latin-script languages and Russian. */
-const WHY =
-  /^\W*(?:(?:so|and|but)\s*,?\s+)?(?:why|pourquoi|por\s*qu[ée]|warum|wieso|weshalb|perch[ée]|waarom|почему|зачем)(?![\p{L}])/iu;
-/** Its answer's opening "because". */
-const BECAUSE =
-  /^(?:because|parce\s+que|parce\s+qu['’]|porque|weil|perch[ée]|omdat|потому\s+что|так\s+как)(?![\p{L}])/iu;
+  /^(?:(?:not|nie|nicht|pas|no|não|non|niet|nej|ikke|inte)\s+(?:here|really|in\s+this\s+case|much|tutaj|tu|hier|ici|aquí|aqui|qui|her|här)\s*[,;:.!—–-]|(?:none|nothing)(?:\s+(?:on\s+my\s+(?:end|side)|left|remains))?\s*[,;:.!—–-]|(?:nada|nichts|rien|niente|nulla|niets|nic|ничего|нічого|ingenting|inget|intet|nimic|τίποτα|semmi|tidak\s+ada|kh[ôo]ng\s+c[óo]n\s+g[ìi]|कुछ\s+नहीं|لا\s+شيء|כלום|שום\s+דבר)\s*[,;:.!—–،-]|(?:for\s+)?(?:most|some|all|many)\s+(?:[\w-]+\s+){0,2}?(?:yes|no)\s*[,;:.!—–-]|(?:short|quick)\s+answer\b|in\s+short\s*[,:]|answer\s*:|(?:I|we)\s+(?:checked|verified|confirmed|tested|measured|searched)\b[^.?!:]{0,80}:|(?:checked|verified|confirmed|tested)\s*:|(?:it|they|that)\s+(?:doesn['’]t|does\s+not|didn['’]t|did\s+not|isn['’]t|is\s+not|wasn['’]t|was\s+not|don['’]t|do\s+not|aren['’]t|are\s+not)\b|(?:it|they)\s+(?:stays?|remains?)\b|(?:it|they)\s+(?:is|are|was|were|does|do|did)\b\s*(?:[:;,—–]|\s(?:still|now|already|only|not))|only\b)/i;
+/** A why-question, in the guard's languages that write one first (not Chinese, Japanese, Korean). */
+const WHY = new RegExp(
+  "^\\W*(?:(?:so|and|but|und|also|et|alors|donc|y|entonces|e|ent[ãa]o|quindi|dus|en|s[åa]|og|och|deci|[șşs]i|a|wi[ęe]c|tak|ve|peki|jadi|lalu|v[ậa]y)\\s*,?\\s+)?" +
+    "(?:why|pourquoi|por\\s*qu[ée]|warum|wieso|weshalb|perch[ée]|waarom|почему|зачем|hvorfor|varf[öo]r|miksi|de\\s+ce|" +
+    "dlaczego|czemu|pro[čc]|neden|ni[çc]in|t[ạa]i\\s+sao|v[ìi]\\s+sao|mengapa|kenapa|क्यों|لماذا|למה|מדוע|чому|навіщо|γιατί|mi[ée]rt)" +
+    "(?![\\p{L}\\p{M}])",
+  "iu",
+);
+/** Its answer's opening "because" (Russian "из-за", "because of", too). */
+const BECAUSE = new RegExp(
+  "^(?:because|parce\\s+que|parce\\s+qu['’]|porque|weil|perch[ée]|omdat|потому\\s+что|так\\s+как|из-за|fordi|eftersom|" +
+    "f[öo]r\\s+att|koska|pentru\\s+c[ăa]|deoarece|fiindc[ăa]|bo|poniewa[żz]|gdy[żz]|proto[žz]e|[çc][üu]nk[üu]|" +
+    "b[ởo]i\\s+v[ìi]|karena|sebab|क्योंकि|لأن|لان|بسبب|כי|מפני\\s+ש|בגלל|тому\\s+що|через|επειδή|mert)(?![\\p{L}\\p{M}])",
+  "iu",
+);
+/**
+ * Outside English, a question what happens to a thing, or when it does ("Was passiert, wenn …?", "¿Qué pasa si …?",
+ * "E se o Redis cair?", "Wat gebeurt er met …?", "Что будет, если …?", "Co jeśli …?", "Mitä tapahtuu, jos …?"): the
+ * message's own question about how the system behaves, when a statement follows it in its paragraph. A bare "and if"
+ * ("Et si …", "E se …", "¿Y si …") counts only with an article opening its subject ("E se o Redis cair?"), not "Et si
+ * j'ajoutais …", "E se a gente …" or a pronoun ("¿Y si la cambiamos?").
+ */
+const WHAT_IF = new RegExp(
+  "^\\W*(?:" +
+    [
+      "qu[ée]\\s+(?:pasa|ocurre|sucede)\\s+(?:si|cuando|con)",
+      "y\\s+si\\s+(?:el|los|un|una)",
+      "was\\s+(?:passiert|geschieht)\\s*,?\\s+(?:wenn|falls|mit|bei)",
+      "was\\s+ist\\s*,\\s*wenn",
+      "que\\s+se\\s+passe-t-il\\s+(?:si|quand|lorsque|avec|en\\s+cas)",
+      "qu['’]arrive-t-il\\s+(?:si|quand|lorsque|à|aux)",
+      "et\\s+si\\s+(?:le|la|les|un|une)",
+      "o\\s+que\\s+acontece\\s+(?:se|quando|com)",
+      "e\\s+se\\s+(?!a\\s+gente)(?:o|a|os|as|um|uma|il|i|gli|un|una)",
+      "(?:cosa|che\\s+cosa|che)\\s+succede\\s+(?:se|quando|a|al|alla|ai|alle)",
+      "wat\\s+gebeurt\\s+er\\s+(?:als|wanneer|met|bij)",
+      "что\\s+(?:будет|произойд[её]т|случится|происходит)\\s*,?\\s+(?:если|когда|с|со)",
+      "що\\s+(?:буде|станеться|відбудеться|відбувається)\\s*,?\\s+(?:якщо|коли|з|із)",
+      "co\\s+(?:je[śs]li|je[żz]eli|gdy|w\\s+przypadku)",
+      "co\\s+si[ęe]\\s+stanie\\s*,?\\s+(?:je[śs]li|je[żz]eli|gdy|kiedy|z)",
+      "(?:a\\s+)?co\\s+se\\s+stane\\s*,?\\s+(?:kdy[žz]|pokud|kdyby|s)",
+      "(?:a\\s+)?co\\s+kdy[žz]",
+      "vad\\s+h[äa]nder\\s+(?:om|n[äa]r|med)",
+      "hvad\\s+sker\\s+der\\s*,?\\s+(?:hvis|n[åa]r|med)",
+      "hva\\s+skjer\\s*,?\\s+(?:hvis|n[åa]r|med)",
+      "mit[äa]\\s+tapahtuu\\s*,?\\s+(?:jos|kun)",
+      "ce\\s+se\\s+[îi]nt[âa]mpl[ăa]\\s*,?\\s+(?:dac[ăa]|c[âa]nd|cu)",
+      "τι\\s+(?:γίνεται|συμβαίνει|θα\\s+γίνει)\\s*,?\\s+(?:αν|όταν|με)",
+      "mi\\s+(?:t[öo]rt[ée]nik|lesz)\\s*,?\\s+(?:ha|amikor)",
+      "apa\\s+yang\\s+terjadi\\s+(?:jika|kalau|bila|saat|ketika)",
+      "chuy[ệe]n\\s+g[ìi]\\s+(?:s[ẽe]\\s+)?x[ảa]y\\s+ra",
+      "מה\\s+(?:קורה|יקרה)\\s+(?:אם|כש)",
+      "ماذا\\s+(?:لو|يحدث|سيحدث)",
+    ].join("|") +
+    ")(?![\\p{L}\\p{M}])",
+  "iu",
+);
 /** A suggestion asked as a question ("Why not add the flag too?", "How about a cache?"). */
 const SUGGESTION = /^\W*(?:(?:so|and|but|or)\s*,?\s+)?(?:why\s+not|how\s+about|what\s+about|want|wanna)\b/i;
 /** A question whether the user can or must do a thing, as a user asks it ("Could you run …?", "Do you have to …?"). */

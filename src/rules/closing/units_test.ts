@@ -52,6 +52,19 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     "Is there anything left for the i18n rollout? Nothing on my end.",
     "Can two devices clobber each other's edits? For most fields yes, by design.",
     "Should you remove `StrictMode` to stop it? I wouldn't; the double call exposed the missing `abort()`.",
+    // outside English: what happens to a thing, told at once
+    "Was passiert, wenn der Worker abstürzt? Das Event bleibt unbestätigt in der Queue und wird erneut zugestellt.",
+    "E se o Redis cair? As requisições continuam funcionando direto no Postgres, só mais lentas.",
+    "Wat gebeurt er met ongeldige rijen? Die komen in `imports/rejected/` terecht, met een extra foutkolom.",
+    "Co jeśli worker padnie w trakcie? Wpisy bez znacznika zostaną wysłane ponownie przy następnym przebiegu.",
+    "Mitä tapahtuu, jos worker kaatuu kesken? Tapahtuma jää kuittaamatta ja toimitetaan uudelleen.",
+    // a why answered by its because, a no, a nothing
+    "Так почему контейнер перезапускается каждые 5 минут? Из-за таймаута пробы, а не из-за падения приложения.",
+    "Hvorfor fejlede den så kun om mandagen? Fordi det var den eneste dag uden testdata.",
+    "Deci de ce rulează backup-ul la 5 dimineața? Pentru că ora din cron e interpretată în UTC.",
+    "그럼 코드 문제였을까요? 아니요, 캐시 경로 오타였습니다.",
+    "तो क्या डेटाबेस धीमा है? नहीं — DB कनेक्शन सिर्फ़ 150 ms लेता है।",
+    "Masih ada yang tersisa? Tidak ada, dari sisi saya sudah tuntas.",
   ];
   for (const text of answered) assert.ok(read(text).every((u) => !u.question), text);
   const open = [
@@ -74,6 +87,10 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     "Перенести остальные 12 эндпоинтов тем же способом? Так, по крайней мере, всё будет единообразно.",
     "Are you OK with me deleting it? Yes: I remove it and its 3 tests.",
     "Why not add the flag too? It doesn't exist yet.",
+    // an "and if" that suggests the agent's own work is no question about how a thing behaves
+    "Et si j'ajoutais aussi un cache ? Ce serait plus rapide.",
+    "E se a gente migrar os outros serviços também? Fica mais consistente.",
+    "¿Y si la cambiamos también en `pedidos`? Sería más coherente.",
   ];
   for (const text of open) assert.ok(read(text).some((u) => u.question), text);
 });
