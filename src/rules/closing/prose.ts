@@ -95,7 +95,8 @@ export function splitSentences(text: string): string[] {
   for (let i = 0; i < flat.length; i++) {
     const ch = flat[i]!;
     const cjk = ch === "。" || ch === "！" || ch === "？" || ch === "；";
-    const latin = (ch === "." || ch === "!" || ch === "?" || ch === "…" || ch === ";") &&
+    const latin =
+      (ch === "." || ch === "!" || ch === "?" || ch === "…" || ch === ";" || ch === "؟" || ch === "\u037e") &&
       (i + 1 === flat.length || flat[i + 1] === " ");
     if (!cjk && !latin) {
       if (i - begin >= MAX_SENTENCE_CHARS && !isLowSurrogate(flat.charCodeAt(i))) {

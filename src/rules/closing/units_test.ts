@@ -141,3 +141,14 @@ Deno.test("readStructure(): a repeated closing mark reads as one (`??`, `?!`)", 
   ]);
   assert.deepEqual(units.map((u) => u.question), [false, true, true, true, false]);
 });
+
+Deno.test("readStructure(): the Arabic ؟ and the Greek question mark close a question; a semicolon elsewhere does not", () => {
+  const arabic = read("وجدتُ السبب. هل هذا مناسب؟ أكمل بعد ذلك.");
+  assert.deepEqual(arabic.map((u) => u.question), [false, true, false]);
+  // Greek writes its question mark as ";" (or U+037E); a Greek sentence ending in one is a question
+  assert.deepEqual(read("Τα τεστ περνούν. Σου φαίνεται καλό μέχρι εδώ;").map((u) => u.question), [false, true]);
+  assert.deepEqual(read("Τα τεστ περνούν. Σου φαίνεται καλό\u037e").map((u) => u.question), [false, true]);
+  // an English or German sentence ending in a semicolon is not
+  assert.deepEqual(read("The build passes; the docs are updated.").map((u) => u.question), [false, false]);
+  assert.deepEqual(read("Der Build läuft; die Doku ist aktuell.").map((u) => u.question), [false, false]);
+});
