@@ -282,7 +282,13 @@ export function readStructure(message: string, options: UnitOptions): Structure 
 function unit(fields: Omit<Unit, "question" | "answered" | "items">): Unit {
   // "which one??", "really?!": one mark, as the rules read it
   const text = fields.kind === "sentence" ? fields.text.replace(REPEATED_MARKS, oneMark) : fields.text;
-  return { ...fields, text, question: fields.kind === "sentence" && QUESTION.test(text), answered: false, items: [] };
+  return {
+    ...fields,
+    text,
+    question: fields.kind === "sentence" && fields.block !== "table" && QUESTION.test(text),
+    answered: false,
+    items: [],
+  };
 }
 
 /** Closing question and exclamation marks repeated (`??`, `?!`, `!?`, `！！`): read as one, a question if any is one. */

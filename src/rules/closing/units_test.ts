@@ -152,3 +152,11 @@ Deno.test("readStructure(): the Arabic ؟ and the Greek question mark close a qu
   assert.deepEqual(read("The build passes; the docs are updated.").map((u) => u.question), [false, false]);
   assert.deepEqual(read("Der Build läuft; die Doku ist aktuell.").map((u) => u.question), [false, false]);
 });
+
+Deno.test("readStructure(): a table row is data, not a question to the user (UI copy in a strings table)", () => {
+  const units = read(
+    "The copy is in `strings.xml`:\n\n| key | text |\n| --- | --- |\n| `notif_resume` | Do you want to resume syncing? |\n\nLint passes.",
+  );
+  assert.ok(units.some((u) => u.block === "table" && u.text.endsWith("syncing?")));
+  assert.ok(units.every((u) => !u.question));
+});
