@@ -15,9 +15,12 @@ export const URL = /\bhttps?:\/\/[^\s)>\]]{1,400}/g;
 /**
  * Double-quoted strings in the quote styles of the languages we read; each kind closes with its own mark, and a low
  * opening mark („) also with a straight one, as Czech, German or Polish text typed on a plain keyboard often does.
+ * Finnish and Swedish open and close with the same mark (”…”, »…»), Danish and German also write »…«: such a mark
+ * opens only at the start or after a space, `(`, `[` or `:`, and before a non-space, so a stray closing ” does not
+ * open a span over the agent's own words.
  */
 export const DOUBLE_QUOTES =
-  /"[^"\n]{1,300}"|“[^”\n]{1,300}”|„[^“”"\n]{1,300}[“”"]|«[^»\n]{1,300}»|「[^」\n]{1,300}」|『[^』\n]{1,300}』|‘[^’\n]{1,300}’/g;
+  /"[^"\n]{1,300}"|“[^”\n]{1,300}”|„[^“”"\n]{1,300}[“”"]|«[^»\n]{1,300}»|「[^」\n]{1,300}」|『[^』\n]{1,300}』|‘[^’\n]{1,300}’|(?<=^|[\s(\[:])”(?=\S)[^”“\n]{1,300}”|(?<=^|[\s(\[:])»(?=\S)[^»«\n]{1,300}[»«]/g;
 /**
  * Single quotes open only after a space, `(` or the start, and close before a non-letter: "don't" is safe. The
  * letters and numbers are WORD_CLASS, the same code points as `[\p{L}\p{N}]`: V8 builds a `\p{…}` class from
@@ -69,14 +72,14 @@ function quotedAfter(_all: string, before: string, inner: string): string {
 }
 
 /** The characters a DOUBLE_QUOTES match starts with. */
-const DOUBLE_QUOTE_OPENERS = ['"', "“", "„", "«", "「", "『", "‘"];
+const DOUBLE_QUOTE_OPENERS = ['"', "“", "„", "«", "「", "『", "‘", "”", "»"];
 
 /**
  * A quoted span is masked, except a short one of one or two words: that is a term ("the 'retry' flag"), and the
  * sentence stays readable. A quoted question or sentence is someone else's words.
  */
 export function quoted(span: string): string {
-  const inner = span.replace(/^["“„«「『‘']|["”“»」』’']$/g, "");
+  const inner = span.replace(/^["“„«「『‘'”»]|["”“»«」』’']$/g, "");
   if (!/[?？!！.。:]/.test(inner) && inner.trim().split(/\s+/).length <= 2 && inner.length <= 24) return inner;
   return QUOTE_MARK;
 }

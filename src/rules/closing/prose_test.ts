@@ -47,6 +47,21 @@ Deno.test("maskInline(): a low opening mark closed by a straight quote masks the
   assert.ok(masked.includes("Dále"), masked);
 });
 
+Deno.test("maskInline(): a Finnish or Swedish quote that opens and closes with the same mark masks the quoted question", () => {
+  const text =
+    "Vaihdoin tekstiksi: ”Haluatko varmasti poistaa tilin? Toimintoa ei voi perua.” Painikkeet ovat ”Poista” ja ”Peruuta”.";
+  const masked = maskInline(text);
+  assert.ok(!masked.includes("?"), masked);
+  assert.ok(masked.includes("Poista"), masked);
+  assert.ok(!maskInline("Dialogen säger »Vill du spara ändringarna?» nu.").includes("?"));
+  assert.ok(!maskInline("Knappen viser nu »Vil du gemme?« som tekst.").includes("?"));
+  // a closing mark that follows a word opens nothing
+  assert.equal(
+    maskInline("Se ”sanan” jälkeen tuli testit” ja kysymys: jatkanko?"),
+    "Se sanan jälkeen tuli testit” ja kysymys: jatkanko?",
+  );
+});
+
 Deno.test("maskInline(): bold copy a user-interface word names is masked, the agent's own bold is not", () => {
   const masked = (text: string) => maskInline(text);
   assert.equal(
