@@ -103,6 +103,32 @@ Deno.test("doctor: a broken setup exits 1 and names each problem with a fix", as
   assert.match(text.stdout, /\d+ broken, \d+ warnings?\n$/);
 });
 
+Deno.test("doctor: a comment added to the settings after install fails settings-parse: Claude Code ignores the file", () =>
+  withTempHome(async (home) => {
+    const install = await runCli(["install"], { home });
+    assert.equal(install.code, 0, install.stderr);
+    const settings = join(home, ".claude", "settings.json");
+    await Deno.writeTextFile(settings, (await Deno.readTextFile(settings)).replace("{\n", "{\n// my comment\n"));
+    const run = await runCli(["doctor", "--json"], { home });
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    const c = byId(JSON.parse(run.stdout).checks);
+    assert.equal(c["settings-parse"]?.status, "fail");
+    assert.equal(
+      c["settings-parse"]!.detail,
+      `${settings}: Claude Code reads it as strict JSON and ignores it whole: a comment at 2:1`,
+    );
+    assert.match(c["settings-parse"]!.fix ?? "", /^remove the comments and trailing commas at the positions shown/);
+    // its handlers do not run: nothing is registered
+    assert.equal(c["registered"]?.status, "fail");
+    const status = await runCli(["status"], { home });
+    assert.ok(
+      status.stdout.includes(
+        `  ${settings}: ERROR Claude Code reads it as strict JSON and ignores it whole: a comment at 2:1\n`,
+      ),
+      status.stdout,
+    );
+  }));
+
 Deno.test("doctor: a home that cannot be written and an unknown flag", async () => {
   const home = await tempHome();
   // CLIFFHANGER_HOME is a file: nothing can be created in it

@@ -9,6 +9,7 @@ import { readConfigFile } from "../config_file.ts";
 import { writeFileAtomic } from "../store/atomic.ts";
 import { installHooks, pythonHandlerEvents } from "../settings/edit.ts";
 import { claudeReadsHere } from "../settings/inspect.ts";
+import { STRICT_JSON_FIX, strictJsonProblem } from "../settings/strict_json.ts";
 import { enabledPythonPlugins } from "../settings/plugins.ts";
 import {
   currentHookCommand,
@@ -25,7 +26,7 @@ export const spec: CommandSpec = {
   usage: "install [--settings PATH | --project DIR] [--events LIST] [--no-subagent] [--relay] [--replace-python] " +
     "[--dry-run] [--json]",
   summary: "Add cliffhanger hooks to a Claude Code settings file (by default the Stop and SubagentStop guard). " +
-    "Other settings, hooks and comments are kept; the previous file is backed up.",
+    "Other settings and hooks are kept; the previous file is backed up.",
   flags: {
     ...TARGET_FLAGS,
     events: eventsFlag("hooks to add, comma-separated: stop, prompt, pretool (default: stop)"),
@@ -44,6 +45,8 @@ export const spec: CommandSpec = {
     "--replace-python: two guards would both block every stop. --dry-run shows the replacement. The same goes for",
     "the Python cliffhanger installed as an enabled Claude Code plugin: --replace-python sets it to false in the",
     "file's enabledPlugins.",
+    "A settings file with a comment or a trailing comma is refused: Claude Code reads settings as strict JSON and",
+    "ignores such a file whole, hooks included.",
     "",
     EXIT_CODES_HELP,
   ].join("\n"),
@@ -81,6 +84,13 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
       const pythonPlugins = await enabledPythonPlugins(ctx.paths, order);
       const edit = (text: string) => {
         const python = pythonHandlerEvents(text);
+        // Claude Code ignores the whole file for one comment or trailing comma: a handler added there would never run
+        const strict = strictJsonProblem(text);
+        if (strict !== null) {
+          throw new CommandError(
+            `Invalid settings file ${target}: ${strict}; ${STRICT_JSON_FIX}, then install again; nothing was written`,
+          );
+        }
         // only the Stop guard doubles the Python one: installing only the other hooks leaves it alone
         const stopWanted = registrations.some((r) => r.hook === "stop");
         if (python.length > 0 && stopWanted && !replacePython) {

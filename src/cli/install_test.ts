@@ -289,7 +289,7 @@ Deno.test("install --events stop,prompt,pretool registers all four handlers; aga
 Deno.test("install --events prompt adds to a stop install without touching it, with a backup", async () => {
   await using home = await tempHome();
   await Deno.mkdir(join(home.dir, ".claude"));
-  await Deno.writeTextFile(home.settings, '{\n  // mine\n  "model": "opus"\n}\n');
+  await Deno.writeTextFile(home.settings, '{\n  "model": "opus"\n}\n');
   assert.equal(await installCode(fakeContext(home.dir), [], { hookCommand: BINARY }), 0);
   const stopOnly = await Deno.readTextFile(home.settings);
 
@@ -314,6 +314,43 @@ Deno.test("install --events prompt adds to a stop install without touching it, w
   // --no-subagent still means the SubagentStop handler only.
   assert.equal(await installCode(fakeContext(home.dir), ["--no-subagent"], { hookCommand: BINARY }), 0);
   assert.deepEqual(inspectSettingsText(await Deno.readTextFile(home.settings)).events, ["Stop", "UserPromptSubmit"]);
+});
+
+Deno.test("install refuses a settings file with a comment or a trailing comma: Claude Code ignores it whole", async () => {
+  await using home = await tempHome();
+  await Deno.mkdir(dirname(home.settings), { recursive: true });
+  const cases: [string, string][] = [
+    ['{\n// my comment\n  "model": "opus"\n}\n', "a comment at 2:1"],
+    ['{\n  "model": "opus",\n  "env": { "A": "1", }\n}\n', "a trailing comma at 3:20"],
+  ];
+  for (const [text, where] of cases) {
+    await Deno.writeTextFile(home.settings, text);
+    for (const argv of [[], ["--dry-run"], ["--events", "prompt", "--json"]]) {
+      const ctx = fakeContext(home.dir);
+      assert.equal(await installCode(ctx, argv, { hookCommand: BINARY }), 1, argv.join(" "));
+      assert.equal(
+        ctx.stderr(),
+        `cliffhanger-bin: Invalid settings file ${home.settings}: Claude Code reads it as strict JSON and ignores it ` +
+          `whole: ${where}; remove the comments and trailing commas, then install again; nothing was written\n`,
+      );
+      assert.equal(ctx.stdout(), "");
+      assert.equal(await Deno.readTextFile(home.settings), text, "nothing written");
+    }
+  }
+  assert.deepEqual(await listDir(join(home.dir, ".cliffhanger")), [], "no backup, no launcher");
+  // status says the same of the file
+  const status = fakeContext(home.dir);
+  assert.equal(await exitCodeOf(status, () => statusCommand.run(status, ["--json"])), 0);
+  const entry = JSON.parse(status.stdout()).settings.find((s: { path: string }) => s.path === home.settings);
+  assert.equal(
+    entry.error,
+    "Claude Code reads it as strict JSON and ignores it whole: a trailing comma at 3:20",
+  );
+  // once strict JSON, it installs
+  await Deno.writeTextFile(home.settings, '{\n  "model": "opus",\n  "env": { "A": "1" }\n}\n');
+  const ctx = fakeContext(home.dir);
+  assert.equal(await installCode(ctx, [], { hookCommand: BINARY }), 0, ctx.stderr());
+  assert.deepEqual(inspectSettingsText(await Deno.readTextFile(home.settings)).events, ["Stop", "SubagentStop"]);
 });
 
 Deno.test("install --events pretool --dry-run shows the new group in the diff and writes nothing", async () => {
@@ -354,7 +391,7 @@ Deno.test("status lists the UserPromptSubmit and PreToolUse registrations instal
 });
 
 const PYTHON_SETTINGS = `{
-  // the Python cliffhanger, installed by its bin/cliffhanger install
+  "model": "opus",
   "hooks": {
     "Stop": [{ "hooks": [{ "type": "command", "command": "python3 /home/a/cliffhanger/hooks/cliffhanger.py", "timeout": 30 }] }],
     "SubagentStop": [{ "hooks": [{ "type": "command", "command": "/home/a/cliffhanger/hooks/cliffhanger.py" }] }],
@@ -383,7 +420,7 @@ Deno.test("install over the Python cliffhanger refuses without --replace-python 
   assert.match(done.stdout(), /^Removed the Python cliffhanger's handlers for Stop, SubagentStop$/m);
   const text = await Deno.readTextFile(home.settings);
   assert.ok(!text.includes("cliffhanger.py"), text);
-  assert.ok(text.includes('"command": "say hi"') && text.includes("// the Python cliffhanger"), "the rest is kept");
+  assert.ok(text.includes('"command": "say hi"') && text.includes('"model": "opus"'), "the rest is kept");
   assert.deepEqual(inspectSettingsText(text).handlers.map((h) => h.event).sort(), ["Stop", "SubagentStop"]);
 });
 
@@ -424,7 +461,7 @@ Deno.test("install beside the Python cliffhanger enabled as a plugin refuses; --
   await using home = await tempHome();
   await Deno.mkdir(dirname(home.settings), { recursive: true });
   await installPluginFixture(dirname(home.settings), { id: "cliffhanger@mkt", hooks: PYTHON_PLUGIN_HOOKS });
-  const settings = `{\n  // mine\n  "enabledPlugins": { "cliffhanger@mkt": true, "other@mkt": true }\n}\n`;
+  const settings = `{\n  "model": "opus",\n  "enabledPlugins": { "cliffhanger@mkt": true, "other@mkt": true }\n}\n`;
   await Deno.writeTextFile(home.settings, settings);
   const refused = fakeContext(home.dir);
   assert.equal(await installCode(refused, [], { hookCommand: BINARY }), 1);
@@ -441,7 +478,7 @@ Deno.test("install beside the Python cliffhanger enabled as a plugin refuses; --
   const parsed = inspectSettingsText(text);
   assert.deepEqual(parsed.enabledPlugins, { "cliffhanger@mkt": false, "other@mkt": true });
   assert.deepEqual(parsed.handlers.map((h) => h.event).sort(), ["Stop", "SubagentStop"]);
-  assert.ok(text.includes("// mine"), "comments kept");
+  assert.ok(text.includes('"model": "opus"'), "the rest kept");
   // a second run is no change and no refusal: the plugin is off
   const again = fakeContext(home.dir);
   assert.equal(await installCode(again, [], { hookCommand: BINARY }), 0, again.stderr());

@@ -111,6 +111,20 @@ Deno.test("uninstall --dry-run prints the removal as a diff", async () => {
   assert.equal(await Deno.readTextFile(path), installed);
 });
 
+Deno.test("uninstall still removes our handlers from a file with comments and trailing commas, keeping them", async () => {
+  await using home = await tempHome();
+  const path = join(home.dir, "s.json");
+  await Deno.writeTextFile(path, "{}\n");
+  assert.equal(await installCode(fakeContext(home.dir), ["--settings", path], { hookCommand: BINARY }), 0);
+  // a comment and a trailing comma added by hand afterwards: install refuses the file, uninstall does not
+  const jsonc = (await Deno.readTextFile(path)).replace("{\n", '{\n  // mine\n  "model": "opus",\n');
+  await Deno.writeTextFile(path, jsonc.replace(/\n}\n$/, ",\n}\n"));
+  assert.equal(await installCode(fakeContext(home.dir), ["--settings", path], { hookCommand: BINARY }), 1);
+  const ctx = fakeContext(home.dir);
+  assert.equal(await code(ctx, ["--settings", path]), 0, ctx.stderr());
+  assert.equal(await Deno.readTextFile(path), '{\n  // mine\n  "model": "opus",\n}\n');
+});
+
 Deno.test("uninstall on a broken file exits 1", async () => {
   await using home = await tempHome();
   const path = join(home.dir, "s.json");

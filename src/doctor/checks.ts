@@ -5,6 +5,7 @@
 import { HOOK_REGISTRATIONS, HOOK_TIMEOUT_MARGIN_S } from "../settings/hook_command.ts";
 import { handlerProgram, shellWord } from "../settings/handler_words.ts";
 import type { FoundHandler, SettingsFileReport } from "../settings/inspect.ts";
+import { isStrictJsonProblem, STRICT_JSON_FIX } from "../settings/strict_json.ts";
 import { describeWrongEvent, wrongEventFixes, wrongEvents } from "./wrong_event.ts";
 
 export type CheckStatus = "ok" | "warn" | "fail";
@@ -39,10 +40,7 @@ export function checkSettingsParse(files: readonly SettingsFileReport[], missing
       id: "settings-parse",
       status: "fail",
       detail: [...broken.map((f) => `${f.path}: ${f.error}`), ...missing].join("; "),
-      fix: broken.every((f) => /nested deeper than/.test(f.error ?? ""))
-        ? "flatten the arrays and objects at the position shown: cliffhanger-bin reads settings at most 256 levels deep " +
-          "(install, uninstall, status and doctor refuse the file until then)"
-        : "fix the JSON at the position shown (Claude Code ignores a settings file it cannot parse, hooks included)",
+      fix: [...new Set(broken.map((f) => parseFix(f.error ?? "")))].join("; "),
     };
   }
   if (missing.length > 0) {
@@ -61,6 +59,19 @@ export function checkSettingsParse(files: readonly SettingsFileReport[], missing
     fix: "to check it, rebuild with `deno task compile --settings PATH`, or run `deno task cli doctor --project DIR` " +
       "(or `--settings PATH`) from a checkout, which reads what it names",
   };
+}
+
+/** What to do about a settings file that does not parse, or is not the strict JSON Claude Code reads. */
+function parseFix(error: string): string {
+  if (isStrictJsonProblem(error)) {
+    return `${STRICT_JSON_FIX} at the positions shown (while one is there Claude Code ignores the whole file, hooks ` +
+      "included, and install refuses it)";
+  }
+  if (/nested deeper than/.test(error)) {
+    return "flatten the arrays and objects at the position shown: cliffhanger-bin reads settings at most 256 levels " +
+      "deep (install, uninstall, status and doctor refuse the file until then)";
+  }
+  return "fix the JSON at the position shown (Claude Code ignores a settings file it cannot parse, hooks included)";
 }
 
 /** `A is outside this binary's read scope`, `A and B are …`, `A, B and C are …`. */

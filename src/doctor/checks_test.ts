@@ -325,6 +325,29 @@ Deno.test("settings-parse: a file nested past our limit says that our limit is w
   assert.match(checkSettingsParse([broken]).fix ?? "", /Claude Code ignores a settings file it cannot parse/);
 });
 
+Deno.test("settings-parse: a settings file with a comment or a trailing comma fails: Claude Code ignores it whole", () => {
+  const jsonc = {
+    ...file("/h/.claude/settings.json", []),
+    error: "Claude Code reads it as strict JSON and ignores it whole: a comment at 2:1, a trailing comma at 5:20",
+  };
+  const check = checkSettingsParse([jsonc, file("/p/.claude/settings.json", [])]);
+  assert.equal(check.status, "fail");
+  assert.equal(
+    check.detail,
+    "/h/.claude/settings.json: Claude Code reads it as strict JSON and ignores it whole: a comment at 2:1, a trailing " +
+      "comma at 5:20",
+  );
+  assert.equal(
+    check.fix,
+    "remove the comments and trailing commas at the positions shown (while one is there Claude Code ignores the " +
+      "whole file, hooks included, and install refuses it)",
+  );
+  // beside a file that does not parse at all, each gets its fix
+  const broken = { ...file("/p/.claude/settings.json", []), error: "1:3: invalid JSON: value expected" };
+  const both = checkSettingsParse([jsonc, broken]).fix ?? "";
+  assert.match(both, /^remove the comments and trailing commas .*; fix the JSON at the position shown/);
+});
+
 Deno.test("checkRegistered(): nothing registered anywhere it can see is a failure, not a warning: no hook runs", () => {
   const c = checkRegistered([]);
   assert.equal(c.status, "fail");

@@ -24,7 +24,7 @@ Deno.exit(code);
 Deno.test("install in several processes at once leaves valid settings with one set of handlers", async () => {
   await using home = await tempHome();
   await Deno.mkdir(dirname(home.settings), { recursive: true });
-  await Deno.writeTextFile(home.settings, '{\n  // keep me\n  "model": "opus"\n}\n');
+  await Deno.writeTextFile(home.settings, '{\n  "model": "opus",\n  "keep": "me"\n}\n');
   const script = join(home.dir, "install_once.ts");
   await Deno.writeTextFile(script, installScript());
   const startAt = String(Date.now() + 2500);
@@ -52,7 +52,7 @@ Deno.test("install in several processes at once leaves valid settings with one s
     assert.equal(output.code, 0, text);
     assert.equal(JSON.parse(text).action, "install");
   }
-  await assertOneSet(home.settings, "// keep me");
+  await assertOneSet(home.settings, '"keep": "me"');
   assert.deepEqual(await listDir(dirname(home.settings)), ["settings.json"]);
   assert.deepEqual(await listDir(join(home.dir, ".cliffhanger", "locks")), []);
 });
@@ -60,7 +60,7 @@ Deno.test("install in several processes at once leaves valid settings with one s
 Deno.test("installs of different --events in several processes, each with its own home, all land, one handler each", async () => {
   await using home = await tempHome();
   await Deno.mkdir(dirname(home.settings), { recursive: true });
-  await Deno.writeTextFile(home.settings, '{\n  // keep me\n  "model": "opus"\n}\n');
+  await Deno.writeTextFile(home.settings, '{\n  "model": "opus",\n  "keep": "me"\n}\n');
   const script = join(home.dir, "install_once.ts");
   await Deno.writeTextFile(script, installScript());
   const startAt = String(Date.now() + 2500);
@@ -98,7 +98,7 @@ Deno.test("installs of different --events in several processes, each with its ow
     ["SubagentStop", "stop"],
     ["UserPromptSubmit", "prompt"],
   ]);
-  assert.ok(text.includes("// keep me"));
+  assert.ok(text.includes('"keep": "me"'));
   assert.deepEqual(await listDir(dirname(home.settings)), ["settings.json"]);
   assert.deepEqual(await listDir(join(home.dir, ".cliffhanger", "locks")), []);
 });
@@ -137,7 +137,7 @@ Deno.test("install under scoped permissions touches only the settings file, its 
   await using home = await tempHome();
   const settings = join(home.dir, "project", "settings.json");
   await Deno.mkdir(dirname(settings), { recursive: true });
-  await Deno.writeTextFile(settings, '{\n  // keep me\n  "model": "opus"\n}\n');
+  await Deno.writeTextFile(settings, '{\n  "model": "opus",\n  "keep": "me"\n}\n');
   const files = [settings, settingsTempPath(settings), settingsLockFile(settings)];
   const run = async (command: string) => {
     const output = await installScoped(home.dir, files, command, ["--settings", settings]);
@@ -148,7 +148,7 @@ Deno.test("install under scoped permissions touches only the settings file, its 
   const moved = await run("/b/cliffhanger-bin");
   assert.deepEqual([moved.changed, typeof moved.backup], [true, "string"]);
   assert.equal((await run("/b/cliffhanger-bin")).changed, false);
-  await assertOneSet(settings, "// keep me");
+  await assertOneSet(settings, '"keep": "me"');
   assert.deepEqual(await listDir(dirname(settings)), ["settings.json"]);
 });
 

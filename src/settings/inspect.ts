@@ -4,6 +4,7 @@ import { MAX_SETTINGS_BYTES } from "./apply.ts";
 import { join } from "node:path";
 import type { HomePaths } from "../store/paths.ts";
 import type { Node } from "jsonc-parser";
+import { strictJsonProblem } from "./strict_json.ts";
 import {
   findOurHandlers,
   findPythonHandlers,
@@ -38,13 +39,25 @@ export interface SettingsFileReport {
   enabledPlugins?: Record<string, boolean>;
 }
 
+export interface InspectOptions {
+  /**
+   * Read the text as Claude Code reads a settings file: strict JSON, a comment or a trailing comma makes it ignore the
+   * whole file, so then `error` says where and no handler is listed (strict_json.ts).
+   */
+  strict?: boolean;
+}
+
 /** Inspect settings text (empty text reads as `{}`). */
 export function inspectSettingsText(
   text: string,
+  options: InspectOptions = {},
 ): Pick<SettingsFileReport, "error" | "events" | "handlers" | "python" | "enabledPlugins"> {
   if (text.trim() === "") return { error: null, events: [], handlers: [] };
   try {
-    const doc = parseSettings(text.replace(/^\uFEFF/, ""));
+    const json = text.replace(/^\uFEFF/, "");
+    const doc = parseSettings(json);
+    const strict = options.strict ? strictJsonProblem(json) : null;
+    if (strict !== null) return { error: strict, events: [], handlers: [] };
     const handlers = findOurHandlers(doc).map((ref): FoundHandler => ({
       event: ref.event,
       hook: ref.hook,
@@ -80,7 +93,10 @@ function enabledPluginsOf(root: Node): Record<string, boolean> | undefined {
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-/** Inspect each file, in order. Never throws for a missing, unreadable or invalid file. */
+/**
+ * Inspect each settings file, in order, as Claude Code reads it (strict JSON). Never throws for a missing, unreadable
+ * or invalid file.
+ */
 export async function inspectSettings(paths: readonly string[]): Promise<SettingsFileReport[]> {
   return await Promise.all(paths.map(inspectFile));
 }
@@ -95,7 +111,7 @@ async function inspectFile(path: string): Promise<SettingsFileReport> {
     const why = (e instanceof Error ? e.message : String(e)).split("\n")[0] ?? "";
     return { path, exists: true, error: `cannot read: ${why}`, events: [], handlers: [] };
   }
-  return { path, exists: true, ...inspectSettingsText(text) };
+  return { path, exists: true, ...inspectSettingsText(text, { strict: true }) };
 }
 
 /**

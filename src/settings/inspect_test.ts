@@ -75,3 +75,23 @@ Deno.test("inspectSettings() reports missing, broken and installed files without
   assert.equal(d?.exists, true);
   assert.match(d?.error ?? "", /^cannot read: /);
 });
+
+Deno.test("inspectSettings() reads a settings file as Claude Code does: a comment or trailing comma, no handler", async () => {
+  await using home = await tempHome();
+  const path = join(home.dir, "s.json");
+  const installed = installHooks("", { command: BINARY, registrations: selectRegistrations() }).newText;
+  const jsonc = installed.replace("{\n", "{\n// my comment\n");
+  await Deno.writeTextFile(path, jsonc);
+  const [report] = await inspectSettings([path]);
+  assert.deepEqual([report?.exists, report?.error, report?.events, report?.handlers], [
+    true,
+    "Claude Code reads it as strict JSON and ignores it whole: a comment at 2:1",
+    [],
+    [],
+  ]);
+  // the text alone (a plugin's hook file) is read as JSONC, unless asked
+  assert.deepEqual(inspectSettingsText(jsonc).events, ["Stop", "SubagentStop"]);
+  assert.equal(inspectSettingsText(jsonc, { strict: true }).error, report?.error);
+  // a file that does not parse says that first
+  assert.match(inspectSettingsText("{\n// x\n nope }", { strict: true }).error ?? "", /^3:2: invalid JSON: /);
+});
