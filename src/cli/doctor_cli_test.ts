@@ -535,3 +535,31 @@ Deno.test("doctor under a fixed scope: a project's settings it may not read are 
       await Deno.remove(project, { recursive: true });
     }
   }));
+
+Deno.test("doctor run in a project outside its scope, not named: no warning for its settings; status says unknown", () =>
+  withTempHome(async (home) => {
+    const project = await Deno.makeTempDir({ prefix: "cliffhanger-doctor-cwd-" });
+    try {
+      // the scopes of a binary built in the home, run in the project (as `cd / && cliffhanger-bin doctor`)
+      const options = { home, cwd: project, scopeCwd: home, runCommands: [] };
+      const run = await runCli(["doctor", "--json"], options);
+      const c = byId(JSON.parse(run.stdout).checks);
+      const files = `${project}/.claude/settings.json and ${project}/.claude/settings.local.json`;
+      assert.equal(c["settings-parse"]?.status, "ok", JSON.stringify(c["settings-parse"]));
+      assert.equal(
+        c["settings-parse"]!.detail,
+        `0 settings files parse; not looked at: ${files} are outside this binary's read scope (the project of the ` +
+          "folder it runs in; `doctor --project DIR` says how to check one)",
+      );
+      assert.equal(c["duplicates"]?.status, "ok", JSON.stringify(c["duplicates"]));
+      const status = JSON.parse((await runCli(["status", "--json"], options)).stdout);
+      const entry = status.settings.find((s: { path: string }) => s.path === `${project}/.claude/settings.json`);
+      assert.equal(entry.exists, null, "unknown, not there");
+      assert.match(entry.error, /^cannot read: ".*" is outside this binary's read scope \(rebuild for it: /);
+      assert.doesNotMatch(entry.error, /--allow-read/);
+      const text = (await runCli(["status"], options)).stdout;
+      assert.ok(text.includes(`  ${project}/.claude/settings.json: cannot check (outside this binary's read scope)\n`));
+    } finally {
+      await Deno.remove(project, { recursive: true });
+    }
+  }));

@@ -294,10 +294,8 @@ function plural(n: number, one: string, many = `${one}s`): string {
 }
 
 function describeSettings(s: Awaited<ReturnType<typeof inspectSettings>>[number]): string {
+  if (s.exists === null) return `${s.path}: cannot check (outside this binary's read scope)`;
   if (!s.exists) return `${s.path}: not present`;
-  if (s.error && /Requires read access/.test(s.error)) {
-    return `${s.path}: cannot check (outside this binary's read scope)`;
-  }
   if (s.error) return `${s.path}: ERROR ${s.error}`;
   const events = s.events;
   const python = (s.python ?? []).length > 0 ? `; runs the Python cliffhanger for ${s.python!.join(", ")}` : "";

@@ -25,12 +25,25 @@ export const PROMPT_TIMEOUT_MAX_S = 30;
 /** Claude Code's timeout for a command handler without one. */
 export const DEFAULT_HANDLER_TIMEOUT_S = 600;
 
-/** A settings file this process may not read: it cannot be checked, and is never counted as one that parses. */
+/**
+ * A settings file this process may not read (outside its read scope, where even whether it is there is unknown): it
+ * cannot be checked, and is never counted as one that parses.
+ */
 export function unreadable(f: SettingsFileReport): boolean {
-  return f.exists && f.error !== null && /Requires read access|NotCapable|outside/.test(f.error);
+  return f.exists === null ||
+    (f.exists && f.error !== null && /Requires read access|NotCapable|outside this binary's read scope/.test(f.error));
 }
 
-export function checkSettingsParse(files: readonly SettingsFileReport[], missingNamed: readonly string[] = []): Check {
+export interface SettingsParseFacts {
+  /** Files named with --settings or --project that do not exist. */
+  missingNamed?: readonly string[];
+  /** The project's own files outside the read scope, not named (facts.ts): not looked at, and no warning. */
+  unseenProject?: readonly string[];
+}
+
+export function checkSettingsParse(files: readonly SettingsFileReport[], facts: SettingsParseFacts = {}): Check {
+  const missingNamed = facts.missingNamed ?? [];
+  const unseen = facts.unseenProject ?? [];
   const missing = missingNamed.length > 0
     ? [`${missingNamed.join(", ")} does not exist (named with --settings or --project)`]
     : [];
@@ -47,9 +60,15 @@ export function checkSettingsParse(files: readonly SettingsFileReport[], missing
     return { id: "settings-parse", status: "warn", detail: missing[0]!, fix: "check the path you named" };
   }
   const present = files.filter((f) => f.exists && f.error === null).length;
-  const unchecked = files.filter(unreadable);
+  const unchecked = files.filter((f) => unreadable(f) && !unseen.includes(f.path));
   const parsed = present === 1 ? "1 settings file parses" : `${present} settings files parse`;
-  if (unchecked.length === 0) return ok("settings-parse", parsed);
+  // a bare doctor run in a folder outside the scope: its project was not asked for, so it is a note, not a warning
+  const notLooked = files.filter((f) => unreadable(f) && unseen.includes(f.path));
+  const note = notLooked.length === 0
+    ? ""
+    : `; not looked at: ${outsideScope(notLooked)} (the project of the folder it runs in; ` +
+      "`doctor --project DIR` says how to check one)";
+  if (unchecked.length === 0) return ok("settings-parse", parsed + note);
   // nothing is known about a file outside the read scope (not even whether it is there): said as the home is, never
   // as a file that failed to parse
   return {
@@ -241,8 +260,14 @@ function timeoutsFix(input: {
   return parts.join("; ");
 }
 
-/** The same event registered more than once: the Stop guard answers duplicates once; other hooks would run twice. */
-export function checkDuplicates(files: readonly SettingsFileReport[]): Check {
+/**
+ * The same event registered more than once: the Stop guard answers duplicates once; other hooks would run twice.
+ * `unseenProject`: the project's own files outside the read scope that nobody named (no warning for them).
+ */
+export function checkDuplicates(
+  files: readonly SettingsFileReport[],
+  unseenProject: readonly string[] = [],
+): Check {
   // Claude Code runs an identical handler (the same command and args) once, whichever files hold it
   const where = new Map<string, string[]>();
   const seen = new Set<string>();
@@ -255,7 +280,7 @@ export function checkDuplicates(files: readonly SettingsFileReport[]): Check {
     }
   }
   const doubled = [...where].filter(([, paths]) => paths.length > 1);
-  const unchecked = files.filter(unreadable);
+  const unchecked = files.filter((f) => unreadable(f) && !unseenProject.includes(f.path));
   if (doubled.length === 0 && unchecked.length > 0) {
     const one = unchecked.length === 1;
     return {

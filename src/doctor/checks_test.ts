@@ -192,6 +192,34 @@ Deno.test("settings-parse: a project's files outside the read scope are 'cannot 
   assert.match(dup.detail, /^cannot check: 2 settings files are outside this binary's read scope; /);
 });
 
+Deno.test("settings-parse, duplicates: the project's files outside the scope warn only when named (--project)", () => {
+  // exists null: outside the read scope, whether the file is there is unknown
+  const unknown = (path: string) => ({
+    ...file(path, []),
+    exists: null,
+    error: `cannot read: "${path}" is outside this binary's read scope (rebuild for it: …)`,
+  });
+  const user = file("/h/.claude/settings.json", [["Stop", "stop", 60]]);
+  const files = [user, unknown("/p/.claude/settings.json"), unknown("/p/.claude/settings.local.json")];
+  const unseenProject = ["/p/.claude/settings.json", "/p/.claude/settings.local.json"];
+  const bare = checkSettingsParse(files, { unseenProject });
+  assert.equal(bare.status, "ok");
+  assert.equal(
+    bare.detail,
+    "1 settings file parses; not looked at: /p/.claude/settings.json and /p/.claude/settings.local.json are outside " +
+      "this binary's read scope (the project of the folder it runs in; `doctor --project DIR` says how to check one)",
+  );
+  assert.equal(checkDuplicates(files, unseenProject).status, "ok");
+  // named: the user asked, so it is a warning
+  const named = checkSettingsParse(files);
+  assert.equal(named.status, "warn");
+  assert.match(
+    named.detail,
+    /^cannot check: \/p\/\.claude\/settings\.json and \/p\/\.claude\/settings\.local\.json are /,
+  );
+  assert.equal(checkDuplicates(files).status, "warn");
+});
+
 Deno.test("python: the Python cliffhanger still registered fails, with the replace command for its file", () => {
   assert.equal(checkPython([file("/h/s.json", [["Stop", "stop", 60]])]).status, "ok");
   const check = checkPython([{ ...file("/h/s.json", []), python: ["Stop", "SubagentStop"] }]);

@@ -59,6 +59,11 @@ export interface Facts {
   settings: SettingsFileReport[];
   /** Files named with --settings or --project that do not exist (a project's optional local file left out). */
   missingNamed: string[];
+  /**
+   * The settings files of the project of the folder it runs in that are outside the read scope, when not named with
+   * --project or --settings: they cannot be looked at, which the user did not ask for, so doctor does not warn.
+   */
+  unseenProject: string[];
   /** Installed plugins' hook files that run our hooks or the Python cliffhanger. */
   plugins: PluginHooksReport[];
   /** Why the plugin list could not be read, or null. */
@@ -141,8 +146,13 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
     ].map(scopeText),
     settings,
     missingNamed: settings.filter((f) =>
-      !f.exists && input.extraSettings.includes(f.path) && !claudeReads.has(f.path) &&
+      f.exists === false && input.extraSettings.includes(f.path) && !claudeReads.has(f.path) &&
       !(input.optionalSettings ?? []).includes(f.path)
+    ).map((f) => f.path),
+    // the project of the folder it runs in, outside the read scope and not asked for: not looked at, not a warning
+    unseenProject: settings.filter((f) =>
+      f.exists === null && claudeReads.has(f.path) && f.path !== paths.userSettings &&
+      !input.extraSettings.includes(f.path)
     ).map((f) => f.path),
     plugins: ours,
     pluginProblem: plugins.problem,

@@ -2,6 +2,7 @@
 import { readRegularText } from "../store/safe_file.ts";
 import { MAX_SETTINGS_BYTES } from "./apply.ts";
 import { join } from "node:path";
+import { firstLine, scopeText } from "../errors.ts";
 import type { HomePaths } from "../store/paths.ts";
 import type { Node } from "jsonc-parser";
 import { strictJsonProblem } from "./strict_json.ts";
@@ -27,7 +28,8 @@ export interface FoundHandler {
 
 export interface SettingsFileReport {
   path: string;
-  exists: boolean;
+  /** Whether the file is there; null when that cannot be known (it is outside this binary's read scope). */
+  exists: boolean | null;
   /** Why the file could not be read or parsed ("3:5: invalid JSON: comma expected"), else null. */
   error: string | null;
   /** The events that have our handlers, each once, in file order. */
@@ -108,8 +110,10 @@ async function inspectFile(path: string): Promise<SettingsFileReport> {
     if (read === null) return { path, exists: false, error: null, events: [], handlers: [] };
     text = read;
   } catch (e) {
-    const why = (e instanceof Error ? e.message : String(e)).split("\n")[0] ?? "";
-    return { path, exists: true, error: `cannot read: ${why}`, events: [], handlers: [] };
+    const why = scopeText(firstLine(e));
+    // outside the read scope even whether the file is there is unknown
+    const exists = e instanceof Deno.errors.NotCapable ? null : true;
+    return { path, exists, error: `cannot read: ${why}`, events: [], handlers: [] };
   }
   return { path, exists: true, ...inspectSettingsText(text, { strict: true }) };
 }

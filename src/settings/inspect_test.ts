@@ -95,3 +95,17 @@ Deno.test("inspectSettings() reads a settings file as Claude Code does: a commen
   // a file that does not parse says that first
   assert.match(inspectSettingsText("{\n// x\n nope }", { strict: true }).error ?? "", /^3:2: invalid JSON: /);
 });
+
+Deno.test({
+  name: "inspectSettings(): a file outside the read scope is unknown (exists null), said in the tool's words",
+  permissions: { read: false },
+  fn: async () => {
+    const [report] = await inspectSettings(["/outside/.claude/settings.json"]);
+    assert.equal(report?.exists, null);
+    assert.match(
+      report?.error ?? "",
+      /^cannot read: "\/outside\/\.claude\/settings\.json" is outside this binary's read scope \(rebuild for it: /,
+    );
+    assert.doesNotMatch(report?.error ?? "", /--allow-read/);
+  },
+});

@@ -36,6 +36,11 @@ export interface RunCliOptions {
    * so `replay PATH` run with the scopes of a bare `replay` is the binary's, not a checkout's.
    */
   scopeArgs?: readonly string[];
+  /**
+   * The folder the scopes are computed in, when it is not `cwd`: a compiled binary's scope holds the settings of the
+   * folder it was built in (none of another project's), so a bare `doctor` run in a project is one with `cwd` there.
+   */
+  scopeCwd?: string;
   /** Variables set for the run only, after the scopes are computed (a runtime CLIFFHANGER_HOME it was not built for). */
   runtimeEnv?: Record<string, string>;
 }
@@ -72,7 +77,7 @@ export async function runCliBytes(
   const scoped = cliArgs(
     envFrom(env),
     options.scopeArgs ?? args,
-    options.cwd ?? options.home,
+    options.scopeCwd ?? options.cwd ?? options.home,
     {
       ...(options.runCommands ? { runCommands: options.runCommands } : {}),
       ...(options.relayDirs ? { relayDirs: options.relayDirs } : {}),
