@@ -222,8 +222,8 @@ function timeoutKeys(handlers: readonly { path: string; handler: FoundHandler }[
 
 /**
  * What to do about timeouts that do not fit. install is no help: it writes the same timeouts whatever the budget
- * (HOOK_REGISTRATIONS) and sets a changed one back to them, so the budget comes down to the shortest timeout, or a
- * timeout goes up by hand (until the next install).
+ * (HOOK_REGISTRATIONS) and raises a shorter one of ours to them, so the budget comes down to the shortest timeout, or a
+ * timeout goes up by hand (install keeps a longer one: settings/edit.ts).
  */
 function timeoutsFix(input: {
   short: readonly { path: string; handler: FoundHandler }[];

@@ -350,3 +350,36 @@ Deno.test("installHooks() writes no trailing comma into a file that mostly has n
   assert.ok(added.includes('"timeout": 60'), result.newText);
   assert.ok(!/,\s*[\]}]/.test(added), result.newText);
 });
+
+Deno.test("installHooks() keeps a longer timeout of ours and sets a shorter, a missing or a non-number one (docs/install.md)", () => {
+  const registrations = selectRegistrations({ hooks: ["stop", "prompt", "pretool"] });
+  const handler = (hook: string, timeout?: unknown) => ({
+    type: "command",
+    command: "/opt/bin/cliffhanger-bin",
+    args: ["hook", hook],
+    ...(timeout === undefined ? {} : { timeout }),
+  });
+  const text = JSON.stringify(
+    {
+      hooks: {
+        Stop: [{ hooks: [handler("stop", 90)] }],
+        SubagentStop: [{ hooks: [handler("stop", 30)] }],
+        UserPromptSubmit: [{ hooks: [handler("prompt")] }],
+        PreToolUse: [{ hooks: [handler("pretool", "15")] }],
+      },
+    },
+    null,
+    2,
+  );
+  const result = installHooks(text, { command: BINARY, registrations });
+  assert.deepEqual(result.keptTimeouts, [{ event: "Stop", seconds: 90 }]);
+  const hooks = JSON.parse(result.newText).hooks;
+  const timeouts = ["Stop", "SubagentStop", "UserPromptSubmit", "PreToolUse"].map((e) => hooks[e][0].hooks[0].timeout);
+  assert.deepEqual(timeouts, [90, 60, 15, 15]);
+  // a UserPromptSubmit timeout raised over Claude Code's 30 s is kept too (doctor fails it)
+  const over = installHooks(JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [handler("prompt", 45)] }] } }), {
+    command: BINARY,
+    registrations: selectRegistrations({ hooks: ["prompt"] }),
+  });
+  assert.deepEqual([over.changed, over.keptTimeouts], [false, [{ event: "UserPromptSubmit", seconds: 45 }]]);
+});
