@@ -1,5 +1,13 @@
 /** `install`: register this binary's hooks in a Claude Code settings file. */
-import { inScope, launcherText, parseLauncher, readLauncher } from "../settings/launcher.ts";
+import {
+  inScope,
+  type LauncherChange,
+  launcherChange,
+  launcherText,
+  parseLauncher,
+  readLauncher,
+  readLauncherText,
+} from "../settings/launcher.ts";
 import type { HomePaths } from "../store/paths.ts";
 import type { CommandSpec } from "./args.ts";
 import type { CliContext } from "./context.ts";
@@ -149,7 +157,7 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
 function launcherFor(
   ctx: CliContext,
   direct: HookCommand,
-): { command: HookCommand; path: string; text: string; write: () => Promise<void> } | null {
+): { command: HookCommand; path: string; text: string; write: () => Promise<LauncherChange | null> } | null {
   if (direct.prefixArgs.length === 0) return null;
   if (Deno.build.os === "windows") {
     // a checkout's deno line is ours by its main.ts and deno.json (settings/ours.ts); a bundle's would not be
@@ -168,9 +176,11 @@ function launcherFor(
     path: launcher,
     text,
     write: async () => {
+      const before = await readLauncherText(launcher);
       // the home and bin/ are the user's alone, as every folder of the home (docs/reliability.md, "Modes")
       await Deno.mkdir(join(ctx.paths.root, "bin"), { recursive: true, mode: 0o700 });
       await writeFileAtomic(launcher, text, { mode: 0o755, label: "launcher" });
+      return launcherChange(launcher, before, text);
     },
   };
 }

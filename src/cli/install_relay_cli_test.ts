@@ -29,17 +29,30 @@ Deno.test("install again without --relay keeps the relay's Stop timeout and warn
   assert.equal(await stopTimeout(settings), 600, "the longer timeout is kept");
   assert.match(out.warning, new RegExp(`could read the relay folder ${relay}, which the new one cannot`));
   assert.match(again.stderr, /^cliffhanger-bin: warning: .*relay folder/m);
+  // the settings did not change, the launcher did: it says so, never "Already installed"
+  assert.equal(out.changed, false);
+  assert.equal(out.launcher.change, "rewritten");
+  assert.ok(out.launcher.why.includes(`its read scope no longer holds ${relay}, ${join(home, "proj", "PROGRESS.md")}`));
   const text = await runCli(["install"], { home });
-  assert.match(
+  assert.equal(
     text.stdout,
-    /^Kept the Stop timeout of 600 s \(longer than install's; uninstall first to set it back\)$/m,
+    `Already installed in ${settings} (Stop, SubagentStop)\n` +
+      "Kept the Stop timeout of 600 s (longer than install's; uninstall first to set it back)\n",
+    "nothing changed this time",
   );
 
   // an absolute relayDir in config.jsonc is in the scope of every run: the launcher has the folder again
   await Deno.writeTextFile(join(home, ".cliffhanger", "config.jsonc"), JSON.stringify({ relayDir: relay }));
-  const configured = await runCli(["install", "--json"], { home });
+  const configured = await runCli(["install"], { home });
   assert.equal(configured.code, 0, configured.stderr);
   assert.ok((await Deno.readTextFile(launcher)).includes(relay));
+  const [first2, second] = configured.stdout.split("\n");
+  assert.equal(first2, `Already registered in ${settings} (Stop, SubagentStop); only the launcher changed`);
+  const both = `${relay}, ${join(home, "proj", "PROGRESS.md")}`;
+  assert.equal(
+    second,
+    `Rewrote the launcher ${launcher}: its read scope now holds ${both}; its write scope now holds ${both}`,
+  );
 
   // uninstall, then a plain install: the default timeout
   assert.equal((await runCli(["uninstall"], { home })).code, 0);

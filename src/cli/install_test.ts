@@ -63,7 +63,8 @@ Deno.test("install writes the user settings by default and says so", async () =>
   const backup = join(home.dir, ".cliffhanger", "backups", "settings.json.20260822T101530123Z.bak");
   assert.equal(
     moved.stdout(),
-    `Installed cliffhanger hooks for Stop, SubagentStop in ${home.settings}\nBackup of the previous file: ${backup}\n`,
+    `The cliffhanger handler for Stop, SubagentStop in ${home.settings} now runs /new/cliffhanger-bin\n` +
+      `Backup of the previous file: ${backup}\n`,
   );
 });
 
@@ -102,6 +103,7 @@ Deno.test("install --json prints one object with the documented keys", async () 
     changed: true,
     backup: null,
     events: ["Stop"],
+    added: ["Stop"],
     dryRun: false,
   });
   assert.equal(ctx.stdout().split("\n").length, 2, "one line");
@@ -267,6 +269,7 @@ Deno.test("install --events stop,prompt,pretool registers all four handlers; aga
     changed: true,
     backup: null,
     events: all,
+    added: all,
     dryRun: false,
   });
   const text = await Deno.readTextFile(path);
@@ -351,6 +354,69 @@ Deno.test("install refuses a settings file with a comment or a trailing comma: C
   const ctx = fakeContext(home.dir);
   assert.equal(await installCode(ctx, [], { hookCommand: BINARY }), 0, ctx.stderr());
   assert.deepEqual(inspectSettingsText(await Deno.readTextFile(home.settings)).events, ["Stop", "SubagentStop"]);
+});
+
+Deno.test("install says what it changed: a timeout set, a handler added beside one already there, extra copies", async () => {
+  await using home = await tempHome();
+  const path = join(home.dir, "s.json");
+  assert.equal(
+    await installCode(fakeContext(home.dir), ["--settings", path, "--events", "stop,prompt"], {
+      hookCommand: BINARY,
+    }),
+    0,
+  );
+  // the prompt hook's timeout lowered by hand, the Stop one raised: only the lower one is set back
+  const installed = await Deno.readTextFile(path);
+  const lowered = installed.replace(
+    '"args": ["hook", "prompt"],\n            "timeout": 15',
+    '"args": ["hook", "prompt"],\n            "timeout": 10',
+  )
+    .replace(
+      '"args": ["hook", "stop"],\n            "timeout": 60',
+      '"args": ["hook", "stop"],\n            "timeout": 90',
+    );
+  assert.notEqual(lowered, installed);
+  await Deno.writeTextFile(path, lowered);
+  const ctx = fakeContext(home.dir);
+  assert.equal(await installCode(ctx, ["--settings", path, "--events", "stop,prompt"], { hookCommand: BINARY }), 0);
+  const backup = join(home.dir, ".cliffhanger", "backups", "s.json.20260822T101530123Z.bak");
+  assert.equal(
+    ctx.stdout(),
+    `Set the UserPromptSubmit timeout in ${path} to 15 s (it was 10 s)\n` +
+      "Kept the Stop timeout of 90 s (longer than install's; uninstall first to set it back)\n" +
+      `Backup of the previous file: ${backup}\n`,
+  );
+  // the same as JSON, a timeout that was not there, and a handler added where the others were already
+  const json = fakeContext(home.dir, new Date("2026-08-22T11:00:00Z"));
+  const noTimeout = (await Deno.readTextFile(path)).replace(',\n            "timeout": 15', "");
+  await Deno.writeTextFile(path, noTimeout);
+  assert.equal(
+    await installCode(json, ["--settings", path, "--events", "prompt,pretool", "--json"], {
+      hookCommand: BINARY,
+    }),
+    0,
+  );
+  const body = JSON.parse(json.stdout());
+  assert.deepEqual([body.changed, body.added, body.timeouts], [true, ["PreToolUse"], [{
+    event: "UserPromptSubmit",
+    to: 15,
+  }]]);
+  const text = fakeContext(home.dir);
+  await Deno.writeTextFile(path, noTimeout);
+  assert.equal(await installCode(text, ["--settings", path, "--events", "prompt,pretool"], { hookCommand: BINARY }), 0);
+  assert.match(text.stdout(), new RegExp(`^Installed cliffhanger hooks for PreToolUse in ${path}\n`));
+  assert.match(
+    text.stdout(),
+    /^Set the UserPromptSubmit timeout in .* to 15 s \(it had none, so Claude Code's 600 s applied\)$/m,
+  );
+  // two copies of our Stop handler: one is kept
+  const doc = JSON.parse(await Deno.readTextFile(path));
+  doc.hooks.Stop.push(doc.hooks.Stop[0]);
+  await Deno.writeTextFile(path, JSON.stringify(doc, null, 2));
+  const dup = fakeContext(home.dir);
+  assert.equal(await installCode(dup, ["--settings", path, "--events", "stop"], { hookCommand: BINARY }), 0);
+  assert.match(dup.stdout(), /^Removed extra copies of the cliffhanger handler for Stop from /);
+  assert.doesNotMatch(dup.stdout(), /Installed|Already/);
 });
 
 Deno.test("install --events pretool --dry-run shows the new group in the diff and writes nothing", async () => {
@@ -518,7 +584,7 @@ Deno.test("install --no-subagent over an install with SubagentStop says it remov
   assert.equal(await installCode(ctx, ["--no-subagent"], { hookCommand: BINARY }), 0);
   assert.match(
     ctx.stdout(),
-    /^Installed cliffhanger hooks for Stop in .*\nRemoved the cliffhanger handler for SubagentStop\n/,
+    /^Cliffhanger hooks for Stop were already in .*\nRemoved the cliffhanger handler for SubagentStop\n/,
   );
   const events = inspectSettingsText(await Deno.readTextFile(home.settings)).handlers.map((h) => h.event);
   assert.deepEqual(events, ["Stop"]);

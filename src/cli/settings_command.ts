@@ -8,6 +8,7 @@ import type { CliContext } from "./context.ts";
 import { UsageError } from "../errors.ts";
 import { type ApplyResult, applySettingsEdit } from "../settings/apply.ts";
 import type { EditResult } from "../settings/edit.ts";
+import type { LauncherChange } from "../settings/launcher.ts";
 import { HOOK_SUBCOMMANDS, type HookSubcommand, parseHookList } from "../settings/hook_command.ts";
 import { hookNameHint } from "./event_hint.ts";
 
@@ -62,9 +63,10 @@ export interface PreparedEdit {
   edit(text: string): EditResult;
   /**
    * Run before a real write, once the edit is known to go through (a trial run found no refusal): install writes its
-   * launcher here, so the settings never name a launcher that is missing, and a refused install writes nothing.
+   * launcher here, so the settings never name a launcher that is missing, and a refused install writes nothing. It
+   * returns what that changed (null: the launcher was already so), which the output reports.
    */
-  beforeWrite?: () => Promise<void>;
+  beforeWrite?: () => Promise<LauncherChange | null>;
   /** One line (no prefix) printed on stderr and returned as `warning` in --json, or null. */
   warning: string | null;
 }
@@ -113,36 +115,49 @@ export async function runSettingsCommand(
   const hooks = parseEventsFlag(spec, parsed);
   checkStopFlags(spec, parsed, hooks);
   const { edit, warning, beforeWrite } = await options.makeEdit(parsed, hooks, settingsPath);
+  let launcher: LauncherChange | null = null;
   if (!dryRun && beforeWrite) {
     await applySettingsEdit({ settingsPath, paths: ctx.paths, edit, dryRun: true, now: ctx.now() });
-    await beforeWrite();
+    launcher = await beforeWrite();
   }
   const result = await applySettingsEdit({ settingsPath, paths: ctx.paths, edit, dryRun, now: ctx.now() });
   if (warning !== null) ctx.err(`cliffhanger-bin: warning: ${warning}\n`);
   ctx.out(
     parsed.values["json"] === true
-      ? renderJson(options.action, result, dryRun, warning)
-      : renderText(options.action, result),
+      ? renderJson(options.action, result, dryRun, warning, launcher)
+      : renderText(options.action, result, launcher),
   );
   return 0;
 }
 
-/** `{action, settings, changed, backup, events, removed?, dryRun, diff?, warning?}` on one line. */
+/**
+ * `{action, settings, changed, backup, events, added?, updated?, timeouts?, deduplicated?, removed?, keptTimeouts?,
+ * replacedPython?, launcher?, dryRun, diff?, warning?}` on one line.
+ */
 export function renderJson(
   action: SettingsAction,
   result: ApplyResult,
   dryRun: boolean,
   warning: string | null = null,
+  launcher: LauncherChange | null = null,
 ): string {
+  const some = <T>(key: string, list: readonly T[]) => (list.length > 0 ? { [key]: list } : {});
+  // what a run changed; a dry run's changes are in its diff
+  const done = result.changed && !dryRun;
   const body: Record<string, unknown> = {
     action,
     settings: result.settings,
     changed: result.changed,
     backup: result.backup,
     events: result.events,
-    ...(result.removed.length > 0 ? { removed: result.removed } : {}),
-    ...(result.keptTimeouts.length > 0 ? { keptTimeouts: result.keptTimeouts } : {}),
+    ...(done ? some("added", result.added) : {}),
+    ...(done ? some("updated", result.updated) : {}),
+    ...(done ? some("timeouts", result.timeouts) : {}),
+    ...(done ? some("deduplicated", result.deduplicated) : {}),
+    ...some("removed", result.removed),
+    ...some("keptTimeouts", result.keptTimeouts),
     ...(result.replacedPython !== null ? { replacedPython: result.replacedPython } : {}),
+    ...(launcher === null ? {} : { launcher }),
     dryRun,
   };
   if (dryRun) body["diff"] = result.diff ?? "";
@@ -150,15 +165,25 @@ export function renderJson(
   return JSON.stringify(body) + "\n";
 }
 
-/** Short lines for people. */
-export function renderText(action: SettingsAction, result: ApplyResult): string {
+/** Short lines for people: what changed, and "Already installed" only when nothing did. */
+export function renderText(
+  action: SettingsAction,
+  result: ApplyResult,
+  launcher: LauncherChange | null = null,
+): string {
   if (result.diff !== null) return result.diff === "" ? `no change to ${result.settings}\n` : result.diff;
   const events = result.events.join(", ");
   const lines: string[] = [];
   if (action === "install") {
-    if (!result.changed) lines.push(`Already installed in ${result.settings} (${events})`);
-    else if (!result.existed) lines.push(`Created ${result.settings} with cliffhanger hooks for ${events}`);
-    else lines.push(`Installed cliffhanger hooks for ${events} in ${result.settings}`);
+    if (!result.changed) {
+      lines.push(
+        launcher === null
+          ? `Already installed in ${result.settings} (${events})`
+          : `Already registered in ${result.settings} (${events}); only the launcher changed`,
+      );
+    } else if (!result.existed) lines.push(`Created ${result.settings} with cliffhanger hooks for ${events}`);
+    else lines.push(...handlerChanges(result));
+    if (launcher !== null) lines.push(describeLauncher(launcher));
     if (result.changed && result.removed.length > 0) {
       lines.push(`Removed the cliffhanger handler for ${result.removed.join(", ")}`);
     }
@@ -182,4 +207,45 @@ export function renderText(action: SettingsAction, result: ApplyResult): string 
   if (result.changed && result.target !== result.settings) lines.push(`Edited the symlink target ${result.target}`);
   if (result.backup) lines.push(`Backup of the previous file: ${result.backup}`);
   return lines.join("\n") + "\n";
+}
+
+/**
+ * What install did to our handlers in an existing file, one line each: the events it added a handler to, the handlers
+ * it pointed at another command, the timeouts it set, the extra copies it removed.
+ */
+function handlerChanges(result: ApplyResult): string[] {
+  const where = result.settings;
+  const lines: string[] = [];
+  if (result.added.length > 0) lines.push(`Installed cliffhanger hooks for ${result.added.join(", ")} in ${where}`);
+  // handlers changed the same way are said together: "for Stop, SubagentStop"
+  const groups = new Map<string, string[]>();
+  for (const u of result.updated) {
+    const runs = u.fields.includes("command") || u.fields.includes("args");
+    const other = u.fields.filter((f) => f !== "command" && f !== "args");
+    const what = [...(runs ? [`now runs ${u.command}`] : []), ...(other.length > 0 ? [`${other.join(", ")} set`] : [])];
+    const key = what.join("; ");
+    groups.set(key, [...(groups.get(key) ?? []), u.event]);
+  }
+  for (const [what, list] of groups) lines.push(`The cliffhanger handler for ${list.join(", ")} in ${where} ${what}`);
+  for (const t of result.timeouts) {
+    const was = !("from" in t)
+      ? "it had none, so Claude Code's 600 s applied"
+      : typeof t.from === "number"
+      ? `it was ${t.from} s`
+      : `it was ${JSON.stringify(t.from)}, not a number`;
+    lines.push(`Set the ${t.event} timeout in ${where} to ${t.to} s (${was})`);
+  }
+  if (result.deduplicated.length > 0) {
+    lines.push(`Removed extra copies of the cliffhanger handler for ${result.deduplicated.join(", ")} from ${where}`);
+  }
+  // our handlers were right: the change (a handler removed, the Python guard replaced) has its own line below
+  if (lines.length === 0) lines.push(`Cliffhanger hooks for ${result.events.join(", ")} were already in ${where}`);
+  return lines;
+}
+
+/** `Wrote the launcher P` or `Rewrote the launcher P: why`. */
+function describeLauncher(launcher: LauncherChange): string {
+  return launcher.change === "created"
+    ? `Wrote the launcher ${launcher.path}`
+    : `Rewrote the launcher ${launcher.path}: ${launcher.why.join("; ")}`;
 }

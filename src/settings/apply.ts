@@ -10,7 +10,7 @@ import { writeFileAtomic } from "../store/atomic.ts";
 import { LockTimeoutError, withLock } from "../store/lock.ts";
 import type { HomePaths } from "../store/paths.ts";
 import { unifiedDiff } from "./diff.ts";
-import type { EditResult } from "./edit.ts";
+import type { EditResult, HandlerUpdate, TimeoutChange } from "./edit.ts";
 import { SettingsParseError } from "./settings_doc.ts";
 import { resolveSymlinks, writeBackup } from "./target.ts";
 
@@ -44,6 +44,11 @@ export interface ApplyResult {
   keptTimeouts: { event: string; seconds: number }[];
   /** Install --replace-python: the Python cliffhanger's events it removed and plugins it disabled, or null. */
   replacedPython: { events: string[]; plugins: string[] } | null;
+  /** Install: what it did to our handlers (edit.ts): events added, handlers updated, timeouts set, copies removed. */
+  added: string[];
+  updated: HandlerUpdate[];
+  timeouts: TimeoutChange[];
+  deduplicated: string[];
   /** The unified diff, on a dry run only ("" for no change). */
   diff: string | null;
 }
@@ -106,6 +111,10 @@ async function editOnce(options: ApplyOptions, target: string, mode: Mode): Prom
     removed: result.removed ?? [],
     keptTimeouts: result.keptTimeouts ?? [],
     replacedPython: result.replacedPython ?? null,
+    added: result.added ?? [],
+    updated: result.updated ?? [],
+    timeouts: result.timeouts ?? [],
+    deduplicated: result.deduplicated ?? [],
   };
   if (mode === "diff") {
     const diff = result.changed ? unifiedDiff(target, current === null ? null : before, result.newText) : "";

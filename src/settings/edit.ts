@@ -36,6 +36,30 @@ export interface EditResult {
   keptTimeouts?: { event: string; seconds: number }[];
   /** Install with replacePython: the events whose Python cliffhanger handlers it removed, and the plugins it disabled. */
   replacedPython?: { events: string[]; plugins: string[] };
+  /** Install: the events that had no handler of ours and got one. */
+  added?: string[];
+  /**
+   * Install: handlers of ours it changed in place, with the keys it set other than the timeout (`command` when the
+   * binary moved) and the command they run afterwards.
+   */
+  updated?: HandlerUpdate[];
+  /** Install: timeouts of ours it set to its own: a shorter one, one that is not a number, or none (`from` undefined). */
+  timeouts?: TimeoutChange[];
+  /** Install: the events where it removed extra copies of our handler (one is kept). */
+  deduplicated?: string[];
+}
+
+export interface HandlerUpdate {
+  event: string;
+  fields: string[];
+  command: string;
+}
+
+export interface TimeoutChange {
+  event: string;
+  /** The value it had (absent: none), as written. */
+  from?: unknown;
+  to: number;
 }
 
 export interface InstallEdit {
@@ -68,12 +92,20 @@ export function installHooks(text: string, options: InstallEdit): EditResult {
   let current = start;
   const removed: string[] = [];
   const keptTimeouts: { event: string; seconds: number }[] = [];
+  const added: string[] = [];
+  const updated: HandlerUpdate[] = [];
+  const timeouts: TimeoutChange[] = [];
+  const deduplicated: string[] = [];
   for (const { event, hook } of managed.values()) {
     const wanted = options.registrations.find((r) => r.event === event && r.hook === hook);
     if (wanted) {
       const ensured = ensureHandler(current, wanted, options.command, format);
       current = ensured.text;
       if (ensured.keptTimeout !== null) keptTimeouts.push({ event, seconds: ensured.keptTimeout });
+      if (ensured.added) added.push(event);
+      if (ensured.fields.length > 0) updated.push({ event, fields: ensured.fields, command: options.command.command });
+      if (ensured.timeout !== null) timeouts.push({ event, ...ensured.timeout, to: wanted.timeout });
+      if (ensured.deduplicated) deduplicated.push(event);
       continue;
     }
     const before = current;
@@ -92,6 +124,10 @@ export function installHooks(text: string, options: InstallEdit): EditResult {
     events,
     removed,
     keptTimeouts,
+    added,
+    updated,
+    timeouts,
+    deduplicated,
     ...(replacedPython && (replacedPython.events.length > 0 || replacedPython.plugins.length > 0)
       ? { replacedPython }
       : {}),
@@ -149,24 +185,45 @@ export function uninstallHooks(text: string, options: UninstallEdit = {}): EditR
   return { newText, changed: newText !== text, events: [...new Set([...events, ...python])] };
 }
 
+/** What ensureHandler did to one registration's handler. */
+interface Ensured {
+  text: string;
+  /** The seconds of an existing timeout longer than the registration's, kept; else null. */
+  keptTimeout: number | null;
+  /** There was no handler of ours: one was added in a new group. */
+  added: boolean;
+  /** The keys set on an existing handler, other than the timeout. */
+  fields: string[];
+  /** The existing handler's timeout was set to the registration's: what it was (`from` absent: none); else null. */
+  timeout: { from?: unknown } | null;
+  /** Extra copies of the handler were removed. */
+  deduplicated: boolean;
+}
+
 /**
  * One handler of ours for `registration` (its event, running its hook), with the wanted fields; extra copies are
  * removed. A new handler goes in a new group with the registration's matcher; an existing one stays in its group,
- * whose matcher is left as it is (the user may have widened it). `keptTimeout` is the seconds of an existing timeout
- * longer than the registration's, which is kept (never shortened: a relay install's wait, or one raised by hand).
+ * whose matcher is left as it is (the user may have widened it). An existing timeout longer than the registration's
+ * is kept (never lowered: a relay install's wait, or one raised by hand); a shorter one, one that is not a number, or
+ * none is set to the registration's.
  */
 function ensureHandler(
   text: string,
   registration: HookRegistration,
   command: HookCommand,
   format: TextFormat,
-): { text: string; keptTimeout: number | null } {
+): Ensured {
   const same = (ref: HandlerRef) => ref.event === registration.event && ref.hook === registration.hook;
   const doc = parseSettings(text, REFUSE_REPEATED);
   const first = findOurHandlers(doc, registration.event).find(same);
-  if (!first) return { text: edit(text, addGroup(text, registration, command, format)), keptTimeout: null };
+  if (!first) {
+    const added = edit(text, addGroup(text, registration, command, format));
+    return { text: added, keptTimeout: null, added: true, fields: [], timeout: null, deduplicated: false };
+  }
   let current = text;
   let keptTimeout: number | null = null;
+  const fields: string[] = [];
+  let timeout: Ensured["timeout"] = null;
   for (const [key, value] of Object.entries(hookHandler(registration, command))) {
     // Located by position, not by being ours: halfway through an update the handler may not look like ours.
     const handler = handlerAt(parseSettings(current, REFUSE_REPEATED), first);
@@ -177,12 +234,15 @@ function ensureHandler(
       keptTimeout = existing;
       continue;
     }
+    if (key === "timeout") timeout = node ? { from: existing } : {};
+    else fields.push(key);
     current = edit(
       current,
       node ? [replaceValue(current, node, value, format)] : insertMember(current, handler, { key, value }, format),
     );
   }
-  return { text: removeOurs(current, same, 1), keptTimeout };
+  const single = removeOurs(current, same, 1);
+  return { text: single, keptTimeout, added: false, fields, timeout, deduplicated: single !== current };
 }
 
 function addGroup(text: string, registration: HookRegistration, command: HookCommand, format: TextFormat): Edit[] {

@@ -79,6 +79,61 @@ function basename(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1) || "main.ts";
 }
 
+/** What writing a launcher changed: `path` made, or rewritten (why, in words), as install reports it. */
+export interface LauncherChange {
+  path: string;
+  change: "created" | "rewritten";
+  /** What differs from the launcher it replaced: its home, deno, program, config or scopes (empty when created). */
+  why: string[];
+}
+
+/**
+ * What writing `after` over `before` (null: no file there) changes, or null when the text is the same: a rewritten
+ * launcher says what differs, such as `its read scope now holds /work/relay, /work/PROGRESS.md` after a relay folder
+ * was configured.
+ */
+export function launcherChange(path: string, before: string | null, after: string): LauncherChange | null {
+  if (before === after) return null;
+  if (before === null) return { path, change: "created", why: [] };
+  const old = parseLauncher(before);
+  const fresh = parseLauncher(after);
+  if (old === null || fresh === null) {
+    return { path, change: "rewritten", why: ["it was not a launcher install wrote"] };
+  }
+  const why: string[] = [];
+  const [wasHome, home] = [homeOf(before), homeOf(after)];
+  if (wasHome !== home) why.push(`it sets CLIFFHANGER_HOME to ${home}${wasHome === null ? "" : ` (was ${wasHome})`}`);
+  if (old.deno !== fresh.deno) why.push(`it runs the deno ${fresh.deno} (was ${old.deno})`);
+  if (old.main !== fresh.main) why.push(`it runs ${fresh.main} (was ${old.main})`);
+  if (old.config !== fresh.config) why.push(`its --config is ${fresh.config || "none"} (was ${old.config || "none"})`);
+  for (const [name, was, now] of [["read", old.read, fresh.read], ["write", old.write, fresh.write]] as const) {
+    const gained = now.filter((p) => !was.includes(p));
+    const lost = was.filter((p) => !now.includes(p));
+    if (gained.length > 0) why.push(`its ${name} scope now holds ${gained.join(", ")}`);
+    if (lost.length > 0) why.push(`its ${name} scope no longer holds ${lost.join(", ")}`);
+  }
+  if (why.length === 0) {
+    const exec = (text: string) => text.split("\n").find((line) => line.startsWith("exec ")) ?? "";
+    why.push(exec(before) === exec(after) ? "another version of install wrote it" : "its other deno flags changed");
+  }
+  return { path, change: "rewritten", why };
+}
+
+/** The CLIFFHANGER_HOME a launcher sets, or null (one written before the home line). */
+function homeOf(text: string): string | null {
+  const quoted = /^CLIFFHANGER_HOME='((?:[^']|'\\'')*)'$/m.exec(text)?.[1];
+  return quoted === undefined ? null : quoted.replaceAll("'\\''", "'");
+}
+
+/** The launcher's text at `path`: null when there is none, "" when it is not a regular file one can read. */
+export async function readLauncherText(path: string): Promise<string | null> {
+  try {
+    return await readRegularText(path, { maxBytes: MAX_LAUNCHER_BYTES, label: "launcher" });
+  } catch {
+    return "";
+  }
+}
+
 /** The launcher at `path`, or null when it cannot be read or is not one. */
 export async function readLauncher(path: string): Promise<Launcher | null> {
   try {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { inScope, launcherPrograms, launcherText, parseLauncher } from "./launcher.ts";
+import { inScope, launcherChange, launcherPrograms, launcherText, parseLauncher } from "./launcher.ts";
 
 Deno.test("a launcher's text reads back to what it runs and the scopes it grants, quotes included", () => {
   const text = launcherText(["/o'neil/deno", "run", "--allow-read=/a,/b", "--allow-write=/h", "/c/main.ts"], "/h'x");
@@ -64,4 +64,35 @@ Deno.test("a checkout's launcher reads back its --config; a bundle's says so and
     read: ["/a", "/b/bundle"],
     write: ["/h"],
   });
+});
+
+Deno.test("launcherChange(): nothing when the text is the same, else created, or rewritten with what differs", () => {
+  const words = (read: string) => ["/d/deno", "run", `--allow-read=${read}`, "--allow-write=/h", "/c/main.ts"];
+  const before = launcherText(words("/h"), "/h");
+  assert.equal(launcherChange("/h/bin/cliffhanger-bin", before, before), null);
+  assert.deepEqual(launcherChange("/L", null, before), { path: "/L", change: "created", why: [] });
+  const wider = launcherText(words("/h,/w/relay,/w/PROGRESS.md"), "/h");
+  assert.deepEqual(launcherChange("/L", before, wider), {
+    path: "/L",
+    change: "rewritten",
+    why: ["its read scope now holds /w/relay, /w/PROGRESS.md"],
+  });
+  assert.deepEqual(launcherChange("/L", wider, before)?.why, [
+    "its read scope no longer holds /w/relay, /w/PROGRESS.md",
+  ]);
+  const moved = launcherText(["/e/deno", "run", "--allow-read=/h", "--allow-write=/h", "/n/main.ts"], "/g");
+  assert.deepEqual(launcherChange("/L", before, moved)?.why, [
+    "it sets CLIFFHANGER_HOME to /g (was /h)",
+    "it runs the deno /e/deno (was /d/deno)",
+    "it runs /n/main.ts (was /c/main.ts)",
+  ]);
+  assert.deepEqual(launcherChange("/L", "#!/bin/sh\nexec other\n", before)?.why, [
+    "it was not a launcher install wrote",
+  ]);
+  assert.deepEqual(
+    launcherChange("/L", before.replace("written by install", "written by an older install"), before)?.why,
+    [
+      "another version of install wrote it",
+    ],
+  );
 });
