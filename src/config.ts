@@ -5,7 +5,7 @@
  * The hooks read the config through config_check.ts (the same defaults and environment keys, hand-written checks
  * equal to this schema) and come here only for the messages of a config with a problem.
  */
-import { parse as parseJsonc, type ParseError, parseProblem } from "./jsonc.ts";
+import { parse as parseJsonc, type ParseError, parseProblem, positionOf } from "./jsonc.ts";
 import * as z from "./zod.ts";
 import type { EnvReader } from "./env.ts";
 import { coerceEnv, type ConfigValues, DEFAULT_CONFIG, ENV_KEYS } from "./config_check.ts";
@@ -127,14 +127,28 @@ export function loadConfig(fileText: string | null, env: EnvReader, filePath = "
   let fromFile: Record<string, unknown> = {};
   if (fileText !== null && fileText.trim() !== "") {
     const errors: ParseError[] = [];
+    const repeats: { key: string; offset: number }[] = [];
     // nesting past the parser's limit is one of its errors (NestingTooDeep), not a stack overflow
-    const parsed = parseJsonc(fileText, errors, { allowTrailingComma: true });
+    const parsed = parseJsonc(fileText, errors, {
+      allowTrailingComma: true,
+      onDuplicateKey: (key, offset, depth) => void (depth === 1 && repeats.push({ key, offset })),
+    });
     if (errors.length > 0) {
       problems.push(`Cannot parse "${filePath}": ${parseProblem(fileText, errors[0]!)}`);
     } else if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
       problems.push(`Cannot use "${filePath}": the top level must be an object`);
     } else {
       fromFile = parsed as Record<string, unknown>;
+      // the last copy counts, as JSON.parse reads it (and Claude Code its settings): said, so it is not a surprise
+      for (const { key, offset } of repeats.filter((r, i) => repeats.findIndex((o) => o.key === r.key) === i)) {
+        const { line, column } = positionOf(fileText, offset);
+        const value = JSON.stringify(fromFile[key]) ?? "";
+        const shown = value.length > 60 ? `${value.slice(0, 60)}…` : value;
+        problems.push(
+          `Key "${key}" is given more than once in "${filePath}" (again at ${line}:${column}): the last one counts ` +
+            `(${shown}); remove the others`,
+        );
+      }
     }
   }
   const merged: Record<string, unknown> = {};

@@ -175,20 +175,24 @@ export interface LoadedConfig {
 
 /**
  * config.ts's `loadConfig` for a file and environment without a single problem; null as soon as there is one (a
- * syntax error, a top level that is not an object, an unknown key, a bad value), so that the caller runs
- * `loadConfig` for its messages.
+ * syntax error, a key given twice, a top level that is not an object, an unknown key, a bad value), so that the caller
+ * runs `loadConfig` for its messages.
  */
 export function loadConfigFast(fileText: string | null, env: EnvReader): LoadedConfig | null {
   const merged: Record<string, unknown> = {};
   if (fileText !== null && fileText.trim() !== "") {
     const errors: ParseError[] = [];
     let parsed: unknown;
+    // a key given twice is a problem loadConfig reports
+    let repeated = false;
     try {
-      parsed = parseJsonc(fileText, errors, { allowTrailingComma: true });
+      parsed = parseJsonc(fileText, errors, { allowTrailingComma: true, onDuplicateKey: () => void (repeated = true) });
     } catch {
       return null;
     }
-    if (errors.length > 0 || typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return null;
+    if (errors.length > 0 || repeated || typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      return null;
+    }
     for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
       if (!Object.hasOwn(CONFIG_CHECKS, key)) return null;
       if (value !== undefined && !CONFIG_CHECKS[key as keyof ConfigValues](value)) return null;

@@ -86,6 +86,13 @@ const fileText = fc.oneof(
       `// my config\n${JSON.stringify(o, null, 2).replace(/\n}$/, ",\n}")}`
     ),
   },
+  // a key given twice: a problem either way (the last copy counts)
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.dictionary(fc.constantFrom(...KEYS), json, { minKeys: 1, maxKeys: 3 }), json).map((
+      [o, again],
+    ) => JSON.stringify(o).replace(/}$/, `,${JSON.stringify(Object.keys(o)[0])}:${JSON.stringify(again)}}`)),
+  },
   fc.constantFrom("", "   ", "[]", "3", "null", "{", '{"max": }', "{} {}", '{"max": 1e999}', "/* only */"),
 );
 const envValue = fc.oneof(

@@ -65,6 +65,19 @@ Deno.test("loadConfig() reports a broken file and bad values, and keeps the defa
   assert.ok(bad.problems.some((p) => p.includes("CLIFFHANGER_SYNC_MS")));
 });
 
+Deno.test("loadConfig(): a key given twice is reported, and its last copy counts (docs/configuration.md)", () => {
+  const { config, problems } = loadConfig('{"max": 3,\n  "observe": true, "max": 4}', envFrom({}), "/h/config.jsonc");
+  assert.equal(config.max, 4);
+  assert.equal(config.observe, true, "the rest of the file applies");
+  assert.deepEqual(problems, [
+    'Key "max" is given more than once in "/h/config.jsonc" (again at 2:20): the last one counts (4); remove the others',
+  ]);
+  // three copies are one problem; a repeat inside a value is not a key of the config
+  const thrice = loadConfig('{"max": 1, "max": 2, "max": 5, "loopTools": ["Bash"]}', envFrom({}));
+  assert.equal(thrice.config.max, 5);
+  assert.equal(thrice.problems.length, 1);
+});
+
 Deno.test("loadConfig() treats 0/false as off and ignores empty env values", () => {
   const { config } = loadConfig(`{"observe": true}`, envFrom({ CLIFFHANGER_OBSERVE: "0", CLIFFHANGER_MAX: "" }));
   assert.equal(config.observe, false);

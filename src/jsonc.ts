@@ -43,6 +43,12 @@ export interface ParseError {
 export interface ParseOptions {
   allowTrailingComma?: boolean;
   disallowComments?: boolean;
+  /**
+   * Called for each key given again in the same object (ours, not jsonc-parser's: a repeat is not an error, and the
+   * value has the last copy, as JSON.parse reads it), with the repeat's offset and the object's depth (1: the top
+   * level). Without it, keys are not compared.
+   */
+  onDuplicateKey?: (key: string, offset: number, depth: number) => void;
 }
 
 const NAMES = Object.fromEntries(Object.entries(ParseErrorCode).map(([name, code]) => [code, name])) as Record<
@@ -376,10 +382,15 @@ function parseValue(text: string, errors: ParseError[], options: ParseOptions, b
         return false;
     }
   };
-  const property = (): boolean => {
+  const property = (seen: Set<string> | null): boolean => {
     if (cur() !== T.String) {
       error(ParseErrorCode.PropertyNameExpected, [], [T.CloseBrace, T.Comma]);
       return false;
+    }
+    if (seen !== null && scanner.scanError === 0) {
+      const key = JSON.parse(text.substring(scanner.tokenOffset, scanner.pos)) as string;
+      if (seen.has(key)) options.onDuplicateKey?.(key, scanner.tokenOffset, depth);
+      seen.add(key);
     }
     emit();
     next();
@@ -393,6 +404,7 @@ function parseValue(text: string, errors: ParseError[], options: ParseOptions, b
   const object = (): boolean => {
     out.push("{");
     next();
+    const seen = options.onDuplicateKey ? new Set<string>() : null;
     let needsComma = false;
     while (cur() !== T.CloseBrace && cur() !== T.EOF) {
       if (cur() === T.Comma) {
@@ -401,7 +413,7 @@ function parseValue(text: string, errors: ParseError[], options: ParseOptions, b
         if (cur() === T.CloseBrace && allowTrailingComma) break;
         out.push(",");
       } else if (needsComma) error(ParseErrorCode.CommaExpected);
-      if (!property()) error(ParseErrorCode.ValueExpected, [], [T.CloseBrace, T.Comma]);
+      if (!property(seen)) error(ParseErrorCode.ValueExpected, [], [T.CloseBrace, T.Comma]);
       needsComma = true;
     }
     out.push("}");

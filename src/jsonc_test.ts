@@ -185,6 +185,18 @@ Deno.test("runtime: JSON.parse in this Deno reads an escaped key as an earlier s
   assert.deepEqual(Object.keys(JSON.parse('{"probe-key-b":0,"é":0}')), ["probe-key-b", "é"]);
 });
 
+Deno.test("parse(): onDuplicateKey hears each key given again in one object, with its offset and depth; the last counts", () => {
+  const heard: [string, number, number][] = [];
+  const text = '{"a": 1, "b": {"c": 1, "c": 2}, "\\u0061": 3, "d": [{"e": 1}, {"e": 2}]}';
+  const value = parse(text, [], { onDuplicateKey: (key, offset, depth) => void heard.push([key, offset, depth]) });
+  assert.deepEqual(value, { a: 3, b: { c: 2 }, d: [{ e: 1 }, { e: 2 }] });
+  assert.deepEqual(heard, [["c", 23, 2], ["a", 32, 1]], "an escaped key is the key it decodes to; siblings only");
+  // without it nothing is compared, and a repeat is never an error
+  const errors: ParseError[] = [];
+  assert.deepEqual(parse('{"a": 1, "a": 2}', errors), { a: 2 });
+  assert.deepEqual(errors, []);
+});
+
 Deno.test("parseProblem() puts the first error in words, with its line and column", () => {
   const first = (text: string) => {
     const errors: ParseError[] = [];

@@ -563,3 +563,34 @@ Deno.test("doctor run in a project outside its scope, not named: no warning for 
       await Deno.remove(project, { recursive: true });
     }
   }));
+
+Deno.test("doctor and status flag what install refuses (hooks given twice) and a key given twice in config.jsonc", () =>
+  withTempHome(async (home) => {
+    const settings = join(home, ".claude", "settings.json");
+    await Deno.writeTextFile(settings, '{"hooks":{"Stop":[]},"hooks":{}}');
+    await Deno.mkdir(join(home, ".cliffhanger"), { recursive: true });
+    const config = join(home, ".cliffhanger", "config.jsonc");
+    await Deno.writeTextFile(config, '{"max":3,"max":4}');
+    const twice = '1:22: "hooks" is given twice and only the last counts; merge them into one';
+    const key =
+      `Key "max" is given more than once in "${config}" (again at 1:10): the last one counts (4); remove the others`;
+    const run = await runCli(["doctor", "--json"], { home });
+    const c = byId(JSON.parse(run.stdout).checks);
+    assert.equal(c["settings-parse"]?.status, "warn");
+    assert.equal(c["settings-parse"]!.detail, `${settings}: ${twice}`);
+    assert.match(c["settings-parse"]!.fix ?? "", /^merge the copies into one/);
+    assert.equal(c["config"]?.status, "fail");
+    assert.equal(c["config"]!.detail, key);
+    assert.match(c["config"]!.fix ?? "", /a key given more than once takes its last value/);
+    const status = await runCli(["status"], { home });
+    assert.ok(status.stdout.includes(`  ${settings}: not registered\n    problem: ${twice}\n`), status.stdout);
+    assert.ok(status.stdout.includes(`  problem: ${key}\n`), status.stdout);
+    assert.match(status.stdout, /cap: 4 per user turn/);
+    const json = JSON.parse((await runCli(["status", "--json"], { home })).stdout);
+    assert.equal(json.settings[0].repeated, twice);
+    assert.deepEqual(json.config.problems, [key]);
+    // install refuses the same file, with the same words
+    const install = await runCli(["install"], { home });
+    assert.equal(install.code, 1);
+    assert.match(install.stderr, /1:22: "hooks" is given twice and only the last counts; merge them into one/);
+  }));

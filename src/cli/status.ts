@@ -182,6 +182,8 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   );
   for (const s of settings) {
     lines.push(`  ${facts.missingNamed.includes(s.path) ? `${s.path}: does not exist` : describeSettings(s)}`);
+    // what install refuses: Claude Code reads the last copy, which the line above describes
+    if (s.repeated !== undefined) lines.push(`    problem: ${s.repeated}`);
   }
   for (const p of facts.plugins) {
     lines.push(`  plugin ${p.plugin} (${p.enabled === true ? "enabled" : "not enabled"}): ${describeSettings(p)}`);

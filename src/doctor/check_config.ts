@@ -31,7 +31,11 @@ export function checkConfig(c: ConfigFacts): Check {
       inFile.some((p) => /^Cannot (read|parse|load|use) /.test(p))
         ? `fix ${c.path}: as it is, the whole file is ignored and every setting has its default (the environment ` +
           "still applies)"
-        : `fix ${c.path}: each bad value or unknown key is ignored (its default applies), the rest of the file applies`,
+        : `fix ${c.path}: each bad value or unknown key is ignored (its default applies)${
+          inFile.some((p) => /^Key "[^"]*" is given more than once/.test(p))
+            ? ", a key given more than once takes its last value"
+            : ""
+        }, the rest of the file applies`,
     );
   }
   if (variables.length > 0) {

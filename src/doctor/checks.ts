@@ -48,16 +48,24 @@ export function checkSettingsParse(files: readonly SettingsFileReport[], facts: 
     ? [`${missingNamed.join(", ")} does not exist (named with --settings or --project)`]
     : [];
   const broken = files.filter((f) => f.exists && f.error !== null && !unreadable(f));
+  // hooks or an event given twice: Claude Code reads the last copy, install and uninstall refuse the file
+  const repeated = files.filter((f) => f.repeated !== undefined).map((f) => `${f.path}: ${f.repeated}`);
+  const repeatedFix = repeated.length === 0 ? [] : [REPEATED_FIX];
   if (broken.length > 0) {
     return {
       id: "settings-parse",
       status: "fail",
-      detail: [...broken.map((f) => `${f.path}: ${f.error}`), ...missing].join("; "),
-      fix: [...new Set(broken.map((f) => parseFix(f.error ?? "")))].join("; "),
+      detail: [...broken.map((f) => `${f.path}: ${f.error}`), ...repeated, ...missing].join("; "),
+      fix: [...new Set(broken.map((f) => parseFix(f.error ?? ""))), ...repeatedFix].join("; "),
     };
   }
-  if (missing.length > 0) {
-    return { id: "settings-parse", status: "warn", detail: missing[0]!, fix: "check the path you named" };
+  if (missing.length > 0 || repeated.length > 0) {
+    return {
+      id: "settings-parse",
+      status: "warn",
+      detail: [...missing, ...repeated].join("; "),
+      fix: [...(missing.length > 0 ? ["check the path you named"] : []), ...repeatedFix].join("; "),
+    };
   }
   const present = files.filter((f) => f.exists && f.error === null).length;
   const unchecked = files.filter((f) => unreadable(f) && !unseen.includes(f.path));
@@ -79,6 +87,10 @@ export function checkSettingsParse(files: readonly SettingsFileReport[], facts: 
       "(or `--settings PATH`) from a checkout, which reads what it names",
   };
 }
+
+/** What to do about `hooks`, or an event, given twice in a settings file. */
+const REPEATED_FIX = "merge the copies into one: Claude Code reads only the last, and install and uninstall refuse " +
+  "the file until then";
 
 /** What to do about a settings file that does not parse, or is not the strict JSON Claude Code reads. */
 function parseFix(error: string): string {

@@ -220,6 +220,29 @@ Deno.test("settings-parse, duplicates: the project's files outside the scope war
   assert.equal(checkDuplicates(files).status, "warn");
 });
 
+Deno.test("settings-parse: hooks or an event given twice is a warning (install refuses it), with the merge as the fix", () => {
+  const twice = {
+    ...file("/h/.claude/settings.json", []),
+    repeated: '1:22: "hooks" is given twice and only the last counts; merge them into one',
+  };
+  const check = checkSettingsParse([twice]);
+  assert.equal(check.status, "warn");
+  assert.equal(
+    check.detail,
+    '/h/.claude/settings.json: 1:22: "hooks" is given twice and only the last counts; merge them into one',
+  );
+  assert.equal(
+    check.fix,
+    "merge the copies into one: Claude Code reads only the last, and install and uninstall refuse the file until then",
+  );
+  // beside a file that fails, both are said
+  const broken = { ...file("/p/.claude/settings.json", []), error: "1:3: invalid JSON: value expected" };
+  const both = checkSettingsParse([twice, broken]);
+  assert.equal(both.status, "fail");
+  assert.match(both.detail, /value expected; \/h\/\.claude\/settings\.json: 1:22: "hooks" is given twice/);
+  assert.match(both.fix ?? "", /; merge the copies into one/);
+});
+
 Deno.test("python: the Python cliffhanger still registered fails, with the replace command for its file", () => {
   assert.equal(checkPython([file("/h/s.json", [["Stop", "stop", 60]])]).status, "ok");
   const check = checkPython([{ ...file("/h/s.json", []), python: ["Stop", "SubagentStop"] }]);

@@ -77,6 +77,25 @@ for (const name of EVENTS) {
     }));
 }
 
+Deno.test("runner: a key given twice in config.jsonc is said in errors.log, as other config problems are; the last counts", () =>
+  withHome(async (home) => {
+    const root = join(home, ".cliffhanger");
+    await Deno.mkdir(root, { recursive: true });
+    // the last copy turns observe on: the offer to continue is logged, not blocked
+    await Deno.writeTextFile(join(root, "config.jsonc"), '{ "observe": false, "observe": true }');
+    const payload = JSON.stringify({
+      session_id: "twice",
+      hook_event_name: "Stop",
+      last_assistant_message: "Two of five call sites migrated. Want me to continue with the rest?",
+    });
+    assert.equal((await call(home, "stop", payload)).stdout, "");
+    const errors = await Deno.readTextFile(join(root, "errors.log"));
+    assert.match(
+      errors,
+      /config: Key "observe" is given more than once in ".*config\.jsonc" \(again at 1:21\): the last one counts \(true\)/,
+    );
+  }));
+
 for (const name of EVENTS) {
   Deno.test(`runner, hook ${name}: a payload it cannot trust (session_id, another event) is let through and said, one rule`, () =>
     withHome(async (home) => {

@@ -39,6 +39,12 @@ export interface SettingsFileReport {
   python?: string[];
   /** `enabledPlugins`: each plugin id set to true or false here (absent: none). */
   enabledPlugins?: Record<string, boolean>;
+  /**
+   * `hooks`, or one of its events, given twice ("2:3: \"hooks\" is given twice and only the last counts; merge them
+   * into one"): Claude Code reads the last copy, which is what is reported here, and install and uninstall refuse the
+   * file (absent: none).
+   */
+  repeated?: string;
 }
 
 export interface InspectOptions {
@@ -53,7 +59,7 @@ export interface InspectOptions {
 export function inspectSettingsText(
   text: string,
   options: InspectOptions = {},
-): Pick<SettingsFileReport, "error" | "events" | "handlers" | "python" | "enabledPlugins"> {
+): Pick<SettingsFileReport, "error" | "events" | "handlers" | "python" | "enabledPlugins" | "repeated"> {
   if (text.trim() === "") return { error: null, events: [], handlers: [] };
   try {
     const json = text.replace(/^\uFEFF/, "");
@@ -70,15 +76,28 @@ export function inspectSettingsText(
     }));
     const python = [...new Set(findPythonHandlers(doc).map((r) => r.event))];
     const enabledPlugins = enabledPluginsOf(doc.root);
+    const repeated = repeatedHooks(json);
     return {
       error: null,
       events: [...new Set(handlers.map((h) => h.event))],
       handlers,
       ...(python.length > 0 ? { python } : {}),
       ...(enabledPlugins ? { enabledPlugins } : {}),
+      ...(repeated === null ? {} : { repeated }),
     };
   } catch (e) {
     if (e instanceof SettingsParseError) return { error: e.message, events: [], handlers: [] };
+    throw e;
+  }
+}
+
+/** Why install would refuse a text that parses: `hooks` or one of its events given twice; null when neither is. */
+function repeatedHooks(text: string): string | null {
+  try {
+    parseSettings(text, { refuseRepeated: true });
+    return null;
+  } catch (e) {
+    if (e instanceof SettingsParseError) return e.message;
     throw e;
   }
 }

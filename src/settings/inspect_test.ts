@@ -109,3 +109,17 @@ Deno.test({
     assert.doesNotMatch(report?.error ?? "", /--allow-read/);
   },
 });
+
+Deno.test("inspectSettingsText(): hooks or an event given twice is reported as install refuses it; the last copy is read", () => {
+  assert.deepEqual(inspectSettingsText('{"hooks":{"Stop":[]},"hooks":{}}'), {
+    error: null,
+    events: [],
+    handlers: [],
+    repeated: '1:22: "hooks" is given twice and only the last counts; merge them into one',
+  });
+  const ours = '{"type": "command", "command": "/b/cliffhanger-bin", "args": ["hook", "stop"]}';
+  const twice = inspectSettingsText(`{"hooks": {"Stop": [], "Stop": [{"hooks": [${ours}]}]}}`);
+  assert.deepEqual(twice.events, ["Stop"], "Claude Code reads the last copy");
+  assert.equal(twice.repeated, '1:24: "hooks.Stop" is given twice and only the last counts; merge them into one');
+  assert.equal(inspectSettingsText('{"model": "a", "model": "b", "hooks": {}}').repeated, undefined, "not ours to say");
+});
