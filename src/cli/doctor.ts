@@ -155,7 +155,7 @@ function checkRules(rules: Facts["rules"]): Check {
     };
   }
   const n = rules.escape + rules.blocker + rules.earlyStop + rules.counter;
-  const loaded = `${n} rules load from ${rules.files.length} file(s)`;
+  const loaded = `${n} rules load from ${rules.files.length} ${rules.files.length === 1 ? "file" : "files"}`;
   // a mistyped id in `disable` leaves the rule on; a second file's rule of the same id silently wins
   const warned = rules.files.filter((f) => f.warnings.length > 0);
   if (warned.length > 0) {

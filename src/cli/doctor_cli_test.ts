@@ -38,6 +38,7 @@ Deno.test("doctor: a fresh install of all hooks has nothing broken", async () =>
   ) {
     assert.equal(c[id]?.status, "ok", `${id}: ${JSON.stringify(c[id])}`);
   }
+  assert.match(c["rules"]!.detail, /^\d+ rules load from \d+ files$/);
   // the launcher install registered was started with --version and printed this version
   assert.match(c["handlers-start"]!.detail, /\/bin\/cliffhanger-bin --version → cliffhanger-bin \d/);
   assert.equal(c["recent-decisions"]?.status, "warn", "installed but no decision logged yet");

@@ -83,8 +83,8 @@ export function checkSettingsParse(files: readonly SettingsFileReport[], facts: 
     id: "settings-parse",
     status: "warn",
     detail: `cannot check: ${outsideScope(unchecked)}${present > 0 ? `; ${parsed}` : ""}`,
-    fix: "to check it, rebuild with `deno task compile --settings PATH`, or run `deno task cli doctor --project DIR` " +
-      "(or `--settings PATH`) from a checkout, which reads what it names",
+    fix: `to check ${unchecked.length === 1 ? "it" : "them"}, rebuild with \`deno task compile --settings PATH\`, ` +
+      "or run `deno task cli doctor --project DIR` (or `--settings PATH`) from a checkout, which reads what it names",
   };
 }
 

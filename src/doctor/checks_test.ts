@@ -171,6 +171,7 @@ Deno.test("settings-parse: a file outside the read scope is 'cannot check', neve
     check.detail,
     "cannot check: /p/.claude/settings.json is outside this binary's read scope; 1 settings file parses",
   );
+  assert.match(check.fix ?? "", /^to check it, rebuild with /);
   const dup = checkDuplicates([readable, outside]);
   assert.equal(dup.status, "warn", "no 'registered once' claim over a file it could not read");
   assert.match(dup.detail, /^cannot check: 1 settings file is outside this binary's read scope; /);
@@ -188,6 +189,7 @@ Deno.test("settings-parse: a project's files outside the read scope are 'cannot 
     "cannot check: /p/.claude/settings.json and /p/.claude/settings.local.json are outside this binary's read scope",
   );
   assert.doesNotMatch(check.detail, /\bparse/);
+  assert.match(check.fix ?? "", /^to check them, rebuild with /, "two files");
   const dup = checkDuplicates(files);
   assert.match(dup.detail, /^cannot check: 2 settings files are outside this binary's read scope; /);
 });

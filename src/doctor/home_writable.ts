@@ -53,14 +53,14 @@ export async function checkHomeWritable(paths: Pick<HomePaths, "root" | "state" 
     const locksThere = await lstatOrNull(paths.locks) !== null;
     const [there, missing] = stateThere ? ["state", "locks"] : ["locks", "state"];
     const folders = stateThere && locksThere
-      ? "and so are its state and locks folders"
+      ? ", and so are its state and locks folders"
       : stateThere || locksThere
-      ? `and so is its ${there} folder (the ${missing} folder is not made yet)`
-      : "(its state and locks folders are not made yet: the first hook makes them)";
+      ? `, and so is its ${there} folder (the ${missing} folder is not made yet)`
+      : " (its state and locks folders are not made yet: the first hook makes them)";
     return {
       id: "home-writable",
       status: "ok",
-      detail: `${root} is writable, ${folders}; log.jsonl and errors.log are files or not made yet`,
+      detail: `${root} is writable${folders}; log.jsonl and errors.log are files or not made yet`,
       fix: null,
     };
   }

@@ -16,7 +16,11 @@ Deno.test("home-writable: a fresh home and one in use are ok, and the probes lea
   withHome(async (paths) => {
     const fresh = await checkHomeWritable(paths);
     assert.equal(fresh.status, "ok");
-    assert.match(fresh.detail, /its state and locks folders are not made yet: the first hook makes them/);
+    assert.equal(
+      fresh.detail,
+      `${paths.root} is writable (its state and locks folders are not made yet: the first hook makes them); ` +
+        "log.jsonl and errors.log are files or not made yet",
+    );
     await Deno.mkdir(paths.state);
     assert.match(
       (await checkHomeWritable(paths)).detail,
@@ -27,7 +31,7 @@ Deno.test("home-writable: a fresh home and one in use are ok, and the probes lea
     await Deno.writeTextFile(paths.errors, "");
     const check = await checkHomeWritable(paths);
     assert.equal(check.status, "ok", check.detail);
-    assert.match(check.detail, /and so are its state and locks folders/);
+    assert.match(check.detail, /is writable, and so are its state and locks folders/);
     for (const dir of [paths.root, paths.state, paths.locks]) {
       const names = (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name);
       assert.deepEqual(names.filter((n) => n.startsWith(".doctor-")), [], dir);
