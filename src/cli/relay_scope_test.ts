@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { relayScopeError } from "./relay_scope.ts";
 import { CommandError } from "../errors.ts";
+import { shellWords } from "../settings/handler_words.ts";
 
 const DIR = "/work/proj/relay";
 const refusal = (path: string, kind = "read") =>
@@ -38,4 +39,42 @@ Deno.test("relayScopeError(): a refused path outside the folder is named; an unk
   );
   const odd = relayScopeError({ sub: "log", dir: DIR, message: "something else", standalone: true });
   assert.match(odd.message, /is outside this binary's permission scope; rebuild/);
+});
+
+Deno.test("relayScopeError(): a folder with a space or a quote is one word of the fix, and named whole", () => {
+  for (const dir of ["/work/my project/relay", '/work/q"x/relay']) {
+    for (const standalone of [true, false]) {
+      const { message } = relayScopeError({ sub: "on", dir, message: refusal(dir), standalone });
+      assert.ok(message.startsWith(`relay on: ${JSON.stringify(dir)} is outside `), message);
+      // the fix, pasted into a shell, gives the folder as one word
+      const fix = message.slice(message.indexOf("; ") + 2).replace(/^(rebuild it with|run it as) /, "");
+      const words = shellWords(fix);
+      assert.deepEqual(words?.slice(-2), [standalone ? "--relay-dir" : "--dir", dir], message);
+    }
+  }
+});
+
+Deno.test("relayScopeError(): a refused path with a quote in it is named whole, JSON-quoted", () => {
+  const dir = '/work/q"x/relay';
+  for (const denied of ['/work/q"x', '/work/q", x']) {
+    for (
+      const message of [
+        refusal(denied),
+        `${
+          refusal(denied).split(", run again")[0]
+        }, specify the required permissions during compilation using \`deno compile --allow-read\``,
+      ]
+    ) {
+      const got = relayScopeError({ sub: "status", dir, message, standalone: true }).message;
+      assert.ok(got.includes(` (at ${JSON.stringify(denied)}); `), got);
+    }
+  }
+  // the folder itself, or a file in it, is not named twice
+  const inside = relayScopeError({
+    sub: "send",
+    dir,
+    message: refusal(`${dir}/to-code.md`, "write"),
+    standalone: true,
+  });
+  assert.doesNotMatch(inside.message, /\(at /);
 });
