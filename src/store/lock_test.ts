@@ -1,7 +1,15 @@
 /** The session lock: what is at the lock path when it is not a lock file. Other lock tests are in reliability/. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { acquireLock, LockBlockedError, LockReleasedError, releaseHeldLocks, withLock } from "./lock.ts";
+import {
+  acquireLock,
+  FUTURE_SLACK_MS,
+  LockBlockedError,
+  LockReleasedError,
+  LockTimeoutError,
+  releaseHeldLocks,
+  withLock,
+} from "./lock.ts";
 import { UnsafeFileError } from "./safe_file.ts";
 
 async function touch(path: string): Promise<string> {
@@ -139,6 +147,29 @@ Deno.test("acquireLock(): a held lock swapped for a FIFO or a huge file is relea
       releaseHeldLocks(); // the exit path, synchronous
       await held();
     }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("acquireLock(): a lock whose time is ahead of the clock (the clock stepped back) is stale; one within the slack is not", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    // a killed hook's lock, made an hour before the wall clock stepped back: taken over on the first look
+    const ahead = join(dir, "ahead.lock");
+    await Deno.writeTextFile(ahead, "12345-abcdefabcdefabcd");
+    const hour = new Date(Date.now() + 3600_000);
+    await Deno.utime(ahead, hour, hour);
+    const release = await acquireLock(ahead, { waitMs: 0 });
+    assert.notEqual(await Deno.readTextFile(ahead), "12345-abcdefabcdefabcd", "ours now");
+    await release();
+    // a lock a little ahead (within the slack, which only shrinks as time passes): held, as a fresh one is
+    const near = join(dir, "near.lock");
+    await Deno.writeTextFile(near, "12345-abcdefabcdefabcd");
+    const soon = new Date(Date.now() + FUTURE_SLACK_MS / 2);
+    await Deno.utime(near, soon, soon);
+    await assert.rejects(acquireLock(near, { waitMs: 0 }), LockTimeoutError);
+    assert.equal(await Deno.readTextFile(near), "12345-abcdefabcdefabcd", "left to its holder");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
