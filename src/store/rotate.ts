@@ -11,7 +11,7 @@
  *   rotating.
  */
 import { dirname } from "../path.ts";
-import { acquireLock } from "./lock.ts";
+import { acquireLock, LockReleasedError, LockTimeoutError } from "./lock.ts";
 import { appendToFile } from "./append.ts";
 
 export interface AppendRotatingOptions {
@@ -22,7 +22,8 @@ export interface AppendRotatingOptions {
   /** For messages: "log file". */
   label?: string;
   /**
-   * Told when a rotation fails (a folder at `<path>.1`, a file we may not rename): the line is still appended, but
+   * Told when a rotation fails (a folder at `<path>.1`, a file we may not rename, something at `<path>.rotate.lock`
+   * that is no lock file): the line is still appended, but
    * the file grows past its cap until someone looks. Called when an append takes the file past another whole cap (so
    * once for the first failure, then once per cap of growth, across processes), and at most once per path per process.
    */
@@ -74,7 +75,8 @@ export async function appendRotating(path: string, text: string, options: Append
 
 /**
  * Moves `path` to `<path>.1` when `incoming` more bytes would take it past `maxBytes`. Returns whether this call
- * rotated. Never waits for another process: if the rotation lock is taken, someone else is rotating.
+ * rotated. Never waits for another process: if the rotation lock is taken, someone else is rotating. Throws when the
+ * rotation fails, its lock included: something at `<path>.rotate.lock` that is no lock file (LockBlockedError).
  */
 export async function rotateIfOver(path: string, incoming: number, maxBytes: number): Promise<boolean> {
   if (!shouldRotate(await sizeOf(path), incoming, maxBytes)) return false;
@@ -82,8 +84,11 @@ export async function rotateIfOver(path: string, incoming: number, maxBytes: num
   try {
     // beside the file, in the home, which may be a link the user made (the append allows it too)
     release = await acquireLock(`${path}.rotate.lock`, { waitMs: 0, folderMayBeLink: true, folderMode: 0o700 });
-  } catch {
-    return false;
+  } catch (e) {
+    // held: another process is rotating (or this one is giving up). Anything else at the lock's name (a folder with
+    // files in it, a file no lock is that long: LockBlockedError) stops every rotation: the caller says so
+    if (e instanceof LockTimeoutError || e instanceof LockReleasedError) return false;
+    throw e;
   }
   try {
     // again under the lock: another process may have rotated between our look and the lock

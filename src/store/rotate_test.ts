@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { appendRotating, generations, rotatedPath, rotateIfOver, shouldRotate } from "./rotate.ts";
 import { readLines, withDir } from "./rotate_support.ts";
+import { LockBlockedError } from "./lock.ts";
 
 Deno.test("shouldRotate() rotates only a non-empty file that the write would take past the cap; 0 never", () => {
   const cases: [size: number, incoming: number, max: number, expected: boolean][] = [
@@ -127,4 +128,35 @@ Deno.test("appendRotating() whose rotation fails (a folder at .1) still appends,
     assert.equal(told.length, 1, told.join(" | "));
     assert.ok(told[0]!.startsWith(`${path} could not be rotated to ${rotatedPath(path)} (`), told[0]);
     assert.match(told[0]!, /grows past its cap$/);
+  }));
+
+Deno.test("appendRotating() whose rotation lock is blocked (a folder with a file, a long file) says so as any failed rotation does", () =>
+  withDir(async (dir) => {
+    for (const kind of ["folder", "file"] as const) {
+      const path = join(dir, `${kind}.jsonl`);
+      const lock = `${path}.rotate.lock`;
+      if (kind === "folder") {
+        await Deno.mkdir(lock);
+        await Deno.writeTextFile(join(lock, "f"), "x\n");
+      } else await Deno.writeTextFile(lock, "x".repeat(300));
+      await assert.rejects(
+        (async () => {
+          await Deno.writeTextFile(path, "a".repeat(200));
+          await rotateIfOver(path, 1, 100);
+        })(),
+        LockBlockedError,
+      );
+      await Deno.remove(path);
+      const told: string[] = [];
+      const onRotateError = (e: Error) => Promise.resolve(void told.push(e.message));
+      for (let i = 0; i < 20; i++) await appendRotating(path, `${"z".repeat(99)}\n`, { maxBytes: 500, onRotateError });
+      assert.equal((await Deno.stat(path)).size, 2000, `${kind}: every line appended`);
+      assert.equal(told.length, 1, told.join(" | "));
+      assert.ok(
+        told[0]!.startsWith(`${path} could not be rotated to ${rotatedPath(path)} (cannot take the lock`),
+        told[0],
+      );
+      assert.ok(told[0]!.includes(`"${lock}"`) && told[0]!.endsWith("grows past its cap"), told[0]);
+      assert.ok(await Deno.lstat(lock), `${kind}: left as it is`);
+    }
   }));
