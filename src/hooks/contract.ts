@@ -56,6 +56,9 @@ export interface HookContinuation {
 
 export const ALLOW_SILENTLY: HookOutcome = { stdout: "", exitCode: 0 };
 
+/** Arms the budget's deadline (fail_open.ts): calls `fire` after `ms`; returns what disarms it. */
+export type BudgetTimer = (ms: number, fire: () => void) => () => void;
+
 /** What the process gives a hook call (main.ts, or a test in process). */
 export interface HookDeps {
   env: EnvReader;
@@ -74,6 +77,8 @@ export interface HookDeps {
   budgetStartedAt?: number;
   /** A monotonic clock in ms (default performance.now), for the budget and deadlines; injected for tests. */
   elapsed?: () => number;
+  /** The budget's timer (default: AbortSignal.timeout); injected by tests, which fire it at a chosen point. */
+  budgetTimer?: BudgetTimer;
 }
 
 /** One call once config and stdin are read: what the runner hands an event's definition. */
@@ -88,6 +93,11 @@ export interface HookRunDeps {
   budgetStartedAt?: number;
   /** A monotonic clock in ms (default performance.now), for the budget and deadlines; injected for tests. */
   elapsed?: () => number;
+  /**
+   * The budget's commit point (fail_open.ts, BudgetControl.commit): called just before the call writes its state, or
+   * its log lines when it has none. Throws when the budget has run out, so nothing is written. Absent: no budget.
+   */
+  commit?: () => void;
 }
 
 /** The I/O an event's own reads may use: the environment, the home, the clock, and errors.log. */

@@ -9,7 +9,8 @@
  *   4. the payload: empty, not JSON, not an object, another event, a session_id that is not a non-empty string →
  *      allowed, said in errors.log (untrusted: one rule for every event); then validated
  *   5. the event's reads before its lock (prepare), then its state under the session lock: read, the reads that need
- *      it (load), the pure step, the state write
+ *      it (load), the pure step, the state write. Just before the write is the commit point (fail_open.ts): a call
+ *      whose budget fired before it writes nothing; from there the budget lets the call log and answer
  *   6. the log lines, then what runs after the answer (housekeeping, a later stage), then the rendered answer, written
  *      to stdout through `deps.writeStdout` (main.ts binds it)
  *   7. a later stage (the relay's wait) runs under its own budget: rendered, written to stdout, then what must wait
@@ -75,12 +76,14 @@ export async function runHook(name: HookName, deps: HookDeps): Promise<HookOutco
       startedAt: deps.startedAt,
       budgetStartedAt,
       elapsed: deps.elapsed ?? monotonic,
+      commit: budget.commit,
     });
   }, {
     name: where,
     budgetMs: envBudgetMs(deps.env("CLIFFHANGER_BUDGET_MS")),
     errorsLog: deps.paths.errors,
     startedAt: budgetStartedAt,
+    ...(deps.budgetTimer === undefined ? {} : { timer: deps.budgetTimer }),
   });
   // a later stage with its own budget (the relay's wait): run it under the same fail-open policy. It writes its own
   // answer, because what follows the answer (the relay's consumed mark) must wait until the answer is out.
@@ -162,6 +165,9 @@ export async function runDefinedHook(def: AnyHookDefinition, deps: HookRunDeps):
         let state = loaded.state;
         if (def.load) ({ state, prepared } = await def.load(payload, state, prepared, io));
         const result = decide(state);
+        // the commit point: from the state write on, the answer must go out and the log lines match it (a call whose
+        // budget has fired, failed open already, throws here, before anything is written)
+        deps.commit?.();
         if (result.state !== null) await spec.write(result.state);
         return result;
       }, { folderMode: 0o700 });
@@ -171,6 +177,8 @@ export async function runDefinedHook(def: AnyHookDefinition, deps: HookRunDeps):
       step = decide(null);
     }
   }
+  // without a state write (no state file, or the lock timed out), the log lines are what commits the call
+  deps.commit?.();
   await record(step, io);
   const later = def.after ? await def.after(step.result, payload, io) : null;
   const stdout = def.render(step.result, payload, config);
