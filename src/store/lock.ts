@@ -142,11 +142,14 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
       }
       HELD.set(lockPath, token);
       return async () => {
-        HELD.delete(lockPath);
         try {
           if ((await readLockText(lockPath)) === token) await Deno.remove(lockPath);
         } catch {
           // already gone (taken over as stale): nothing to release
+        } finally {
+          // held until it is gone: a process that exits while this release is under way (a hook whose body ran on
+          // after it failed open) still removes the lock on its way out (releaseHeldLocks)
+          if (HELD.get(lockPath) === token) HELD.delete(lockPath);
         }
       };
     } catch (e) {

@@ -174,3 +174,20 @@ Deno.test("acquireLock(): a lock whose time is ahead of the clock (the clock ste
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("acquireLock(): a release under way when releaseHeldLocks runs (the process exits) still leaves no lock", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const lockPath = join(dir, "s.lock");
+    const release = await acquireLock(lockPath);
+    // a hook's body gives its lock back while the process, which failed open, exits: the exit path runs at once
+    const releasing = release();
+    releaseHeldLocks();
+    await assert.rejects(Deno.lstat(lockPath), Deno.errors.NotFound, "gone before the release's own removal");
+    await releasing;
+    const again = await acquireLock(lockPath, { waitMs: 0 });
+    await again();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
