@@ -28,6 +28,13 @@ export const TranscriptIndexSchema = z.object({
   line: z.int().check(z.nonnegative()),
   /** File size seen by that read (≥ offset: a torn last line is left for the next read). */
   size: z.int().check(z.nonnegative()),
+  /**
+   * The read stopped inside a line over the line limit, which starts at `offset` and is skipped: `at` is how far it
+   * was read (offset < at ≤ size; the reader rescans an index where it is not). The next read goes on from `at`,
+   * without reading the line's bytes again but its first and last few KiB (what an oversize line is classified by).
+   * Absent (an index of an older build too): the next read starts at `offset`.
+   */
+  longLine: z.optional(z.object({ at: z.int().check(z.nonnegative()) })),
   identity: FileIdentitySchema,
   state: ReducerStateSchema,
 });

@@ -47,6 +47,19 @@ export interface LineScannerOptions {
   maxLineBytes?: number;
   /** How much of an oversize line's head and tail is kept (default 8 KiB). */
   keepBytes?: number;
+  /**
+   * Go on inside an over-long line that starts at `start` and was read (and skipped) up to `at` by an earlier scan:
+   * the first byte fed is the one at `at`, and the line is skipped to its end as if it had been fed whole. `head` and
+   * `tail` are its first `keepBytes` and the last `keepBytes` before `at` (what that scan would hold of it).
+   */
+  inLine?: SkippedLine;
+}
+
+/** Where an earlier scan stopped inside an over-long line (LineScannerOptions.inLine). */
+export interface SkippedLine {
+  at: number;
+  head: Uint8Array;
+  tail: Uint8Array;
 }
 
 export const DEFAULT_MAX_LINE_BYTES = 1024 * 1024;
@@ -60,7 +73,7 @@ export const TEXT_PIECE_BYTES = 48 * 1024;
 /** Decodes a piece without dropping a BOM: each line's leading BOM is dropped by hand, as a line's own decoding does. */
 const PIECE_DECODER = new TextDecoder("utf-8", { ignoreBOM: true });
 const BOM = 0xfeff;
-const DEFAULT_KEEP_BYTES = 8 * 1024;
+export const DEFAULT_KEEP_BYTES = 8 * 1024;
 const NL = 10;
 const CR = 13;
 /** The head and tail of a line that is not being discarded; never written (it has no bytes). */
@@ -84,6 +97,22 @@ export class LineScanner {
     this.#offset = options.start;
     this.#consumed = options.start;
     this.#lines = options.startLine ?? 0;
+    const inLine = options.inLine;
+    if (inLine !== undefined && inLine.at > options.start) {
+      this.#offset = inLine.at;
+      this.#discarding = true;
+      this.#partLen = inLine.at - options.start;
+      this.#head = inLine.head.slice(0, this.#keep);
+      this.#tail = inLine.tail.slice(Math.max(0, inLine.tail.length - this.#keep));
+    }
+  }
+
+  /**
+   * Inside an over-long line, skipping it (bytes of it fed, none held): where a scan that stops now must go on from,
+   * since going back to the line's start (`consumed`) would read those bytes again.
+   */
+  get skipping(): boolean {
+    return this.#discarding;
   }
 
   /** Absolute offset just past the last complete line: always a line boundary. */

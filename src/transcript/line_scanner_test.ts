@@ -305,3 +305,46 @@ Deno.test("LineScanner: a text sink and a bytes sink agree at a piece's edges", 
   assert.deepEqual(twoBoms.out, ['1:\uFEFF{"a":1}', "2:b"]);
   assert.deepEqual(twoBoms.ways, { text: 2, bytes: 0 });
 });
+
+Deno.test("LineScanner: a scan that goes on inside an over-long line (inLine) reports what one scan does", () => {
+  fc.assert(
+    fc.property(
+      fc.string({ maxLength: 20 }).map((s) => s.replaceAll("\n", " ")),
+      fc.integer({ min: 41, max: 300 }),
+      fc.string({ maxLength: 30 }),
+      fc.nat(),
+      fc.array(fc.integer({ min: 1, max: 50 }), { minLength: 1, maxLength: 5 }),
+      (before, longLength, after, cut, chunks) => {
+        // a line before, an over-long line (limit 40), then whatever comes after it
+        const long = Array.from({ length: longLength }, (_, i) => String.fromCharCode(97 + (i % 26))).join("");
+        const bytes = enc.encode(`${before}\n${long}\r\n${after}`);
+        const start = enc.encode(`${before}\n`).length;
+        const whole = scan(bytes, chunks, 40);
+        // the first scan stops inside the long line, past the limit (where a scanner is `skipping`)
+        const at = start + 41 + (cut % (longLength - 40));
+        const first = scan(bytes.subarray(0, at), chunks, 40);
+        assert.equal(first.scanner.skipping, true);
+        assert.equal(first.scanner.consumed, start);
+        // the next goes on from `at`, with the line's head and the tail before `at` read again
+        const next = new LineScanner({
+          start,
+          startLine: first.scanner.lines,
+          maxLineBytes: 40,
+          keepBytes: 16,
+          inLine: { at, head: bytes.subarray(start, start + 16), tail: bytes.subarray(Math.max(start, at - 16), at) },
+        });
+        const out: Collected = { lines: [], oversize: [], numbers: [] };
+        feedInChunks(next, bytes.subarray(at), chunks, {
+          line: (b, n) => void (out.lines.push(dec.decode(b)), out.numbers.push(n)),
+          oversize: (o, n) => void (out.oversize.push(o), out.numbers.push(n)),
+        });
+        assert.deepEqual([...first.lines, ...out.lines], whole.lines);
+        assert.deepEqual([...first.numbers, ...out.numbers], whole.numbers);
+        assert.deepEqual(out.oversize, whole.oversize, "the same head, tail and length");
+        assert.equal(next.consumed, whole.scanner.consumed);
+        assert.equal(next.lines, whole.scanner.lines);
+        assert.equal(next.skipping, false);
+      },
+    ),
+  );
+});

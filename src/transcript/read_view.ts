@@ -7,6 +7,7 @@
 import { openRegular } from "../store/safe_file.ts";
 import { isFinalSynced, syncTarget } from "./final_sync.ts";
 import { initialState, type ReducerState, storedState, turnChecklists } from "./reducer_state.ts";
+import { DEFAULT_KEEP_BYTES, DEFAULT_MAX_LINE_BYTES, type SkippedLine } from "./line_scanner.ts";
 import { type ReadDeadline, SKIP_MIN_BYTES, TranscriptReader } from "./transcript_reader.ts";
 import {
   type FileHead,
@@ -78,37 +79,63 @@ export async function readTurnView(
   if (file === null) return { view: notFoundView(), index: null };
   try {
     const info = await file.stat();
-    const head = fileHead(await readHead(file, Math.min(HEAD_BYTES, info.size)));
+    const head = fileHead(await readBytesAt(file, 0, Math.min(HEAD_BYTES, info.size)));
     const candidate = await usablePrior(prior, { path, includeSidechain: options.includeSidechain, info, head });
     // the index stopped at a line's end: a file rewritten in place under the same name and start can hold another
     // byte there, and reading on would begin inside a line
     const usable = candidate !== null && !endsLineAt(file, head.bytes, candidate.offset) ? null : candidate;
     const start = usable?.offset ?? 0;
+    const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    const inLine = usable?.longLine === undefined ? undefined : await skippedLine(file, start, usable.longLine.at, {
+      keep: Math.min(DEFAULT_KEEP_BYTES, maxLineBytes),
+    });
     const reader = new TranscriptReader(file, {
       includeSidechain: options.includeSidechain,
       start,
       startLine: usable?.line ?? 0,
       state: usable?.state ?? initialState(),
       ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
+      ...(inLine === undefined ? {} : { inLine }),
     });
     await reader.readAvailable({
       maxBytes: options.maxReadBytes ?? MAX_READ_BYTES_PER_STOP,
-      skipOldResults: options.skipOldResults ?? info.size - start >= SKIP_MIN_BYTES,
+      skipOldResults: options.skipOldResults ?? info.size - reader.position >= SKIP_MIN_BYTES,
       ...(options.readUntil === undefined ? {} : { until: options.readUntil }),
     });
     if (reader.position < info.size) {
       // more than one stop may read (its bytes or its time): keep what was read, and decide from the final message
       // alone this time
-      const stats: ReadStats = { ...reader.stats, fullScan: usable === null, waitedMs: 0, partial: true };
+      const stats: ReadStats = { ...statsOf(reader), fullScan: usable === null, waitedMs: 0, partial: true };
       return { view: { ...notFoundView(), stats }, index: indexOf(reader, { path, options, info, head }) };
     }
     const target = syncTarget(options.lastAssistantMessage);
     const wait = await waitForFlush(reader, target, options);
-    const stats: ReadStats = { ...reader.stats, fullScan: usable === null, waitedMs: wait.waitedMs };
+    const stats: ReadStats = { ...statsOf(reader), fullScan: usable === null, waitedMs: wait.waitedMs };
     return { view: viewOf(reader.state, wait.synced, stats), index: indexOf(reader, { path, options, info, head }) };
   } finally {
     file.close();
   }
+}
+
+/** The reader's counts, and the over-long line it stopped inside, if it did. */
+function statsOf(reader: TranscriptReader): Omit<ReadStats, "fullScan" | "waitedMs"> {
+  if (!reader.inLongLine) return reader.stats;
+  return { ...reader.stats, longLine: { line: reader.lineCount + 1, bytes: reader.position - reader.consumed } };
+}
+
+/**
+ * Where an earlier read stopped inside the over-long line at `start`, with the line's first `keep` bytes and the last
+ * `keep` before `at` read again: what a read that went through the line in one go would hold of it, and classify it by.
+ */
+async function skippedLine(
+  file: Deno.FsFile,
+  start: number,
+  at: number,
+  { keep }: { keep: number },
+): Promise<SkippedLine> {
+  const head = await readBytesAt(file, start, Math.min(keep, at - start));
+  const from = Math.max(start, at - keep);
+  return { at, head, tail: await readBytesAt(file, from, at - from) };
 }
 
 function indexOf(
@@ -122,6 +149,8 @@ function indexOf(
     offset: reader.consumed,
     line: reader.lineCount,
     size: reader.position,
+    // inside a line over the limit: the next read goes on from where this one got, skipping the rest of it
+    ...(reader.inLongLine ? { longLine: { at: reader.position } } : {}),
     identity: identityOf(at.info, at.head),
     // the index holds no message text: the in-memory text of the current message stays here
     state: storedState(reader.state),
@@ -133,7 +162,10 @@ async function usablePrior(
   current: { path: string; includeSidechain: boolean; info: Deno.FileInfo; head: FileHead },
 ): Promise<TranscriptIndex | null> {
   const index = await readStoredIndex(prior);
-  return index !== null && staleReason(index, current) === null ? index : null;
+  if (index === null || staleReason(index, current) !== null) return null;
+  // an over-long line is read on from where it got, inside what the index saw: anything else is no index of ours
+  const long = index.longLine;
+  return long === undefined || (long.at > index.offset && long.at <= index.size) ? index : null;
 }
 
 /**
@@ -185,16 +217,17 @@ function endsLineAt(file: Deno.FsFile, head: Uint8Array, offset: number): boolea
   return file.readSync(byte) === 1 && byte[0] === 0x0a;
 }
 
-async function readHead(file: Deno.FsFile, length: number): Promise<Uint8Array> {
-  const head = new Uint8Array(length);
+/** Up to `length` bytes at `offset` (fewer at the end of the file). */
+async function readBytesAt(file: Deno.FsFile, offset: number, length: number): Promise<Uint8Array> {
+  const bytes = new Uint8Array(length);
   let at = 0;
-  await file.seek(0, Deno.SeekMode.Start);
+  await file.seek(offset, Deno.SeekMode.Start);
   while (at < length) {
-    const n = await file.read(head.subarray(at));
+    const n = await file.read(bytes.subarray(at));
     if (n === null || n === 0) break;
     at += n;
   }
-  return head.subarray(0, at);
+  return bytes.subarray(0, at);
 }
 
 /** The TurnView of a reducer state (replay builds one at each stop point). */

@@ -213,6 +213,8 @@ export function checkTranscriptIndex(v: unknown): TranscriptIndex | null {
   if (!isCount(offset) || !isCount(line) || !isCount(size) || !isObj(identity)) return null;
   const { ino, dev, headLen, headHash } = identity;
   if (!isNumberOrNull(ino) || !isNumberOrNull(dev) || !isCount(headLen) || !isString(headHash)) return null;
+  const longLine = v["longLine"];
+  if (longLine !== undefined && !(isObj(longLine) && isCount(longLine["at"]))) return null;
   const state = checkStoredState(v["state"]);
   if (state === null) return null;
   return {
@@ -222,6 +224,7 @@ export function checkTranscriptIndex(v: unknown): TranscriptIndex | null {
     offset,
     line,
     size,
+    ...(longLine === undefined ? {} : { longLine: { at: longLine["at"] as number } }),
     identity: { ino, dev, headLen, headHash },
     state,
   };

@@ -86,6 +86,11 @@ const index = fc.record({
   offset: field(count),
   line: field(count),
   size: field(count),
+  // absent in most indexes (and in every one an older build wrote)
+  longLine: fc.oneof(
+    { weight: 3, arbitrary: fc.constant(undefined) },
+    { weight: 1, arbitrary: field(fc.record({ at: field(count), extra: stray })) },
+  ),
   identity: field(fc.record({
     ino: field(orNull(fc.oneof(fc.nat(), fc.double({ noNaN: true, noDefaultInfinity: true })))),
     dev: field(orNull(fc.nat())),

@@ -4,7 +4,7 @@
  * what was appended since (the torn tail of the previous read is held in memory, not reread).
  */
 import { classifyLine, type ClassifyOptions, lineEntrypoint } from "./line_event.ts";
-import { LineScanner, type LineSink, type OversizeLine } from "./line_scanner.ts";
+import { LineScanner, type LineSink, type OversizeLine, type SkippedLine } from "./line_scanner.ts";
 import { classifyOversize } from "./oversize_line.ts";
 import { reduceEvent, withEntrypoint } from "./reducer.ts";
 import type { ReducerState } from "./reducer_state.ts";
@@ -155,19 +155,34 @@ export interface TranscriptReaderOptions extends ClassifyOptions {
   maxHeldBytes?: number;
   /** A buffer to read into, instead of one of `bufferBytes` (its length is the read size): a read again's. */
   buffer?: Uint8Array;
+  /**
+   * An earlier read stopped inside an over-long line that starts at `start`: go on from `inLine.at`, skipping the
+   * rest of that line (LineScannerOptions.inLine).
+   */
+  inLine?: SkippedLine;
 }
 
 export interface ReadAvailableOptions {
-  /** Most bytes to read in this call, in whole buffers (default: all there is). */
+  /** Most bytes to read in this call, in whole buffers (default: all there is), and on until it has made progress. */
   maxBytes?: number;
   /** Leave the tool results of earlier turns unparsed (see "Old tool results" below); for long reads. */
   skipOldResults?: boolean;
   /**
    * Stop once `now()` has reached `at`: looked at before each read after the first (one clock call a buffer), so a
-   * call always reads a buffer and ends at a whole buffer, like `maxBytes`.
+   * call always reads a buffer and ends at a whole buffer, like `maxBytes` (and reads on until it has made progress,
+   * as there).
    */
   until?: ReadDeadline;
 }
+
+/*
+ * Progress. A call cut short by `maxBytes` or `until` reads on, a buffer at a time, until it has made progress: a line
+ * has ended since where it began (`consumed` moved), or it is inside a line over the line limit, which it skips
+ * (`inLongLine`: the next call goes on from `position`, not from the line's start). Without this, a call that ends
+ * inside a line it began at would leave `consumed` where it was, and a next call cut short the same way (one buffer a
+ * call, under a small budget) would read the same bytes again, forever. It costs at most the line limit and a buffer
+ * more than the limits.
+ */
 
 /** A time on a clock: the reader stops reading once the clock has reached it. */
 export interface ReadDeadline {
@@ -195,10 +210,18 @@ const ENTRYPOINT_KEY = '"entrypoint"';
  */
 export const MAX_HELD_BYTES = 4 * 1024 * 1024;
 
-export type ReaderStats = Omit<ReadStats, "fullScan" | "waitedMs" | "skipped" | "rereadBytes"> & {
-  skipped: number;
-  rereadBytes: number;
-};
+export type ReaderStats =
+  & Omit<
+    ReadStats,
+    "fullScan" | "waitedMs" | "skipped" | "rereadBytes" | "oversizeAssistant" | "oversizeAssistantLine" | "longLine"
+  >
+  & {
+    skipped: number;
+    rereadBytes: number;
+    oversizeAssistant: number;
+    /** 0 while there is none. */
+    oversizeAssistantLine: number;
+  };
 
 /**
  * Old tool results. In a cold read of a long transcript most of the time went to JSON.parse of tool result lines
@@ -259,6 +282,8 @@ export class TranscriptReader implements LineSink {
     oversize: 0,
     skipped: 0,
     rereadBytes: 0,
+    oversizeAssistant: 0,
+    oversizeAssistantLine: 0,
   };
   /** Whether this read passes over old tool results (set by each readAvailable). */
   #skipping = false;
@@ -280,12 +305,21 @@ export class TranscriptReader implements LineSink {
     this.#maxLineBytes = options.maxLineBytes;
     this.#maxHeldBytes = options.maxHeldBytes ?? MAX_HELD_BYTES;
     const at = { start: options.start, startLine: options.startLine ?? 0 };
-    this.#scanner = new LineScanner(
-      options.maxLineBytes === undefined ? at : { ...at, maxLineBytes: options.maxLineBytes },
-    );
+    const scan = options.maxLineBytes === undefined ? at : { ...at, maxLineBytes: options.maxLineBytes };
     this.#buffer = options.buffer ?? new Uint8Array(options.bufferBytes ?? READ_BUFFER_BYTES);
-    this.#position = options.start;
+    this.#scanner = new LineScanner({ ...scan, ...(options.inLine === undefined ? {} : { inLine: options.inLine }) });
+    this.#position = options.inLine !== undefined && options.inLine.at > options.start
+      ? options.inLine.at
+      : options.start;
     this.state = options.state;
+  }
+
+  /**
+   * The read has stopped inside a line over the line limit, which it skips: the next read must go on from `position`
+   * (where the line has been read to), with the line's start at `consumed` (the index records both).
+   */
+  get inLongLine(): boolean {
+    return this.#scanner.skipping;
   }
 
   /** Offset just past the last complete line: where the next index starts. */
@@ -304,10 +338,11 @@ export class TranscriptReader implements LineSink {
   }
 
   /**
-   * Reads what was appended, up to about `maxBytes` (whole buffers) in this call, or until `until`. Returns the bytes
-   * read; a read cut short ends at the last whole line like any other (`consumed`), and the next call goes on from
-   * there. The state is settled when it returns: every line that was passed over and can still matter has been read
-   * again.
+   * Reads what was appended, up to about `maxBytes` (whole buffers) in this call, or until `until`, and on until it
+   * has made progress ("Progress" above). Returns the bytes read; a read cut short ends at the last whole line like
+   * any other (`consumed`), and the next call goes on from there, or, inside a line over the limit (`inLongLine`), from
+   * `position`. The state is settled when it returns: every line that was passed over and can still matter has been
+   * read again.
    *
    * Two buffers take turns: the next read is under way while the bytes of the last one are split into lines and
    * parsed, so the file's reads (async ops, each a round trip to a worker thread) overlap the work on their bytes
@@ -317,6 +352,7 @@ export class TranscriptReader implements LineSink {
     const maxBytes = options.maxBytes ?? Infinity;
     this.#skipping = options.skipOldResults === true && this.#settling === null;
     await this.#file.seek(this.#position, Deno.SeekMode.Start);
+    const began = this.#scanner.consumed;
     let total = 0;
     let current = this.#buffer;
     let pending: Promise<number | null> | null = maxBytes > 0 ? this.#file.read(current) : null;
@@ -328,9 +364,8 @@ export class TranscriptReader implements LineSink {
       const filled = current;
       current = filled === this.#buffer ? this.#spareBuffer() : this.#buffer;
       pending = total < maxBytes && !pastDeadline(options.until) ? this.#file.read(current) : null;
-      this.#readStart = { offset: this.#scanner.consumed, line: this.#scanner.lines };
       try {
-        this.#scanner.feed(filled.subarray(0, n), this);
+        this.#feed(filled.subarray(0, n));
       } catch (error) {
         // the read under way still lands in the other buffer: let it settle before the error goes up
         await pending?.catch(() => null);
@@ -346,11 +381,31 @@ export class TranscriptReader implements LineSink {
         await this.#file.seek(this.#position + (landed ?? 0), Deno.SeekMode.Start);
         pending = pending === null ? null : Promise.resolve(landed);
       }
+      // cut short before any progress (see "Progress" above): one more buffer
+      if (pending === null && this.#scanner.consumed === began && !this.#scanner.skipping) {
+        pending = this.#file.read(current);
+      }
     }
     this.stats.bytesRead += total;
     this.#skipping = false;
     if (this.#passedOver !== null) await this.#settle(this.#passedOver, this.#buffer);
     return total;
+  }
+
+  /**
+   * Feeds one read's bytes. A read that begins inside a line (held, or skipped as over-long) is fed in two parts, the
+   * end of that line and the rest, so that the lines after it note where they can be read again from just past it
+   * (`#readStart`, PassedOver.offset), not from that line's start: a read again never reads an over-long line again.
+   */
+  #feed(bytes: Uint8Array): void {
+    this.#readStart = { offset: this.#scanner.consumed, line: this.#scanner.lines };
+    const nl = this.#scanner.pendingBytes > 0 ? bytes.indexOf(0x0a) : -1;
+    if (nl !== -1 && nl + 1 < bytes.length) {
+      this.#scanner.feed(bytes.subarray(0, nl + 1), this);
+      bytes = bytes.subarray(nl + 1);
+      this.#readStart = { offset: this.#scanner.consumed, line: this.#scanner.lines };
+    }
+    this.#scanner.feed(bytes, this);
   }
 
   /** The second buffer, made when a read first follows another (an empty read touches none of its pages). */
@@ -399,7 +454,13 @@ export class TranscriptReader implements LineSink {
       this.stats.oversize++;
     }
     const before = this.state;
-    this.state = reduceEvent(before, classifyOversize(line, this.#classify), lineNo);
+    const event = classifyOversize(line, this.#classify);
+    if (event.kind === "assistant" && this.#settling === null) {
+      // read from its head and tail only: a checklist or a call in the rest of it is not seen (errors.log says so)
+      this.stats.oversizeAssistant++;
+      this.stats.oversizeAssistantLine = lineNo;
+    }
+    this.state = reduceEvent(before, event, lineNo);
     this.#applied(before, false);
   }
 

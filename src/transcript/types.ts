@@ -23,6 +23,18 @@ export interface ReadStats {
   /** Lines longer than the reader's limit, skipped without decoding. */
   oversize: number;
   /**
+   * Of those, assistant lines: read from their first and last 8 KiB only (their text there, their calls' ids and
+   * names), so a checklist or a call in the rest of them is not seen. The reader always gives it (0 when none was).
+   */
+  oversizeAssistant?: number;
+  /** The number of the newest such line (0 when none). */
+  oversizeAssistantLine?: number;
+  /**
+   * The read stopped inside a line over the limit, which it skips (the index records how far it got, and the next
+   * read goes on from there): the line's number and the bytes of it read so far.
+   */
+  longLine?: { line: number; bytes: number };
+  /**
    * Tool result lines of an earlier turn that a long read left unparsed (see transcript_reader.ts, "Old tool
    * results"); the reader always gives it (0 when none was), a view built without a read may not.
    */

@@ -14,6 +14,7 @@ import { UnsafeFileError } from "../../store/safe_file.ts";
 import { pruneStateIfDue } from "../../store/prune_state.ts";
 import { readTurnView, type ReadTurnViewResult } from "../../transcript/read_view.ts";
 import type { ReadDeadline } from "../../transcript/transcript_reader.ts";
+import { DEFAULT_KEEP_BYTES, DEFAULT_MAX_LINE_BYTES } from "../../transcript/line_scanner.ts";
 import type { TurnView } from "../../transcript/types.ts";
 import type { HookDefinition, HookIo } from "../contract.ts";
 import type { StopPayload } from "./payload.ts";
@@ -35,11 +36,15 @@ const PRUNE_MARGIN_MS = 300;
 /** Below this much budget left, pruning waits for a later stop (the day is not claimed). */
 const PRUNE_MIN_MS = 50;
 
+/** The reader's line limit, as errors.log says it. */
+const MIB_OF_LINE = `${DEFAULT_MAX_LINE_BYTES / (1024 * 1024)} MiB`;
+
 /**
  * The share of the budget left when the transcript is read, less the final message's wait (`syncMs`), that the read of
- * a backlog may take; past it the read stops at the end of its buffer and saves its progress like one past
- * MAX_READ_BYTES_PER_STOP. The rest is the margin for that buffer, the lines a long read left unparsed and reads again
- * (up to MAX_HELD_BYTES), the decision, the state write, the log lines and the answer.
+ * a backlog may take; past it the read stops at the end of its buffer (or reads on, up to the 1 MiB line limit, until
+ * it has made progress: TranscriptReader, "Progress") and saves its progress like one past MAX_READ_BYTES_PER_STOP.
+ * The rest is the margin for that buffer, the lines a long read left unparsed and reads again (up to MAX_HELD_BYTES),
+ * the decision, the state write, the log lines and the answer.
  */
 export const READ_SHARE_OF_BUDGET = 0.5;
 
@@ -88,18 +93,29 @@ export const STOP_HOOK: HookDefinition<StopPayload, Prepared, SessionState, Stop
     const until = { at: io.elapsed() + transcriptReadMs(budgetLeft(io), io.config.syncMs), now: io.elapsed };
     const read = await readTranscript(payload, state.index, { config: io.config, home: io.paths.home, until });
     if (read.refused !== null) await io.error(`${read.refused}; decided from the final message`, "transcript");
-    if (read.view?.stats.partial) {
+    const where = JSON.stringify(payload.transcript_path ?? "");
+    const stats = read.view?.stats;
+    if (stats?.partial) {
+      // inside a line over the limit, the index keeps how far it got: the next stop goes on from there too
+      const long = stats.longLine;
+      const inside = long === undefined ? "" : `, inside line ${long.line}, over the ${MIB_OF_LINE} line limit ` +
+        `(${long.bytes} bytes of it read so far), which is skipped`;
       await io.error(
-        `read ${read.view.stats.bytesRead} bytes of ${JSON.stringify(payload.transcript_path ?? "")}, as much as ` +
-          "one stop reads in its bytes and time; decided from the final message, and the next stop goes on from there",
+        `read ${stats.bytesRead} bytes of ${where}, as much as one stop reads in its bytes and time${inside}; ` +
+          "decided from the final message, and the next stop goes on from there",
         "transcript",
       );
     }
-    if (read.view && read.view.stats.malformed > 0) {
+    if (stats?.oversizeAssistant) {
       await io.error(
-        `${read.view.stats.malformed} malformed line(s) skipped in ${JSON.stringify(payload.transcript_path ?? "")}`,
+        `${stats.oversizeAssistant} assistant line(s) of ${where} over the ${MIB_OF_LINE} line limit (the newest, ` +
+          `line ${stats.oversizeAssistantLine}) could not be parsed: only their first and last ` +
+          `${DEFAULT_KEEP_BYTES / 1024} KiB were read, so a checklist or a call in the rest of them is not seen`,
         "transcript",
       );
+    }
+    if (stats && stats.malformed > 0) {
+      await io.error(`${stats.malformed} malformed line(s) skipped in ${where}`, "transcript");
     }
     return { state: { ...state, index: read.index }, prepared: { ...prepared, view: read.view } };
   },

@@ -90,3 +90,109 @@ Deno.test("hook stop on a backlog past its read time: progress saved each stop, 
     await removeSandbox(box);
   }
 });
+
+Deno.test("hook stop on a line longer than a stop reads: each stop goes on inside it, and the open item after it blocks", async () => {
+  const box = await makeSandbox();
+  try {
+    const transcript = join(box.claudeProjects, "p", "t.jsonl");
+    await Deno.mkdir(join(transcript, ".."), { recursive: true });
+    const FINAL = "Task A is done.";
+    // an assistant line of 2.5 MiB (over the 1 MiB line limit, over four stops' reads), then a turn with an open item
+    const long = line({
+      type: "assistant",
+      uuid: "a0",
+      message: { id: "m0", role: "assistant", content: [{ type: "text", text: "z".repeat(2.5 * 1024 * 1024) }] },
+    });
+    const lines = [
+      line({ type: "user", message: { role: "user", content: "build the thing" }, promptId: "p0", uuid: "u0" }),
+      long,
+      line({ type: "user", message: { role: "user", content: "do tasks A and B" }, promptId: "p1", uuid: "u1" }),
+      line({
+        type: "assistant",
+        uuid: "a1",
+        message: {
+          id: "m1",
+          role: "assistant",
+          content: [{
+            type: "tool_use",
+            id: "t1",
+            name: "TodoWrite",
+            input: { todos: [{ content: "task A", status: "completed" }, { content: "task B", status: "pending" }] },
+          }],
+        },
+      }),
+      line({
+        type: "user",
+        message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "ok" }] },
+      }),
+      line({
+        type: "assistant",
+        uuid: "a2",
+        message: { id: "m2", role: "assistant", content: [{ type: "text", text: FINAL }] },
+      }),
+    ];
+    await Deno.writeTextFile(transcript, lines.join(""));
+    const lineStart = lines[0]!.length;
+    const payload = JSON.stringify({
+      hook_event_name: "Stop",
+      session_id: "s1",
+      transcript_path: transcript,
+      cwd: "/tmp",
+      stop_hook_active: false,
+      last_assistant_message: FINAL,
+    });
+    const env = envFrom(box.env);
+    // as above: each stop's read is past its deadline at its first look, so it reads one buffer, and on only to make
+    // progress
+    let t = 1_000_000;
+    const elapsed = () => (t += 10_000);
+    const now = () => 1_000_000;
+    const indexes: { offset: number; longLine?: { at: number } }[] = [];
+    let last = "";
+    for (let stop = 0; stop < 8; stop++) {
+      let stdout = "";
+      await runHook("stop", {
+        env,
+        paths: box.paths,
+        readStdin: () => Promise.resolve(payload),
+        writeStdout: (text) => void (stdout += text),
+        now,
+        elapsed,
+        budgetStartedAt: elapsed(),
+        startedAt: now(),
+      });
+      const [file] = [...Deno.readDirSync(box.paths.state)].filter((e) => e.name.endsWith(".json"));
+      const index = JSON.parse(await readText(join(box.paths.state, file!.name))).index;
+      indexes.push(index);
+      last = stdout;
+      if (index.offset === lines.join("").length) break;
+    }
+    const inside = indexes.filter((i) => i.longLine !== undefined);
+    assert.ok(inside.length >= 2, `inside the long line over several stops: ${JSON.stringify(indexes)}`);
+    for (const i of inside) assert.equal(i.offset, lineStart, "the index stays at the line's start");
+    const ats = inside.map((i) => i.longLine!.at);
+    assert.ok(ats.every((a, k) => k === 0 || a > ats[k - 1]!), `each stop goes on from the last: ${ats}`);
+    const reason = JSON.parse(last).reason as string;
+    assert.equal(JSON.parse(last).decision, "block");
+    assert.match(reason, /task B/, "the open item after the long line is seen");
+    const errors = await readText(join(box.cliffhanger, "errors.log"));
+    const skipping = errors.match(
+      new RegExp(
+        "transcript: read \\d+ bytes of .*, as much as one stop reads in its bytes and time, inside line 2, over the " +
+          "1 MiB line limit \\(\\d+ bytes of it read so far\\), which is skipped; decided from the final message, " +
+          "and the next stop goes on from there",
+        "g",
+      ),
+    );
+    assert.equal(skipping?.length, inside.length, errors);
+    assert.match(
+      errors,
+      new RegExp(
+        "transcript: 1 assistant line\\(s\\) of .* over the 1 MiB line limit \\(the newest, line 2\\) could not " +
+          "be parsed: only their first and last 8 KiB were read",
+      ),
+    );
+  } finally {
+    await removeSandbox(box);
+  }
+});
