@@ -8,7 +8,7 @@
 import { parse as parseJsonc, type ParseError, parseProblem, positionOf } from "./jsonc.ts";
 import * as z from "./zod.ts";
 import type { EnvReader } from "./env.ts";
-import { coerceEnv, type ConfigValues, DEFAULT_CONFIG, ENV_KEYS } from "./config_check.ts";
+import { coerceEnv, type ConfigValues, DEFAULT_CONFIG, ENV_KEYS, forceObserve, LENIENT_KEYS } from "./config_check.ts";
 
 export { DEFAULT_CONFIG, ENV_KEYS };
 
@@ -116,14 +116,22 @@ export interface LoadedConfig {
   config: Config;
   /** Problems found (bad file, bad env value); each was replaced by its default. */
   problems: string[];
+  /** Why observe mode is forced on (a file that cannot be parsed, a bad value of a lenient setting), or null. */
+  observeBecause: string | null;
 }
 
 /**
  * Merge defaults, the config file text (null: no file) and the environment. A bad value never stops a hook:
- * it is reported in `problems` and the default is used.
+ * it is reported in `problems` and the default is used. A file that cannot be parsed, or a bad value of a setting
+ * that makes the hooks more lenient (LENIENT_KEYS), also turns observe mode on, with `observeBecause` saying why.
  */
 export function loadConfig(fileText: string | null, env: EnvReader, filePath = "config.jsonc"): LoadedConfig {
   const problems: string[] = [];
+  // the first reason found to run the blocking hooks in observe mode
+  let observeBecause: string | null = null;
+  const lenient = (key: string, because: string) => {
+    if (LENIENT_KEYS.includes(key as keyof ConfigValues)) observeBecause ??= because;
+  };
   let fromFile: Record<string, unknown> = {};
   if (fileText !== null && fileText.trim() !== "") {
     const errors: ParseError[] = [];
@@ -135,8 +143,10 @@ export function loadConfig(fileText: string | null, env: EnvReader, filePath = "
     });
     if (errors.length > 0) {
       problems.push(`Cannot parse "${filePath}": ${parseProblem(fileText, errors[0]!)}`);
+      observeBecause = `"${filePath}" cannot be parsed`;
     } else if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
       problems.push(`Cannot use "${filePath}": the top level must be an object`);
+      observeBecause = `"${filePath}" is not an object`;
     } else {
       fromFile = parsed as Record<string, unknown>;
       // the last copy counts, as JSON.parse reads it (and Claude Code its settings): said, so it is not a surprise
@@ -161,7 +171,10 @@ export function loadConfig(fileText: string | null, env: EnvReader, filePath = "
     }
     const result = field.safeParse(value);
     if (result.success) merged[key] = value;
-    else problems.push(`Bad value for "${key}" in "${filePath}": ${result.error.issues[0]?.message ?? "invalid"}`);
+    else {
+      problems.push(`Bad value for "${key}" in "${filePath}": ${result.error.issues[0]?.message ?? "invalid"}`);
+      lenient(key, `"${key}" in "${filePath}" is not a value it takes`);
+    }
   }
   for (const [name, key] of Object.entries(ENV_KEYS)) {
     const raw = env(name);
@@ -170,7 +183,11 @@ export function loadConfig(fileText: string | null, env: EnvReader, filePath = "
     const shape = ConfigSchema.shape as Record<string, z.ZodMiniType>;
     const result = value === undefined ? null : shape[key]!.safeParse(value);
     if (result?.success) merged[key] = value;
-    else problems.push(`Bad value for ${name}: "${raw}"`);
+    else {
+      problems.push(`Bad value for ${name}: "${raw}"`);
+      lenient(key, `${name} is not a value it takes`);
+    }
   }
-  return { config: ConfigSchema.parse(merged), problems };
+  const loaded = { config: ConfigSchema.parse(merged), problems, observeBecause: null };
+  return observeBecause === null ? loaded : forceObserve(loaded, observeBecause);
 }

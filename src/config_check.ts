@@ -167,10 +167,31 @@ export function envBudgetMs(raw: string | undefined): number {
   return value !== undefined && CONFIG_CHECKS.budgetMs(value) ? value as number : DEFAULT_CONFIG.budgetMs;
 }
 
+/**
+ * The settings that make the hooks more lenient. A config that cannot be read or parsed, or a value of one of these
+ * that is not one the setting takes, could be hiding any of them: the blocking hooks then run in observe mode
+ * (`observeBecause`), never stricter than the user asked (docs/configuration.md, "A broken config").
+ */
+export const LENIENT_KEYS: readonly (keyof ConfigValues)[] = ["observe", "disable", "loopBypass", "attended"];
+
 export interface LoadedConfig {
   config: ConfigValues;
   /** Problems found (bad file, bad env value); each was replaced by its default. */
   problems: string[];
+  /**
+   * Why `config.observe` is true whatever the file and the environment say (the file cannot be read or parsed, or
+   * a value of a LENIENT_KEYS setting is not one it takes), or null.
+   */
+  observeBecause: string | null;
+}
+
+/** The loaded config in observe mode, `because` said (the first reason found is kept). */
+export function forceObserve<L extends LoadedConfig>(loaded: L, because: string): L {
+  return {
+    ...loaded,
+    config: { ...loaded.config, observe: true },
+    observeBecause: loaded.observeBecause ?? because,
+  };
 }
 
 /**
@@ -212,7 +233,7 @@ export function loadConfigFast(fileText: string | null, env: EnvReader): LoadedC
     // zod's output: arrays are copies, every other value is itself
     config[key] = value === undefined ? DEFAULT_CONFIG[key] : Array.isArray(value) ? [...value] : value;
   }
-  return { config: config as unknown as ConfigValues, problems: [] };
+  return { config: config as unknown as ConfigValues, problems: [], observeBecause: null };
 }
 
 /** An environment value as the key's type: a boolean word, a decimal number, or the trimmed text. */

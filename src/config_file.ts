@@ -2,7 +2,7 @@
 import { readRegularText, UnsafeFileError } from "./store/safe_file.ts";
 import { dirname } from "./path.ts";
 import type { EnvReader } from "./env.ts";
-import { loadConfigFast, type LoadedConfig } from "./config_check.ts";
+import { forceObserve, loadConfigFast, type LoadedConfig } from "./config_check.ts";
 
 /** Largest config.jsonc read (a config is a few hundred bytes). */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -17,6 +17,7 @@ export interface ConfigFile extends LoadedConfig {
 /**
  * Never throws: an unreadable file is `readProblem`, a bad one is in `problems`. A config without a problem is read
  * by config_check.ts's hand-written checks; one with a problem loads the zod schema (config.ts) for its messages.
+ * A file that is there but cannot be read may hold `observe` or `disable`: observe mode is on (`observeBecause`).
  */
 export async function readConfigFile(path: string, env: EnvReader): Promise<ConfigFile> {
   let text: string | null = null;
@@ -34,5 +35,6 @@ export async function readConfigFile(path: string, env: EnvReader): Promise<Conf
     readProblem = `Cannot read "${path}": ${detail}${defaults ? "; using the defaults" : ""}`;
   }
   const loaded = loadConfigFast(text, env) ?? (await import("./config.ts")).loadConfig(text, env, path);
-  return { ...loaded, exists: text !== null, readProblem };
+  const file = { ...loaded, exists: text !== null, readProblem };
+  return readProblem === null ? file : forceObserve(file, `"${path}" cannot be read`);
 }

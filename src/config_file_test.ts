@@ -9,7 +9,13 @@ Deno.test("readConfigFile(): missing → defaults; present → merged with the e
   try {
     const path = join(dir, "config.jsonc");
     const missing = await readConfigFile(path, envFrom({}));
-    assert.deepEqual(missing, { config: DEFAULT_CONFIG, problems: [], exists: false, readProblem: null });
+    assert.deepEqual(missing, {
+      config: DEFAULT_CONFIG,
+      problems: [],
+      observeBecause: null,
+      exists: false,
+      readProblem: null,
+    });
 
     await Deno.writeTextFile(path, '{ "max": 2, // two\n }');
     const present = await readConfigFile(path, envFrom({ CLIFFHANGER_OBSERVE: "1" }));
@@ -23,7 +29,9 @@ Deno.test("readConfigFile(): missing → defaults; present → merged with the e
     const unreadable = await readConfigFile(folder, envFrom({}));
     assert.equal(unreadable.exists, false);
     assert.match(unreadable.readProblem ?? "", /^Cannot read ".*folder\.jsonc": /);
-    assert.deepEqual(unreadable.config, DEFAULT_CONFIG);
+    // a config that is there but cannot be read may hold observe: the defaults, in observe mode
+    assert.deepEqual(unreadable.config, { ...DEFAULT_CONFIG, observe: true });
+    assert.match(unreadable.observeBecause ?? "", /^".*folder\.jsonc" cannot be read$/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

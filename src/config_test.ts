@@ -48,10 +48,13 @@ Deno.test("loadConfig() reports a broken file and bad values, and keeps the defa
   assert.equal(broken.problems[0], 'Cannot parse "/h/config.jsonc": 1:10: invalid JSON: value expected');
   // an unquoted key, the commonest typo, is named as such rather than by the parser's code
   const bare = loadConfig("{ observe: true }", envFrom({}), "/h/config.jsonc");
-  assert.equal(bare.config.observe, false);
   assert.deepEqual(bare.problems, [
     'Cannot parse "/h/config.jsonc": 1:3: invalid JSON: property names must be in double quotes: write "observe"',
   ]);
+  // a file that cannot be parsed may hold observe (it does here): observe mode, said why, never stricter
+  assert.equal(bare.config.observe, true);
+  assert.equal(bare.observeBecause, '"/h/config.jsonc" cannot be parsed');
+  assert.equal(loadConfig("[1]", envFrom({}), "/h/c.jsonc").observeBecause, '"/h/c.jsonc" is not an object');
 
   const bad = loadConfig(
     `{"max": -1, "colour": "red"}`,
@@ -63,6 +66,27 @@ Deno.test("loadConfig() reports a broken file and bad values, and keeps the defa
   assert.equal(bad.problems.length, 3);
   assert.ok(bad.problems.some((p) => p.includes('Unknown key "colour"')));
   assert.ok(bad.problems.some((p) => p.includes("CLIFFHANGER_SYNC_MS")));
+  assert.equal(bad.observeBecause, null, "a bad max or syncMs is its default, no more");
+});
+
+Deno.test("loadConfig(): a value a lenient setting (observe, disable, loopBypass, attended) does not take is observe mode", () => {
+  const cases: [string | null, Record<string, string>, string][] = [
+    [null, { CLIFFHANGER_OBSERVE: "garbage" }, "CLIFFHANGER_OBSERVE is not a value it takes"],
+    ['{ "observe": false }', { CLIFFHANGER_OBSERVE: "maybe" }, "CLIFFHANGER_OBSERVE is not a value it takes"],
+    [null, { CLIFFHANGER_DISABLE: "please" }, "CLIFFHANGER_DISABLE is not a value it takes"],
+    [null, { CLIFFHANGER_LOOP_BYPASS: "y" }, "CLIFFHANGER_LOOP_BYPASS is not a value it takes"],
+    ['{ "attended": "block" }', { CLIFFHANGER_ATTENDED: "watch" }, "CLIFFHANGER_ATTENDED is not a value it takes"],
+    ['{ "observe": "yes" }', {}, '"observe" in "/h/config.jsonc" is not a value it takes'],
+    ['{ "loopBypass": 1 }', {}, '"loopBypass" in "/h/config.jsonc" is not a value it takes'],
+  ];
+  for (const [file, env, because] of cases) {
+    const loaded = loadConfig(file, envFrom(env), "/h/config.jsonc");
+    assert.equal(loaded.config.observe, true, `${file} ${JSON.stringify(env)}`);
+    assert.equal(loaded.observeBecause, because);
+    assert.equal(loaded.problems.length, 1, "the bad value is said as before");
+  }
+  const fine = loadConfig('{ "observe": false, "attended": "block" }', envFrom({ CLIFFHANGER_LOOP_BYPASS: "0" }));
+  assert.deepEqual([fine.config.observe, fine.observeBecause], [false, null]);
 });
 
 Deno.test("loadConfig(): a key given twice is reported, and its last copy counts (docs/configuration.md)", () => {

@@ -172,6 +172,32 @@ Deno.test("status and doctor list the same config problems, an unknown key with 
     assert.doesNotMatch(doctor["config"]?.fix ?? "", /defaults meanwhile/);
   }));
 
+Deno.test("a config.jsonc that cannot be parsed: the Stop hook answers nothing, status and doctor say observe mode and why", () =>
+  withTempHome(async (home) => {
+    await Deno.mkdir(join(home, ".cliffhanger"), { recursive: true });
+    // the observe week's line with a bare key: the observe it asks for cannot be read, so nothing may block
+    await Deno.writeTextFile(join(home, ".cliffhanger", "config.jsonc"), "{ observe: true }");
+    const stdin = JSON.stringify({
+      session_id: "s",
+      hook_event_name: "Stop",
+      last_assistant_message: "Two of five call sites migrated. Want me to continue with the rest?",
+    });
+    const hook = await runCli(["hook", "stop"], { home, stdin });
+    assert.deepEqual([hook.code, hook.stdout], [0, ""]);
+    assert.match(
+      await Deno.readTextFile(join(home, ".cliffhanger", "errors.log")),
+      /config: observe mode: ".*config\.jsonc" cannot be parsed, so the stop and pretool hooks decide and log/,
+    );
+    const status = await runCli(["status"], { home });
+    assert.match(status.stdout, /^mode: observe \(".*config\.jsonc" cannot be parsed: nothing is blocked or denied/m);
+    const json = JSON.parse((await runCli(["status", "--json"], { home })).stdout);
+    assert.equal(json.mode, "observe");
+    assert.match(json.observeBecause, /config\.jsonc" cannot be parsed$/);
+    const checks = byId(JSON.parse((await runCli(["doctor", "--json"], { home })).stdout).checks);
+    assert.match(checks["switches"]!.detail, /observe mode is on because ".*config\.jsonc" cannot be parsed/);
+    assert.match(checks["config"]!.fix ?? "", /the stop and pretool hooks run in observe mode/);
+  }));
+
 Deno.test("status shows the anti-loop guard's and the prompt hook's settings; doctor checks the quirk files", () =>
   withTempHome(async (home) => {
     await Deno.mkdir(join(home, ".cliffhanger"), { recursive: true });

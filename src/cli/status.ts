@@ -77,6 +77,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     disabled,
     switches,
     mode: config.observe ? "observe" : "block",
+    observeBecause: switches.observeBecause,
     attended: config.attended,
     continueVia: config.continueVia,
     cap: config.max,
@@ -142,8 +143,11 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       }${report.on && !report.registered ? ", but registered nowhere it can see, so no hook runs (run install)" : ""}`,
     );
   }
+  const because = switches.observeBecause === null
+    ? ""
+    : ` (${switches.observeBecause}: nothing is blocked or denied until it is fixed)`;
   lines.push(
-    `mode: ${report.mode}; attended: ${config.attended}; continue via: ${config.continueVia}; ` +
+    `mode: ${report.mode}${because}; attended: ${config.attended}; continue via: ${config.continueVia}; ` +
       `cap: ${config.max} per user turn; sync wait: ${config.syncMs} ms`,
   );
   lines.push(

@@ -1,7 +1,8 @@
 /**
  * `config`: the config problems status shows (facts.ts), with a fix that names where each was set. A bad environment
  * variable is fixed where Claude Code's environment is set, not in config.jsonc; a bad value in the file is passed
- * over by itself, and a file that cannot be read or parsed is ignored whole.
+ * over by itself, and a file that cannot be read or parsed is ignored whole (and puts the blocking hooks in observe
+ * mode: it may hold `observe`).
  */
 import type { Check } from "./checks.ts";
 
@@ -30,7 +31,7 @@ export function checkConfig(c: ConfigFacts): Check {
     fixes.push(
       inFile.some((p) => /^Cannot (read|parse|load|use) /.test(p))
         ? `fix ${c.path}: as it is, the whole file is ignored and every setting has its default (the environment ` +
-          "still applies)"
+          "still applies), except that the stop and pretool hooks run in observe mode, blocking nothing"
         : `fix ${c.path}: each bad value or unknown key is ignored (its default applies)${
           inFile.some((p) => /^Key "[^"]*" is given more than once/.test(p))
             ? ", a key given more than once takes its last value"

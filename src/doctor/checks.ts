@@ -459,6 +459,8 @@ export interface Switches {
   disableEnv: boolean;
   disableConfig: boolean;
   observe: boolean;
+  /** Why a broken config put the blocking hooks in observe mode (config_check.ts, LENIENT_KEYS), or null. */
+  observeBecause: string | null;
   loopBypass: boolean;
 }
 
@@ -481,7 +483,12 @@ export function checkSwitches(s: Switches): Check {
     notes.push(`${s.stallOffFile} exists: silent tool stalls are not nudged`);
     fixes.push(`rm ${s.stallOffFile}`);
   }
-  if (s.observe) {
+  if (s.observe && s.observeBecause !== null) {
+    notes.push(
+      `observe mode is on because ${s.observeBecause}: decisions are logged, nothing is blocked or denied`,
+    );
+    fixes.push("fix the config problem the config check names: blocking is back once the config reads");
+  } else if (s.observe) {
     notes.push("observe mode is on: decisions are logged, nothing is blocked or denied");
     fixes.push('unset CLIFFHANGER_OBSERVE / set "observe": false when the observe week is over');
   }
@@ -511,7 +518,8 @@ export function checkErrors(s: ErrorsSummary): Check {
       s.newest.join(" | ")
     }`,
     fix: `read ${s.path}: each line says which hook met what; a line ending in "allowed" is a call that failed open ` +
-      "and let the action through, a config line one that was worked around (a bad value gets its default, a file that cannot be parsed is ignored)",
+      "and let the action through, a config line one that was worked around (a bad value gets its default, a file that cannot be parsed is ignored " +
+      "and puts the stop and pretool hooks in observe mode)",
   };
 }
 

@@ -120,6 +120,7 @@ Deno.test("switches: each switch that softens or stops the hooks is a warning th
     disableEnv: false,
     disableConfig: false,
     observe: false,
+    observeBecause: null,
     loopBypass: false,
   };
   assert.equal(checkSwitches(none).status, "ok");
@@ -129,6 +130,7 @@ Deno.test("switches: each switch that softens or stops the hooks is a warning th
     disableEnv: true,
     disableConfig: true,
     observe: true,
+    observeBecause: null,
     loopBypass: true,
   });
   assert.equal(all.status, "warn");
@@ -145,6 +147,15 @@ Deno.test("switches: each switch that softens or stops the hooks is a warning th
     assert.ok(all.detail.includes(said), said);
   }
   assert.match(all.fix ?? "", /cliffhanger-bin on/);
+  // a broken config's observe mode says why, and the fix is the config, not the end of an observe week
+  const broken = checkSwitches({ ...none, observe: true, observeBecause: '"/h/config.jsonc" cannot be parsed' });
+  assert.equal(broken.status, "warn");
+  assert.match(
+    broken.detail,
+    /observe mode is on because "\/h\/config\.jsonc" cannot be parsed: decisions are logged/,
+  );
+  assert.match(broken.fix ?? "", /fix the config problem/);
+  assert.doesNotMatch(broken.fix ?? "", /observe week/);
 });
 
 Deno.test("errors: recent errors.log lines are a warning with the newest shown; none is ok", () => {

@@ -117,6 +117,7 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
     // the environment wins over the file: say the one that has the effect
     disableConfig: config.disable && !disableEnv,
     observe: config.observe,
+    observeBecause: read.observeBecause,
     loopBypass: config.loopBypass,
   };
   const homeInScope = inScope("write", paths.root);

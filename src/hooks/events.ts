@@ -11,26 +11,35 @@ import type { AnyHookDefinition } from "./contract.ts";
  * call does not compile and evaluate the Stop guard's transcript reader; the specifiers are literals, so
  * `deno bundle` includes them (it gives each a chunk, whose import scripts/bundle_hidden.ts then hides from
  * `deno run`'s start-up graph; `deno task compile` embeds every chunk). `disabledBy` is a config switch that turns
- * the event off (like the off switch: nothing read, nothing logged).
+ * the event off (like the off switch: nothing read, nothing logged). `blocks`: the event can block or deny, so a
+ * broken config's observe mode (config_check.ts, LENIENT_KEYS) is said in errors.log for it.
  */
 export const HOOK_EVENTS = {
   stop: {
     summary: "Stop / SubagentStop guard: block an early stop, allow a finished or blocked one",
     load: async (): Promise<AnyHookDefinition> => (await import("./stop/hook.ts")).STOP_HOOK,
     disabledBy: null,
+    blocks: true,
   },
   prompt: {
     summary: "UserPromptSubmit: wall clock, terse nudge and model quirks as additionalContext; never blocks",
     load: async (): Promise<AnyHookDefinition> => (await import("./prompt/hook.ts")).PROMPT_HOOK,
     disabledBy: null,
+    blocks: false,
   },
   pretool: {
     summary: "PreToolUse anti-loop guard: warns, then denies a retry burst or a short cycle of identical calls",
     load: async (): Promise<AnyHookDefinition> => (await import("./pretool/hook.ts")).PRETOOL_HOOK,
     disabledBy: (config: Config) => config.loopBypass,
+    blocks: true,
   },
 } as const satisfies Record<
   string,
-  { summary: string; load: () => Promise<AnyHookDefinition>; disabledBy: ((config: Config) => boolean) | null }
+  {
+    summary: string;
+    load: () => Promise<AnyHookDefinition>;
+    disabledBy: ((config: Config) => boolean) | null;
+    blocks: boolean;
+  }
 >;
 export type HookName = keyof typeof HOOK_EVENTS;

@@ -5,7 +5,8 @@
  *      goes to errors.log (CLIFFHANGER_DISABLE is looked at before it: nothing at all happens)
  *   2. config.jsonc (a bounded read of a regular file) and the environment; the budget becomes the configured one
  *   3. config `disable` (and the event's own switch), the off switch: answer nothing, log nothing; else config
- *      problems to errors.log, the event's modules load and stdin is read
+ *      problems to errors.log (with, for an event that blocks, the observe mode a broken config puts it in), the
+ *      event's modules load and stdin is read
  *   4. the payload: empty, not JSON, not an object, another event, a session_id that is not a non-empty string →
  *      allowed, said in errors.log (untrusted: one rule for every event); then validated
  *   5. the event's reads before its lock (prepare), then its state under the session lock: read, the reads that need
@@ -57,13 +58,16 @@ export async function runHook(name: HookName, deps: HookDeps): Promise<HookOutco
   // is read it is CLIFFHANGER_BUDGET_MS (or the default); then the configured one, from the same start.
   const budgetStartedAt = deps.budgetStartedAt ?? (deps.elapsed ?? monotonic)();
   const outcome = await failOpen(async (budget) => {
-    const { config, problems, readProblem } = await readConfigFile(deps.paths.config, deps.env);
+    const { config, problems, readProblem, observeBecause } = await readConfigFile(deps.paths.config, deps.env);
     budget.setBudget(config.budgetMs);
     if (config.disable || event.disabledBy?.(config) === true || await pathExists(deps.paths.off)) {
       return ALLOW_SILENTLY;
     }
     for (const problem of readProblem === null ? problems : [readProblem, ...problems]) {
       await appendError(deps.paths.errors, "config", problem);
+    }
+    if (observeBecause !== null && event.blocks) {
+      await appendError(deps.paths.errors, "config", observeLine(observeBecause));
     }
     // loading the hook's modules is inside the budget: a module that fails to load allows, like any error
     const [definition, stdinText] = await Promise.all([event.load(), deps.readStdin(MAX_STDIN_BYTES)]);
@@ -105,6 +109,12 @@ export async function runHook(name: HookName, deps: HookDeps): Promise<HookOutco
   }
   await writeAnswer(deps, where, outcome.stdout);
   return outcome;
+}
+
+/** The errors.log line for a call a broken config put in observe mode (config_check.ts, LENIENT_KEYS). */
+export function observeLine(because: string): string {
+  return `observe mode: ${because}, so the stop and pretool hooks decide and log but block and deny nothing until ` +
+    "it is fixed";
 }
 
 /** The answer to stdout; a closed stdout (nobody is reading) goes to errors.log, and the hook still exits 0. */

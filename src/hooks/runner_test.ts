@@ -208,3 +208,40 @@ Deno.test("runner: a log.jsonl that cannot be appended to costs the line, said i
       "the denial is still sent",
     );
   }));
+
+Deno.test("runner: a config that cannot be parsed, or a bad value of a lenient setting, puts stop and pretool in observe mode", () =>
+  withHome(async (home) => {
+    const root = join(home, ".cliffhanger");
+    await Deno.mkdir(root, { recursive: true });
+    const offer = (session: string) =>
+      JSON.stringify({ session_id: session, hook_event_name: "Stop", last_assistant_message: "Want me to go on?" });
+    const pretool = (session: string) =>
+      JSON.stringify({ session_id: session, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: {} });
+    const logged = async () =>
+      (await Deno.readTextFile(join(root, "log.jsonl"))).trim().split("\n").map((l) => JSON.parse(l));
+    // the observe week's line with a JSON5 key: not parsed, so the `observe` it holds cannot be seen
+    await Deno.writeTextFile(join(root, "config.jsonc"), "{ observe: true }");
+    assert.equal((await call(home, "stop", offer("a"))).stdout, "", "decided and logged, answered nothing");
+    let log = await logged();
+    assert.deepEqual([log.at(-1).action, log.at(-1).observe], ["block", true]);
+    for (let i = 0; i < 4; i++) assert.equal((await call(home, "pretool", pretool("p"))).stdout, "");
+    log = await logged();
+    assert.deepEqual([log.at(-1).action, log.at(-1).observe], ["deny", true]);
+    const errors = await Deno.readTextFile(join(root, "errors.log"));
+    assert.match(errors, /config: observe mode: ".*config\.jsonc" cannot be parsed, so the stop and pretool hooks/);
+    // the prompt hook never blocks: only the parse problem is said for it
+    await Deno.remove(join(root, "errors.log"));
+    await call(home, "prompt", JSON.stringify({ session_id: "q", prompt: "hi" }));
+    assert.doesNotMatch(await Deno.readTextFile(join(root, "errors.log")), /observe mode/);
+
+    // a value of observe, disable, loopBypass or attended the setting does not take, from the environment or the file
+    await Deno.writeTextFile(join(root, "config.jsonc"), '{ "max": 2 }');
+    for (const [env, file] of [[{ CLIFFHANGER_OBSERVE: "garbage" }, null], [{}, '{ "disable": "yes" }']] as const) {
+      if (file !== null) await Deno.writeTextFile(join(root, "config.jsonc"), file);
+      assert.equal((await call(home, "stop", offer(`b${file === null}`), env)).stdout, "", JSON.stringify(env));
+      assert.equal((await logged()).at(-1).observe, true);
+    }
+    // a bad value of another setting keeps blocking (that value gets its default)
+    await Deno.writeTextFile(join(root, "config.jsonc"), '{ "max": "two" }');
+    assert.match((await call(home, "stop", offer("c"))).stdout, /"decision":"block"/);
+  }));

@@ -35,6 +35,17 @@ async function healthy(box: Sandbox): Promise<void> {
   assert.equal(checkContract("pretool", await callHook(box, "pretool", PRETOOL)), null);
 }
 
+/** healthy() with a config that cannot be parsed: the stop is decided and logged in observe mode, not blocked. */
+async function observed(box: Sandbox): Promise<void> {
+  const stop = await callHook(box, "stop", OFFER(`observed-${++turn}`));
+  assert.equal(checkContract("stop", stop), null, "a broken config blocks nothing");
+  const last = JSON.parse((await readText(box.paths.log)).trim().split("\n").at(-1)!);
+  assert.deepEqual([last.action, last.observe], ["block", true], "decided and logged, in observe mode");
+  assert.ok(checkContract("prompt", await callHook(box, "prompt", PROMPT)) !== null, "the next prompt is answered");
+  assert.equal(checkContract("pretool", await callHook(box, "pretool", PRETOOL)), null);
+  assert.match(await readText(box.paths.errors), /config: observe mode: .*cannot be parsed/);
+}
+
 async function failsOpen(box: Sandbox, name: HookName, stdin: string, paths = box.paths): Promise<void> {
   const result = await callHook(box, name, stdin, { paths });
   checkContract(name, result);
@@ -173,7 +184,7 @@ Deno.test("fault: corrupt state, loop history, prompt state, log and config → 
     await Deno.writeTextFile(join(state, "s.prompt.json"), '{"v":99}');
     await Deno.writeTextFile(box.paths.log, '{"ts":"torn\n\u0000\u0000not json\n');
     await Deno.writeTextFile(box.paths.config, '{ "max": "three", // comment\n "nope": 1, ');
-    await healthy(box);
+    await observed(box);
     const errors = await readText(box.paths.errors);
     assert.match(errors, /Corrupt state file/);
     assert.match(errors, /Corrupt loop state file|Unreadable loop state/);
@@ -188,12 +199,12 @@ Deno.test("fault: corrupt state, loop history, prompt state, log and config → 
   }
 });
 
-Deno.test("fault: a config nested deeper than the parser reads → defaults, reported; the hooks still answer", async () => {
+Deno.test("fault: a config nested deeper than the parser reads → defaults in observe mode, reported; the hooks still answer", async () => {
   const box = await makeSandbox();
   try {
     await Deno.mkdir(box.cliffhanger, { recursive: true });
     await Deno.writeTextFile(box.paths.config, "[".repeat(200_000));
-    await healthy(box);
+    await observed(box);
     assert.match(
       await readText(box.paths.errors),
       /config: Cannot parse .*config\.jsonc": 1:257: invalid JSON: arrays and objects nested deeper than 256 levels/,
