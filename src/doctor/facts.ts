@@ -79,7 +79,7 @@ export interface Facts {
 }
 
 export interface RelayFit {
-  /** A relay folder is configured, or one is beside the project. */
+  /** A relay folder is configured (relayDir, CLIFFHANGER_RELAY_DIR), or the project's `relay/` has its ACTIVE file. */
   inUse: boolean;
   /** The folder a stop here waits on (the configured one, else `<project>/relay`), or null without a project. */
   dir: string | null;

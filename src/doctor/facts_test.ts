@@ -35,6 +35,26 @@ Deno.test("relayFit: a Stop timeout under the wait plus headroom gets the warnin
   );
 });
 
+Deno.test("relayFit: a project's folder that is only called relay (no ACTIVE, nothing configured) is not the relay", async () => {
+  const project = await Deno.makeTempDir();
+  try {
+    const config = { relayMaxWaitS: 570, relayDir: "" };
+    // a Go package named relay: no mailbox, no session waits on it
+    await Deno.mkdir(join(project, "relay"));
+    await Deno.writeTextFile(join(project, "relay", "relay.go"), "package relay\n");
+    const plain = await relayFit(config, project, [stopFile("Stop", 60)]);
+    assert.deepEqual([plain.inUse, plain.warning, plain.needS], [false, null, null]);
+    assert.equal(checkTimeouts([stopFile("Stop", 60)], 10_000, plain.warning).status, "ok");
+    // switched on (relay on writes ACTIVE): its wait must fit
+    await Deno.writeTextFile(join(project, "relay", "ACTIVE"), "relay on\n");
+    const on = await relayFit(config, project, [stopFile("Stop", 60)]);
+    assert.equal(on.inUse, true);
+    assert.match(on.warning ?? "", /does not fit under the Stop hook's timeout, 60 s/);
+  } finally {
+    await Deno.remove(project, { recursive: true });
+  }
+});
+
 Deno.test("gatherFacts: CLIFFHANGER_DISABLE is named once, as the environment, not also as the config key", async () => {
   const home = await Deno.makeTempDir();
   try {

@@ -1,10 +1,15 @@
 /** Whether the relay's wait fits under the Stop hook's registered timeout (for `status` and `doctor`). */
-import { join } from "../path.ts";
+import { relayDirFor, relayPaths } from "./paths.ts";
 import { pathExists } from "../store/exists.ts";
 
-/** The relay is in use here: a folder configured (relayDir), or a `relay/` folder beside the project. */
+/**
+ * The relay is in use here: a folder configured (relayDir, CLIFFHANGER_RELAY_DIR), or the project's own `relay/`
+ * switched on (its ACTIVE file, which `relay on` writes). A project's folder that merely happens to be called `relay`
+ * (a Go package, say) holds no session open, so its wait is nobody's concern.
+ */
 export async function relayInUse(config: { relayDir: string }, project: string | null): Promise<boolean> {
-  return config.relayDir.trim() !== "" || (project !== null && await pathExists(join(project, "relay")));
+  if (config.relayDir.trim() !== "") return true;
+  return project !== null && await pathExists(relayPaths(relayDirFor(project, "")).active);
 }
 
 /** Seconds to keep between the end of the wait and the hook's timeout (startup, the guard, the last poll). */
