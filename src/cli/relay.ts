@@ -45,7 +45,8 @@ const SUBS: Record<Sub, CommandSpec> = {
   off: {
     name: "relay off",
     usage: "relay off [--dir DIR]",
-    summary: "End the relay: creates STOP, which beats ACTIVE; a waiting hook lets its session end at the next poll.",
+    summary: "End the relay: creates STOP, which beats ACTIVE; a waiting hook lets its session end at the next poll. " +
+      "Where there is no relay folder it is already off: nothing is created.",
     flags: { ...DIR_FLAG },
   },
   send: {
@@ -310,8 +311,24 @@ async function hookWillNotSee(ctx: CliContext, dir: string, configured: string):
   return warnings;
 }
 
+/** Something is at `path`; false only when nothing is (a refusal, outside the scope, throws). */
+async function present(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return false;
+    throw e;
+  }
+}
+
 async function off(ctx: CliContext, paths: RelayPaths): Promise<number> {
-  await Deno.mkdir(paths.dir, { recursive: true });
+  // no folder, no ACTIVE: nothing waits on it, so it is already off. A mistyped --dir must not become a new mailbox
+  // (send refuses one whose parent is missing; off has nothing to do at all)
+  if (!(await present(paths.dir))) {
+    ctx.out(`relay off: already off (no relay folder ${paths.dir}); nothing created\n`);
+    return 0;
+  }
   await writeFileAtomic(paths.stop, `relay off at ${ctx.now().toISOString()}\n`, {
     mode: 0o644,
     label: "relay switch",

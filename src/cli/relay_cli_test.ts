@@ -131,6 +131,11 @@ Deno.test("relay (CLI): usage errors exit 2; --help everywhere", async () => {
     /^cliffhanger-bin: relay send: no folder to hold the relay folder ".*typo\/deep\/relay"; check --dir.*\n$/,
   );
   assert.equal(await Deno.stat(join(project, "typo")).catch(() => null), null);
+  // off on a mistyped --dir: nothing waits on a folder that is not there, so it is already off, and nothing is made
+  const offTypo = await runCli(["relay", "off", "--dir", typo], { home, cwd: project });
+  assert.deepEqual([offTypo.code, offTypo.stderr], [0, ""]);
+  assert.equal(offTypo.stdout, `relay off: already off (no relay folder ${typo}); nothing created\n`);
+  assert.equal(await Deno.stat(join(project, "typo")).catch(() => null), null);
   // a file where a folder above should be: the same one line
   await Deno.writeTextFile(join(project, "afile"), "");
   const file = await runCli(["relay", "send", "x", "--dir", join(project, "afile", "relay")], { home, cwd: project });
