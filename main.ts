@@ -164,15 +164,18 @@ export async function main(argv: string[]): Promise<number> {
     if (homeProblem !== null) throw new UsageError(homeProblem);
     return await command.run(cliContext(), rest);
   } catch (e) {
+    // a path outside the scope is named with the one rebuild flag that covers it, told by this run's folders
+    const paths = homePaths(readEnv);
+    const roots = { cliffhangerHome: paths.root, claudeDir: paths.claudeDir };
     if (e instanceof UsageError || e instanceof CommandError) {
-      writeStderr(`cliffhanger-bin: ${scopeText(e.message)}\n`);
+      writeStderr(`cliffhanger-bin: ${scopeText(e.message, roots)}\n`);
       return e.exitCode;
     }
     if (e instanceof Deno.errors.NotCapable) {
-      writeStderr(`cliffhanger-bin: ${scopeText(e.message)}\n`);
+      writeStderr(`cliffhanger-bin: ${scopeText(e.message, roots)}\n`);
       return 1;
     }
-    writeStderr(`cliffhanger-bin: internal error: ${scopeText(e instanceof Error ? e.message : String(e))}\n`);
+    writeStderr(`cliffhanger-bin: internal error: ${scopeText(e instanceof Error ? e.message : String(e), roots)}\n`);
     return 1;
   }
 }

@@ -27,7 +27,9 @@ export async function readConfigFile(path: string, env: EnvReader): Promise<Conf
     text = await readRegularText(path, { maxBytes: MAX_CONFIG_BYTES, within: dirname(path), label: "config file" });
   } catch (e) {
     const detail = e instanceof Deno.errors.NotCapable
-      ? "it is outside this binary's permission scope (rebuild for it: deno task compile --cliffhanger-home DIR)"
+      ? `it is outside this binary's permission scope (rebuild for it: deno task compile --cliffhanger-home ${
+        dirname(path)
+      })`
       : e instanceof Error
       ? e.message
       : String(e);

@@ -19,16 +19,52 @@ export class CommandError extends Error {
 }
 
 /**
+ * The folders a refused path is told apart by, to name the one rebuild flag that covers it: the cliffhanger home
+ * (`--cliffhanger-home`), Claude Code's folder (`--claude-dir`) and the settings files a command edits (`--settings`).
+ * Each is an absolute path; any may be left out.
+ */
+export interface ScopeRoots {
+  cliffhangerHome?: string;
+  claudeDir?: string;
+  settingsFiles?: readonly string[];
+}
+
+/** Every flag that widens the scopes: the advice for a path none of the roots tells apart. */
+const EVERY_FLAG = "deno task compile --home DIR, --claude-dir DIR, --cliffhanger-home DIR, --settings PATH or " +
+  "--relay-dir DIR";
+
+/**
+ * The `deno task compile` flag that puts `path` in scope: `--settings PATH` for a settings file (its temp and lock
+ * files, or a folder above it: the user's own, in Claude Code's folder, is `--claude-dir DIR`), `--cliffhanger-home
+ * DIR` for a path in the cliffhanger home, `--claude-dir DIR` for one in Claude Code's folder, else every flag.
+ */
+export function rebuildFlag(path: string, roots: ScopeRoots = {}): string {
+  const within = (root: string | undefined): root is string =>
+    root !== undefined && (path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`));
+  const file = path.replace(/\.cliffhanger-(?:tmp|lock)$/, "");
+  const userSettings = roots.claudeDir === undefined ? null : `${roots.claudeDir.replace(/\/+$/, "")}/settings.json`;
+  if (file === userSettings) return `deno task compile --claude-dir ${roots.claudeDir}`;
+  const settings = roots.settingsFiles?.find((f) => f === file || f.startsWith(`${path.replace(/\/+$/, "")}/`)) ??
+    (/(?:^|\/)settings(?:\.local)?\.json$/.test(file) ? file : undefined);
+  if (settings !== undefined) return `deno task compile --settings ${settings}`;
+  if (within(roots.cliffhangerHome)) return `deno task compile --cliffhanger-home ${roots.cliffhangerHome}`;
+  if (within(roots.claudeDir)) return `deno task compile --claude-dir ${roots.claudeDir}`;
+  return EVERY_FLAG;
+}
+
+/**
  * Deno's permission message ("Requires read access to "/x", run again with the --allow-read flag"; in a compiled
  * binary "…, specify the required permissions during compilation using `deno compile --allow-read`") in our words:
- * the binary runs with fixed scopes, so the flag advice is wrong for a user. The path is kept; the advice is the rebuild.
+ * the binary runs with fixed scopes, so the flag advice is wrong for a user. The path is kept; the advice is the
+ * rebuild, with the one flag that covers the path where `roots` tell it (rebuildFlag).
  */
-export function scopeText(text: string): string {
+export function scopeText(text: string, roots: ScopeRoots = {}): string {
   return text.replace(
     /Requires (read|write|run|env|net) access to ("[^"]*"|[^,\s]+), (?:run again with the --allow-\w+ flag|specify the required permissions during compilation using `deno compile --allow-\w+`)/g,
     (_m, kind: string, what: string) =>
-      `${what} is outside this binary's ${kind} scope (rebuild for it: deno task compile --home DIR, --claude-dir ` +
-      "DIR, --cliffhanger-home DIR, --settings PATH or --relay-dir DIR; a checkout install: deno task cli install again)",
+      `${what} is outside this binary's ${kind} scope (rebuild for it: ${
+        rebuildFlag(what.replace(/^"|"$/g, ""), roots)
+      }; a checkout install: deno task cli install again)`,
   );
 }
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { scopeText } from "./errors.ts";
+import { rebuildFlag, scopeText } from "./errors.ts";
 
 Deno.test("scopeText: Deno's permission advice becomes ours, the path kept; other text is left alone", () => {
   assert.equal(
@@ -21,4 +21,40 @@ Deno.test("scopeText: a compiled binary's wording of the refusal (deno compile a
     scopeText('Cannot read "/x/c.jsonc": Requires read access to "/x/c.jsonc", run again with the --allow-read flag'),
   );
   assert.doesNotMatch(scopeText(standalone), /deno compile --allow/);
+});
+
+Deno.test("scopeText: with the run's folders, the one rebuild flag for the refused path is named, not all five", () => {
+  const roots = { cliffhangerHome: "/h/.cliffhanger", claudeDir: "/h/.claude" };
+  const refused = (path: string) => `Requires write access to "${path}", run again with the --allow-write flag`;
+  assert.equal(
+    scopeText(`Cannot create "/t/off": ${refused("/t")}`, { ...roots, cliffhangerHome: "/t" }),
+    'Cannot create "/t/off": "/t" is outside this binary\'s write scope (rebuild for it: deno task compile ' +
+      "--cliffhanger-home /t; a checkout install: deno task cli install again)",
+  );
+  const table: [string, string][] = [
+    ["/h/.cliffhanger/locks/s.lock", "deno task compile --cliffhanger-home /h/.cliffhanger"],
+    ["/h/.cliffhanger", "deno task compile --cliffhanger-home /h/.cliffhanger"],
+    // the user's settings file (its temp and lock files too) is Claude Code's folder; another one is --settings
+    ["/h/.claude/settings.json", "deno task compile --claude-dir /h/.claude"],
+    ["/h/.claude/settings.json.cliffhanger-lock", "deno task compile --claude-dir /h/.claude"],
+    ["/p/.claude/settings.json", "deno task compile --settings /p/.claude/settings.json"],
+    ["/p/.claude/settings.local.json.cliffhanger-tmp", "deno task compile --settings /p/.claude/settings.local.json"],
+    ["/h/.claude/projects/x/t.jsonl", "deno task compile --claude-dir /h/.claude"],
+    // a path none of them covers: every flag, as before
+    [
+      "/elsewhere/x",
+      "deno task compile --home DIR, --claude-dir DIR, --cliffhanger-home DIR, --settings PATH or --relay-dir DIR",
+    ],
+    [
+      "/h/.cliffhangerx/y",
+      "deno task compile --home DIR, --claude-dir DIR, --cliffhanger-home DIR, --settings PATH or --relay-dir DIR",
+    ],
+  ];
+  for (const [path, flag] of table) assert.equal(rebuildFlag(path, roots), flag, path);
+  // a settings file named by its command (a link's target, a folder above it) is --settings too
+  assert.equal(
+    rebuildFlag("/dots/claude", { settingsFiles: ["/dots/claude/mine.json"] }),
+    "deno task compile --settings /dots/claude/mine.json",
+  );
+  assert.doesNotMatch(scopeText(refused("/h/.cliffhanger/off"), roots), /--claude-dir|--settings|--relay-dir/);
 });

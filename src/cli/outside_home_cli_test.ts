@@ -51,6 +51,12 @@ Deno.test("a runtime CLIFFHANGER_HOME outside the scope: status, doctor and stat
     assert.equal(off.code, 1);
     assert.match(off.stderr, /outside this binary's write scope \(rebuild for it: deno task compile/);
     assert.doesNotMatch(off.stderr, /run again with the --allow/);
+    // the one flag for the path refused, the home, with that home: not every rebuild flag there is
+    assert.ok(
+      off.stderr.includes(`(rebuild for it: deno task compile --cliffhanger-home ${off.outside}; a checkout install`),
+      off.stderr,
+    );
+    assert.doesNotMatch(off.stderr, /--claude-dir|--settings|--relay-dir/);
   }));
 
 Deno.test("a hook in a home outside the scope fails open and says why on stderr, the one channel left", () =>
@@ -68,6 +74,24 @@ Deno.test("a hook in a home outside the scope fails open and says why on stderr,
     assert.equal(run.stdout, "", "allowed: nothing decided");
     assert.match(run.stderr, /errors\.log not written: .* is outside this binary's permission scope/);
     assert.match(run.stderr, /deno task compile --cliffhanger-home/);
+    // every line names the home's flag, with the home, and only that one
+    assert.ok(run.stderr.includes(`deno task compile --cliffhanger-home ${run.outside}`), run.stderr);
+    assert.doesNotMatch(run.stderr, /--claude-dir|--settings|--relay-dir|--cliffhanger-home DIR/);
+  }));
+
+Deno.test("install --project DIR under the binary's fixed scope names --settings for that file, the one flag", () =>
+  withTempHome(async (home) => {
+    const project = join(home, "proj");
+    await Deno.mkdir(project);
+    // scoped as the compiled binary is (a bare install), run with --project
+    const run = await runCli(["install", "--project", project], { home, scopeArgs: ["install"] });
+    assert.equal(run.code, 1, run.stderr);
+    const file = join(project, ".claude", "settings.json");
+    assert.ok(
+      run.stderr.includes(`(rebuild for it: deno task compile --settings ${file}; a checkout install`),
+      run.stderr,
+    );
+    assert.doesNotMatch(run.stderr, /--cliffhanger-home|--claude-dir|--relay-dir|--home DIR/);
   }));
 
 Deno.test("replay from a checkout reads the path it is given; a missing one says it does not exist", () =>

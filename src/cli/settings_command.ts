@@ -117,10 +117,24 @@ export async function runSettingsCommand(
   const { edit, warning, beforeWrite } = await options.makeEdit(parsed, hooks, settingsPath);
   let launcher: LauncherChange | null = null;
   if (!dryRun && beforeWrite) {
-    await applySettingsEdit({ settingsPath, paths: ctx.paths, edit, dryRun: true, now: ctx.now() });
+    await applySettingsEdit({
+      settingsPath,
+      paths: ctx.paths,
+      claudeDir: ctx.paths.claudeDir,
+      edit,
+      dryRun: true,
+      now: ctx.now(),
+    });
     launcher = await beforeWrite();
   }
-  const result = await applySettingsEdit({ settingsPath, paths: ctx.paths, edit, dryRun, now: ctx.now() });
+  const result = await applySettingsEdit({
+    settingsPath,
+    paths: ctx.paths,
+    claudeDir: ctx.paths.claudeDir,
+    edit,
+    dryRun,
+    now: ctx.now(),
+  });
   if (warning !== null) ctx.err(`cliffhanger-bin: warning: ${warning}\n`);
   ctx.out(
     parsed.values["json"] === true

@@ -98,6 +98,9 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
   const settingsPaths = [
     ...new Set([...claudeReadsHere(paths, cwd), ...input.extraSettings]),
   ];
+  // a path outside the scope is named with the rebuild flag that covers it
+  const roots = { cliffhangerHome: paths.root, claudeDir: paths.claudeDir, settingsFiles: settingsPaths };
+  const scoped = (text: string) => scopeText(text, roots);
   const settings = await inspectSettings(settingsPaths);
   // what enables a plugin is the settings Claude Code reads (user, project, local), not a file named to look at
   const claudeReads = new Set(claudeReadsHere(paths, cwd));
@@ -139,12 +142,12 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
     stallOn: !stallKillSwitch(env, config, stallOffFile),
     config,
     configExists: read.exists,
-    configReadProblem: read.readProblem === null ? null : scopeText(read.readProblem),
+    configReadProblem: read.readProblem === null ? null : scoped(read.readProblem),
     // a zone that is not one is a bad value too, whichever names it (the schema takes any string)
     configProblems: [
       ...configProblems(read, Object.keys(ConfigSchema.shape)),
       ...[zone.problem, fileZone].filter((p) => p !== null),
-    ].map(scopeText),
+    ].map(scoped),
     settings,
     missingNamed: settings.filter((f) =>
       f.exists === false && input.extraSettings.includes(f.path) && !claudeReads.has(f.path) &&
@@ -159,10 +162,10 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
     pluginProblem: plugins.problem,
     registrations,
     relay: await relayFit(config, env("CLAUDE_PROJECT_DIR") || cwd, registrations),
-    quirks: (({ used, problems }) => ({ used, problems: problems.map(scopeText) }))(await quirkFilesReport(paths.root)),
+    quirks: (({ used, problems }) => ({ used, problems: problems.map(scoped) }))(await quirkFilesReport(paths.root)),
     zone: { zone: zone.zone, problem: zone.problem },
     rules: {
-      files: rules.files.map((f) => (f.error ? { ...f, error: scopeText(f.error) } : f)),
+      files: rules.files.map((f) => (f.error ? { ...f, error: scoped(f.error) } : f)),
       escape: rules.escape.length,
       blocker: rules.blocker.length,
       earlyStop: rules.earlyStop.length,

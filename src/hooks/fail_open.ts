@@ -10,7 +10,6 @@
  * nothing is written; else the deadline moves to the budget plus COMMITTED_GRACE_MS, which only a call stuck after
  * its commit (a blocked write) reaches.
  */
-import { scopeText } from "../errors.ts";
 import { appendError } from "../store/errors_log.ts";
 import { releaseHeldLocks } from "../store/lock.ts";
 import { ALLOW_SILENTLY, type BudgetTimer, type HookOutcome } from "./contract.ts";
@@ -113,8 +112,9 @@ export async function failOpen(
   } catch (e) {
     // the body may still be running and holding a session lock: free it, the process is about to exit
     if (e instanceof BudgetExceededError) releaseHeldLocks();
-    // a path outside the binary's scope: say so, with the rebuild, not only Deno's "Requires read access"
-    const error = e instanceof Deno.errors.NotCapable ? `${e.name}: ${scopeText(e.message)}; allowed` : e;
+    // a path outside the binary's scope: say so, with the rebuild (appendError names its flag from the home), not
+    // only Deno's "Requires read access"
+    const error = e instanceof Deno.errors.NotCapable ? `${e.name}: ${e.message}; allowed` : e;
     await Promise.race([
       appendError(options.errorsLog, options.name, error),
       new Promise((resolve) => AbortSignal.timeout(ERROR_LINE_WAIT_MS).addEventListener("abort", resolve)),

@@ -4,7 +4,7 @@
  */
 import { readRegularBytes } from "../store/safe_file.ts";
 import { dirname } from "node:path";
-import { CommandError, scopeText } from "../errors.ts";
+import { CommandError, type ScopeRoots, scopeText } from "../errors.ts";
 import { settingsLockFile, settingsTempPath } from "../permissions.ts";
 import { writeFileAtomic } from "../store/atomic.ts";
 import { LockTimeoutError, withLock } from "../store/lock.ts";
@@ -18,6 +18,8 @@ export interface ApplyOptions {
   /** The settings file as named by the user (absolute). */
   settingsPath: string;
   paths: Pick<HomePaths, "backups" | "locks">;
+  /** Claude Code's folder: a refusal of the user's settings file there names `--claude-dir` (errors.ts). */
+  claudeDir?: string;
   /** The pure edit: current text (empty for a missing file) to new text. */
   edit(text: string): EditResult;
   /** Compute the diff, write nothing. */
@@ -56,7 +58,11 @@ export interface ApplyResult {
 const BOM = "\uFEFF";
 
 export async function applySettingsEdit(options: ApplyOptions): Promise<ApplyResult> {
-  const target = await io(`Cannot resolve "${options.settingsPath}"`, () => resolveSymlinks(options.settingsPath));
+  const target = await io(
+    `Cannot resolve "${options.settingsPath}"`,
+    () => resolveSymlinks(options.settingsPath),
+    { settingsFiles: [options.settingsPath], ...claudeDirOf(options) },
+  );
   if (options.dryRun) {
     const result = await editOnce(options, target, "diff");
     // a dry run says what the real one would do: a missing folder it may not create stops it the same way
@@ -123,13 +129,16 @@ async function editOnce(options: ApplyOptions, target: string, mode: Mode): Prom
   if (mode === "check" || !result.changed) return { ...base, changed: result.changed, backup: null, diff: null };
 
   const now = options.now ?? new Date();
-  const backup = current === null
-    ? null
-    : await io("Cannot write a backup", () => writeBackup(options.paths.backups, target, current.bytes, now));
+  const backup = current === null ? null : await io(
+    "Cannot write a backup",
+    () => writeBackup(options.paths.backups, target, current.bytes, now),
+    { cliffhangerHome: dirname(options.paths.backups) },
+  );
   try {
     await io(
       `Cannot write "${target}"`,
       () => writeSettings(target, (hasBom ? BOM : "") + result.newText, current?.mode),
+      { settingsFiles: [target], ...claudeDirOf(options) },
     );
   } catch (e) {
     // The file is unchanged, so its backup is only clutter.
@@ -231,7 +240,7 @@ async function readSettings(target: string): Promise<CurrentFile | null> {
   } catch {
     throw new CommandError(`Invalid settings file ${target}: not UTF-8 text; nothing was written`);
   }
-  const info = await io(`Cannot read "${target}"`, () => Deno.stat(target));
+  const info = await io(`Cannot read "${target}"`, () => Deno.stat(target), { settingsFiles: [target] });
   const mode = (info.mode ?? 0o600) & 0o777;
   // a settings file made read-only on purpose is not replaced behind the user's back
   if ((mode & 0o200) === 0) {
@@ -242,13 +251,20 @@ async function readSettings(target: string): Promise<CurrentFile | null> {
   return { bytes, text, mode };
 }
 
-/** Run a file operation, turning its failure into a one-line CommandError. */
-async function io<T>(what: string, body: () => Promise<T>): Promise<T> {
+function claudeDirOf(options: ApplyOptions): ScopeRoots {
+  return options.claudeDir === undefined ? {} : { claudeDir: options.claudeDir };
+}
+
+/**
+ * Run a file operation, turning its failure into a one-line CommandError; a path outside the scope is named with the
+ * rebuild flag for what the operation touches (`roots`).
+ */
+async function io<T>(what: string, body: () => Promise<T>, roots: ScopeRoots): Promise<T> {
   try {
     return await body();
   } catch (e) {
     if (e instanceof CommandError) throw e;
-    throw new CommandError(`${what}: ${scopeText(message(e))}`);
+    throw new CommandError(`${what}: ${scopeText(message(e), roots)}`);
   }
 }
 

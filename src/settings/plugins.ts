@@ -49,7 +49,7 @@ export async function inspectPlugins(
   try {
     text = await readRegularText(list, { maxBytes: MAX_LIST_BYTES, label: "plugin list" });
   } catch (e) {
-    return { reports: [], problem: scopeText(`${list}: cannot read: ${firstLine(e)}`) };
+    return { reports: [], problem: scopeText(`${list}: cannot read: ${firstLine(e)}`, { claudeDir }) };
   }
   if (text === null) return { reports: [], problem: null };
   const installs = parseInstalls(text);

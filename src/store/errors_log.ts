@@ -12,7 +12,9 @@ export const MAX_LINE_CHARS = 500;
 export const MAX_BYTES = 1024 * 1024;
 
 export async function appendError(path: string, where: string, error: unknown, now = new Date()): Promise<void> {
-  const detail = scopeText(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+  // errors.log is in the cliffhanger home: a refusal there names --cliffhanger-home (no path module: a string cut)
+  const roots = { cliffhangerHome: path.slice(0, Math.max(1, path.lastIndexOf("/"))) };
+  const detail = scopeText(error instanceof Error ? `${error.name}: ${error.message}` : String(error), roots);
   let line = `${now.toISOString()} ${where}: ${escapeControls(detail.replaceAll(/[\r\n]+/g, " | "))}`;
   if (line.length > MAX_LINE_CHARS) line = `${line.slice(0, MAX_LINE_CHARS - 1)}…`;
   try {
@@ -25,7 +27,7 @@ export async function appendError(path: string, where: string, error: unknown, n
     // the home itself is broken or outside the binary's scope: stderr is the one channel left (Claude Code keeps a
     // hook's stderr in its debug log, `claude --debug`); the hook still answers
     const why = e instanceof Deno.errors.NotCapable
-      ? `${path} is outside this binary's permission scope (rebuild: deno task compile --cliffhanger-home DIR)`
+      ? `${path} is outside this binary's permission scope (rebuild: deno task compile --cliffhanger-home ${roots.cliffhangerHome})`
       : `${path}: ${escapeControls(e instanceof Error ? e.message : String(e)).slice(0, 200)}`;
     writeStderr(`cliffhanger-bin: ${line} [errors.log not written: ${why}]\n`);
   }
