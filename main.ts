@@ -101,9 +101,12 @@ export async function main(argv: string[]): Promise<number> {
     if (topic !== undefined && topic !== "hook" && Object.hasOwn(COMMANDS, topic)) {
       const [command, help] = await Promise.all([COMMANDS[topic]!.load(), import("./src/cli/help.ts")]);
       try {
-        writeStdout(help.commandHelp(command, rest.slice(1)));
+        // `help relay bogus` fails as `relay bogus` does; `help stats extra` as `stats extra` does
+        const text = help.commandHelp(command, rest.slice(1));
+        const extra = help.extraHelpWord(command, rest.slice(1));
+        if (extra !== null) throw extra;
+        writeStdout(text);
       } catch (e) {
-        // `help relay bogus` fails as `relay bogus` does
         if (!(e instanceof UsageError)) throw e;
         writeStderr(`cliffhanger-bin: ${e.message}\n`);
         return e.exitCode;
@@ -114,6 +117,13 @@ export async function main(argv: string[]): Promise<number> {
     if (topic === "hook") {
       const event = rest[1];
       if (event === undefined || event.startsWith("-")) return await hookCommand(["--help"]);
+      const extra = rest.slice(2).find((a) => !a.startsWith("-"));
+      if (Object.hasOwn(HOOK_EVENTS, event) && extra !== undefined) {
+        writeStderr(
+          `cliffhanger-bin: help hook ${event}: unexpected argument "${extra}"; see "cliffhanger-bin hook ${event} --help"\n`,
+        );
+        return 2;
+      }
       if (Object.hasOwn(HOOK_EVENTS, event)) return await hookCommand([event, "--help"]);
       const { hookNameHint } = await import("./src/cli/event_hint.ts");
       writeStderr(

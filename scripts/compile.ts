@@ -183,7 +183,7 @@ options:
   --output PATH           where the binary goes (default: dist/cliffhanger-bin)
   --target TRIPLE         cross-compile for another platform
   --no-bundle             compile main.ts as it is, without bundling first
-  --dry-run               print the deno bundle and deno compile commands, build nothing
+  --dry-run               print the deno bundle and deno compile commands on stdout, build nothing
   -h, --help              show this help
 
 DENORT_BIN=PATH uses a local denort (Deno 2.9.6's runtime) instead of downloading it, for air-gapped builds.
@@ -217,21 +217,23 @@ if (import.meta.main) {
     }
   }
   const dryRun = Deno.args.includes("--dry-run");
+  // a dry run's commands are its output (stdout, for a script to read); a build's are progress (stderr)
+  const say = dryRun ? writeStdout : writeStderr;
   const unchunked = plan;
   if (plan.bundle) {
-    writeStderr(`deno ${plan.bundle.args.join(" ")}` + "\n");
-    if (plan.bundle.eager) writeStderr("then the bundle's top-level functions made eager (scripts/bundle_eager.ts)\n");
+    say(`deno ${plan.bundle.args.join(" ")}` + "\n");
+    if (plan.bundle.eager) say("then the bundle's top-level functions made eager (scripts/bundle_eager.ts)\n");
     if (plan.bundle.hideImports) {
-      writeStderr("then its dynamic imports hidden from deno run's graph (scripts/bundle_hidden.ts)\n");
+      say("then its dynamic imports hidden from deno run's graph (scripts/bundle_hidden.ts)\n");
     }
     if (plan.bundle.merge) {
-      writeStderr("then the chunks every process loads merged into one (scripts/bundle_merge.ts)\n");
+      say("then the chunks every process loads merged into one (scripts/bundle_merge.ts)\n");
     }
-    if (plan.bundle.ascii) writeStderr("then every chunk written in ASCII (scripts/bundle_ascii.ts)\n");
+    if (plan.bundle.ascii) say("then every chunk written in ASCII (scripts/bundle_ascii.ts)\n");
     if (dryRun) plan = withChunks(plan, ["<every chunk of the bundle but main.js>"]);
     else plan = await bundled(plan);
   }
-  writeStderr(`deno ${plan.args.join(" ")}` + "\n");
+  say(`deno ${plan.args.join(" ")}` + "\n");
   if (dryRun) Deno.exit(0);
   let result = await compileChecked(plan);
   const rewritten = unchunked.bundle?.hideImports === true || unchunked.bundle?.merge === true;

@@ -100,6 +100,19 @@ Deno.test("deno task compile --help prints every flag compilePlan takes, and exi
   }
 });
 
+Deno.test("deno task compile --dry-run prints its commands on stdout (a script reads them), nothing on stderr", async () => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("./compile.ts", import.meta.url).pathname, "--dry-run", "--home", "/home/alice"],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const lines = new TextDecoder().decode(out.stdout).trimEnd().split("\n");
+  assert.match(lines[0]!, /^deno bundle /);
+  assert.match(lines.at(-1)!, /^deno compile .*--allow-read=\/home\/alice\/\.claude\/projects,/);
+  assert.equal(new TextDecoder().decode(out.stderr), "");
+});
+
 Deno.test("withChunks(): every chunk given to --include, before the entry, which stays last", () => {
   const plan = compilePlan(["--home", "/home/alice"], () => undefined);
   const out = withChunks(plan, ["/d/a.js", "/d/b.js"]);

@@ -25,7 +25,30 @@ export function commandHelp(command: Pick<Command, "spec" | "subcommands">, argv
   return renderHelp(subs[first]!);
 }
 
-/** `relay: unknown subcommand "sned" (did you mean "send"?)`: the command's own and its help's one usage line. */
+/**
+ * `help <command> [<subcommand>]` takes no more words: `help stats extra` is the usage error `stats extra` is, never
+ * the help with the word dropped. Null when there is none (flags after the topic are left alone, as before).
+ */
+export function extraHelpWord(
+  command: Pick<Command, "spec" | "subcommands">,
+  argv: readonly string[],
+): UsageError | null {
+  const words = argv.filter((a) => !a.startsWith("-"));
+  const takes = command.subcommands === undefined ? 0 : 1;
+  const extra = words[takes];
+  if (extra === undefined) return null;
+  const topic = [command.spec.name, ...words.slice(0, takes)].join(" ");
+  const why = takes === 0 ? ` (${command.spec.name} has no subcommands)` : "";
+  return new UsageError(`help ${topic}: unexpected argument "${extra}"${why}; see "cliffhanger-bin ${topic} --help"`);
+}
+
+/**
+ * `relay: unknown subcommand "sned" (did you mean "send"?); one of on, off, …`: the command's own and its help's one
+ * usage line, naming the subcommands as the command alone does.
+ */
 export function unknownSubcommand(name: string, given: string, subcommands: Record<string, unknown>): UsageError {
-  return new UsageError(`${name}: unknown subcommand "${given}"${suggestion(given, Object.keys(subcommands))}`);
+  const names = Object.keys(subcommands);
+  return new UsageError(
+    `${name}: unknown subcommand "${given}"${suggestion(given, names)}; one of ${names.join(", ")}`,
+  );
 }

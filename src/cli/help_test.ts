@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { commandHelp, wantsHelp } from "./help.ts";
+import { commandHelp, extraHelpWord, wantsHelp } from "./help.ts";
 import { UsageError } from "../errors.ts";
 import type { CommandSpec } from "./args.ts";
 
@@ -17,9 +17,26 @@ Deno.test("commandHelp(): the subcommand's help, else the command's", () => {
 Deno.test("commandHelp(): a subcommand the command does not have is a usage error, with the nearest one", () => {
   assert.throws(
     () => commandHelp(relay, ["sned"]),
-    (e) => e instanceof UsageError && e.message === 'relay: unknown subcommand "sned" (did you mean "send"?)',
+    (e) =>
+      e instanceof UsageError &&
+      e.message === 'relay: unknown subcommand "sned" (did you mean "send"?); one of send, read',
   );
-  assert.throws(() => commandHelp(relay, ["toString"]), /relay: unknown subcommand "toString"$/);
+  // with no near one, the subcommands are listed, as `relay` alone lists them
+  assert.throws(() => commandHelp(relay, ["toString"]), /relay: unknown subcommand "toString"; one of send, read$/);
+});
+
+Deno.test("extraHelpWord(): a word past the topic (`help stats extra`) is a usage error; flags are left alone", () => {
+  assert.equal(extraHelpWord({ spec: spec("stats") }, []), null);
+  assert.equal(extraHelpWord({ spec: spec("stats") }, ["--json"]), null);
+  assert.equal(
+    extraHelpWord({ spec: spec("stats") }, ["extra"])?.message,
+    'help stats: unexpected argument "extra" (stats has no subcommands); see "cliffhanger-bin stats --help"',
+  );
+  assert.equal(extraHelpWord(relay, ["send"]), null);
+  assert.equal(
+    extraHelpWord(relay, ["send", "x"])?.message,
+    'help relay send: unexpected argument "x"; see "cliffhanger-bin relay send --help"',
+  );
 });
 
 Deno.test("wantsHelp(): --help or -h before any --", () => {

@@ -332,6 +332,19 @@ Deno.test("help <command> prints that command's help", () =>
     assert.match(helps[1]!, /^usage: cliffhanger-bin hook stop < payload\.json\n[^]*\n {2}last_assistant_message {2}/);
     assert.match(helps[2]!, /\n {2}CLIFFHANGER_TZ +tz +/);
     assert.match(helps[3]!, /\n {2}CLIFFHANGER_LOOP_TOOLS +loopTools +/);
+    // a word past the topic is the usage error running it would be (one line, exit 2), never the help with it dropped
+    for (
+      const [argv, line] of [
+        [["help", "stats", "extra"], 'help stats: unexpected argument "extra" (stats has no subcommands)'],
+        [["help", "wrap", "x"], 'help wrap: unexpected argument "x" (wrap has no subcommands)'],
+        [["help", "relay", "send", "x"], 'help relay send: unexpected argument "x"'],
+        [["help", "hook", "stop", "extra"], 'help hook stop: unexpected argument "extra"'],
+      ] as const
+    ) {
+      const out = await runCli([...argv], { home });
+      assert.deepEqual([out.code, out.stdout], [2, ""], argv.join(" "));
+      assert.match(out.stderr, new RegExp(`^cliffhanger-bin: ${line.replace(/[()]/g, "\\$&")}; see "[^"]+"\n$`));
+    }
     // asking for help never writes to errors.log
     assert.equal(await readErrors(home), "");
   }));

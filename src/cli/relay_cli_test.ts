@@ -117,7 +117,15 @@ Deno.test("relay (CLI): usage errors exit 2; --help everywhere", async () => {
     assert.deepEqual([run.code, run.stdout], [2, ""], argv.join(" "));
     assert.match(run.stderr, /^cliffhanger-bin: relay: unknown subcommand "(bogus|sned)"/, argv.join(" "));
   }
-  assert.match((await runCli(["help", "relay", "sned"], { home })).stderr, /\(did you mean "send"\?\)\n$/);
+  assert.match(
+    (await runCli(["help", "relay", "sned"], { home })).stderr,
+    /\(did you mean "send"\?\); one of on, off, send, read, status, log\n$/,
+  );
+  // with no near one, the line lists the subcommands, as `relay` alone does
+  assert.equal(
+    (await runCli(["relay", "bogus"], { home, cwd: project })).stderr,
+    'cliffhanger-bin: relay: unknown subcommand "bogus"; one of on, off, send, read, status, log\n',
+  );
   const empty = await runCli(["relay", "send", "  "], { home, cwd: project });
   assert.equal(empty.code, 2);
   const both = await runCli(["relay", "send", "x", "--file", "y"], { home, cwd: project });
