@@ -53,11 +53,11 @@ export const COMMANDS: Record<string, Entry> = {
     load: async () => (await import("./src/cli/relay.ts")).command,
   },
   replay: {
-    summary: "replay stored transcripts through the Stop guard: what it would block, and where it would be wrong",
+    summary: "replay stored transcripts through the Stop guard: what it would block, where it may be wrong",
     load: async () => (await import("./src/cli/replay.ts")).command,
   },
   doctor: {
-    summary: "check the whole chain (binary, settings, timeouts, home, rules, transcripts) and say how to fix it",
+    summary: "check the whole chain (binary, settings, timeouts, home, rules, transcripts), with fixes",
     load: async () => (await import("./src/cli/doctor.ts")).command,
   },
   on: {

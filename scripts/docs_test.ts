@@ -34,10 +34,10 @@ function flagsOf(help: string): string[] {
   return [...options.matchAll(/--([a-z][a-z0-9-]*)/g)].map((m) => m[1]!).filter((f) => f !== "help");
 }
 
-/** The subcommands a help text lists under "subcommands:" (relay). */
+/** The subcommands a help text lists under "subcommands:" (relay); a wrapped row's next lines are indented deeper. */
 function subcommandsOf(help: string): string[] {
   const block = help.split("\nsubcommands:\n")[1]?.split("\n\n")[0] ?? "";
-  return block.split("\n").map((l) => l.trim().split(/\s+/)[0]!).filter((s) => s !== "");
+  return block.split("\n").map((l) => /^ {2}(\S+)/.exec(l)?.[1] ?? "").filter((s) => s !== "");
 }
 
 interface CommandFlags {

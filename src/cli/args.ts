@@ -121,9 +121,40 @@ function isShort(spec: CommandSpec, arg: string): boolean {
   return arg === "-h" || Object.values(spec.flags).some((f) => f.short === arg.slice(1));
 }
 
-/** The --help text for one command. */
+/** The widest line a --help text has (a word longer than that is left whole). */
+export const HELP_WIDTH = 105;
+
+/**
+ * One line cut at spaces into lines of at most `width` characters, each after the first indented by `hang` spaces.
+ * A line that fits is returned as it is.
+ */
+export function wrapLine(line: string, hang: number, width = HELP_WIDTH): string[] {
+  if (line.length <= width) return [line];
+  const out: string[] = [];
+  let rest = line;
+  while (rest.length > width) {
+    // a cut falls after the line's own indent (the first line's, else the hang)
+    const floor = (out.length === 0 ? /^ */.exec(rest)![0].length : hang) + 1;
+    const cut = rest.lastIndexOf(" ", width);
+    // no space to cut at past the indent: the word is longer than the line, and stays whole
+    const at = cut >= floor ? cut : rest.indexOf(" ", width);
+    if (at === -1) break;
+    out.push(rest.slice(0, at).trimEnd());
+    rest = " ".repeat(hang) + rest.slice(at + 1).trimStart();
+  }
+  out.push(rest);
+  return out;
+}
+
+/**
+ * The --help text for one command. The usage, the summary and each flag's row are wrapped at HELP_WIDTH (a row under
+ * its text); `details` keeps the lines it is given, so a table there is laid out by its spec.
+ */
 export function renderHelp(spec: CommandSpec): string {
-  const lines = [`usage: cliffhanger-bin ${spec.usage}`, "", spec.summary, ""];
+  const usage = `usage: cliffhanger-bin ${spec.usage}`;
+  // the usage continues under the command's first flag; the summary and the details under their own start
+  const command = /^usage: cliffhanger-bin \S+(?: [a-z]+)? /.exec(usage)?.[0].length ?? 0;
+  const lines = [...wrapLine(usage, command), "", ...wrapLine(spec.summary, 0), ""];
   const rows: [string, string][] = Object.entries(spec.flags).map(([name, f]) => [
     `${f.short ? `-${f.short}, ` : ""}--${name}${f.type === "string" ? ` ${f.value ?? "VALUE"}` : ""}`,
     f.help,
@@ -131,7 +162,7 @@ export function renderHelp(spec: CommandSpec): string {
   rows.push(["-h, --help", "show this help"]);
   const width = Math.max(...rows.map(([l]) => l.length));
   lines.push("options:");
-  for (const [left, right] of rows) lines.push(`  ${left.padEnd(width)}  ${right}`);
+  for (const [left, right] of rows) lines.push(...wrapLine(`  ${left.padEnd(width)}  ${right}`, width + 4));
   if (spec.details) lines.push("", spec.details.trimEnd());
   return lines.join("\n") + "\n";
 }

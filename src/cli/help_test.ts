@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { commandHelp, extraHelpWord, wantsHelp } from "./help.ts";
 import { UsageError } from "../errors.ts";
-import type { CommandSpec } from "./args.ts";
+import { type CommandSpec, HELP_WIDTH, renderHelp, wrapLine } from "./args.ts";
+import { COMMANDS, mainHelp } from "../../main.ts";
+import { HOOK_SPEC } from "./hook.ts";
 
 const spec = (name: string): CommandSpec => ({ name, usage: `${name} …`, summary: `${name} does things.`, flags: {} });
 const relay = { spec: spec("relay"), subcommands: { send: spec("relay send"), read: spec("relay read") } };
@@ -43,4 +45,30 @@ Deno.test("wantsHelp(): --help or -h before any --", () => {
   assert.equal(wantsHelp(["send", "--help"]), true);
   assert.equal(wantsHelp(["-h"]), true);
   assert.equal(wantsHelp(["--", "cmd", "--help"]), false);
+});
+
+Deno.test("wrapLine(): cut at spaces within the width, the rest under the hang; a word longer than the line stays whole", () => {
+  assert.deepEqual(wrapLine("short", 4, 20), ["short"]);
+  assert.deepEqual(wrapLine("  --flag X  one two three four five", 12, 24), [
+    "  --flag X  one two",
+    "            three four",
+    "            five",
+  ]);
+  assert.deepEqual(wrapLine(`a ${"x".repeat(30)} b`, 2, 10), ["a", `  ${"x".repeat(30)}`, "  b"]);
+});
+
+Deno.test("every command's --help (and each subcommand's, hook's, the main help) fits in HELP_WIDTH columns", async () => {
+  const texts: [string, string][] = [["--help", mainHelp()], ["hook --help", renderHelp(HOOK_SPEC)]];
+  for (const [name, entry] of Object.entries(COMMANDS)) {
+    const command = await entry.load();
+    texts.push([`${name} --help`, commandHelp(command, [])]);
+    for (const sub of Object.keys(command.subcommands ?? {})) {
+      texts.push([`${name} ${sub} --help`, commandHelp(command, [sub])]);
+    }
+  }
+  for (const [name, text] of texts) {
+    for (const line of text.split("\n")) {
+      assert.ok(line.length <= HELP_WIDTH, `${name}: ${line.length} columns: ${line}`);
+    }
+  }
 });

@@ -9,7 +9,7 @@ import { clearConsumed, MAX_INSTRUCTION_BYTES, queueDir, queuedPath } from "../r
 import { shellWord } from "../settings/handler_words.ts";
 import { readRegularText, TooLargeError, UnsafeFileError } from "../store/safe_file.ts";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
-import { type CommandSpec, intFlag, parseCommandArgs } from "./args.ts";
+import { type CommandSpec, intFlag, parseCommandArgs, wrapLine } from "./args.ts";
 import { unknownSubcommand } from "./help.ts";
 import type { CliContext, Command } from "./context.ts";
 import { CommandError, UsageError } from "../errors.ts";
@@ -97,10 +97,10 @@ const spec: CommandSpec = {
   maxPositionals: 1,
   details: [
     "subcommands:",
-    ...Object.entries(SUBS).map(([name, s]) => `  ${name.padEnd(7)} ${s.summary}`),
+    ...Object.entries(SUBS).flatMap(([name, s]) => wrapLine(`  ${name.padEnd(7)} ${s.summary}`, 10)),
     "",
-    "Every subcommand takes --dir DIR and --help. Mailbox text is only ever handed to the agent as an instruction;",
-    "nothing in it is executed.",
+    "Every subcommand takes --dir DIR and --help. Mailbox text is only ever handed to the agent as an",
+    "instruction; nothing in it is executed.",
   ].join("\n"),
 };
 

@@ -30,10 +30,10 @@ const spec: CommandSpec = {
     json: { type: "boolean", help: "print one JSON object (up to 100 examples per finding)" },
     "show-text": { type: "boolean", help: "print the final message and next prompt of each listed stop" },
   },
-  details:
-    "PATH is a transcript file or a folder of them (default ~/.claude/projects, or $CLAUDE_CONFIG_DIR/projects).\n" +
-    'Candidates are for review: a block the user moved on from, an allowed stop the user answered with "continue".\n' +
-    "The compiled binary may read only inside its permission scopes (the Claude folder and the cliffhanger home).",
+  details: "PATH is a transcript file or a folder of them (default ~/.claude/projects, or\n" +
+    "$CLAUDE_CONFIG_DIR/projects). Candidates are for review: a block the user moved on from, an allowed stop\n" +
+    'the user answered with "continue". The compiled binary may read only inside its permission scopes (the\n' +
+    "Claude folder and the cliffhanger home).",
 };
 
 async function run(ctx: CliContext, argv: string[]): Promise<number> {

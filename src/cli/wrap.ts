@@ -34,8 +34,8 @@ const spec: CommandSpec = {
     name: { type: "string", value: "NAME", help: "health file name (default: CMD's file name)" },
   },
   details: [
-    "Exit codes: 0, or 2 when --policy hard and CMD exits 2. A timeout, a crash, any other exit code, a command",
-    "outside the run scope and a usage mistake all exit 0 (fail open) and are written to errors.log.",
+    "Exit codes: 0, or 2 when --policy hard and CMD exits 2. A timeout, a crash, any other exit code, a",
+    "command outside the run scope and a usage mistake all exit 0 (fail open) and are written to errors.log.",
     "The binary may start only the commands it was built for: deno task compile --allow-run CMD.",
   ].join("\n"),
 };

@@ -28,7 +28,7 @@ export const HOOK_EVENTS = {
     blocks: false,
   },
   pretool: {
-    summary: "PreToolUse anti-loop guard: warns, then denies a retry burst or a short cycle of identical calls",
+    summary: "PreToolUse anti-loop guard: warns, then denies a retry burst or short cycle of identical calls",
     load: async (): Promise<AnyHookDefinition> => (await import("./pretool/hook.ts")).PRETOOL_HOOK,
     disabledBy: (config: Config) => config.loopBypass,
     blocks: true,
