@@ -73,7 +73,9 @@ export class PromptStatsAccumulator {
     if (!inWindow(line.ts, this.#window)) return;
     const s = this.#stats;
     s.prompts++;
-    if (line.session) this.#sessions.add(line.session);
+    // a prompt typed by hand without a session_id is logged with "": one unknown session, as the Stop hook's
+    // "unknown" is (never "1 prompt in 0 sessions")
+    this.#sessions.add(line.session === "" ? "unknown" : line.session);
     if (line.firstTurn) s.firstTurns++;
     if (line.nudged) s.nudged++;
     bump(s.byBand, line.band);

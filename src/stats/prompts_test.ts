@@ -74,6 +74,12 @@ Deno.test("computePromptStats(): prompts, nudges by band, reasons, quirks by id,
   });
 });
 
+Deno.test("computePromptStats(): a prompt without a session_id counts as one unknown session, not none", () => {
+  const stats = computePromptStats([line({ session: "" }), line({ session: "" })], { now: NOW, days: 7 });
+  assert.deepEqual([stats.prompts, stats.sessions], [2, 1]);
+  assert.match(renderPromptStats(stats), /^prompts: 2 in 1 session;/);
+});
+
 Deno.test("computePromptStats(): only the window's whole UTC days count", () => {
   const stats = computePromptStats([
     line({ ts: "2026-11-24T00:00:00.000Z" }),
