@@ -120,6 +120,52 @@ export interface LoadedConfig {
   observeBecause: string | null;
 }
 
+/** What a list of loopTools holds, for its message (the union's issue does not say). */
+const UNION_WORDS: Readonly<Record<string, string>> = { loopTools: "a string or a list of tool names" };
+
+/**
+ * A bad value's problem in words, from the schema's issue: `max must be a whole number`, `max must be at most 100`,
+ * `attended must be "observe" or "block"`, `loopTools must be a string or a list of tool names`, never the
+ * validator's own "Invalid input" or "expected int, received number".
+ */
+export function valueInWords(key: string, issue: unknown): string {
+  const i = (issue ?? {}) as Record<string, unknown>;
+  const n = (v: unknown) => String(v);
+  switch (i["code"]) {
+    case "invalid_type": {
+      const expected = String(i["expected"]);
+      const what: Record<string, string> = {
+        int: "a whole number",
+        number: "a number",
+        boolean: "true or false",
+        string: "a string in double quotes",
+        array: "a list",
+      };
+      return `${key} must be ${what[expected] ?? `a ${expected}`}`;
+    }
+    case "too_small":
+    case "too_big": {
+      const small = i["code"] === "too_small";
+      const bound = n(small ? i["minimum"] : i["maximum"]);
+      if (i["origin"] === "string") {
+        return `${key} must have ${small ? "at least" : "at most"} ${bound} character${bound === "1" ? "" : "s"}`;
+      }
+      const inclusive = i["inclusive"] !== false;
+      return `${key} must be ${
+        small ? (inclusive ? "at least" : "more than") : (inclusive ? "at most" : "less than")
+      } ${bound}`;
+    }
+    case "invalid_value": {
+      const values = Array.isArray(i["values"]) ? i["values"].map((v) => JSON.stringify(v)) : [];
+      return values.length > 0 ? `${key} must be ${values.join(" or ")}` : `${key} is not a value it takes`;
+    }
+    case "invalid_union":
+      return `${key} must be ${UNION_WORDS[key] ?? "one of the kinds docs/configuration.md lists"}`;
+    default:
+      return `${key} is not a value it takes`;
+  }
+}
+
 /**
  * Merge defaults, the config file text (null: no file) and the environment. A bad value never stops a hook:
  * it is reported in `problems` and the default is used. A file that cannot be parsed, or a bad value of a setting
@@ -172,7 +218,7 @@ export function loadConfig(fileText: string | null, env: EnvReader, filePath = "
     const result = field.safeParse(value);
     if (result.success) merged[key] = value;
     else {
-      problems.push(`Bad value for "${key}" in "${filePath}": ${result.error.issues[0]?.message ?? "invalid"}`);
+      problems.push(`Bad value for "${key}" in "${filePath}": ${valueInWords(key, result.error.issues[0])}`);
       lenient(key, `"${key}" in "${filePath}" is not a value it takes`);
     }
   }

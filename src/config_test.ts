@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { DEFAULT_CONFIG, loadConfig } from "./config.ts";
+import { DEFAULT_CONFIG, loadConfig, valueInWords } from "./config.ts";
 import { envFrom } from "./env.ts";
 
 Deno.test("loadConfig() uses the documented defaults with no file and no env", () => {
@@ -117,4 +117,24 @@ Deno.test("loadConfig(): a file nested too deep for the parser is reported, and 
     problems[0],
     'Cannot parse "/h/config.jsonc": 1:257: invalid JSON: arrays and objects nested deeper than 256 levels',
   );
+});
+
+Deno.test("loadConfig(): a bad value in the file is said in words, not in the validator's", () => {
+  const said = (text: string) => loadConfig(text, envFrom({}), "/h/c.jsonc").problems[0]!.replace(/^.*: /, "");
+  const table: [string, string][] = [
+    ['{ "loopTools": 5 }', "loopTools must be a string or a list of tool names"],
+    ['{ "loopTools": ["Bash", 1] }', "loopTools must be a string or a list of tool names"],
+    ['{ "max": 2.5 }', "max must be a whole number"],
+    ['{ "max": -1 }', "max must be at least 0"],
+    ['{ "max": 101 }', "max must be at most 100"],
+    ['{ "max": "3" }', "max must be a number"],
+    ['{ "observe": "yes" }', "observe must be true or false"],
+    ['{ "attended": "x" }', 'attended must be "observe" or "block"'],
+    ['{ "loopWindowMin": 0 }', "loopWindowMin must be more than 0"],
+    ['{ "terseShortText": "" }', "terseShortText must have at least 1 character"],
+    ['{ "tz": 5 }', "tz must be a string in double quotes"],
+  ];
+  for (const [text, words] of table) assert.equal(said(text), words, text);
+  for (const [text] of table) assert.doesNotMatch(said(text), /Invalid input|expected|received/, text);
+  assert.equal(valueInWords("max", undefined), "max is not a value it takes");
 });
