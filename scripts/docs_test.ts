@@ -78,6 +78,20 @@ Deno.test("docs: README's command table has a row for every command and hook eve
   assert.deepEqual(missing, [], `commands missing from README's command table: ${missing.join(", ")}`);
 });
 
+Deno.test("docs: a README command row that does not end its flags with … names every flag of the command", async () => {
+  const readme = await Deno.readTextFile(new URL("README.md", ROOT));
+  const section = readme.split("\n## Commands\n")[1]?.split("\n## ")[0] ?? "";
+  const cells = section.split("\n").filter((l) => l.startsWith("| `")).map((l) => l.split(" | ")[0]!);
+  const missing: string[] = [];
+  for (const { command, flags } of await commandFlags()) {
+    if (command.includes(" ")) continue; // a subcommand or hook event: its row is its command's
+    for (const cell of cells.filter((c) => namesCommand(c + " ", command) && !c.includes("…"))) {
+      for (const flag of flags) if (!cell.includes(`--${flag}`)) missing.push(`${command} --${flag}`);
+    }
+  }
+  assert.deepEqual(missing, [], `README's command table leaves out: ${missing.join(", ")}`);
+});
+
 Deno.test("docs: every flag of every command is documented next to its command", async () => {
   const docs = await readDocs();
   const missing: string[] = [];
