@@ -46,7 +46,8 @@ async function run(name: "on" | "off", ctx: CliContext, argv: string[]): Promise
     );
   }
   const state = name === "off" ? "off" : "on";
-  if (parsed.values["json"]) ctx.out(JSON.stringify({ state, changed, offFile: path }) + "\n");
+  // offFile as status --json has it: the off switch's path while it exists, else null
+  if (parsed.values["json"]) ctx.out(JSON.stringify({ state, changed, offFile: name === "off" ? path : null }) + "\n");
   else if (name === "off") {
     ctx.out(`cliffhanger is off${changed ? `: created ${path}` : ` (it already was: ${path} exists)`}\n`);
   } else ctx.out(`cliffhanger is on${changed ? `: removed ${path}` : " (it already was)"}\n`);
