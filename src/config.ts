@@ -219,7 +219,7 @@ export function loadConfig(fileText: string | null, env: EnvReader, filePath = "
     if (result.success) merged[key] = value;
     else {
       problems.push(`Bad value for "${key}" in "${filePath}": ${valueInWords(key, result.error.issues[0])}`);
-      lenient(key, `"${key}" in "${filePath}" is not a value it takes`);
+      lenient(key, `"${key}" in "${filePath}" has a value it does not take`);
     }
   }
   for (const [name, key] of Object.entries(ENV_KEYS)) {
@@ -231,7 +231,7 @@ export function loadConfig(fileText: string | null, env: EnvReader, filePath = "
     if (result?.success) merged[key] = value;
     else {
       problems.push(`Bad value for ${name}: "${raw}"`);
-      lenient(key, `${name} is not a value it takes`);
+      lenient(key, `${name} is set to a value it does not take`);
     }
   }
   const loaded = { config: ConfigSchema.parse(merged), problems, observeBecause: null };

@@ -71,13 +71,21 @@ Deno.test("loadConfig() reports a broken file and bad values, and keeps the defa
 
 Deno.test("loadConfig(): a value a lenient setting (observe, disable, loopBypass, attended) does not take is observe mode", () => {
   const cases: [string | null, Record<string, string>, string][] = [
-    [null, { CLIFFHANGER_OBSERVE: "garbage" }, "CLIFFHANGER_OBSERVE is not a value it takes"],
-    ['{ "observe": false }', { CLIFFHANGER_OBSERVE: "maybe" }, "CLIFFHANGER_OBSERVE is not a value it takes"],
-    [null, { CLIFFHANGER_DISABLE: "please" }, "CLIFFHANGER_DISABLE is not a value it takes"],
-    [null, { CLIFFHANGER_LOOP_BYPASS: "y" }, "CLIFFHANGER_LOOP_BYPASS is not a value it takes"],
-    ['{ "attended": "block" }', { CLIFFHANGER_ATTENDED: "watch" }, "CLIFFHANGER_ATTENDED is not a value it takes"],
-    ['{ "observe": "yes" }', {}, '"observe" in "/h/config.jsonc" is not a value it takes'],
-    ['{ "loopBypass": 1 }', {}, '"loopBypass" in "/h/config.jsonc" is not a value it takes'],
+    [null, { CLIFFHANGER_OBSERVE: "garbage" }, "CLIFFHANGER_OBSERVE is set to a value it does not take"],
+    [
+      '{ "observe": false }',
+      { CLIFFHANGER_OBSERVE: "maybe" },
+      "CLIFFHANGER_OBSERVE is set to a value it does not take",
+    ],
+    [null, { CLIFFHANGER_DISABLE: "please" }, "CLIFFHANGER_DISABLE is set to a value it does not take"],
+    [null, { CLIFFHANGER_LOOP_BYPASS: "y" }, "CLIFFHANGER_LOOP_BYPASS is set to a value it does not take"],
+    [
+      '{ "attended": "block" }',
+      { CLIFFHANGER_ATTENDED: "watch" },
+      "CLIFFHANGER_ATTENDED is set to a value it does not take",
+    ],
+    ['{ "observe": "yes" }', {}, '"observe" in "/h/config.jsonc" has a value it does not take'],
+    ['{ "loopBypass": 1 }', {}, '"loopBypass" in "/h/config.jsonc" has a value it does not take'],
   ];
   for (const [file, env, because] of cases) {
     const loaded = loadConfig(file, envFrom(env), "/h/config.jsonc");

@@ -127,7 +127,7 @@ Deno.test("hook stop (CLI): status shows the attended setting; a bad value is re
     // a value of a setting that makes the hooks more lenient that it does not take: observe mode, never stricter
     assert.match(
       text.stdout,
-      /^mode: observe \(CLIFFHANGER_ATTENDED is not a value it takes: nothing is blocked or denied until it is fixed\); attended: observe; continue via: block;/m,
+      /^mode: observe \(CLIFFHANGER_ATTENDED is set to a value it does not take: nothing is blocked or denied until it is fixed\); attended: observe; continue via: block;/m,
     );
     assert.match(text.stdout, /problem: Bad value for CLIFFHANGER_ATTENDED: "maybe"/);
   }));
