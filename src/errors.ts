@@ -44,8 +44,13 @@ export function rebuildFlag(path: string, roots: ScopeRoots = {}): string {
   const file = path.replace(/\.cliffhanger-(?:tmp|lock)$/, "");
   const userSettings = roots.claudeDir === undefined ? null : `${roots.claudeDir.replace(/\/+$/, "")}/settings.json`;
   if (file === userSettings) return `deno task compile --claude-dir ${roots.claudeDir}`;
-  const settings = roots.settingsFiles?.find((f) => f === file || f.startsWith(`${path.replace(/\/+$/, "")}/`)) ??
-    (/(?:^|\/)settings(?:\.local)?\.json$/.test(file) ? file : undefined);
+  const folder = path.replace(/\/+$/, "");
+  // a folder above a settings file: its own folder (a project's .claude), not any ancestor (the home, "/")
+  const settings =
+    roots.settingsFiles?.find((f) =>
+      f === file || (folder !== "" && f === `${folder}/${f.slice(f.lastIndexOf("/") + 1)}`)
+    ) ??
+      (/(?:^|\/)settings(?:\.local)?\.json$/.test(file) ? file : undefined);
   if (settings !== undefined) return `deno task compile --settings ${settings}`;
   if (within(roots.cliffhangerHome)) return `deno task compile --cliffhanger-home ${roots.cliffhangerHome}`;
   if (within(roots.claudeDir)) return `deno task compile --claude-dir ${roots.claudeDir}`;

@@ -57,4 +57,9 @@ Deno.test("scopeText: with the run's folders, the one rebuild flag for the refus
     "deno task compile --settings /dots/claude/mine.json",
   );
   assert.doesNotMatch(scopeText(refused("/h/.cliffhanger/off"), roots), /--claude-dir|--settings|--relay-dir/);
+  // a folder further up (the home, the root) is no settings file's: not --settings
+  const project = { settingsFiles: ["/h/proj/.claude/settings.json"] };
+  assert.doesNotMatch(rebuildFlag("/h", project), /--settings \//);
+  assert.doesNotMatch(rebuildFlag("/", project), /--settings \//);
+  assert.equal(rebuildFlag("/h/proj/.claude", project), "deno task compile --settings /h/proj/.claude/settings.json");
 });

@@ -74,7 +74,8 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   // start; a project's settings (a cloned repository's) are not started
   const named = new Set(((parsed.values["settings"] as string[] | undefined) ?? []).map((p) => resolve(p)));
   const ownSettings = (path: string) =>
-    path === join(paths.claudeDir, "settings.json") || named.has(path) ||
+    path === join(paths.claudeDir, "settings.json") || path === join(paths.claudeDir, "settings.local.json") ||
+    named.has(path) ||
     path.startsWith(join(paths.claudeDir, "plugins") + sep);
 
   const checks: Check[] = [

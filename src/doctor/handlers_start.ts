@@ -45,7 +45,7 @@ export interface StartOptions {
   /** Whether a program exists: true, false, or null when it cannot be checked (outside the read scope). */
   exists?: (path: string) => boolean | null;
   run?: (call: VersionCall) => Promise<RunResult>;
-  /** Whether the settings file at this path is the user's own, so that its handlers may be started (default: all). */
+  /** Whether the settings file at this path is the user's own, so that its handlers may be started (default: none). */
   trusted?: (path: string) => boolean;
 }
 
@@ -57,14 +57,14 @@ export async function checkHandlersStart(
 ): Promise<Check> {
   const mayRun = options.mayRun ?? mayRunProgram;
   const run = options.run ?? runVersion;
-  const trusted = options.trusted ?? (() => true);
+  const trusted = options.trusted ?? (() => false);
   const calls = new Map<string, VersionCall>();
   const projects: string[] = [];
   for (const file of files) {
     for (const h of file.handlers) {
       const call = versionCall(h, options.home);
       if (call === null) continue;
-      if (file.path !== undefined && !trusted(file.path)) {
+      if (file.path === undefined || !trusted(file.path)) {
         projects.push(`${[call.program, ...call.args.slice(0, -1)].join(" ")} (in ${file.path})`);
         continue;
       }

@@ -3,6 +3,7 @@ import { VERSION } from "../version.ts";
 import { checkHandlersStart, type RunResult, type VersionCall, versionCall } from "./handlers_start.ts";
 
 const h = (command: string, args: string[] = []) => ({
+  path: "/home/u/.claude/settings.json",
   handlers: [{ event: "Stop", hook: "stop", command, args, timeout: 60 }],
 });
 
@@ -39,7 +40,7 @@ Deno.test("handlers-start: a handler that prints our version starts; one that fa
     "/ok/cliffhanger-bin": { code: 0, stdout: `cliffhanger-bin ${VERSION}\n`, problem: null },
     "/bad/cliffhanger-bin": { code: 1, stdout: "", problem: "exit code 1: error: Module not found" },
   });
-  const opts = { self: "/usr/bin/deno", onPath: undefined, mayRun: () => true, run: f.run };
+  const opts = { trusted: () => true, self: "/usr/bin/deno", onPath: undefined, mayRun: () => true, run: f.run };
   assert.equal((await checkHandlersStart([h("/ok/cliffhanger-bin", ["hook", "stop"])], opts)).status, "ok");
   const broken = await checkHandlersStart([
     h("/ok/cliffhanger-bin", ["hook", "stop"]),
@@ -60,6 +61,7 @@ Deno.test("handlers-start: a handler that prints our version starts; one that fa
 Deno.test("handlers-start: another version warns; outside the run scope is not started; the binary itself needs no run", async () => {
   const f = fake({ "/old/cliffhanger-bin": { code: 0, stdout: "cliffhanger-bin 0.0.1\n", problem: null } });
   const old = await checkHandlersStart([h("/old/cliffhanger-bin", ["hook", "stop"])], {
+    trusted: () => true,
     self: "/usr/bin/deno",
     onPath: undefined,
     mayRun: () => true,
@@ -68,6 +70,7 @@ Deno.test("handlers-start: another version warns; outside the run scope is not s
   assert.equal(old.status, "warn");
   assert.match(old.detail, /cliffhanger-bin 0\.0\.1 \(this is /);
   const scoped = await checkHandlersStart([h("/elsewhere/cliffhanger-bin", ["hook", "stop"])], {
+    trusted: () => true,
     self: "/usr/local/bin/cliffhanger-bin",
     onPath: undefined,
     mayRun: () => false,
@@ -80,6 +83,7 @@ Deno.test("handlers-start: another version warns; outside the run scope is not s
   );
   assert.equal(scoped.fix, "run it yourself to see it start: /elsewhere/cliffhanger-bin --version");
   const self = await checkHandlersStart([h("/usr/local/bin/cliffhanger-bin", ["hook", "stop"])], {
+    trusted: () => true,
     self: "/usr/local/bin/cliffhanger-bin",
     onPath: undefined,
     mayRun: () => false,
@@ -89,6 +93,7 @@ Deno.test("handlers-start: another version warns; outside the run scope is not s
   assert.match(self.detail, /this binary, running now/);
   // a bare name is the one PATH gives
   const bare = await checkHandlersStart([h("cliffhanger-bin", ["hook", "stop"])], {
+    trusted: () => true,
     self: "/usr/local/bin/cliffhanger-bin",
     onPath: "/usr/local/bin/cliffhanger-bin",
     mayRun: () => false,
@@ -100,6 +105,7 @@ Deno.test("handlers-start: another version warns; outside the run scope is not s
 Deno.test("handlers-start: a program that does not exist is broken, without trying to start it", async () => {
   const f = fake({});
   const check = await checkHandlersStart([h("/gone/cliffhanger-bin", ["hook", "stop"])], {
+    trusted: () => true,
     self: "/usr/bin/deno",
     onPath: undefined,
     mayRun: () => true,
@@ -113,14 +119,11 @@ Deno.test("handlers-start: a program that does not exist is broken, without tryi
 
 Deno.test("handlers-start: a project's handler is never started, whatever its program; the user's own are", async () => {
   const f = fake({ "/usr/bin/deno": { code: 0, stdout: `cliffhanger-bin ${VERSION}\n`, problem: null } });
-  const own = {
-    path: "/home/u/.claude/settings.json",
-    ...h("/usr/bin/deno", ["run", "/repo/main.ts", "hook", "stop"]),
-  };
+  const own = h("/usr/bin/deno", ["run", "/repo/main.ts", "hook", "stop"]);
   // a cloned project registers the same program with its own script and permissions
   const project = {
-    path: "/work/clone/.claude/settings.json",
     ...h("/usr/bin/deno", ["run", "--allow-write", "/work/clone/tools/main.ts", "hook", "stop"]),
+    path: "/work/clone/.claude/settings.json",
   };
   const check = await checkHandlersStart([own, project], {
     self: "/usr/bin/deno",
@@ -136,4 +139,16 @@ Deno.test("handlers-start: a project's handler is never started, whatever its pr
     /not started \(a project's settings: doctor starts only your own handlers\): .*\/work\/clone\/tools\/main\.ts/,
   );
   assert.match(check.fix ?? "", /read its command in the settings file before you trust it/);
+});
+
+Deno.test("handlers-start: with no say on which files are the user's, nothing is started", async () => {
+  const f = fake({});
+  const check = await checkHandlersStart([h("/usr/bin/deno", ["run", "/x/main.ts", "hook", "stop"])], {
+    self: "/usr/bin/deno",
+    onPath: undefined,
+    mayRun: () => true,
+    run: f.run,
+  });
+  assert.equal(f.calls.length, 0);
+  assert.match(check.detail, /not started \(a project's settings/);
 });

@@ -1,7 +1,7 @@
 /**
  * Cross-process locks as exclusively created files. A lock older than `staleMs` was left by a killed process
- * and is taken over, and so is one whose time is ahead of the clock by more than FUTURE_SLACK_MS (the wall clock
- * stepped back after it was made). Waiting is bounded: past `waitMs` the caller gets an error and fails open.
+ * and is taken over, and so is one whose time is ahead of the clock by more than `staleMs` (the wall clock stepped
+ * back after it was made). Waiting is bounded: past `waitMs` the caller gets an error and fails open.
  */
 import { lstatOrNull, refuseLinkedFolder, specialKind, UnsafeFileError } from "./safe_file.ts";
 import { dirname, join, resolve } from "../path.ts";
@@ -37,12 +37,11 @@ export interface LockOptions {
 export const DEFAULT_STALE_MS = 10000;
 
 /**
- * A lock file whose mtime is ahead of the clock by more than this (ms) is stale too. A lock made just now has the
- * clock's time (the file system's clock may lag the process's by a tick, never run ahead of it); one from the future
- * was made before the wall clock stepped back, so its age says nothing, and waiting for the clock to pass it could
- * hold every call of its session off for as long as the step (an hour, after a step back of an hour). A live lock is
- * taken over only if the clock steps back by more than this while it is held, as one is when the clock steps forward
- * past `staleMs`.
+ * The least a lock file's mtime must be ahead of the clock (ms) to be stale; the bound used is the larger of this and
+ * `staleMs`. One from the future was made before the wall clock stepped back, so its age says nothing, and waiting
+ * for the clock to pass it could hold every call of its session off for as long as the step (an hour, after a step
+ * back of an hour). The bound is as wide as `staleMs` because a file server (NFS, SMB) stamps the mtime with its own
+ * clock, which may run seconds ahead of ours: a lock just made there is not taken over.
  */
 export const FUTURE_SLACK_MS = 1000;
 
@@ -186,7 +185,7 @@ function isLockFile(entry: Deno.FileInfo): boolean {
 }
 
 /**
- * Removes a lock older than `staleMs` (or ahead of the clock by more than FUTURE_SLACK_MS), but only if it still holds the token read before the age check: a waiter
+ * Removes a lock older than `staleMs` (or ahead of the clock by more than that), but only if it still holds the token read before the age check: a waiter
  * that lost the race must not delete the lock another waiter just took over. An empty folder at the lock's name is
  * removed too, and so are a link, a FIFO, a socket and a device node (removing them loses nothing); anything else that cannot be a lock file of
  * ours (a folder with files in it, a file longer than any token) is never removed: LockBlockedError names it.
@@ -220,7 +219,7 @@ async function removeIfStale(lockPath: string, staleMs: number): Promise<boolean
     const info = await Deno.stat(lockPath);
     const age = Date.now() - (info.mtime?.getTime() ?? Date.now());
     // ahead of the clock by more than the slack: made before the clock stepped back, as stale as an old one
-    if (age <= staleMs && age >= -FUTURE_SLACK_MS) return false;
+    if (age <= staleMs && age >= -Math.max(FUTURE_SLACK_MS, staleMs)) return false;
     if ((await readLockText(lockPath)) !== token) return false;
     await Deno.remove(lockPath);
     return true;

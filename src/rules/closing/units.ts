@@ -51,10 +51,10 @@ export interface Structure {
 }
 
 /**
- * A question: `?`, `？` or the Arabic `؟` at the end, a Greek sentence ending in `;` (the Greek question mark, also
+ * A question: `?`, `？` or the Arabic `؟` at the end, a `;` right after a Greek word (the Greek question mark, also
  * written U+037E), a Japanese か, or a Chinese 吗 / 嗎 / 么 closing the sentence.
  */
-const QUESTION = /(?:[?？؟\u037e]|;(?<=\p{Script=Greek}[^;]{0,400};)|[か][。.]?|[吗嗎么][。.]?)[\s"”’」』»)]*$/u;
+const QUESTION = /(?:[?？؟\u037e]|;(?<=\p{Script=Greek}\p{M}*[»”’")]*;)|[か][。.]?|[吗嗎么][。.]?)[\s"”’」』»)]*$/u;
 
 /**
  * A question the next sentence of its paragraph answers, so it waits for nobody: a question about a thing ("Is it safe

@@ -151,6 +151,12 @@ Deno.test("readStructure(): the Arabic ؟ and the Greek question mark close a qu
   // an English or German sentence ending in a semicolon is not
   assert.deepEqual(read("The build passes; the docs are updated.").map((u) => u.question), [false, false]);
   assert.deepEqual(read("Der Build läuft; die Doku ist aktuell.").map((u) => u.question), [false, false]);
+  // nor one with a Greek letter in it whose last word is not Greek
+  assert.deepEqual(read("Median latency fell from 120 μs to 80 μs; the hit rate rose.").map((u) => u.question), [
+    false,
+    false,
+  ]);
+  assert.deepEqual(read("The Δ is now 3 ms; nothing else changed.").map((u) => u.question), [false, false]);
 });
 
 Deno.test("readStructure(): a table row is data, not a question to the user (UI copy in a strings table)", () => {
