@@ -2,7 +2,7 @@
  * `doctor`'s judgements, pure: each takes what the command gathered and returns checks with a fix. The command
  * (src/cli/doctor.ts) does the I/O.
  */
-import { HOOK_REGISTRATIONS, HOOK_TIMEOUT_MARGIN_S } from "../settings/hook_command.ts";
+import { HOOK_REGISTRATIONS, HOOK_TIMEOUT_MARGIN_S, PROMPT_TIMEOUT_MAX_S } from "../settings/hook_command.ts";
 import { handlerProgram, shellWord } from "../settings/handler_words.ts";
 import type { FoundHandler, SettingsFileReport } from "../settings/inspect.ts";
 import { isStrictJsonProblem, STRICT_JSON_FIX } from "../settings/strict_json.ts";
@@ -20,8 +20,8 @@ export interface Check {
 
 const ok = (id: string, detail: string): Check => ({ id, status: "ok", detail, fix: null });
 
-/** UserPromptSubmit must answer inside Claude Code's 30 s; Stop handlers need at least the hook's own budget. */
-export const PROMPT_TIMEOUT_MAX_S = 30;
+/** UserPromptSubmit must answer inside Claude Code's 30 s (hook_command.ts); Stop handlers need the hook's budget. */
+export { PROMPT_TIMEOUT_MAX_S };
 /** Claude Code's timeout for a command handler without one. */
 export const DEFAULT_HANDLER_TIMEOUT_S = 600;
 

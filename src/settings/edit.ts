@@ -10,6 +10,7 @@ import {
   hookHandler,
   type HookRegistration,
   type HookSubcommand,
+  PROMPT_TIMEOUT_MAX_S,
 } from "./hook_command.ts";
 import { insertMember, removeMember, replaceValue } from "./jsonc_edits.ts";
 import { detectFormat, type TextFormat } from "./jsonc_format.ts";
@@ -204,8 +205,9 @@ interface Ensured {
  * One handler of ours for `registration` (its event, running its hook), with the wanted fields; extra copies are
  * removed. A new handler goes in a new group with the registration's matcher; an existing one stays in its group,
  * whose matcher is left as it is (the user may have widened it). An existing timeout longer than the registration's
- * is kept (never lowered: a relay install's wait, or one raised by hand); a shorter one, one that is not a number, or
- * none is set to the registration's.
+ * is kept (never lowered: a relay install's wait, or one raised by hand), but not a UserPromptSubmit one over
+ * PROMPT_TIMEOUT_MAX_S; a shorter one, one that is not a number, one over that limit, or none is set to the
+ * registration's.
  */
 function ensureHandler(
   text: string,
@@ -230,7 +232,12 @@ function ensureHandler(
     const node = propertyValue(handler, key);
     if (node && JSON.stringify(getNodeValue(node)) === JSON.stringify(value)) continue;
     const existing = node ? getNodeValue(node) : undefined;
-    if (key === "timeout" && typeof existing === "number" && typeof value === "number" && existing > value) {
+    // a longer one is kept, but never one over UserPromptSubmit's limit (Claude Code's 30 s), which doctor fails
+    const limit = registration.event === "UserPromptSubmit" ? PROMPT_TIMEOUT_MAX_S : Infinity;
+    if (
+      key === "timeout" && typeof existing === "number" && typeof value === "number" && existing > value &&
+      existing <= limit
+    ) {
       keptTimeout = existing;
       continue;
     }

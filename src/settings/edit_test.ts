@@ -376,10 +376,16 @@ Deno.test("installHooks() keeps a longer timeout of ours and sets a shorter, a m
   const hooks = JSON.parse(result.newText).hooks;
   const timeouts = ["Stop", "SubagentStop", "UserPromptSubmit", "PreToolUse"].map((e) => hooks[e][0].hooks[0].timeout);
   assert.deepEqual(timeouts, [90, 60, 15, 15]);
-  // a UserPromptSubmit timeout raised over Claude Code's 30 s is kept too (doctor fails it)
+  // a UserPromptSubmit timeout raised over Claude Code's 30 s is set back (doctor would fail it); up to 30 is kept
   const over = installHooks(JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [handler("prompt", 45)] }] } }), {
     command: BINARY,
     registrations: selectRegistrations({ hooks: ["prompt"] }),
   });
-  assert.deepEqual([over.changed, over.keptTimeouts], [false, [{ event: "UserPromptSubmit", seconds: 45 }]]);
+  assert.deepEqual([over.changed, over.keptTimeouts], [true, []]);
+  assert.equal(JSON.parse(over.newText).hooks.UserPromptSubmit[0].hooks[0].timeout, 15);
+  const within = installHooks(JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [handler("prompt", 25)] }] } }), {
+    command: BINARY,
+    registrations: selectRegistrations({ hooks: ["prompt"] }),
+  });
+  assert.deepEqual([within.changed, within.keptTimeouts], [false, [{ event: "UserPromptSubmit", seconds: 25 }]]);
 });

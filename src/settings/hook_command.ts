@@ -53,6 +53,9 @@ export const DEFAULT_HOOKS: readonly HookSubcommand[] = ["stop"];
 /** Seconds every registered timeout leaves over the hook's budget (doctor checks it against the configured one). */
 export const HOOK_TIMEOUT_MARGIN_S = 5;
 
+/** UserPromptSubmit must answer inside Claude Code's 30 s: install keeps no longer timeout there, doctor fails one. */
+export const PROMPT_TIMEOUT_MAX_S = 30;
+
 export const HOOK_REGISTRATIONS: readonly HookRegistration[] = [
   { hook: "stop", event: "Stop", args: ["hook", "stop"], timeout: 60 },
   { hook: "stop", event: "SubagentStop", args: ["hook", "stop"], timeout: 60, optional: "subagent" },
