@@ -190,6 +190,8 @@ export async function runDefinedHook(def: AnyHookDefinition, deps: HookRunDeps):
   // without a state write (no state file, or the lock timed out), the log lines are what commits the call
   deps.commit?.();
   await record(step, io);
+  // `after` runs past the commit point, inside its grace (fail_open.ts): work there must keep to its own budget check,
+  // as the stop hook's pruning does (budgetLeft)
   const later = def.after ? await def.after(step.result, payload, io) : null;
   const stdout = def.render(step.result, payload, config);
   if (later) return { stdout, exitCode: 0, continue: continuation(def, later, payload, io, config) };
