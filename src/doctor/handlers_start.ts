@@ -137,31 +137,15 @@ async function startAll(
       ? [`not started (a project's settings: doctor starts only your own handlers): ${projects.join("; ")}`]
       : []),
   ];
-  if (other.length > 0) {
-    return {
-      id: "handlers-start",
-      status: "warn",
-      detail: parts.join("; "),
-      fix: "install one version everywhere: run `cliffhanger-bin install` again with the binary you use",
-    };
-  }
-  if (notRun.length > 0) {
-    return {
-      id: "handlers-start",
-      status: "warn",
-      detail: parts.join("; "),
-      fix: `run it yourself to see it start: ${notRun[0]}`,
-    };
-  }
-  if (projects.length > 0) {
-    return {
-      id: "handlers-start",
-      status: "warn",
-      detail: parts.join("; "),
-      fix: "a project's handler runs that project's program: read its command in the settings file before you trust it",
-    };
-  }
-  return { id: "handlers-start", status: "ok", detail: parts.join("; "), fix: null };
+  // the first that applies: another version, a program not started, a project's handler
+  const fix = other.length > 0
+    ? "install one version everywhere: run `cliffhanger-bin install` again with the binary you use"
+    : notRun.length > 0
+    ? `run it yourself to see it start: ${notRun[0]}`
+    : projects.length > 0
+    ? "a project's handler runs that project's program: read its command in the settings file before you trust it"
+    : null;
+  return { id: "handlers-start", status: fix === null ? "ok" : "warn", detail: parts.join("; "), fix };
 }
 
 function mayRunProgram(program: string): boolean {

@@ -82,3 +82,39 @@ export const line = {
     return l;
   },
 };
+
+/**
+ * The lines of a transcript whose second line is `longLine` (given without its newline: a line over the reader's
+ * line limit, a NUL run), followed by a turn whose TodoWrite list leaves "task B" open and whose last text is
+ * `finalText`: what a reader that skips the long line must still see.
+ */
+export function longLineTurn(longLine: string, finalText: string): string[] {
+  return [
+    jsonl({ type: "user", message: { role: "user", content: "build the thing" }, promptId: "p0", uuid: "u0" }),
+    longLine + "\n",
+    jsonl({ type: "user", message: { role: "user", content: "do tasks A and B" }, promptId: "p1", uuid: "u1" }),
+    jsonl({
+      type: "assistant",
+      uuid: "a1",
+      message: {
+        id: "m1",
+        role: "assistant",
+        content: [{
+          type: "tool_use",
+          id: "t1",
+          name: "TodoWrite",
+          input: { todos: [{ content: "task A", status: "completed" }, { content: "task B", status: "pending" }] },
+        }],
+      },
+    }),
+    jsonl({
+      type: "user",
+      message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "ok" }] },
+    }),
+    jsonl({
+      type: "assistant",
+      uuid: "a2",
+      message: { id: "m2", role: "assistant", content: [{ type: "text", text: finalText }] },
+    }),
+  ];
+}

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { readTurnView } from "./read_view.ts";
 import { initialState } from "./reducer_state.ts";
 import { READ_BUFFER_BYTES, TranscriptReader } from "./transcript_reader.ts";
+import { longLineTurn } from "../testing/transcript_lines.ts";
 
 function line(value: unknown): string {
   return JSON.stringify(value) + "\n";
@@ -178,34 +179,7 @@ Deno.test("readTurnView(): past readUntil, progress is kept like past maxReadByt
  */
 async function longLineTranscript(dir: string, longLine: string): Promise<string> {
   const path = join(dir, "t.jsonl");
-  const lines = [
-    line({ type: "user", message: { role: "user", content: "build the thing" }, promptId: "p0", uuid: "u0" }),
-    longLine + "\n",
-    line({ type: "user", message: { role: "user", content: "do tasks A and B" }, promptId: "p1", uuid: "u1" }),
-    line({
-      type: "assistant",
-      uuid: "a1",
-      message: {
-        id: "m1",
-        role: "assistant",
-        content: [{
-          type: "tool_use",
-          id: "t1",
-          name: "TodoWrite",
-          input: { todos: [{ content: "task A", status: "completed" }, { content: "task B", status: "pending" }] },
-        }],
-      },
-    }),
-    line({
-      type: "user",
-      message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "ok" }] },
-    }),
-    line({
-      type: "assistant",
-      uuid: "a2",
-      message: { id: "m2", role: "assistant", content: [{ type: "text", text: "Task A is done." }] },
-    }),
-  ];
+  const lines = longLineTurn(longLine, "Task A is done.");
   await Deno.writeTextFile(path, lines.join(""));
   return path;
 }

@@ -6,16 +6,57 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { makeSandbox, readText, removeSandbox } from "../../reliability/harness.ts";
+import { makeSandbox, readText, removeSandbox, type Sandbox } from "../../reliability/harness.ts";
 import { envFrom } from "../../env.ts";
 import { runHook } from "../runner.ts";
 import { READ_BUFFER_BYTES } from "../../transcript/transcript_reader.ts";
 import { READ_SHARE_OF_BUDGET, transcriptReadMs } from "./hook.ts";
+import { longLineTurn } from "../../testing/transcript_lines.ts";
 
 const OFFER = "The parser is in place. Want me to continue with the tests?";
 
 function line(value: unknown): string {
   return JSON.stringify(value) + "\n";
+}
+
+/** A Stop payload for `transcript` whose final message is `final`. */
+function stopPayload(transcript: string, final: string): string {
+  return JSON.stringify({
+    hook_event_name: "Stop",
+    session_id: "s1",
+    transcript_path: transcript,
+    cwd: "/tmp",
+    stop_hook_active: false,
+    last_assistant_message: final,
+  });
+}
+
+/**
+ * Runs `hook stop` once in the sandbox on a monotonic clock that moves on 10 s at each look (past any share of the 10 s
+ * budget at the first look after the deadline, so each stop reads one buffer whatever the machine's speed) while the
+ * wall clock stands still (a step of it moves no deadline). Returns its exit code, its answer and the saved index.
+ */
+async function stopOnSteppingClock(
+  box: Sandbox,
+  payload: string,
+): Promise<{ exitCode: number; stdout: string; index: { offset: number; longLine?: { at: number } } }> {
+  let t = 1_000_000;
+  const elapsed = () => (t += 10_000);
+  const now = () => 1_000_000;
+  let stdout = "";
+  const outcome = await runHook("stop", {
+    env: envFrom(box.env),
+    paths: box.paths,
+    readStdin: () => Promise.resolve(payload),
+    writeStdout: (text) => void (stdout += text),
+    now,
+    elapsed,
+    budgetStartedAt: elapsed(),
+    startedAt: now(),
+  });
+  const [file] = [...Deno.readDirSync(box.paths.state)].filter((e) => e.name.endsWith(".json"));
+  const index = JSON.parse(await readText(join(box.paths.state, file!.name))).index;
+  return { exitCode: outcome.exitCode, stdout, index };
 }
 
 Deno.test("transcriptReadMs(): a share of the budget left after the final message's wait, never below 0", () => {
@@ -41,40 +82,15 @@ Deno.test("hook stop on a backlog past its read time: progress saved each stop, 
     await Deno.writeTextFile(transcript, lines.join(""));
     const size = (await Deno.stat(transcript)).size;
     assert.ok(size > 3 * READ_BUFFER_BYTES, `${size} bytes: more than three stops' reads`);
-    const payload = JSON.stringify({
-      hook_event_name: "Stop",
-      session_id: "s1",
-      transcript_path: transcript,
-      cwd: "/tmp",
-      stop_hook_active: false,
-      last_assistant_message: OFFER,
-    });
-    const env = envFrom(box.env);
-    // a monotonic clock that moves on 10 s at each look: past any share of the 10 s budget at the first look after the
-    // deadline; the wall clock stands still (a step of it moves no deadline)
-    let t = 1_000_000;
-    const elapsed = () => (t += 10_000);
-    const now = () => 1_000_000;
+    const payload = stopPayload(transcript, OFFER);
     const offsets: number[] = [];
     for (let stop = 0; stop < 3; stop++) {
-      let stdout = "";
-      const outcome = await runHook("stop", {
-        env,
-        paths: box.paths,
-        readStdin: () => Promise.resolve(payload),
-        writeStdout: (text) => void (stdout += text),
-        now,
-        elapsed,
-        budgetStartedAt: elapsed(),
-        startedAt: now(),
-      });
-      assert.equal(outcome.exitCode, 0);
+      const { exitCode, stdout, index } = await stopOnSteppingClock(box, payload);
+      assert.equal(exitCode, 0);
       if (stop === 0) {
         assert.equal(JSON.parse(stdout || "{}").decision, "block", `the final message decides: ${stdout}`);
       }
-      const [file] = [...Deno.readDirSync(box.paths.state)].filter((e) => e.name.endsWith(".json"));
-      const state = JSON.parse(await readText(join(box.paths.state, file!.name)));
-      offsets.push(state.index.offset);
+      offsets.push(index.offset);
     }
     const errors = await readText(join(box.cliffhanger, "errors.log"));
     assert.equal(
@@ -103,66 +119,16 @@ Deno.test("hook stop on a line longer than a stop reads: each stop goes on insid
       uuid: "a0",
       message: { id: "m0", role: "assistant", content: [{ type: "text", text: "z".repeat(2.5 * 1024 * 1024) }] },
     });
-    const lines = [
-      line({ type: "user", message: { role: "user", content: "build the thing" }, promptId: "p0", uuid: "u0" }),
-      long,
-      line({ type: "user", message: { role: "user", content: "do tasks A and B" }, promptId: "p1", uuid: "u1" }),
-      line({
-        type: "assistant",
-        uuid: "a1",
-        message: {
-          id: "m1",
-          role: "assistant",
-          content: [{
-            type: "tool_use",
-            id: "t1",
-            name: "TodoWrite",
-            input: { todos: [{ content: "task A", status: "completed" }, { content: "task B", status: "pending" }] },
-          }],
-        },
-      }),
-      line({
-        type: "user",
-        message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "ok" }] },
-      }),
-      line({
-        type: "assistant",
-        uuid: "a2",
-        message: { id: "m2", role: "assistant", content: [{ type: "text", text: FINAL }] },
-      }),
-    ];
+    const lines = longLineTurn(long.slice(0, -1), FINAL);
     await Deno.writeTextFile(transcript, lines.join(""));
     const lineStart = lines[0]!.length;
-    const payload = JSON.stringify({
-      hook_event_name: "Stop",
-      session_id: "s1",
-      transcript_path: transcript,
-      cwd: "/tmp",
-      stop_hook_active: false,
-      last_assistant_message: FINAL,
-    });
-    const env = envFrom(box.env);
+    const payload = stopPayload(transcript, FINAL);
     // as above: each stop's read is past its deadline at its first look, so it reads one buffer, and on only to make
     // progress
-    let t = 1_000_000;
-    const elapsed = () => (t += 10_000);
-    const now = () => 1_000_000;
     const indexes: { offset: number; longLine?: { at: number } }[] = [];
     let last = "";
     for (let stop = 0; stop < 8; stop++) {
-      let stdout = "";
-      await runHook("stop", {
-        env,
-        paths: box.paths,
-        readStdin: () => Promise.resolve(payload),
-        writeStdout: (text) => void (stdout += text),
-        now,
-        elapsed,
-        budgetStartedAt: elapsed(),
-        startedAt: now(),
-      });
-      const [file] = [...Deno.readDirSync(box.paths.state)].filter((e) => e.name.endsWith(".json"));
-      const index = JSON.parse(await readText(join(box.paths.state, file!.name))).index;
+      const { stdout, index } = await stopOnSteppingClock(box, payload);
       indexes.push(index);
       last = stdout;
       if (index.offset === lines.join("").length) break;
