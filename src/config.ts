@@ -8,6 +8,7 @@
 import { parse as parseJsonc, type ParseError, parseProblem, positionOf } from "./jsonc.ts";
 import * as z from "./zod.ts";
 import type { EnvReader } from "./env.ts";
+import { didYouMean } from "./did_you_mean.ts";
 import { coerceEnv, type ConfigValues, DEFAULT_CONFIG, ENV_KEYS, forceObserve, LENIENT_KEYS } from "./config_check.ts";
 
 export { DEFAULT_CONFIG, ENV_KEYS };
@@ -166,10 +167,30 @@ export function valueInWords(key: string, issue: unknown): string {
   }
 }
 
+/** A key's letters, lower case: `loop_bypass`, `LoopBypass` and `loopbypass` are one. */
+const letters = (key: string) => key.toLowerCase().replace(/[^a-z]/g, "");
+
+/**
+ * The lenient setting an unknown key most likely meant (`obsrve`, `disabled`, `loop_bypass`, `observeMode`), when its
+ * value would have turned it on; null otherwise. A value that only says "off" (`"obsrve": false`) asks for nothing
+ * more lenient, and a misspelled `attended` can ask for nothing more lenient than its default.
+ */
+export function lenientMeant(key: string, value: unknown): keyof ConfigValues | null {
+  const typed = letters(key);
+  if (typed === "") return null;
+  const byLetters = new Map(LENIENT_KEYS.map((k) => [letters(k), k] as const));
+  const near = byLetters.get(typed) ??
+    byLetters.get(didYouMean(typed, [...byLetters.keys()]) ?? "") ??
+    [...byLetters].find(([l]) => typed.startsWith(l))?.[1];
+  if (near === undefined || near === "attended") return null;
+  return value === false || value === null || value === 0 || value === "" ? null : near;
+}
+
 /**
  * Merge defaults, the config file text (null: no file) and the environment. A bad value never stops a hook:
  * it is reported in `problems` and the default is used. A file that cannot be parsed, or a bad value of a setting
- * that makes the hooks more lenient (LENIENT_KEYS), also turns observe mode on, with `observeBecause` saying why.
+ * that makes the hooks more lenient (LENIENT_KEYS), or an unknown key that misspells one of them and would turn it on
+ * (lenientMeant), also turns observe mode on, with `observeBecause` saying why.
  */
 export function loadConfig(fileText: string | null, env: EnvReader, filePath = "config.jsonc"): LoadedConfig {
   const problems: string[] = [];
@@ -213,6 +234,8 @@ export function loadConfig(fileText: string | null, env: EnvReader, filePath = "
     const field = shape[key];
     if (!field) {
       problems.push(`Unknown key "${key}" in "${filePath}"`);
+      const meant = lenientMeant(key, value);
+      if (meant !== null) lenient(meant, `"${key}" in "${filePath}" is not a setting (did you mean "${meant}"?)`);
       continue;
     }
     const result = field.safeParse(value);

@@ -97,6 +97,29 @@ Deno.test("loadConfig(): a value a lenient setting (observe, disable, loopBypass
   assert.deepEqual([fine.config.observe, fine.observeBecause], [false, null]);
 });
 
+Deno.test("loadConfig(): an unknown key that misspells a lenient setting and would turn it on forces observe mode", () => {
+  const forced: [string, string][] = [
+    ['{ "obsrve": true }', "observe"],
+    ['{ "disabled": true }', "disable"],
+    ['{ "loop_bypass": true }', "loopBypass"],
+    ['{ "LoopBypass": "yes" }', "loopBypass"],
+    ['{ "observeMode": 1 }', "observe"],
+    ['{ "Observe": true }', "observe"],
+  ];
+  for (const [file, meant] of forced) {
+    const loaded = loadConfig(file, envFrom({}), "/h/config.jsonc");
+    const key = Object.keys(JSON.parse(file))[0];
+    assert.equal(loaded.config.observe, true, file);
+    assert.equal(loaded.observeBecause, `"${key}" in "/h/config.jsonc" is not a setting (did you mean "${meant}"?)`);
+    assert.deepEqual(loaded.problems, [`Unknown key "${key}" in "/h/config.jsonc"`], "reported as an unknown key");
+  }
+  // asking for "off", a misspelled attended (its default is already the lenient one) and keys near nothing lenient
+  for (const file of ['{ "obsrve": false }', '{ "disabled": null }', '{ "atended": "observe" }', '{ "maxx": 9 }']) {
+    const loaded = loadConfig(file, envFrom({}), "/h/config.jsonc");
+    assert.deepEqual([loaded.config.observe, loaded.observeBecause], [false, null], file);
+  }
+});
+
 Deno.test("loadConfig(): a key given twice is reported, and its last copy counts (docs/configuration.md)", () => {
   const { config, problems } = loadConfig('{"max": 3,\n  "observe": true, "max": 4}', envFrom({}), "/h/config.jsonc");
   assert.equal(config.max, 4);
