@@ -13,6 +13,7 @@
  * All I/O comes in through `io`, `now`, `sleep` and `checkpoint`, so tests drive the wait deterministically.
  */
 import { isPermissionError } from "./access.ts";
+import { shellWord } from "../settings/handler_words.ts";
 import { linkedFolderText } from "./folder.ts";
 import { realRelayIo, type RelayIo } from "./io.ts";
 import type { RelayEvent } from "./log_line.ts";
@@ -107,12 +108,7 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
     active = await io.exists(paths.active);
   } catch (e) {
     if (isPermissionError(e)) {
-      if (input.explicitDir) {
-        errors.push(
-          `relay folder "${paths.dir}" is outside this process's permission scope (${errorText(e)}); the stop is ` +
-            `allowed. Build with: deno task compile --relay-dir ${paths.dir}`,
-        );
-      }
+      if (input.explicitDir) errors.push(refusalLine(paths.dir, e));
       return allow("out-of-scope");
     }
     errors.push(`cannot read relay folder "${paths.dir}": ${errorText(e)}; the stop is allowed`);
@@ -238,9 +234,28 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
       await input.sleep(Math.min(pollMs, remaining));
     }
   } catch (e) {
-    errors.push(`relay folder "${paths.dir}": ${errorText(e)}; the stop is allowed`);
+    errors.push(
+      isPermissionError(e)
+        ? refusalLine(paths.dir, e)
+        : `relay folder "${paths.dir}": ${errorText(e)}; the stop is allowed`,
+    );
     return allow(isPermissionError(e) ? "out-of-scope" : "error");
   }
+}
+
+/**
+ * errors.log's one line for a relay folder the process may not use: outside the binary's scope (the kind of access
+ * Deno refused, and the one rebuild flag that covers it; the path is not said twice) or refused by the OS.
+ */
+export function refusalLine(dir: string, e: unknown): string {
+  const folder = JSON.stringify(dir);
+  if (e instanceof Deno.errors.NotCapable) {
+    const kind = /Requires (\w+) access/.exec(e.message)?.[1] ?? "permission";
+    return `relay folder ${folder} is outside this binary's ${kind} scope; the stop is allowed (rebuild for it: ` +
+      `deno task compile --relay-dir ${shellWord(dir)})`;
+  }
+  return `relay folder ${folder}: permission denied (${e instanceof Error ? e.message.split("\n")[0] : String(e)}); ` +
+    `the stop is allowed`;
 }
 
 /** For the wait's log.md line: the empty or unreadable turn the later ones wait for. */

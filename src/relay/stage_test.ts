@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { relayLogLines } from "./log_line.ts";
-import { type RelayStageInput, runRelayStage } from "./stage.ts";
+import { refusalLine, type RelayStageInput, runRelayStage } from "./stage.ts";
 import { fakeClock, readJson, tempRelay, touch, writeInstruction } from "./test_support.ts";
 import type { RelayPaths } from "./paths.ts";
 import { realRelayIo, type RelayIo } from "./io.ts";
@@ -209,7 +209,26 @@ Deno.test("relay stage: a folder outside the permission scope allows; reported o
   assert.deepEqual(quiet.errors, []);
   const loud = await runRelayStage({ ...input(paths, fakeClock()), io: denied, explicitDir: true });
   assert.ok(loud.decision === "allow" && loud.why === "out-of-scope");
-  assert.match(loud.errors[0]!, /outside this process's permission scope.*deno task compile --relay-dir /);
+  assert.deepEqual(loud.errors, [
+    `relay folder ${JSON.stringify(paths.dir)} is outside this binary's read scope; the stop is allowed (rebuild ` +
+    `for it: deno task compile --relay-dir ${paths.dir})`,
+  ]);
+});
+
+Deno.test("relay stage: refusalLine names the access kind once, quotes odd folders, and tells the OS's refusal apart", () => {
+  const scope = new Deno.errors.NotCapable(
+    'Requires write access to "/srv/my relay/queue", run again with the --allow-write flag',
+  );
+  assert.equal(
+    refusalLine("/srv/my relay", scope),
+    `relay folder "/srv/my relay" is outside this binary's write scope; the stop is allowed (rebuild for it: ` +
+      `deno task compile --relay-dir '/srv/my relay')`,
+  );
+  const os = new Deno.errors.PermissionDenied("Permission denied (os error 13): stat '/srv/r/ACTIVE'");
+  assert.equal(
+    refusalLine("/srv/r", os),
+    `relay folder "/srv/r": permission denied (Permission denied (os error 13): stat '/srv/r/ACTIVE'); the stop is allowed`,
+  );
 });
 
 Deno.test("relay stage: two copies of the hook racing for one turn: only one takes it", async () => {
