@@ -47,7 +47,7 @@ const ENGLISH = /(?<![A-Za-z])(?:the|and|to|is|are|it|this|that|with|for|of|you|
  * accents.
  */
 const EUROPEAN =
-  /[¿¡ñßãõçœ]|[a-zà-ÿ]*[áéíóúàèìòùâêîôûäöüë][a-zà-ÿ]*|(?<![A-Za-zÀ-ÿ])(?:que|los|las|el|una|pero|para|con|está|ya|muy|puedo|quieres|und|der|die|das|ist|nicht|ich|mit|auch|soll|noch|les|des|est|pour|avec|je|pas|vous|une|dans|não|os|uma|com|você|posso|quer|eu|che|sono|anche|vuoi|della|questo|questa|gli|ancora|fatto|het|een|ik|niet|ook|wil|nog|wel|maar|zijn|naar|kun|jij|deze)(?![A-Za-zÀ-ÿ])/i;
+  /[¿¡ñßãõçœ]|[a-zà-ÿ]*[áéíóúàèìòùâêîôûäöüë][a-zà-ÿ]*|(?<![A-Za-zÀ-ÿ])(?:que|los|las|el|il|una|pero|para|con|está|ya|muy|puedo|quieres|und|der|die|das|ist|nicht|ich|mit|auch|soll|noch|les|des|est|pour|avec|je|pas|vous|une|dans|não|os|uma|com|você|posso|quer|eu|che|sono|anche|vuoi|della|questo|questa|gli|ancora|fatto|het|een|ik|niet|ook|wil|nog|wel|maar|zijn|naar|kun|jij|deze)(?![A-Za-zÀ-ÿ])/i;
 
 /**
  * Latin letters of the sixteen `mul` languages that none of the six writes (Polish, Turkish, Nordic, Czech, Slovak,

@@ -20,6 +20,12 @@ Deno.test("languagesOf(): short or accented European text runs the European rule
   }
   // an English report with a Spanish closing
   assert.ok(languagesOf("All 12 tests pass and the branch is pushed to the remote. ¿Quieres que siga?").has("es"));
+  // Italian typed without accents, whose "in" would count as English three times
+  assert.ok(
+    languagesOf(
+      "Il problema e il fuso orario. Adesso converto le date in UTC in `models.py` e poi rigenero le migrazioni in locale.",
+    ).has("it"),
+  );
 });
 
 Deno.test("languagesOf(): kana means Japanese, Han means Chinese (and Japanese)", () => {

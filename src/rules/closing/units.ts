@@ -135,13 +135,14 @@ const WH_OPEN = new RegExp(
  * with); in the `mul` pack's languages (but for the Scandinavian "ja") and in Chinese, Japanese and Korean a no only (a yes with a reason can be an offer: "Czy mam dodać …? Tak — …").
  */
 const YES_NO =
-  /^(?:I\s+wouldn['’]?t\s*[,;:.!—–-]|(?:yes|no|yep|nope|yeah|nah|oui|non|sí|si|ja|nein|sim|não|sì|nee|nie|nei|nej|ne|нет|ні|hayır|ei|nem|όχι|tidak|không|नहीं|لا|לא)\s*[,;:.!—–،-]|(?:不需要|不用|不必|没必要|沒必要|不会|不會|没有|沒有|不是|可以|是的|いいえ|はい|아니요|아뇨|아니오|네|예)\s*[，。、：:！!—–,.-])/i;
+  /^(?:I\s+wouldn['’]?t\s*[,;:.!—–-]|(?:yes|no|yep|nope|yeah|nah|oui|non|sí|si|ja|nein|sim|não|nao|sì|nee|nie|nei|nej|ne|нет|ні|hayır|ei|nem|όχι|tidak|không|नहीं|لا|לא)\s*[,;:.!—–،-]|(?:不需要|不用|不必|没必要|沒必要|不会|不會|没有|沒有|不是|可以|是的|いいえ|はい|아니요|아뇨|아니오|네|예)\s*[，。、：:！!—–,.-])/i;
 /**
  * "Short answer:", a check made with its result after a colon, a denial, a "not here", a "none" or "nothing" ("Nothing on
- * my end.", "Tidak ada, …", "Niets."), a yes or no for some of the things asked about ("For most fields yes, by design").
+ * my end.", "Tidak ada, …", "Niets.", "Aucune, c'était la dernière."), a yes or no for some of the things asked about
+ * ("For most fields yes, by design").
  */
 const ANSWER =
-  /^(?:(?:not|nie|nicht|pas|no|não|non|niet|nej|ikke|inte)\s+(?:here|really|in\s+this\s+case|much|tutaj|tu|hier|ici|aquí|aqui|qui|her|här)\s*[,;:.!—–-]|(?:none|nothing)(?:\s+(?:on\s+my\s+(?:end|side)|left|remains))?\s*[,;:.!—–-]|(?:nada|nichts|rien|niente|nulla|niets|nic|ничего|нічого|ingenting|inget|intet|nimic|τίποτα|semmi|tidak\s+ada|kh[ôo]ng\s+c[óo]n\s+g[ìi]|कुछ\s+नहीं|لا\s+شيء|כלום|שום\s+דבר)\s*[,;:.!—–،-]|(?:for\s+)?(?:most|some|all|many)\s+(?:[\w-]+\s+){0,2}?(?:yes|no)\s*[,;:.!—–-]|(?:short|quick)\s+answer\b|in\s+short\s*[,:]|answer\s*:|(?:I|we)\s+(?:checked|verified|confirmed|tested|measured|searched)\b[^.?!:]{0,80}:|(?:checked|verified|confirmed|tested)\s*:|(?:it|they|that)\s+(?:doesn['’]t|does\s+not|didn['’]t|did\s+not|isn['’]t|is\s+not|wasn['’]t|was\s+not|don['’]t|do\s+not|aren['’]t|are\s+not)\b|(?:it|they)\s+(?:stays?|remains?)\b|(?:it|they)\s+(?:is|are|was|were|does|do|did)\b\s*(?:[:;,—–]|\s(?:still|now|already|only|not))|only\b)/i;
+  /^(?:(?:not|nie|nicht|pas|no|não|non|niet|nej|ikke|inte)\s+(?:here|really|in\s+this\s+case|much|tutaj|tu|hier|ici|aquí|aqui|qui|her|här)\s*[,;:.!—–-]|(?:none|nothing)(?:\s+(?:on\s+my\s+(?:end|side)|left|remains))?\s*[,;:.!—–-]|(?:nada|nichts|rien|niente|nulla|niets|nic|ничего|нічого|ingenting|inget|intet|nimic|τίποτα|semmi|tidak\s+ada|aucun(?:e|s|es)?|ning[uú]n[oa]?|nenhum(?:a)?|nessun[oa]?|kein(?:e[rns]?)?|geen|никаких|никакой|никакого|никакие|kh[ôo]ng\s+c[óo]n\s+g[ìi]|कुछ\s+नहीं|لا\s+شيء|כלום|שום\s+דבר)\s*[,;:.!—–،-]|(?:for\s+)?(?:most|some|all|many)\s+(?:[\w-]+\s+){0,2}?(?:yes|no)\s*[,;:.!—–-]|(?:short|quick)\s+answer\b|in\s+short\s*[,:]|answer\s*:|(?:I|we)\s+(?:checked|verified|confirmed|tested|measured|searched)\b[^.?!:]{0,80}:|(?:checked|verified|confirmed|tested)\s*:|(?:it|they|that)\s+(?:doesn['’]t|does\s+not|didn['’]t|did\s+not|isn['’]t|is\s+not|wasn['’]t|was\s+not|don['’]t|do\s+not|aren['’]t|are\s+not)\b|(?:it|they)\s+(?:stays?|remains?)\b|(?:it|they)\s+(?:is|are|was|were|does|do|did)\b\s*(?:[:;,—–]|\s(?:still|now|already|only|not))|only\b)/i;
 /** A why-question, in the guard's languages that write one first (not Chinese, Japanese, Korean). */
 const WHY = new RegExp(
   "^\\W*(?:(?:so|and|but|und|also|et|alors|donc|y|entonces|e|ent[ãa]o|quindi|dus|en|s[åa]|og|och|deci|[șşs]i|a|wi[ęe]c|tak|ve|peki|jadi|lalu|v[ậa]y)\\s*,?\\s+)?" +

@@ -65,6 +65,9 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     "그럼 코드 문제였을까요? 아니요, 캐시 경로 오타였습니다.",
     "तो क्या डेटाबेस धीमा है? नहीं — DB कनेक्शन सिर्फ़ 150 ms लेता है।",
     "Masih ada yang tersisa? Tidak ada, dari sisi saya sudah tuntas.",
+    "Prochaine étape ? Aucune, c'était la dernière.",
+    "Nächster Schritt? Keiner: die Checkliste ist abgehakt.",
+    "Entao o problema era no codigo? Nao — so na versao do Node do CI.",
   ];
   for (const text of answered) assert.ok(read(text).every((u) => !u.question), text);
   const open = [
