@@ -34,8 +34,9 @@ const MORE_SCRIPTS =
  * Greek, Hungarian).
  * They run on a text that does not read as English (the Latin-script gate above, which any text of another script with
  * no English words passes too) unless it shows one of the six European languages and no letter or word of theirs, or
- * that has Cyrillic letters or MORE_SCRIPTS' letters; in a pack of their own (packs.ts), they are never loaded for an
- * English ending, nor for a Spanish or French one.
+ * that has Cyrillic letters or MORE_SCRIPTS' letters, or both a letter of MORE_LETTERS and a word of MORE_WORDS (a
+ * Norwegian "Det som gjenstår for meg er … for ledere … for `X`" has three "for" and reads as English); in a pack of
+ * their own (packs.ts), they are never loaded for an English ending, nor for a Spanish or French one.
  */
 export const MORE_LANGS = "mul";
 /** The languages of Latin script whose rules run together when a text may be in one of them. */
@@ -56,13 +57,16 @@ const EUROPEAN =
 const MORE_LETTERS = /[ąćęłńśźżĄĆĘŁŃŚŹŻğıİşŞĞőűŐŰåøæÅØÆěřůčšžďťňĚŘŮČŠŽĎŤŇșțăȘȚĂţ]/;
 /**
  * Words common in the Latin-script `mul` languages and rare in English and the six (Indonesian has no letters of its
- * own; the rest are read here as typed without their letters too), not the six's words ("sie", "este", "nem").
+ * own, nor has Vietnamese typed without its marks: "khong", "xong"; the rest are read here as typed without their
+ * letters too), not the six's words ("sie", "este", "nem").
  */
 const MORE_WORDS = new RegExp(
   "(?<![A-Za-z\\u00C0-\\u024F])(?:saya|sudah|yang|untuk|tidak|bisa|dengan|kalau|jika|jag|och|inte|klart|" +
-    "jeg|ikke|hvis|ferdig|minä|olen|että|voin|jos|haluat|haluatte|valmis|myös|vielä|kanssa|bir|için|icin|değil|degil|" +
+    "jeg|ikke|hvis|ferdig|og|det|meg|deg|khong|xong|duoc|chua|minä|olen|että|voin|jos|haluat|haluatte|valmis|" +
+    "myös|vielä|kanssa|bir|için|icin|değil|degil|" +
     "istersen|isterseniz|bitti|tamam|jest|nie|się|też|tez|już|juz|jeśli|jesli|chcesz|mogę|moge|gotowe|jsem|není|" +
-    "neni|také|jsou|pokud|chceš|chces|můžu|muzu|hotovo|pentru|și|dacă|daca|vrei|gata|és|hogy|egy|" +
+    "neni|také|jsou|pokud|chceš|chces|můžu|muzu|hotovo|pentru|și|dacă|daca|vrei|gata|acum|sunt|trebuie|urmatorul|" +
+    "următorul|şimdi|simdi|henüz|henuz|és|hogy|egy|" +
     "szeretnéd|szeretned|kész|kesz|tudom)(?![A-Za-z\\u00C0-\\u024F])",
   "i",
 );
@@ -109,6 +113,8 @@ function computeLanguages(text: string): ReadonlySet<string> {
   }
   // after the Latin-script gate, which it must not change
   if (MORE_SCRIPTS.test(sample)) langs.add(MORE_LANGS);
+  // a letter and a word of theirs, even in prose that reads as English: a Norwegian report with "for" three times
+  else if (!langs.has(MORE_LANGS) && MORE_LETTERS.test(words) && MORE_WORDS.test(words)) langs.add(MORE_LANGS);
   return langs;
 }
 

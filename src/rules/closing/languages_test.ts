@@ -173,6 +173,21 @@ Deno.test("languagesOf(): the `mul` rules stay in for the sixteen languages besi
   assert.equal(has("Sudah selesai, kolom `el` dihapus. Kalau mau, saya bisa tambahkan migrasi."), true);
   // a Spanish text naming a URL stays out
   assert.equal(has("Listo, el PR está en https://example.com/pr/1. ¿Quieres que añada los tests?"), false);
+  // typed without its letters, with a word the six share ("pas", the Romanian "step")
+  assert.equal(has("Urmatorul pas: aplic aceeasi validare in formular."), true);
+  assert.equal(has("Da xong het cac muc, test pass het, khong con viec gi."), true);
+});
+
+Deno.test("languagesOf(): a letter and a word of the sixteen run the `mul` rules in prose that reads as English", () => {
+  const has = (text: string) => languagesOf(text).has(MORE_LANGS);
+  // three "for" make it read as English
+  const norwegian = "Siden er oppe. Det som gjenstår for meg er eksport for ledere og testene for `TimesheetService`.";
+  assert.equal(has(norwegian), true);
+  // an English report naming a Nordic or Polish place or person stays out
+  assert.equal(
+    has("Deployed to the Århus and Gdańsk clusters; all 48 tests pass and the dashboards are green."),
+    false,
+  );
 });
 
 Deno.test("languagesOf(): English in code spans does not make the prose around it English", () => {
