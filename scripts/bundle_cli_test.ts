@@ -185,10 +185,42 @@ Deno.test("install from the bundle registers a launcher that runs the bundle's m
     assert.equal(ok.status, "ok", JSON.stringify(ok));
     assert.ok(ok.detail.endsWith(` on ${plan.entry}`), ok.detail);
     const gone = join(plan.outdir, "gone.js");
-    await Deno.writeTextFile(launcher, text.replace(`'${plan.entry}'`, `'${gone}'`));
+    await Deno.writeTextFile(launcher, text.replaceAll(`'${plan.entry}'`, `'${gone}'`));
     const broken = await doctor();
     assert.equal(broken.status, "fail", JSON.stringify(broken));
     assert.match(broken.detail, new RegExp(`runs ${gone.replaceAll(".", "\\.")}, which does not exist`));
+    // the launcher itself, once its bundle moved: one line, not deno's stack trace; a hook still allows (exit 0,
+    // nothing on stdout) and says so in errors.log, a command fails
+    await Deno.writeTextFile(launcher, text);
+    await Deno.rename(plan.outdir, `${plan.outdir}.moved`);
+    const run = async (args: string[]) => {
+      const out = await new Deno.Command(launcher, {
+        args,
+        env: { HOME: home, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", DENO_DIR },
+        clearEnv: true,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      return {
+        code: out.code,
+        stdout: new TextDecoder().decode(out.stdout),
+        stderr: new TextDecoder().decode(out.stderr),
+      };
+    };
+    const hook = await run(["hook", "stop"]);
+    assert.deepEqual([hook.code, hook.stdout], [0, ""], hook.stderr);
+    assert.match(
+      hook.stderr,
+      new RegExp(`^cliffhanger-bin: the launcher ${launcher} runs ${plan.entry}, which does not exist`),
+    );
+    assert.doesNotMatch(hook.stderr, /Module not found|backtrace/);
+    assert.match(
+      await Deno.readTextFile(join(home, ".cliffhanger", "errors.log")),
+      /hook stop: the launcher .*; allowed\n$/,
+    );
+    const command = await run(["doctor"]);
+    assert.deepEqual([command.code, command.stdout, command.stderr.split("\n").length], [1, "", 2], command.stderr);
   } finally {
     for (const dir of [outdir, home]) await Deno.remove(dir, { recursive: true });
   }

@@ -108,12 +108,18 @@ Deno.test("launcherFilesFromPrograms() lets a checkout's doctor look at what a l
     const launcher = `${dir}/bin/cliffhanger-bin`;
     await Deno.writeTextFile(
       launcher,
-      launcherText(["/d/deno", "run", "--config=/c/deno.json", "--allow-read=/a", "/c/main.ts"], `${dir}/home`),
+      launcherText(["/d/deno", "run", "--config=/c/deno.json", "--allow-read=/a", "/c/main.ts"], {
+        home: `${dir}/home`,
+        path: launcher,
+      }),
     );
     assert.deepEqual(launcherFilesFromPrograms([launcher]), ["/d/deno", "/c/main.ts", "/c/deno.json"]);
     // a compiled binary of that name, a program of another name, a missing file: nothing
     await Deno.writeTextFile(launcher, "\x7fELF binary");
-    await Deno.writeTextFile(`${dir}/other`, launcherText(["/d/deno", "run", "/c/main.ts"], dir));
+    await Deno.writeTextFile(
+      `${dir}/other`,
+      launcherText(["/d/deno", "run", "/c/main.ts"], { home: dir, path: `${dir}/other` }),
+    );
     assert.deepEqual(launcherFilesFromPrograms([launcher, `${dir}/other`, `${dir}/bin/gone/cliffhanger-bin`]), []);
   } finally {
     await Deno.remove(dir, { recursive: true });

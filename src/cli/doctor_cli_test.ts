@@ -230,7 +230,7 @@ Deno.test("doctor checks what a checkout install's launcher runs: another checko
     const ok = byId(JSON.parse((await runCli(["doctor", "--json"], { home })).stdout).checks);
     assert.equal(ok["launcher"]?.status, "ok", JSON.stringify(ok["launcher"]));
     const text = await Deno.readTextFile(launcher);
-    await Deno.writeTextFile(launcher, text.replace(/'([^']*)\/main\.ts'/, "'/nowhere/moved/main.ts'"));
+    await Deno.writeTextFile(launcher, text.replace(/'[^']*\/main\.ts'/g, "'/nowhere/moved/main.ts'"));
     const moved = byId(JSON.parse((await runCli(["doctor", "--json"], { home })).stdout).checks);
     assert.notEqual(moved["launcher"]?.status, "ok");
     assert.match(moved["launcher"]!.detail, /\/nowhere\/moved\/main\.ts/);
@@ -256,7 +256,7 @@ Deno.test("doctor looks at the program and the --config a launcher runs: each mu
     assert.equal(noConfig["launcher"]?.status, "fail", JSON.stringify(noConfig["launcher"]));
     assert.match(noConfig["launcher"]!.detail, new RegExp(`runs ${fake}/deno\\.json, which does not exist`));
     // a program that is a folder, not a file
-    await Deno.writeTextFile(launcher, text.replace(/'[^']*\/main\.ts'/, `'${fake}/main.ts'`));
+    await Deno.writeTextFile(launcher, text.replace(/'[^']*\/main\.ts'/g, `'${fake}/main.ts'`));
     const folder = byId(JSON.parse((await runCli(["doctor", "--json"], { home })).stdout).checks);
     assert.equal(folder["launcher"]?.status, "fail", JSON.stringify(folder["launcher"]));
     assert.match(folder["launcher"]!.detail, new RegExp(`runs ${fake}/main\\.ts, which is not a regular file`));

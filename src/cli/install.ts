@@ -170,7 +170,7 @@ function launcherFor(
     return null;
   }
   const launcher = join(ctx.paths.root, "bin", "cliffhanger-bin");
-  const text = launcherText([direct.command, ...direct.prefixArgs], ctx.paths.root);
+  const text = launcherText([direct.command, ...direct.prefixArgs], { home: ctx.paths.root, path: launcher });
   return {
     command: { command: launcher, prefixArgs: [] },
     path: launcher,

@@ -4,6 +4,7 @@
  * for that home. What it runs and the scopes it grants are read back from its text, for doctor (is the home still in
  * them, do the deno, the program and its config still exist) and `relay on` (will the hook see the folder).
  */
+import { escapeControls, MAX_BYTES as MAX_ERRORS_LOG_BYTES } from "../store/errors_log.ts";
 import { readRegularText } from "../store/safe_file.ts";
 import { type HandlerLike, handlerProgram } from "./handler_words.ts";
 
@@ -24,17 +25,82 @@ export interface Launcher {
   write: string[];
 }
 
+/** Where a launcher is written: the home it sets and its own path (which its messages name). */
+export interface LauncherPlace {
+  home: string;
+  path: string;
+}
+
 /**
  * The launcher install writes: a sh script that sets CLIFFHANGER_HOME to `home` (the hooks then use the home whose
- * scopes they were given, whatever the environment Claude Code runs in) and execs these words (deno, its flags,
- * main.ts or a bundle's main.js) with its own args.
+ * scopes they were given, whatever the environment Claude Code runs in), checks that the deno, the program and the
+ * config it runs are still files, and execs these words (deno, its flags, main.ts or a bundle's main.js) with its own args. A file that
+ * is gone (a bundle or checkout moved, npx's cache cleaned) is one line on stderr instead of deno's stack trace: a
+ * command exits 1; a hook exits 0 with nothing on stdout (an allow, as every hook fault is) and appends the line to
+ * errors.log when that is a regular file under its cap, or not there yet (never through a link, never into a FIFO).
  */
-export function launcherText(words: readonly string[], home: string): string {
+export function launcherText(words: readonly string[], place: LauncherPlace): string {
   const quote = (w: string) => `'${w.replaceAll("'", "'\\''")}'`;
   const program = programWord(words);
   const from = program.endsWith(".js") ? "bundle" : "checkout";
+  const config = words.find((w) => w.startsWith("--config="))?.slice("--config=".length) ?? "";
+  const targets = [
+    { path: words[0] ?? "", why: goneLine(place.path, "deno", words[0] ?? "", from) },
+    { path: program, why: goneLine(place.path, "program", program, from) },
+    ...(config === "" ? [] : [{ path: config, why: goneLine(place.path, "config", config, from) }]),
+  ].filter((t) => t.path !== "");
   return `${LAUNCHER_HEADER}${from}, written by install: runs ${basename(program)} under its scopes, in its home\n` +
-    `CLIFFHANGER_HOME=${quote(home)}\nexport CLIFFHANGER_HOME\nexec ${words.map(quote).join(" ")} "$@"\n`;
+    `CLIFFHANGER_HOME=${quote(place.home)}\nexport CLIFFHANGER_HOME\n` + GONE_FUNCTION +
+    targets.map((t) => `[ -f ${quote(t.path)} ] || gone ${quote(t.why)} "$@"\n`).join("") +
+    `exec ${words.map(quote).join(" ")} "$@"\n`;
+}
+
+/**
+ * The launcher's answer to a file it runs that is gone: `gone LINE "$@"`. A hook (`hook <event>`) must fail open: exit
+ * 0, nothing on stdout (Claude Code reads stdout as the answer; stderr at exit 0 goes to its debug log), the line in
+ * errors.log as the program would write it (`<time> hook stop: …; allowed`, doctor's `errors` check counts it). Any
+ * other command exits 1 with the line.
+ */
+const GONE_FUNCTION = `gone() {
+  if [ "$2" = hook ]; then
+    case "$3" in stop | prompt | pretool) where="hook $3" ;; *) where=hook ;; esac
+    log="$CLIFFHANGER_HOME/errors.log"
+    if [ ! -L "$log" ] && { [ ! -e "$log" ] || { [ -f "$log" ] && [ "$(wc -c <"$log")" -lt ${MAX_ERRORS_LOG_BYTES} ]; }; }; then
+      { printf '%s %s: %s; allowed\\n' "$(date -u +%Y-%m-%dT%H:%M:%S.000Z)" "$where" "$1" >>"$log"; } 2>/dev/null
+    fi
+    printf 'cliffhanger-bin: %s (the hook allows and exits 0)\\n' "$1" >&2
+    exit 0
+  fi
+  printf 'cliffhanger-bin: %s\\n' "$1" >&2
+  exit 1
+}
+`;
+
+/**
+ * What the launcher at `launcher` says when the file it runs as `what` is gone, with the fix for how it was
+ * installed: one line, control characters escaped.
+ */
+export function goneLine(
+  launcher: string,
+  what: "deno" | "program" | "config",
+  path: string,
+  from: "bundle" | "checkout",
+): string {
+  const runs = what === "deno" ? `the deno ${path}` : what === "config" ? `deno with ${path}` : path;
+  const cause = what === "deno"
+    ? "npx may have cleaned its cache"
+    : from === "bundle"
+    ? "the bundle was moved or deleted"
+    : "the checkout was moved or deleted";
+  const fix = what === "deno"
+    ? `run install again from the ${from} with a deno that stays`
+    : from === "bundle"
+    ? "run install again from the bundle where it is now"
+    : "run `deno task cli install` again in the checkout where it is now";
+  return escapeControls(
+    `the launcher ${launcher} runs ${runs}, which does not exist or is not a file (${cause}): every hook fails ` +
+      `open until you ${fix}, or install the compiled binary (deno task compile)`,
+  );
 }
 
 /**

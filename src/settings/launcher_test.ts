@@ -2,11 +2,14 @@ import assert from "node:assert/strict";
 import { inScope, launcherChange, launcherPrograms, launcherText, parseLauncher } from "./launcher.ts";
 
 Deno.test("a launcher's text reads back to what it runs and the scopes it grants, quotes included", () => {
-  const text = launcherText(["/o'neil/deno", "run", "--allow-read=/a,/b", "--allow-write=/h", "/c/main.ts"], "/h'x");
+  const text = launcherText(["/o'neil/deno", "run", "--allow-read=/a,/b", "--allow-write=/h", "/c/main.ts"], {
+    home: "/h'x",
+    path: "/h'x/bin/cliffhanger-bin",
+  });
   assert.ok(text.startsWith("#!/bin/sh\n# cliffhanger-bin from a checkout"));
   assert.match(
     text,
-    /^CLIFFHANGER_HOME='\/h'\\''x'\nexport CLIFFHANGER_HOME\nexec '/m,
+    /^CLIFFHANGER_HOME='\/h'\\''x'\nexport CLIFFHANGER_HOME\n/m,
     "the home it was written for, quoted",
   );
   assert.deepEqual(parseLauncher(text), {
@@ -42,7 +45,7 @@ Deno.test("a launcher's text reads back to what it runs and the scopes it grants
 Deno.test("a checkout's launcher reads back its --config; a bundle's says so and runs its main.js", () => {
   const checkout = launcherText(
     ["/d/deno", "run", "--quiet", "--config=/c/deno.json", "--allow-read=/a", "--allow-write=/h", "/c/main.ts"],
-    "/h",
+    { home: "/h", path: "/L" },
   );
   assert.ok(checkout.startsWith("#!/bin/sh\n# cliffhanger-bin from a checkout, written by install: runs main.ts"));
   assert.deepEqual(parseLauncher(checkout), {
@@ -54,7 +57,7 @@ Deno.test("a checkout's launcher reads back its --config; a bundle's says so and
   });
   const bundle = launcherText(
     ["/d/deno", "run", "--quiet", "--no-config", "--allow-read=/a,/b/bundle", "--allow-write=/h", "/b/bundle/main.js"],
-    "/h",
+    { home: "/h", path: "/L" },
   );
   assert.ok(bundle.startsWith("#!/bin/sh\n# cliffhanger-bin from a bundle, written by install: runs main.js"));
   assert.deepEqual(parseLauncher(bundle), {
@@ -68,10 +71,10 @@ Deno.test("a checkout's launcher reads back its --config; a bundle's says so and
 
 Deno.test("launcherChange(): nothing when the text is the same, else created, or rewritten with what differs", () => {
   const words = (read: string) => ["/d/deno", "run", `--allow-read=${read}`, "--allow-write=/h", "/c/main.ts"];
-  const before = launcherText(words("/h"), "/h");
+  const before = launcherText(words("/h"), { home: "/h", path: "/L" });
   assert.equal(launcherChange("/h/bin/cliffhanger-bin", before, before), null);
   assert.deepEqual(launcherChange("/L", null, before), { path: "/L", change: "created", why: [] });
-  const wider = launcherText(words("/h,/w/relay,/w/PROGRESS.md"), "/h");
+  const wider = launcherText(words("/h,/w/relay,/w/PROGRESS.md"), { home: "/h", path: "/L" });
   assert.deepEqual(launcherChange("/L", before, wider), {
     path: "/L",
     change: "rewritten",
@@ -80,7 +83,10 @@ Deno.test("launcherChange(): nothing when the text is the same, else created, or
   assert.deepEqual(launcherChange("/L", wider, before)?.why, [
     "its read scope no longer holds /w/relay, /w/PROGRESS.md",
   ]);
-  const moved = launcherText(["/e/deno", "run", "--allow-read=/h", "--allow-write=/h", "/n/main.ts"], "/g");
+  const moved = launcherText(["/e/deno", "run", "--allow-read=/h", "--allow-write=/h", "/n/main.ts"], {
+    home: "/g",
+    path: "/L",
+  });
   assert.deepEqual(launcherChange("/L", before, moved)?.why, [
     "it sets CLIFFHANGER_HOME to /g (was /h)",
     "it runs the deno /e/deno (was /d/deno)",
