@@ -33,6 +33,7 @@ import { checkConfig } from "../doctor/check_config.ts";
 import { HOOK_EVENTS } from "../hooks/events.ts";
 import { resolveRunCommand } from "../permissions.ts";
 import { inScope, launcherPrograms, readLauncher } from "../settings/launcher.ts";
+import { shellWord } from "../settings/handler_words.ts";
 import { generations } from "../store/rotate.ts";
 import { type CommandSpec, parseCommandArgs } from "./args.ts";
 import { forCheckout } from "./checkout_fix.ts";
@@ -53,7 +54,7 @@ const spec: CommandSpec = {
       help: "also check DIR/.claude/settings.json and settings.local.json",
       multiple: true,
     },
-    json: { type: "boolean", help: "print {ok, checks: [{id, status, detail, fix}]}" },
+    json: { type: "boolean", help: "print {ok, checks: [{id, status, detail, fix, unverified?}]}" },
   },
   details: "Exit codes: 0 nothing broken (warnings allowed); 1 something is broken; 2 usage error.",
 };
@@ -282,12 +283,19 @@ async function checkLaunchers(
           ...(unchecked.length > 0
             ? [
               `${launcher} runs ${unchecked.map((t) => t.path).join(" and ")}: cannot check, outside this run's ` +
-              "read scope; if it is gone, every hook fails open (handlers-start runs it to tell)",
+              "read scope; if it is gone, every hook fails open",
             ]
             : []),
           ...(relayOut ? [`${launcher} may not read the relay folder ${relayDir}: a stop never waits on it`] : []),
         ].join("; "),
-        fix: relayOut ? `CLIFFHANGER_RELAY_DIR=${relayDir} deno task cli install (from the checkout)` : fix,
+        fix: [
+          // the launcher checks its own files first, and says which one is gone
+          ...(unchecked.length > 0
+            ? [`run \`${shellWord(launcher)} --version\`: it names a file it runs that is gone`]
+            : []),
+          ...(relayOut ? [`CLIFFHANGER_RELAY_DIR=${relayDir} deno task cli install (from the checkout)`] : []),
+        ].join("; "),
+        ...(unchecked.length > 0 ? { unverified: unchecked.map((t) => t.path) } : {}),
       });
     } else {
       const withConfig = config === "" ? "" : ` with ${config}`;

@@ -9,6 +9,7 @@ interface Check {
   status: string;
   detail: string;
   fix: string | null;
+  unverified?: string[];
 }
 
 const byId = (checks: Check[]) => Object.fromEntries(checks.map((c) => [c.id, c]));
@@ -268,6 +269,14 @@ Deno.test("doctor looks at the program and the --config a launcher runs: each mu
     assert.match(
       blind["launcher"]!.detail,
       /main\.ts and \/.*\/deno\.json: cannot check, outside this run's read scope/,
+    );
+    // not verified, and said so: the paths in --json and in the summary line, and the launcher names what is gone
+    assert.deepEqual(blind["launcher"]!.unverified?.map((p) => p.split("/").at(-1)), ["main.ts", "deno.json"]);
+    assert.equal(blind["launcher"]!.fix, `run \`${launcher} --version\`: it names a file it runs that is gone`);
+    const summary = (await runCli(["doctor"], { home, scopeArgs: ["status"] })).stdout.trimEnd().split("\n").at(-1)!;
+    assert.match(
+      summary,
+      /^not verified: could not check \/\S+\/main\.ts, \/\S+\/deno\.json \(launcher\), which a hook runs; /,
     );
   }));
 

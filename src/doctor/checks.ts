@@ -16,6 +16,11 @@ export interface Check {
   detail: string;
   /** What to do about it; null when ok. */
   fix: string | null;
+  /**
+   * A program or file a hook runs that this run could not look at (outside its read scope): whether it is there is
+   * unknown, so the check is a warning and the summary says it was not verified, never "nothing broken".
+   */
+  unverified?: string[];
 }
 
 const ok = (id: string, detail: string): Check => ({ id, status: "ok", detail, fix: null });
@@ -332,7 +337,7 @@ export function checkDuplicates(
 /** The handlers' executables against this binary and what PATH resolves `cliffhanger-bin` to. */
 export function checkBinary(input: {
   files: readonly SettingsFileReport[];
-  /** The running executable (the compiled binary, or deno from a checkout). */
+  /** The running executable (the compiled binary, or deno from a checkout or a bundle). */
   self: string | null;
   /** `cliffhanger-bin` resolved on PATH; undefined when PATH cannot be read. */
   onPath: string | null | undefined;
@@ -368,11 +373,15 @@ export function checkBinary(input: {
       const what = `settings run ${command}, but this cliffhanger-bin is ${input.self}${
         there === null ? ` (${command} is outside the read scope)` : ""
       }`;
-      // a checkout run: the launcher check looks at what the command runs; a path it may not read stays unchecked
+      // a run under deno (a checkout, a bundle, a launcher): the launcher check looks at what the command runs; a
+      // path it may not read stays unchecked, and is said so
       if (dev && there === null) {
         unchecked.push(command);
-        notes.push(`${command} is outside this checkout run's read scope: whether it exists is not checked`);
-      } else if (dev) notes.push(`this cliffhanger-bin is ${input.self}: a checkout run, not compared`);
+        notes.push(
+          `${command}: cannot check, outside this run's read scope (whether it exists is unknown; if it is gone, ` +
+            "every hook it runs fails open)",
+        );
+      } else if (dev) notes.push(`this cliffhanger-bin is ${input.self}: a run under deno, not compared`);
       else problems.push(what);
     } else if (input.onPath && input.onPath !== command) {
       notes.push(`settings run ${command}, but cliffhanger-bin on PATH is ${input.onPath}`);
@@ -394,16 +403,32 @@ export function checkBinary(input: {
     fix: mismatch
       ? "re-run install with the binary on PATH so both are the same"
       : unchecked.length > 0
-      ? uncheckedFix(unchecked[0]!)
+      ? uncheckedFix(unchecked)
       : null,
+    ...(unchecked.length > 0 ? { unverified: unchecked } : {}),
   };
 }
 
-/** How to check by hand a program this run could not look at: a path with `ls -l`, a bare name on PATH. */
-function uncheckedFix(program: string): string {
-  return program.includes("/")
-    ? `check that \`ls -l ${shellWord(program)}\` shows it (else every such hook fails)`
-    : `check that \`command -v ${shellWord(program)}\` finds it where Claude Code runs (else every such hook fails)`;
+/**
+ * How to check by hand the programs this run could not look at, and what to do when one is not there: a path is
+ * listed with `ls -l`, and install again points our handlers at the program it is run with; a bare name is looked up
+ * with `command -v`, and belongs on the PATH Claude Code runs with.
+ */
+function uncheckedFix(programs: readonly string[]): string {
+  const paths = programs.filter((p) => p.includes("/"));
+  const names = programs.filter((p) => !p.includes("/"));
+  return [
+    ...(paths.length === 0 ? [] : [
+      `check that ${paths.map((p) => `\`ls -l ${shellWord(p)}\``).join(", ")} shows ${
+        paths.length === 1 ? "it" : "each"
+      } (else every hook it runs fails open); if one is gone, run \`cliffhanger-bin install\` again (it points our ` +
+      "handlers at the program you run it with)",
+    ]),
+    ...(names.length === 0 ? [] : [
+      `check that ${names.map((n) => `\`command -v ${shellWord(n)}\``).join(", ")} finds it where Claude Code runs ` +
+      "(else every such hook fails)",
+    ]),
+  ].join("; ");
 }
 
 export function checkRecentDecisions(lastTs: string | null, now: Date, registered: boolean): Check {
@@ -441,12 +466,22 @@ export function renderChecks(checks: readonly Check[]): string {
   }
   const fails = checks.filter((c) => c.status === "fail").length;
   const warns = checks.filter((c) => c.status === "warn").length;
+  const warnings = `${warns} warning${warns === 1 ? "" : "s"}`;
+  // what a hook runs that could not be looked at: never summed up as "nothing broken"
+  const unverified = checks.filter((c) => (c.unverified ?? []).length > 0);
+  const notChecked = unverified.length === 0
+    ? ""
+    : `not verified: could not check ${[...new Set(unverified.flatMap((c) => c.unverified!))].join(", ")} (${
+      unverified.map((c) => c.id).join(", ")
+    }), which a hook runs`;
   lines.push(
     "",
     fails > 0
-      ? `${fails} broken, ${warns} warning${warns === 1 ? "" : "s"}`
+      ? `${fails} broken, ${warnings}${notChecked === "" ? "" : `; ${notChecked}`}`
+      : notChecked !== ""
+      ? `${notChecked}; nothing else found broken, but ${warnings} above: read them before you rely on it`
       : warns > 0
-      ? `nothing broken, but ${warns} warning${warns === 1 ? "" : "s"} above: read them before you rely on it`
+      ? `nothing broken, but ${warnings} above: read them before you rely on it`
       : "all good",
   );
   return lines.join("\n") + "\n";

@@ -419,15 +419,34 @@ Deno.test("checkRegistered(): nothing registered anywhere it can see is a failur
   assert.equal(c.fix, "cliffhanger-bin install (or load plugin/ as a Claude Code plugin)");
 });
 
-Deno.test("binary: a checkout run says what it could not check, and fails on what it can see is missing", () => {
+Deno.test("binary: a run under deno says what it could not check, and fails on what it can see is missing", () => {
   const files = [file("a", [["Stop", "stop", 60]])];
   const unread = checkBinary({ files, self: "/usr/local/bin/deno", onPath: undefined, exists: () => null });
   assert.equal(unread.status, "warn");
-  assert.match(unread.detail, /outside this checkout run's read scope: whether it exists is not checked/);
-  assert.match(unread.fix ?? "", /^check that `ls -l \/.*cliffhanger-bin` shows it/);
+  assert.match(unread.detail, /cliffhanger-bin: cannot check, outside this run's read scope \(whether it exists is/);
+  assert.match(unread.fix ?? "", /^check that `ls -l \/.*cliffhanger-bin` shows it \(else every hook it runs fails/);
+  assert.match(unread.fix ?? "", /if one is gone, run `cliffhanger-bin install` again/);
+  assert.deepEqual(unread.unverified, ["/bin/cliffhanger-bin"]);
+  // the summary says it, never "nothing broken" alone
+  assert.match(
+    renderChecks([unread]),
+    /\nnot verified: could not check \/\S+cliffhanger-bin \(binary\), which a hook runs;/,
+  );
+  assert.doesNotMatch(renderChecks([unread]), /\nnothing broken/);
   assert.equal(checkBinary({ files, self: "/usr/local/bin/deno", onPath: undefined, exists: () => true }).status, "ok");
   assert.equal(
     checkBinary({ files, self: "/usr/local/bin/deno", onPath: undefined, exists: () => false }).status,
     "fail",
   );
+});
+
+Deno.test("renderChecks(): what could not be checked is named in the summary, with or without a failure", () => {
+  const unverified = { id: "launcher", status: "warn" as const, detail: "d", fix: "f", unverified: ["/b/main.js"] };
+  const warn = { id: "x", status: "warn" as const, detail: "d", fix: null };
+  const fail = { id: "y", status: "fail" as const, detail: "d", fix: "f" };
+  assert.match(
+    renderChecks([unverified, warn]),
+    /\nnot verified: could not check \/b\/main\.js \(launcher\), which a hook runs; nothing else found broken, but 2 warnings above: read them before you rely on it\n$/,
+  );
+  assert.match(renderChecks([fail, unverified]), /\n1 broken, 1 warning; not verified: could not check \/b\/main\.js/);
 });
