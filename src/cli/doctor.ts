@@ -2,7 +2,6 @@
  * `doctor [--settings PATH] [--json]`: checks the whole chain a hook call goes through and prints each check with a
  * fix. Exits 1 when something is broken (a warning alone exits 0).
  */
-import { currentRuntime } from "../settings/hook_command.ts";
 import { firstLine } from "../errors.ts";
 import type { SettingsFileReport } from "../settings/inspect.ts";
 import { join, resolve, sep } from "node:path";
@@ -36,7 +35,7 @@ import { inScope, launcherPrograms, readLauncher } from "../settings/launcher.ts
 import { shellWord } from "../settings/handler_words.ts";
 import { generations } from "../store/rotate.ts";
 import { type CommandSpec, parseCommandArgs } from "./args.ts";
-import { forCheckout } from "./checkout_fix.ts";
+import { currentRoute, forRoute, relayInstallFix, type RunRoute } from "./run_route.ts";
 import { gatherCommandFacts } from "./named_settings.ts";
 import type { CliContext, Command } from "./context.ts";
 import { readTailText } from "../store/read_at.ts";
@@ -79,9 +78,19 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     named.has(path) ||
     path.startsWith(join(paths.claudeDir, "plugins") + sep);
 
+  // how this run was started: the launcher running now needs no look, and each fix names what runs a command here
+  const route = await currentRoute(ctx.env);
+  const launcher = route.kind === "launcher" ? route.path : null;
   const checks: Check[] = [
-    checkBinary({ files, self, onPath: pathBinary, exists, home: paths.home }),
-    await checkHandlersStart(files, { self, onPath: pathBinary, exists, home: paths.home, trusted: ownSettings }),
+    checkBinary({ files, self, onPath: pathBinary, exists, home: paths.home, launcher }),
+    await checkHandlersStart(files, {
+      self,
+      onPath: pathBinary,
+      exists,
+      home: paths.home,
+      trusted: ownSettings,
+      launcher,
+    }),
     await checkHooksLoad(HOOK_EVENTS),
     checkSettingsParse(files, { missingNamed: facts.missingNamed, unseenProject: facts.unseenProject }),
     checkRegistered(files, facts.plugins, facts.pluginProblem),
@@ -92,7 +101,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     await checkTranscripts(join(paths.claudeDir, "projects")),
     checkDuplicates(files, facts.unseenProject),
     checkPython(files),
-    ...(await checkLaunchers(files, { paths, relayDir: facts.relay.inUse ? facts.relay.dir : null })),
+    ...(await checkLaunchers(files, { paths, relayDir: facts.relay.inUse ? facts.relay.dir : null, route })),
     checkRecentDecisions(await lastDecisionTs(paths.log), ctx.now(), registered),
     checkSwitches(facts.switches),
     checkErrors(facts.errors),
@@ -132,14 +141,9 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       }
       : c
   );
-  // from a checkout there is no cliffhanger-bin on PATH: each fix names the command that is there (the command word
-  // only, never a path that ends in cliffhanger-bin)
-  const checkout = !currentRuntime().standalone;
-  const runnable = checkout
-    ? shown.map((
-      c,
-    ) => (c.fix ? { ...c, fix: forCheckout(c.fix) } : c))
-    : shown;
+  // from a checkout or a launcher there may be no cliffhanger-bin on PATH: each fix names the command that runs
+  // here (the command word only, never a path that ends in cliffhanger-bin)
+  const runnable = shown.map((c) => (c.fix ? { ...c, fix: forRoute(c.fix, route) } : c));
   const code = exitCodeFor(runnable);
   if (parsed.values["json"]) ctx.out(JSON.stringify({ ok: code === 0, checks: runnable }, null, 2) + "\n");
   else ctx.out(renderChecks(runnable));
@@ -233,13 +237,15 @@ async function lastDecisionTsIn(log: string): Promise<string | null> {
  */
 async function checkLaunchers(
   files: readonly SettingsFileReport[],
-  context: { paths: CliContext["paths"]; relayDir: string | null },
+  context: { paths: CliContext["paths"]; relayDir: string | null; route: RunRoute },
 ): Promise<Check[]> {
-  const { paths, relayDir } = context;
+  const { paths, relayDir, route } = context;
   const launchers = launcherPrograms(files.flatMap((f) => f.handlers), paths.home);
   const checks: Check[] = [];
-  const fix = "run `deno task cli install` again from the checkout you use, in the environment Claude Code runs " +
-    "with (or install the compiled binary)";
+  // install run the way this doctor was (forRoute words it) writes a launcher for what runs now, or registers the
+  // compiled binary itself
+  const fix = "run `cliffhanger-bin install` again, in the environment Claude Code runs with: the hooks then run the " +
+    "program you run it with (or install the compiled binary)";
   for (const launcher of launchers) {
     const parsed = await readLauncher(launcher);
     if (parsed === null) continue; // not readable here, gone (the binary check says so), or not a launcher of ours
@@ -258,9 +264,13 @@ async function checkLaunchers(
         ? [`runs ${t.path}, which is not a regular file`]
         : []
     );
-    // outside the read scope a file cannot be looked at: the deno running now is there, any other file may be gone
-    // (npx cleans its cache; a checkout moves)
-    const unchecked = targets.filter((t) => t.state === "unknown" && !(t.what === "deno" && t.path === selfPath()));
+    // outside the read scope a file cannot be looked at: the deno running now is there, and so is every file of the
+    // launcher that started this run (it checked them before it ran deno); any other may be gone (npx cleans its
+    // cache; a checkout moves)
+    const runningNow = route.kind === "launcher" && route.path === launcher;
+    const unchecked = targets.filter((t) =>
+      t.state === "unknown" && !runningNow && !(t.what === "deno" && t.path === selfPath())
+    );
     const homeOut = !inScope(parsed.write, paths.root);
     const relayOut = relayDir !== null && !inScope(parsed.read, relayDir);
     if (broken.length > 0 || homeOut) {
@@ -293,7 +303,7 @@ async function checkLaunchers(
           ...(unchecked.length > 0
             ? [`run \`${shellWord(launcher)} --version\`: it names a file it runs that is gone`]
             : []),
-          ...(relayOut ? [`CLIFFHANGER_RELAY_DIR=${relayDir} deno task cli install (from the checkout)`] : []),
+          ...(relayOut ? [relayInstallFix(relayDir!, route, paths.config)] : []),
         ].join("; "),
         ...(unchecked.length > 0 ? { unverified: unchecked.map((t) => t.path) } : {}),
       });
@@ -302,7 +312,7 @@ async function checkLaunchers(
       checks.push({
         id: "launcher",
         status: "ok",
-        detail: `${launcher} runs ${deno} on ${main}${withConfig}`,
+        detail: `${launcher} runs ${deno} on ${main}${withConfig}${runningNow ? " (running now)" : ""}`,
         fix: null,
       });
     }

@@ -3,6 +3,7 @@ import {
   inScope,
   type LauncherChange,
   launcherChange,
+  launcherPathIn,
   launcherText,
   parseLauncher,
   readLauncher,
@@ -169,7 +170,7 @@ function launcherFor(
     }
     return null;
   }
-  const launcher = join(ctx.paths.root, "bin", "cliffhanger-bin");
+  const launcher = launcherPathIn(ctx.paths.root);
   const text = launcherText([direct.command, ...direct.prefixArgs], { home: ctx.paths.root, path: launcher });
   return {
     command: { command: launcher, prefixArgs: [] },

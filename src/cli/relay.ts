@@ -3,7 +3,7 @@
  * manager writes to-code.md, ACTIVE, STOP and manager-state.json; it never writes state.json (the hook's file).
  */
 import { claudeReadsHere, inspectSettings } from "../settings/inspect.ts";
-import { inScope, launcherPrograms, readLauncher } from "../settings/launcher.ts";
+import { inScope, launcherPathIn, launcherPrograms, readLauncher } from "../settings/launcher.ts";
 import { readConfigFile } from "../config_file.ts";
 import { clearConsumed, MAX_INSTRUCTION_BYTES, queueDir, queuedPath } from "../relay/queue.ts";
 import { shellWord } from "../settings/handler_words.ts";
@@ -23,6 +23,7 @@ import { DEFAULT_RELAY_FOLDER, projectDir, relayDirFor, type RelayPaths, relayPa
 import { recordManager, TAKING_LEASE_MS, takingHolds } from "../relay/state.ts";
 import { formatMessage, MAX_TURN } from "../relay/turn_format.ts";
 import { relayScopeError } from "./relay_scope.ts";
+import { currentRoute, relayInstallFix } from "./run_route.ts";
 
 const DIR_FLAG = {
   dir: {
@@ -154,7 +155,14 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     if (e instanceof UsageError || e instanceof CommandError) throw e;
     // outside the sandbox's scope; an OS refusal (EACCES) is said as it is, below: no build or flag would change it
     if (e instanceof Deno.errors.NotCapable) {
-      throw relayScopeError({ sub, dir: paths.dir, message: message(e), standalone: Deno.build.standalone });
+      throw relayScopeError({
+        sub,
+        dir: paths.dir,
+        message: message(e),
+        route: await currentRoute(ctx.env),
+        config: ctx.paths.config,
+        launcher: launcherPathIn(ctx.paths.root),
+      });
     }
     throw new CommandError(`relay ${sub}: ${message(e)}`);
   }
@@ -303,8 +311,8 @@ async function hookWillNotSee(ctx: CliContext, dir: string, configured: string):
     const launcher = await readLauncher(path);
     if (launcher !== null && !inScope(launcher.read, dir)) {
       warnings.push(
-        `the Stop hook ${path} may not read ${dir}, so it never sees it; from the checkout run: ` +
-          `CLIFFHANGER_RELAY_DIR=${dir} deno task cli install`,
+        `the Stop hook ${path} may not read ${dir}, so it never sees it: ` +
+          relayInstallFix(dir, await currentRoute(ctx.env), ctx.paths.config),
       );
     }
   }

@@ -1,12 +1,16 @@
 /**
  * The one line `relay` says when its folder is outside the permission scope: what is wrong and the one fix for how it
- * runs. A compiled binary's scopes are fixed when it is built (rebuild with --relay-dir); from a checkout,
- * `deno task cli relay … --dir DIR` puts DIR in scope. Deno's own message adds only the kind of access and a path
- * other than the folder. The fix is a command to paste: its folder is one shell word (shellWord), and paths in the
- * line are JSON-quoted, so a space or a `"` in them is said as it is.
+ * runs (run_route.ts). A compiled binary's scopes are fixed when it is built (rebuild with --relay-dir); from a
+ * checkout, `deno task cli relay … --dir DIR` puts DIR in scope; a launcher's scopes are fixed when install writes it
+ * (an absolute relayDir in config.jsonc, then install again, puts the folder in them), and a bundle run another way has
+ * the flags it was given (the same relayDir and install give the launcher the folder: relay then runs through that).
+ * Deno's own message adds only the kind of access and a path other than the folder. The fix is a command to paste:
+ * its folder is one shell word (shellWord), and paths in the line are JSON-quoted, so a space or a `"` in them is said
+ * as it is.
  */
 import { CommandError } from "../errors.ts";
 import { shellWord } from "../settings/handler_words.ts";
+import { relayInstallFix, type RunRoute } from "./run_route.ts";
 
 export interface ScopeRefusal {
   /** The relay subcommand: on, send, … */
@@ -15,8 +19,11 @@ export interface ScopeRefusal {
   dir: string;
   /** The refusal's message (Deno.errors.NotCapable). */
   message: string;
-  /** A compiled binary (Deno.build.standalone), else a run of main.ts from a checkout. */
-  standalone: boolean;
+  /** How this process runs. */
+  route: RunRoute;
+  /** This home's config.jsonc and the launcher install writes there (the fix through a launcher or a bundle). */
+  config: string;
+  launcher: string;
 }
 
 /**
@@ -25,7 +32,7 @@ export interface ScopeRefusal {
  */
 const REFUSAL = /Requires (\w+) access to (?:"(.*)"(?:, [^"]*)?$|([^,\s"]+))/;
 
-export function relayScopeError({ sub, dir, message, standalone }: ScopeRefusal): CommandError {
+export function relayScopeError({ sub, dir, message, route, config, launcher }: ScopeRefusal): CommandError {
   const asked = REFUSAL.exec(message);
   const kind = asked?.[1] ?? "permission";
   const denied = asked?.[2] ?? asked?.[3];
@@ -33,9 +40,17 @@ export function relayScopeError({ sub, dir, message, standalone }: ScopeRefusal)
   const other = denied !== undefined && denied !== dir && !denied.startsWith(`${dir}/`)
     ? ` (at ${JSON.stringify(denied)})`
     : "";
-  const where = standalone ? "this binary's" : "this run's";
-  const fix = standalone
+  const where = route.kind === "compiled"
+    ? "this binary's"
+    : route.kind === "launcher"
+    ? "this launcher's"
+    : "this run's";
+  const fix = route.kind === "compiled"
     ? `rebuild it with deno task compile --relay-dir ${shellWord(dir)}`
-    : `run it as deno task cli relay ${sub}${sub === "on" || sub === "off" ? "" : " …"} --dir ${shellWord(dir)}`;
+    : route.kind === "checkout"
+    ? `run it as deno task cli relay ${sub}${sub === "on" || sub === "off" ? "" : " …"} --dir ${shellWord(dir)}`
+    : route.kind === "launcher"
+    ? relayInstallFix(dir, route, config)
+    : `${relayInstallFix(dir, route, config)}, and run relay through the launcher it writes, ${shellWord(launcher)}`;
   return new CommandError(`relay ${sub}: ${JSON.stringify(dir)} is outside ${where} ${kind} scope${other}; ${fix}`);
 }

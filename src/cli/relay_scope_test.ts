@@ -4,11 +4,14 @@ import { CommandError } from "../errors.ts";
 import { shellWords } from "../settings/handler_words.ts";
 
 const DIR = "/work/proj/relay";
+const HOME = { config: "/h/.cliffhanger/config.jsonc", launcher: "/h/.cliffhanger/bin/cliffhanger-bin" };
+const COMPILED = { route: { kind: "compiled" }, ...HOME } as const;
+const CHECKOUT = { route: { kind: "checkout" }, ...HOME } as const;
 const refusal = (path: string, kind = "read") =>
   `Requires ${kind} access to "${path}", run again with the --allow-${kind} flag`;
 
 Deno.test("relayScopeError(): one line, what is wrong and the one fix for how it runs", () => {
-  const binary = relayScopeError({ sub: "status", dir: DIR, message: refusal(DIR), standalone: true });
+  const binary = relayScopeError({ sub: "status", dir: DIR, message: refusal(DIR), ...COMPILED });
   assert.ok(binary instanceof CommandError);
   assert.equal(
     binary.message,
@@ -18,33 +21,34 @@ Deno.test("relayScopeError(): one line, what is wrong and the one fix for how it
     sub: "send",
     dir: DIR,
     message: refusal(`${DIR}/to-code.md`, "write"),
-    standalone: false,
+    ...CHECKOUT,
   });
   assert.equal(
     checkout.message,
     `relay send: "${DIR}" is outside this run's write scope; run it as deno task cli relay send … --dir ${DIR}`,
   );
   assert.match(
-    relayScopeError({ sub: "on", dir: DIR, message: refusal(DIR), standalone: false }).message,
+    relayScopeError({ sub: "on", dir: DIR, message: refusal(DIR), ...CHECKOUT }).message,
     /relay on --dir /,
   );
   for (const e of [binary, checkout]) assert.doesNotMatch(e.message, /\n|Requires|--allow-/);
 });
 
 Deno.test("relayScopeError(): a refused path outside the folder is named; an unknown message leaves the kind out", () => {
-  const above = relayScopeError({ sub: "status", dir: DIR, message: refusal("/work/relay"), standalone: true });
+  const above = relayScopeError({ sub: "status", dir: DIR, message: refusal("/work/relay"), ...COMPILED });
   assert.match(
     above.message,
     /^relay status: "\/work\/proj\/relay" is outside this binary's read scope \(at "\/work\/relay"\); /,
   );
-  const odd = relayScopeError({ sub: "log", dir: DIR, message: "something else", standalone: true });
+  const odd = relayScopeError({ sub: "log", dir: DIR, message: "something else", ...COMPILED });
   assert.match(odd.message, /is outside this binary's permission scope; rebuild/);
 });
 
 Deno.test("relayScopeError(): a folder with a space or a quote is one word of the fix, and named whole", () => {
   for (const dir of ["/work/my project/relay", '/work/q"x/relay']) {
     for (const standalone of [true, false]) {
-      const { message } = relayScopeError({ sub: "on", dir, message: refusal(dir), standalone });
+      const on = { sub: "on", dir, message: refusal(dir) };
+      const { message } = relayScopeError({ ...on, ...(standalone ? COMPILED : CHECKOUT) });
       assert.ok(message.startsWith(`relay on: ${JSON.stringify(dir)} is outside `), message);
       // the fix, pasted into a shell, gives the folder as one word
       const fix = message.slice(message.indexOf("; ") + 2).replace(/^(rebuild it with|run it as) /, "");
@@ -65,7 +69,7 @@ Deno.test("relayScopeError(): a refused path with a quote in it is named whole, 
         }, specify the required permissions during compilation using \`deno compile --allow-read\``,
       ]
     ) {
-      const got = relayScopeError({ sub: "status", dir, message, standalone: true }).message;
+      const got = relayScopeError({ sub: "status", dir, message, ...COMPILED }).message;
       assert.ok(got.includes(` (at ${JSON.stringify(denied)}); `), got);
     }
   }
@@ -74,7 +78,25 @@ Deno.test("relayScopeError(): a refused path with a quote in it is named whole, 
     sub: "send",
     dir,
     message: refusal(`${dir}/to-code.md`, "write"),
-    standalone: true,
+    ...COMPILED,
   });
   assert.doesNotMatch(inside.message, /\(at /);
+});
+
+Deno.test("relayScopeError(): through a launcher, or a bundle run another way, the fix is relayDir and install again", () => {
+  const launcher = { kind: "launcher", path: HOME.launcher, bundle: true } as const;
+  const through = relayScopeError({ sub: "send", dir: DIR, message: refusal(DIR), route: launcher, ...HOME });
+  // `deno task cli` is no command here: there may be no checkout, and the project folder has no deno.json
+  assert.equal(
+    through.message,
+    `relay send: "${DIR}" is outside this launcher's read scope; set "relayDir": "${DIR}" in ${HOME.config}, then ` +
+      `run \`${HOME.launcher} install\` again`,
+  );
+  const bundle = relayScopeError({ sub: "on", dir: DIR, message: refusal(DIR), route: { kind: "bundle" }, ...HOME });
+  assert.equal(
+    bundle.message,
+    `relay on: "${DIR}" is outside this run's read scope; set "relayDir": "${DIR}" in ${HOME.config}, then run ` +
+      `\`cliffhanger-bin install\` again, and run relay through the launcher it writes, ${HOME.launcher}`,
+  );
+  for (const e of [through, bundle]) assert.doesNotMatch(e.message, /deno task cli|\n|Requires|--allow-/);
 });

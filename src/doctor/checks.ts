@@ -345,6 +345,8 @@ export function checkBinary(input: {
   exists: (path: string) => boolean | null;
   /** The user's home, for a shell-form `~/…` or `$HOME/…` command. */
   home?: string;
+  /** The launcher install wrote that started this run (run_route.ts), if any: a handler running it is running now. */
+  launcher?: string | null;
 }): Check {
   // the program each handler starts: a shell-form command's first word, not the whole line
   const commands = [
@@ -367,6 +369,7 @@ export function checkBinary(input: {
     }
     const there = input.exists(command);
     if (there === false) problems.push(`settings run ${command}, which does not exist`);
+    else if (input.launcher && command === input.launcher) notes.push(`${command} is the launcher running now`);
     else if (input.self !== null && command !== input.self) {
       // Outside the read scope existence cannot be checked; the binary being run is the one on PATH.
       const dev = /(^|[\\/])deno(\.exe)?$/.test(input.self) && /cliffhanger-bin(\.exe)?$/.test(command);

@@ -440,6 +440,21 @@ Deno.test("binary: a run under deno says what it could not check, and fails on w
   );
 });
 
+Deno.test("binary: the launcher running now is not compared; another registered program it cannot see is unverified", () => {
+  const launcher = "/h/.cliffhanger/bin/cliffhanger-bin";
+  const files = [file("/h/.claude/settings.json", [["Stop", "stop", 60]], launcher)];
+  const old = file("/h/.claude/settings.json", [["Stop", "stop", 60]], "/opt/old/cliffhanger-bin");
+  const exists = (p: string) => (p === launcher ? true : null);
+  const self = "/usr/local/bin/deno";
+  const running = checkBinary({ files, self, onPath: undefined, exists, launcher });
+  assert.equal(running.status, "ok", running.detail);
+  assert.match(running.detail, /cliffhanger-bin is the launcher running now/);
+  const both = checkBinary({ files: [...files, old], self, onPath: undefined, exists, launcher });
+  assert.equal(both.status, "warn");
+  assert.deepEqual(both.unverified, ["/opt/old/cliffhanger-bin"]);
+  assert.match(both.fix ?? "", /^check that `ls -l \/opt\/old\/cliffhanger-bin` shows it/);
+});
+
 Deno.test("renderChecks(): what could not be checked is named in the summary, with or without a failure", () => {
   const unverified = { id: "launcher", status: "warn" as const, detail: "d", fix: "f", unverified: ["/b/main.js"] };
   const warn = { id: "x", status: "warn" as const, detail: "d", fix: null };

@@ -47,6 +47,8 @@ export interface StartOptions {
   run?: (call: VersionCall) => Promise<RunResult>;
   /** Whether the settings file at this path is the user's own, so that its handlers may be started (default: none). */
   trusted?: (path: string) => boolean;
+  /** The launcher install wrote that started this run, if any: it needs no run either, it is running now. */
+  launcher?: string | null;
 }
 
 const RUN_TIMEOUT_MS = 20_000;
@@ -101,6 +103,10 @@ async function startAll(
     const shown = [call.program, ...call.args].join(" ");
     if (selfIsBinary && call.program === options.self && call.args.length === 1) {
       ok.push(`${call.program} (this binary, running now)`);
+      continue;
+    }
+    if (options.launcher && call.program === options.launcher && call.args.length === 1) {
+      ok.push(`${call.program} (the launcher running now)`);
       continue;
     }
     if (call.program.includes("/") && options.exists?.(call.program) === false) {

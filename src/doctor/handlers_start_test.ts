@@ -152,3 +152,17 @@ Deno.test("handlers-start: with no say on which files are the user's, nothing is
   assert.equal(f.calls.length, 0);
   assert.match(check.detail, /not started \(a project's settings/);
 });
+
+Deno.test("handlers-start: the launcher that started this run is running now, not 'not started'", async () => {
+  const launcher = "/home/u/.cliffhanger/bin/cliffhanger-bin";
+  const f = fake({});
+  const opts = { trusted: () => true, self: "/usr/bin/deno", onPath: undefined, mayRun: () => false, run: f.run };
+  const through = await checkHandlersStart([h(launcher, ["hook", "stop"])], { ...opts, launcher });
+  assert.equal(through.status, "ok", through.detail);
+  assert.equal(through.detail, `starts: ${launcher} (the launcher running now)`);
+  assert.deepEqual(f.calls, []);
+  // run some other way (a bundle's own wrapper), this run may not start it: said, with the command to try
+  const other = await checkHandlersStart([h(launcher, ["hook", "stop"])], opts);
+  assert.equal(other.status, "warn");
+  assert.equal(other.fix, `run it yourself to see it start: ${launcher} --version`);
+});

@@ -25,7 +25,12 @@ export interface Launcher {
   write: string[];
 }
 
-/** Where a launcher is written: the home it sets and its own path (which its messages name). */
+/** The launcher install writes in the cliffhanger home `root`. */
+export function launcherPathIn(root: string): string {
+  return `${root}/bin/cliffhanger-bin`;
+}
+
+/** Where a launcher is written: the home it sets and its own path (which it exports as CLIFFHANGER_LAUNCHER). */
 export interface LauncherPlace {
   home: string;
   path: string;
@@ -33,8 +38,9 @@ export interface LauncherPlace {
 
 /**
  * The launcher install writes: a sh script that sets CLIFFHANGER_HOME to `home` (the hooks then use the home whose
- * scopes they were given, whatever the environment Claude Code runs in), checks that the deno, the program and the
- * config it runs are still files, and execs these words (deno, its flags, main.ts or a bundle's main.js) with its own args. A file that
+ * scopes they were given, whatever the environment Claude Code runs in) and CLIFFHANGER_LAUNCHER to its own path (so
+ * a command run through it names it in its fixes), checks that the deno, the program and the config it runs are
+ * still files, and execs these words (deno, its flags, main.ts or a bundle's main.js) with its own args. A file that
  * is gone (a bundle or checkout moved, npx's cache cleaned) is one line on stderr instead of deno's stack trace: a
  * command exits 1; a hook exits 0 with nothing on stdout (an allow, as every hook fault is) and appends the line to
  * errors.log when that is a regular file under its cap, or not there yet (never through a link, never into a FIFO).
@@ -50,7 +56,8 @@ export function launcherText(words: readonly string[], place: LauncherPlace): st
     ...(config === "" ? [] : [{ path: config, why: goneLine(place.path, "config", config, from) }]),
   ].filter((t) => t.path !== "");
   return `${LAUNCHER_HEADER}${from}, written by install: runs ${basename(program)} under its scopes, in its home\n` +
-    `CLIFFHANGER_HOME=${quote(place.home)}\nexport CLIFFHANGER_HOME\n` + GONE_FUNCTION +
+    `CLIFFHANGER_HOME=${quote(place.home)}\nCLIFFHANGER_LAUNCHER=${quote(place.path)}\n` +
+    "export CLIFFHANGER_HOME CLIFFHANGER_LAUNCHER\n" + GONE_FUNCTION +
     targets.map((t) => `[ -f ${quote(t.path)} ] || gone ${quote(t.why)} "$@"\n`).join("") +
     `exec ${words.map(quote).join(" ")} "$@"\n`;
 }

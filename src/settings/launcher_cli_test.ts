@@ -136,20 +136,20 @@ Deno.test("a launcher's hook writes errors.log only where that is safe: never th
   }
 });
 
-Deno.test("a launcher whose files are there execs its program with CLIFFHANGER_HOME set and its arguments", async () => {
+Deno.test("a launcher whose files are there execs its program with CLIFFHANGER_HOME and CLIFFHANGER_LAUNCHER set", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cliffhanger-launcher-" });
   try {
     const program = join(dir, "b", "main.js");
     await Deno.mkdir(join(dir, "b"));
     await Deno.writeTextFile(
       program,
-      'console.log(JSON.stringify([Deno.env.get("CLIFFHANGER_HOME"), Deno.args]));\n',
+      'console.log(JSON.stringify([Deno.env.get("CLIFFHANGER_HOME"), Deno.env.get("CLIFFHANGER_LAUNCHER"), Deno.args]));\n',
     );
     const words = [Deno.execPath(), "run", "--quiet", "--no-config", "--allow-env=CLIFFHANGER_*", program];
-    const { home, run } = await launcherIn(dir, words);
+    const { path, home, run } = await launcherIn(dir, words);
     const out = await run(["hook", "stop"], STOP);
     assert.equal(out.code, 0, out.stderr);
-    assert.deepEqual(JSON.parse(out.stdout), [home, ["hook", "stop"]]);
+    assert.deepEqual(JSON.parse(out.stdout), [home, path, ["hook", "stop"]]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -9,8 +9,8 @@ Deno.test("a launcher's text reads back to what it runs and the scopes it grants
   assert.ok(text.startsWith("#!/bin/sh\n# cliffhanger-bin from a checkout"));
   assert.match(
     text,
-    /^CLIFFHANGER_HOME='\/h'\\''x'\nexport CLIFFHANGER_HOME\n/m,
-    "the home it was written for, quoted",
+    /^CLIFFHANGER_HOME='\/h'\\''x'\nCLIFFHANGER_LAUNCHER='\/h'\\''x\/bin\/cliffhanger-bin'\nexport CLIFFHANGER_HOME CLIFFHANGER_LAUNCHER\n/m,
+    "the home it was written for and its own path, quoted",
   );
   assert.deepEqual(parseLauncher(text), {
     deno: "/o'neil/deno",
