@@ -68,6 +68,11 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     "Prochaine étape ? Aucune, c'était la dernière.",
     "Nächster Schritt? Keiner: die Checkliste ist abgehakt.",
     "Entao o problema era no codigo? Nao — so na versao do Node do CI.",
+    // a hedged answer, a "you could, but", a "…, yes, but", what would happen, told at once
+    "Would a `prefers-color-scheme` listener be nicer? Arguably, but FE-88 specifies a manual toggle only.",
+    "Could it be O(n)? With a hash set keyed on `(user_id, ts)`, yes, but you'd lose the stable ordering.",
+    "Could you use `FLOAT` for the currency column? You could, but you'd get rounding drift.",
+    "What would happen if you dropped the index? Writes would get ~15% faster, but the report would do a full scan.",
   ];
   for (const text of answered) assert.ok(read(text).every((u) => !u.question), text);
   const open = [
@@ -90,6 +95,10 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     "Перенести остальные 12 эндпоинтов тем же способом? Так, по крайней мере, всё будет единообразно.",
     "Are you OK with me deleting it? Yes: I remove it and its 3 tests.",
     "Why not add the flag too? It doesn't exist yet.",
+    "Should I add the dark-mode listener too? Maybe, it would take ten minutes.",
+    "Compiles? Probably — `tsc` wasn't run.",
+    "Do you want me to keep the index? You could, but it costs writes.",
+    "Could you run it on your machine? Arguably, that's the quickest check.",
     // an "and if" that suggests the agent's own work is no question about how a thing behaves
     "Et si j'ajoutais aussi un cache ? Ce serait plus rapide.",
     "E se a gente migrar os outros serviços também? Fica mais consistente.",
