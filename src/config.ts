@@ -8,7 +8,7 @@
 import { parse as parseJsonc, type ParseError, parseProblem, positionOf } from "./jsonc.ts";
 import * as z from "./zod.ts";
 import type { EnvReader } from "./env.ts";
-import { didYouMean } from "./did_you_mean.ts";
+import { didYouMean, suggestion } from "./did_you_mean.ts";
 import { coerceEnv, type ConfigValues, DEFAULT_CONFIG, ENV_KEYS, forceObserve, LENIENT_KEYS } from "./config_check.ts";
 
 export { DEFAULT_CONFIG, ENV_KEYS };
@@ -233,7 +233,7 @@ export function loadConfig(fileText: string | null, env: EnvReader, filePath = "
     const shape = ConfigSchema.shape as Record<string, z.ZodMiniType>;
     const field = shape[key];
     if (!field) {
-      problems.push(`Unknown key "${key}" in "${filePath}"`);
+      problems.push(`Unknown key "${key}" in "${filePath}"${suggestion(key, Object.keys(shape))}`);
       const meant = lenientMeant(key, value);
       if (meant !== null) lenient(meant, `"${key}" in "${filePath}" is not a setting (did you mean "${meant}"?)`);
       continue;

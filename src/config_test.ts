@@ -65,6 +65,10 @@ Deno.test("loadConfig() reports a broken file and bad values, and keeps the defa
   assert.equal(bad.config.observe, true);
   assert.equal(bad.problems.length, 3);
   assert.ok(bad.problems.some((p) => p.includes('Unknown key "colour"')));
+  // an unknown key names the setting it is nearest, in errors.log as in status and doctor
+  assert.deepEqual(loadConfig('{ "maxx": 2 }', envFrom({}), "/h/config.jsonc").problems, [
+    'Unknown key "maxx" in "/h/config.jsonc" (did you mean "max"?)',
+  ]);
   assert.ok(bad.problems.some((p) => p.includes("CLIFFHANGER_SYNC_MS")));
   assert.equal(bad.observeBecause, null, "a bad max or syncMs is its default, no more");
 });
@@ -98,20 +102,25 @@ Deno.test("loadConfig(): a value a lenient setting (observe, disable, loopBypass
 });
 
 Deno.test("loadConfig(): an unknown key that misspells a lenient setting and would turn it on forces observe mode", () => {
-  const forced: [string, string][] = [
-    ['{ "obsrve": true }', "observe"],
-    ['{ "disabled": true }', "disable"],
-    ['{ "loop_bypass": true }', "loopBypass"],
-    ['{ "LoopBypass": "yes" }', "loopBypass"],
-    ['{ "observeMode": 1 }', "observe"],
-    ['{ "Observe": true }', "observe"],
+  // the problem's own "did you mean" is by spelling alone (observeMode is too far from observe for it)
+  const forced: [string, string, string][] = [
+    ['{ "obsrve": true }', "observe", ' (did you mean "observe"?)'],
+    ['{ "disabled": true }', "disable", ' (did you mean "disable"?)'],
+    ['{ "loop_bypass": true }', "loopBypass", ' (did you mean "loopBypass"?)'],
+    ['{ "LoopBypass": "yes" }', "loopBypass", ' (did you mean "loopBypass"?)'],
+    ['{ "observeMode": 1 }', "observe", ""],
+    ['{ "Observe": true }', "observe", ' (did you mean "observe"?)'],
   ];
-  for (const [file, meant] of forced) {
+  for (const [file, meant, hint] of forced) {
     const loaded = loadConfig(file, envFrom({}), "/h/config.jsonc");
     const key = Object.keys(JSON.parse(file))[0];
     assert.equal(loaded.config.observe, true, file);
     assert.equal(loaded.observeBecause, `"${key}" in "/h/config.jsonc" is not a setting (did you mean "${meant}"?)`);
-    assert.deepEqual(loaded.problems, [`Unknown key "${key}" in "/h/config.jsonc"`], "reported as an unknown key");
+    assert.deepEqual(
+      loaded.problems,
+      [`Unknown key "${key}" in "/h/config.jsonc"${hint}`],
+      "reported as an unknown key",
+    );
   }
   // asking for "off", a misspelled attended (its default is already the lenient one) and keys near nothing lenient
   for (const file of ['{ "obsrve": false }', '{ "disabled": null }', '{ "atended": "observe" }', '{ "maxx": 9 }']) {

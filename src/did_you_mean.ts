@@ -18,18 +18,3 @@ export function suggestion(input: string, candidates: readonly string[]): string
   const best = didYouMean(input, candidates);
   return best === null ? "" : ` (did you mean "${best}"?)`;
 }
-
-/**
- * The config problems `status` and `doctor` show, the same list in the same order: the file's own read problem
- * first, then each bad value and unknown key, an unknown key with the nearest known one.
- */
-export function configProblems(
-  read: { readProblem: string | null; problems: readonly string[] },
-  keys: readonly string[],
-): string[] {
-  const all = read.readProblem === null ? [...read.problems] : [read.readProblem, ...read.problems];
-  return all.map((p) => {
-    const unknown = /^Unknown key "([^"]+)"/.exec(p);
-    return unknown ? `${p}${suggestion(unknown[1]!, keys)}` : p;
-  });
-}

@@ -4,9 +4,8 @@
  * timeout, the quirk files, the rules and errors.log. status prints these facts; doctor judges them. Neither
  * reads any of them on its own, so the two cannot disagree.
  */
-import { type Config, ConfigSchema } from "../config.ts";
+import type { Config } from "../config.ts";
 import { readConfigFile } from "../config_file.ts";
-import { configProblems } from "../did_you_mean.ts";
 import { type EnvReader, isOn } from "../env.ts";
 import { scopeText } from "../errors.ts";
 import { quirkFilesReport } from "../hooks/prompt/quirks_files.ts";
@@ -145,7 +144,8 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
     configReadProblem: read.readProblem === null ? null : scoped(read.readProblem),
     // a zone that is not one is a bad value too, whichever names it (the schema takes any string)
     configProblems: [
-      ...configProblems(read, Object.keys(ConfigSchema.shape)),
+      // the file's read problem first, then each bad value and unknown key (with the known key it is nearest)
+      ...(read.readProblem === null ? read.problems : [read.readProblem, ...read.problems]),
       ...[zone.problem, fileZone].filter((p) => p !== null),
     ].map(scoped),
     settings,

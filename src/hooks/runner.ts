@@ -5,8 +5,8 @@
  *      goes to errors.log (CLIFFHANGER_DISABLE is looked at before it: nothing at all happens)
  *   2. config.jsonc (a bounded read of a regular file) and the environment; the budget becomes the configured one
  *   3. config `disable` (and the event's own switch), the off switch: answer nothing, log nothing; else config
- *      problems to errors.log (with, for an event that blocks, the observe mode a broken config puts it in), the
- *      event's modules load and stdin is read
+ *      problems to errors.log, each at most once a day (with, for an event that blocks, the observe mode a broken
+ *      config puts it in), the event's modules load and stdin is read
  *   4. the payload: empty, not JSON, not an object, another event, a session_id that is not a non-empty string →
  *      allowed, said in errors.log (untrusted: one rule for every event); then validated
  *   5. the event's reads before its lock (prepare), then its state under the session lock: read, the reads that need
@@ -63,11 +63,21 @@ export async function runHook(name: HookName, deps: HookDeps): Promise<HookOutco
     if (config.disable || event.disabledBy?.(config) === true || await pathExists(deps.paths.off)) {
       return ALLOW_SILENTLY;
     }
-    for (const problem of readProblem === null ? problems : [readProblem, ...problems]) {
-      await appendError(deps.paths.errors, "config", problem);
-    }
-    if (observeBecause !== null && event.blocks) {
-      await appendError(deps.paths.errors, "config", observeLine(observeBecause));
+    const told = [
+      ...(readProblem === null ? problems : [readProblem, ...problems]),
+      ...(observeBecause !== null && event.blocks ? [observeLine(observeBecause)] : []),
+    ];
+    if (told.length > 0) {
+      // each line once a day, not on every call: its module loads only when the config has a problem
+      const { appendErrorsDaily } = await import("../store/told_daily.ts");
+      await appendErrorsDaily({
+        errorsLog: deps.paths.errors,
+        stateDir: deps.paths.state,
+        root: deps.paths.root,
+        where: "config",
+        lines: told,
+        now: deps.now(),
+      });
     }
     // loading the hook's modules is inside the budget: a module that fails to load allows, like any error
     const [definition, stdinText] = await Promise.all([event.load(), deps.readStdin(MAX_STDIN_BYTES)]);

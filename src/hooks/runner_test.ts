@@ -21,15 +21,21 @@ async function withHome(body: (home: string) => Promise<void>): Promise<void> {
   }
 }
 
-function call(home: string, name: HookName, stdin: string, env: Record<string, string> = {}) {
+function call(
+  home: string,
+  name: HookName,
+  stdin: string,
+  env: Record<string, string> = {},
+  now = Date.UTC(2026, 11, 1),
+) {
   const reader = envFrom({ HOME: home, CLIFFHANGER_HOME: join(home, ".cliffhanger"), ...env });
   return runHook(name, {
     env: reader,
     paths: homePaths(reader),
     readStdin: () => Promise.resolve(stdin),
     writeStdout: () => {},
-    now: () => Date.UTC(2026, 11, 1),
-    startedAt: Date.UTC(2026, 11, 1),
+    now: () => now,
+    startedAt: now,
   });
 }
 
@@ -94,6 +100,43 @@ Deno.test("runner: a key given twice in config.jsonc is said in errors.log, as o
       errors,
       /config: Key "observe" is given more than once in ".*config\.jsonc" \(again at 1:21\): the last one counts \(true\)/,
     );
+  }));
+
+Deno.test("runner: a config problem is said in errors.log once a day, not on every call; a good config writes nothing", () =>
+  withHome(async (home) => {
+    const root = join(home, ".cliffhanger");
+    await Deno.mkdir(root, { recursive: true });
+    const pretool = JSON.stringify({
+      session_id: "p",
+      hook_event_name: "PreToolUse",
+      tool_name: "Read",
+      tool_input: {},
+    });
+    const prompt = JSON.stringify({ session_id: "q", hook_event_name: "UserPromptSubmit", prompt: "hi" });
+    const day = Date.UTC(2026, 11, 1);
+    const problemLines = async (pattern: RegExp) =>
+      (await Deno.readTextFile(join(root, "errors.log"))).split("\n").filter((l) => pattern.test(l));
+    // a good config: no line, and nothing read or written to remember one
+    for (let i = 0; i < 3; i++) await call(home, "pretool", pretool, {}, day + i);
+    assert.deepEqual(await files(join(root, "state")), ["p.loop.json"]);
+
+    await Deno.writeTextFile(join(root, "config.jsonc"), '{ "maxx": 2 }');
+    for (let i = 0; i < 5; i++) {
+      await call(home, "pretool", pretool, {}, day + i * 60_000);
+      await call(home, "prompt", prompt, {}, day + i * 60_000);
+    }
+    let lines = await problemLines(/Unknown key "maxx"/);
+    assert.equal(lines.length, 1, lines.join("\n"));
+    assert.match(lines[0]!, /config: Unknown key "maxx" in ".*config\.jsonc" \(did you mean "max"\?\)$/);
+    // a day later it is said again, once
+    for (let i = 0; i < 3; i++) await call(home, "pretool", pretool, {}, day + 24 * 3600_000 + i);
+    assert.equal((await problemLines(/Unknown key "maxx"/)).length, 2);
+
+    // a file that cannot be parsed: its problem and the observe line, each once however many calls
+    await Deno.writeTextFile(join(root, "config.jsonc"), "{ observe: true }");
+    for (let i = 0; i < 5; i++) await call(home, "pretool", pretool, {}, day + i);
+    lines = await problemLines(/Cannot parse|observe mode/);
+    assert.equal(lines.length, 2, lines.join("\n"));
   }));
 
 for (const name of EVENTS) {
@@ -229,8 +272,9 @@ Deno.test("runner: a config that cannot be parsed, or a bad value of a lenient s
     assert.deepEqual([log.at(-1).action, log.at(-1).observe], ["deny", true]);
     const errors = await Deno.readTextFile(join(root, "errors.log"));
     assert.match(errors, /config: observe mode: ".*config\.jsonc" cannot be parsed, so the stop and pretool hooks/);
-    // the prompt hook never blocks: only the parse problem is said for it
+    // the prompt hook never blocks: only the parse problem is said for it (forgetting that it was said today)
     await Deno.remove(join(root, "errors.log"));
+    await Deno.remove(join(root, "state", ".told.json"));
     await call(home, "prompt", JSON.stringify({ session_id: "q", prompt: "hi" }));
     assert.doesNotMatch(await Deno.readTextFile(join(root, "errors.log")), /observe mode/);
 

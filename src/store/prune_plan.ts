@@ -51,17 +51,23 @@ export interface PrunePlan {
 }
 
 const TEMP = /\.json\.tmp-[^/]*$/;
-/** The zone cache's temp files (src/hooks/prompt/zone_cache.ts ZONE_CACHE_FILE; its test holds the two names equal). */
-const ZONE_CACHE_TEMP = ".zone.json.tmp-";
+/**
+ * The temp files of our dot files: the zone cache's (src/hooks/prompt/zone_cache.ts ZONE_CACHE_FILE) and the lines
+ * errors.log was told today (told_daily.ts TOLD_FILE; told_daily_test.ts holds the name equal). Written out, not
+ * imported: told_daily.ts is loaded only when a hook has such a line.
+ */
+const DOT_FILE_TEMPS = [".zone.json.tmp-", ".told.json.tmp-"];
 
 /** A name in `state/`: a state file and the lock guarding it, a leftover temp file, or not ours (never touched). */
 export type StateName = { kind: "state"; lock: string } | { kind: "temp" } | { kind: "foreign" };
 
 export function classifyStateName(name: string): StateName {
   if (name.includes("/")) return { kind: "foreign" };
-  // our one dot file with a temp file (the prompt hook's zone cache, `.zone.json`) leaves `.zone.json.tmp-…` when its
-  // writer is killed; any other dot file is not ours to remove
-  if (name.startsWith(".")) return name.startsWith(ZONE_CACHE_TEMP) ? { kind: "temp" } : { kind: "foreign" };
+  // our dot files (the prompt hook's zone cache `.zone.json`, `.told.json`) leave `<name>.tmp-…` when their writer is
+  // killed; any other dot file is not ours to remove
+  if (name.startsWith(".")) {
+    return DOT_FILE_TEMPS.some((t) => name.startsWith(t)) ? { kind: "temp" } : { kind: "foreign" };
+  }
   if (TEMP.test(name)) return { kind: "temp" };
   if (name.endsWith(".json") && name.length > ".json".length) {
     return { kind: "state", lock: `${name.slice(0, -".json".length)}.lock` };

@@ -21,6 +21,8 @@ Deno.test("classifyStateName(): every hook's state file maps to its lock; temp f
     ["s1.json.tmp-123-abcd1234", { kind: "temp" }],
     [".zone.json.tmp-123-abcd1234", { kind: "temp" }],
     [".zone.json", { kind: "foreign" }],
+    [".told.json.tmp-123-abcd1234", { kind: "temp" }],
+    [".told.json", { kind: "foreign" }],
     [".other.json.tmp-123-abcd1234", { kind: "foreign" }],
     [".pruned", { kind: "foreign" }],
     [".json", { kind: "foreign" }],
