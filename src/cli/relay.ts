@@ -120,6 +120,10 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const sub = first as Sub;
   const s = SUBS[sub];
   const parsed = parseCommandArgs(s, rest);
+  // the arguments' own mistakes are usage errors (exit 2) before the config, the folder or its scope is looked at
+  const waitS = sub === "read" ? intFlag(s, "wait", parsed.values["wait"], 0) : 0;
+  const lines = sub === "log" ? intFlag(s, "lines", parsed.values["lines"], 0) : 0;
+  if (sub === "send") checkSendArgs(parsed.positionals[0], parsed.values["file"]);
   // config.jsonc's relayDir (with CLIFFHANGER_RELAY_DIR over it), as the hook reads it
   const configured = (await readConfigFile(ctx.paths.config, ctx.env)).config.relayDir.trim();
   const choice = relayFolderChoice(parsed.values["dir"], ctx.env, configured);
@@ -137,19 +141,11 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       case "send":
         return await send(ctx, paths, parsed.positionals[0], parsed.values["file"], parsed.values["force"] === true);
       case "read":
-        return await read(
-          ctx,
-          paths,
-          parsed.values["wait"] === undefined ? 0 : intFlag(s, "wait", parsed.values["wait"], 0),
-        );
+        return await read(ctx, paths, waitS);
       case "status":
         return await status(ctx, paths, parsed.values["json"] === true, configured);
       case "log":
-        return await log(
-          ctx,
-          paths,
-          parsed.values["lines"] === undefined ? 0 : intFlag(s, "lines", parsed.values["lines"], 0),
-        );
+        return await log(ctx, paths, lines);
     }
   } catch (e) {
     if (e instanceof UsageError || e instanceof CommandError) throw e;
@@ -346,6 +342,31 @@ async function off(ctx: CliContext, paths: RelayPaths): Promise<number> {
   return 0;
 }
 
+/**
+ * `relay send`'s arguments on their own, before anything is read: TEXT or --file F (not both, not neither), and a
+ * TEXT that can be an instruction. A file's or stdin's text is checked once it is read.
+ */
+function checkSendArgs(text: string | undefined, file: unknown): void {
+  if (text !== undefined && typeof file === "string") {
+    throw new UsageError("relay send: give TEXT or --file F, not both");
+  }
+  if (text === undefined && typeof file !== "string") {
+    throw new UsageError(
+      'relay send: missing the instruction (TEXT or --file F); see "cliffhanger-bin relay send --help"',
+    );
+  }
+  if (text !== undefined) checkInstruction(text);
+}
+
+/** An instruction is not empty and not over MAX_INSTRUCTION_BYTES. */
+function checkInstruction(body: string): void {
+  if (body.trim() === "") throw new UsageError("relay send: the instruction is empty");
+  const bytes = new TextEncoder().encode(body).length;
+  if (bytes > MAX_INSTRUCTION_BYTES) {
+    throw new UsageError(`relay send: the instruction is ${bytes} bytes, over the ${MAX_INSTRUCTION_BYTES}-byte limit`);
+  }
+}
+
 async function send(
   ctx: CliContext,
   paths: RelayPaths,
@@ -353,9 +374,6 @@ async function send(
   file: unknown,
   force: boolean,
 ): Promise<number> {
-  if (text !== undefined && typeof file === "string") {
-    throw new UsageError("relay send: give TEXT or --file F, not both");
-  }
   let body: string;
   if (file === "-") {
     body = await fromStdin(ctx);
@@ -382,18 +400,8 @@ async function send(
       }
       throw new CommandError(`relay send: cannot read "${file}": ${message(e)}`);
     }
-  } else if (text !== undefined) {
-    body = text;
-  } else {
-    throw new UsageError(
-      'relay send: missing the instruction (TEXT or --file F); see "cliffhanger-bin relay send --help"',
-    );
-  }
-  if (body.trim() === "") throw new UsageError("relay send: the instruction is empty");
-  const bytes = new TextEncoder().encode(body).length;
-  if (bytes > MAX_INSTRUCTION_BYTES) {
-    throw new UsageError(`relay send: the instruction is ${bytes} bytes, over the ${MAX_INSTRUCTION_BYTES}-byte limit`);
-  }
+  } else body = text ?? "";
+  checkInstruction(body);
   // a mistyped --dir must not become a new mailbox no hook reads: the relay folder may be new, the folder it goes in
   // not (made without parents; the folder above the relay's is outside a compiled binary's scope, so it is not looked at)
   if (!(await madeOrThere(paths.dir))) {

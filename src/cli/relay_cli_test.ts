@@ -267,6 +267,30 @@ Deno.test("hook stop + relay: a relay folder outside the scope is skipped quietl
   );
 });
 
+Deno.test("relay (CLI): a usage mistake is exit 2 before the folder's scope is looked at, from any folder", async () => {
+  const { home } = await setup();
+  const elsewhere = await Deno.makeTempDir({ prefix: "cliffhanger-relay-elsewhere-" });
+  try {
+    const cases: [string[], RegExp][] = [
+      [["relay", "send"], /relay send: missing the instruction/],
+      [["relay", "send", "   "], /relay send: the instruction is empty/],
+      [["relay", "send", "x", "--file", "f.md"], /relay send: give TEXT or --file F, not both/],
+      [["relay", "read", "--wait", "abc"], /relay read: --wait must be a whole number of at least 1, got "abc"/],
+      [["relay", "log", "--lines", "-3"], /relay log: --lines must be a whole number of at least 1, got "-3"/],
+    ];
+    for (const [args, message] of cases) {
+      // run from a folder outside the scopes (a binary built in the home, run from elsewhere), with no --dir
+      const run = await runCli(args, { home, cwd: elsewhere, scopeCwd: home, scopeArgs: ["relay"] });
+      assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
+      assert.match(run.stderr, message);
+      assert.doesNotMatch(run.stderr, /scope/);
+    }
+  } finally {
+    await Deno.remove(elsewhere, { recursive: true });
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
 Deno.test("relay (CLI): a folder outside the run's scope is one short line with the fix for a checkout", async () => {
   const { home, project } = await setup();
   const outside = await Deno.makeTempDir({ prefix: "cliffhanger-relay-outside-" });
