@@ -126,7 +126,8 @@ export const HELP_WIDTH = 105;
 
 /**
  * One line cut at spaces into lines of at most `width` characters, each after the first indented by `hang` spaces.
- * A line that fits is returned as it is.
+ * A line that fits is returned as it is. The last line is not left with one word when the line above can give it
+ * one of its own and keep two.
  */
 export function wrapLine(line: string, hang: number, width = HELP_WIDTH): string[] {
   if (line.length <= width) return [line];
@@ -143,7 +144,21 @@ export function wrapLine(line: string, hang: number, width = HELP_WIDTH): string
     rest = " ".repeat(hang) + rest.slice(at + 1).trimStart();
   }
   out.push(rest);
-  return out;
+  return out.length < 2 ? out : withoutLastOrphan(out, hang, width);
+}
+
+/** Moves the last word of the line above down to a last line of one word, when both lines then hold two or more. */
+function withoutLastOrphan(lines: string[], hang: number, width: number): string[] {
+  const last = lines.at(-1)!.trim();
+  const above = lines.at(-2)!;
+  const indent = lines.length === 2 ? /^ */.exec(above)![0].length : hang;
+  const words = above.slice(indent).split(" ");
+  const moved = words.at(-1)!;
+  // the word must be one of a run of text: never the first word after a flag's column gap
+  if (/\s/.test(last) || words.length < 3 || above.endsWith(`  ${moved}`)) return lines;
+  const next = `${" ".repeat(hang)}${moved} ${last}`;
+  if (next.length > width) return lines;
+  return [...lines.slice(0, -2), above.slice(0, above.length - moved.length).trimEnd(), next];
 }
 
 /**
@@ -154,7 +169,9 @@ export function renderHelp(spec: CommandSpec): string {
   const usage = `usage: cliffhanger-bin ${spec.usage}`;
   // the usage continues under the command's first flag; the summary and the details under their own start
   const command = /^usage: cliffhanger-bin \S+(?: [a-z]+)? /.exec(usage)?.[0].length ?? 0;
-  const lines = [...wrapLine(usage, command), "", ...wrapLine(spec.summary, 0), ""];
+  // each line of the summary on its own: a break written into it is kept, never wrapped a second time
+  const summary = spec.summary.split("\n").flatMap((line) => wrapLine(line, 0));
+  const lines = [...wrapLine(usage, command), "", ...summary, ""];
   const rows: [string, string][] = Object.entries(spec.flags).map(([name, f]) => [
     `${f.short ? `-${f.short}, ` : ""}--${name}${f.type === "string" ? ` ${f.value ?? "VALUE"}` : ""}`,
     f.help,

@@ -4,6 +4,8 @@ import { UsageError } from "../errors.ts";
 import { type CommandSpec, HELP_WIDTH, renderHelp, wrapLine } from "./args.ts";
 import { COMMANDS, mainHelp } from "../../main.ts";
 import { HOOK_SPEC } from "./hook.ts";
+import { hookEventHelp } from "./hook_help.ts";
+import { HOOK_EVENTS, type HookName } from "../hooks/events.ts";
 
 const spec = (name: string): CommandSpec => ({ name, usage: `${name} …`, summary: `${name} does things.`, flags: {} });
 const relay = { spec: spec("relay"), subcommands: { send: spec("relay send"), read: spec("relay read") } };
@@ -57,8 +59,38 @@ Deno.test("wrapLine(): cut at spaces within the width, the rest under the hang; 
   assert.deepEqual(wrapLine(`a ${"x".repeat(30)} b`, 2, 10), ["a", `  ${"x".repeat(30)}`, "  b"]);
 });
 
-Deno.test("every command's --help (and each subcommand's, hook's, the main help) fits in HELP_WIDTH columns", async () => {
+Deno.test("wrapLine(): a last line of one word takes the word before it, when the line above keeps two", () => {
+  assert.deepEqual(wrapLine("one two three four five six", 0, 24), ["one two three four", "five six"]);
+  assert.deepEqual(wrapLine("  --days N  one two three four five", 12, 30), [
+    "  --days N  one two three",
+    "            four five",
+  ]);
+  // the line above cannot spare a word (it would keep one), or the two would not fit: left as it is
+  assert.deepEqual(wrapLine("abcdefgh ijklmnop qr", 0, 17), ["abcdefgh ijklmnop", "qr"]);
+  assert.deepEqual(wrapLine("ab cd efghijklmnop", 0, 12), ["ab cd", "efghijklmnop"]);
+});
+
+Deno.test("renderHelp(): a summary's own line break is kept, each line wrapped on its own", () => {
+  // two lines that each fit, together longer than the width: never cut a second time
+  const [first, second] = [`${"first ".repeat(16)}end`, `${"second ".repeat(13)}end`];
+  const help = renderHelp({ ...spec("x"), summary: `${first}\n${second}` });
+  assert.deepEqual(help.split("\n\n")[1]!.split("\n"), [first, second]);
+});
+
+/** A line of one short word right under a line of text: a paragraph cut so that its last word sits alone. */
+function orphans(text: string): string[] {
+  const lines = text.split("\n");
+  return lines.filter((line, i) => {
+    const word = line.trim();
+    return i > 0 && lines[i - 1]!.trim() !== "" && word !== "" && !/\s/.test(word) && word.length <= 30;
+  });
+}
+
+Deno.test("every command's --help (and each subcommand's, each hook event's, the main help) fits in HELP_WIDTH columns, with no word left alone on a line", async () => {
   const texts: [string, string][] = [["--help", mainHelp()], ["hook --help", renderHelp(HOOK_SPEC)]];
+  for (const event of Object.keys(HOOK_EVENTS) as HookName[]) {
+    texts.push([`hook ${event} --help`, hookEventHelp(event)]);
+  }
   for (const [name, entry] of Object.entries(COMMANDS)) {
     const command = await entry.load();
     texts.push([`${name} --help`, commandHelp(command, [])]);
@@ -70,5 +102,6 @@ Deno.test("every command's --help (and each subcommand's, hook's, the main help)
     for (const line of text.split("\n")) {
       assert.ok(line.length <= HELP_WIDTH, `${name}: ${line.length} columns: ${line}`);
     }
+    assert.deepEqual(orphans(text), [], `${name}: a word alone on its line`);
   }
 });

@@ -4,7 +4,7 @@
  * overview (`hook --help`) is HOOK_SPEC in hook.ts. hook_help_test.ts holds the fields and settings named here to the
  * ones each hook's code reads.
  */
-import { type CommandSpec, renderHelp } from "./args.ts";
+import { type CommandSpec, renderHelp, wrapLine } from "./args.ts";
 import { type ConfigValues, DEFAULT_CONFIG, ENV_KEYS } from "../config_check.ts";
 import type { HookName } from "../hooks/events.ts";
 
@@ -31,7 +31,7 @@ const SHARED: [keyof ConfigValues, string][] = [
 const EVENTS: Record<HookName, EventHelp> = {
   stop: {
     summary:
-      "The Stop / SubagentStop guard: blocks an early stop with a reason that says what to do next, and allows\n" +
+      "The Stop / SubagentStop guard: blocks an early stop with a reason that says what to do next, and allows " +
       "a finished or blocked one. After an allowed stop, the relay may wait for the next instruction.",
     payload: [
       ["session_id", "the session's state and its count of blocks"],
@@ -46,8 +46,8 @@ const EVENTS: Record<HookName, EventHelp> = {
       ["cwd", "the log line; the relay's project folder"],
     ],
     prints: [
-      'a block: {"decision":"block","reason":"…"}, or with continueVia "context"',
-      '  {"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"…"}} (SubagentStop for a subagent)',
+      'a block: {"decision":"block","reason":"…"}, or with continueVia "context" (SubagentStop for a subagent)',
+      '  {"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"…"}}',
       "nothing to allow, in observe mode, or for a stop a person at the keyboard is let through (attended)",
     ],
     settings: [
@@ -74,8 +74,7 @@ const EVENTS: Record<HookName, EventHelp> = {
     docs: "docs/stop.md (the decision table), docs/stalls.md, docs/relay.md",
   },
   prompt: {
-    summary:
-      "The UserPromptSubmit hook: adds the wall clock, an answer-length nudge for a short prompt and notes on\n" +
+    summary: "The UserPromptSubmit hook: adds the wall clock, an answer-length nudge for a short prompt and notes on " +
       "the model's known quirks as additional context. It never blocks or changes the prompt.",
     payload: [
       ["session_id", "the session's first and previous prompt times"],
@@ -107,7 +106,7 @@ const EVENTS: Record<HookName, EventHelp> = {
     docs: "docs/prompt.md",
   },
   pretool: {
-    summary: "The PreToolUse anti-loop guard: warns, then denies a burst of identical calls or a short cycle of two\n" +
+    summary: "The PreToolUse anti-loop guard: warns, then denies a burst of identical calls or a short cycle of two " +
       "to four calls. Calls of other tools are recorded, never warned or denied.",
     payload: [
       ["session_id", "the session's call history (required)"],
@@ -146,12 +145,18 @@ function shownDefault(value: unknown): string {
   return text.length > 36 ? `${text.slice(0, 16)}…"` : text;
 }
 
-/** `  VARIABLE  key  meaning (default X)`, a key without a variable under "—". */
+/**
+ * `  VARIABLE  key  meaning (default X)`, a key without a variable under "—"; a row past HELP_WIDTH goes on under its
+ * meaning.
+ */
 function settingsRows(settings: [keyof ConfigValues, string][]): string[] {
   const rows = settings.map(([key, meaning]) => [VARIABLES[key] ?? "—", key, meaning, DEFAULT_CONFIG[key]] as const);
   const [variable, key] = [0, 1].map((i) => Math.max(...rows.map((r) => String(r[i]).length)));
-  return rows.map(([name, k, meaning, value]) =>
-    `  ${name.padEnd(variable!)}  ${k.padEnd(key!)}  ${meaning} (default ${shownDefault(value)})`
+  return rows.flatMap(([name, k, meaning, value]) =>
+    wrapLine(
+      `  ${name.padEnd(variable!)}  ${k.padEnd(key!)}  ${meaning} (default ${shownDefault(value)})`,
+      variable! + key! + 6,
+    )
   );
 }
 
@@ -174,8 +179,12 @@ export function hookEventSpec(name: HookName): CommandSpec {
     "  CLIFFHANGER_HOME (default ~/.cliffhanger): config.jsonc, state/, log.jsonl, errors.log",
     "  $CLIFFHANGER_HOME/off (made by cliffhanger-bin off): answer nothing, log nothing, as disable does",
     "",
-    "exit code: always 0. A usage mistake (said on stderr), a bad payload, an internal error or a run past budgetMs",
-    "allows, printing nothing, and goes to $CLIFFHANGER_HOME/errors.log (on stderr too when run by hand on a terminal).",
+    ...wrapLine(
+      "exit code: always 0. A usage mistake (said on stderr), a bad payload, an internal error or a run past " +
+        "budgetMs allows, printing nothing, and goes to $CLIFFHANGER_HOME/errors.log (on stderr too when run by " +
+        "hand on a terminal).",
+      0,
+    ),
     "",
     `docs: ${help.docs}`,
   ];

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { hookEventHelp } from "./hook_help.ts";
-import { renderHelp } from "./args.ts";
+import { HELP_WIDTH, renderHelp } from "./args.ts";
 import { HOOK_SPEC } from "./hook.ts";
 import { HOOK_EVENTS, type HookName } from "../hooks/events.ts";
 import { DEFAULT_CONFIG } from "../config_check.ts";
@@ -45,14 +45,14 @@ async function configKeysRead(event: HookName): Promise<string[]> {
   return [...keys].filter((k) => Object.hasOwn(DEFAULT_CONFIG, k)).sort();
 }
 
-Deno.test("hookEventHelp(): each event's own usage line, exit code and docs page, in lines of at most 120", async () => {
+Deno.test("hookEventHelp(): each event's own usage line, exit code and docs page, in lines of at most HELP_WIDTH", async () => {
   for (const event of EVENTS) {
     const help = hookEventHelp(event);
     assert.match(help, new RegExp(`^usage: cliffhanger-bin hook ${event} < payload\\.json\\n`));
     assert.notEqual(help, renderHelp(HOOK_SPEC));
     assert.match(help, /\nexit code: always 0\./);
-    const long = help.split("\n").filter((l) => l.length > 120);
-    assert.deepEqual(long, [], `${event}: lines over 120 characters`);
+    const long = help.split("\n").filter((l) => l.length > HELP_WIDTH);
+    assert.deepEqual(long, [], `${event}: lines over ${HELP_WIDTH} characters`);
     const docs = /\ndocs: (.+)\n/.exec(help)?.[1] ?? "";
     const pages = [...docs.matchAll(/docs\/[a-z-]+\.md/g)].map((m) => m[0]);
     assert.ok(pages.includes(`docs/${event}.md`), docs);
@@ -83,7 +83,12 @@ Deno.test("hookEventHelp(): the payload fields named are the ones the hook's cod
 
 Deno.test("hookEventHelp(): the settings listed are the config keys the hook reads, each with its variable", async () => {
   for (const event of EVENTS) {
-    const rows = block(hookEventHelp(event), "settings").map((line) => line.trim().split(/\s{2,}/));
+    // a row too long for one line goes on under its meaning, indented deeper than the rows
+    const lines = block(hookEventHelp(event), "settings").reduce<string[]>(
+      (all, line) => /^ {3}/.test(line) ? [...all.slice(0, -1), `${all.at(-1)} ${line.trim()}`] : [...all, line],
+      [],
+    );
+    const rows = lines.map((line) => line.trim().split(/\s{2,}/));
     assert.deepEqual(rows.map((r) => r[1]!).sort(), await configKeysRead(event), `hook ${event}`);
     for (const [variable, key, meaning] of rows) {
       assert.ok(variable === "—" || /^CLIFFHANGER_[A-Z_]+$/.test(variable!), `${key}: ${variable}`);

@@ -14,8 +14,8 @@ const spec: CommandSpec = {
     json: { type: "boolean", help: "print the parts as one JSON object" },
   },
   details: [
-    "The zone is config tz or CLIFFHANGER_TZ (an IANA name such as Europe/Berlin), else the system's, else",
-    "UTC.",
+    "The zone is config tz or CLIFFHANGER_TZ (an IANA name such as Europe/Berlin), else the system's,",
+    "else UTC.",
     "An invalid zone prints a warning on stderr naming where it was set, and falls back.",
     "--json prints {iso, weekday, date, time, zone, timeZone, offset, partOfDay, epochMs}.",
   ].join("\n"),
