@@ -1,6 +1,6 @@
 /**
- * Per-command flag parsing over node:util parseArgs: unknown flags and stray arguments are usage errors
- * (exit 2) with a "did you mean" hint. Every command gets --help.
+ * Per-command flag parsing over node:util parseArgs: unknown flags, stray arguments and a flag that takes no repeats
+ * given twice are usage errors (exit 2), with a "did you mean" hint. Every command gets --help.
  */
 import { parseArgs } from "node:util";
 import { suggestion } from "../did_you_mean.ts";
@@ -13,6 +13,7 @@ export interface FlagSpec {
   help: string;
   /** Placeholder in help for string flags, e.g. "PATH". */
   value?: string;
+  /** The flag may be given more than once, each value kept (a list); any other flag given twice is a usage error. */
   multiple?: boolean;
 }
 
@@ -48,9 +49,21 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): Parsed {
   }
   let result;
   try {
-    result = parseArgs({ args: withNegativeValues(spec, argv), options, strict: true, allowPositionals: true });
+    result = parseArgs({
+      args: withNegativeValues(spec, argv),
+      options,
+      strict: true,
+      allowPositionals: true,
+      tokens: true,
+    });
   } catch (e) {
     throw toUsageError(spec, e, argv);
+  }
+  const repeated = repeatedFlag(spec, result.tokens);
+  if (repeated !== null) {
+    throw new UsageError(
+      `${spec.name}: --${repeated} is given more than once; give it once (see "cliffhanger-bin ${spec.name} --help")`,
+    );
   }
   const values = result.values as Parsed["values"];
   const help = values["help"] === true;
@@ -60,6 +73,20 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): Parsed {
     throw new UsageError(`${spec.name}: unexpected argument "${extra}"; see "cliffhanger-bin ${spec.name} --help"`);
   }
   return { values, positionals: result.positionals, help };
+}
+
+/**
+ * The first flag given more than once that does not take repeats (`multiple`), or null: parseArgs would keep only
+ * its last value, silently. `--help` may come twice.
+ */
+function repeatedFlag(spec: CommandSpec, tokens: readonly { kind: string; name?: string }[]): string | null {
+  const seen = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind !== "option" || token.name === undefined || token.name === "help") continue;
+    if (seen.has(token.name) && spec.flags[token.name]?.multiple !== true) return token.name;
+    seen.add(token.name);
+  }
+  return null;
 }
 
 /**

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { type CommandSpec, intFlag, parseCommandArgs } from "./args.ts";
+import { UsageError } from "../errors.ts";
 
 Deno.test("a negative number after a value flag is its value, so the flag's own check names the problem", () => {
   const spec: CommandSpec = {
@@ -44,4 +45,34 @@ Deno.test("an unknown flag that names a path here says how to name the path (Cla
     Deno.chdir(before);
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("parseCommandArgs(): a flag that takes no repeats, given twice, is a usage error; a repeatable one keeps each", () => {
+  const spec: CommandSpec = {
+    name: "doctor",
+    usage: "doctor",
+    summary: "s",
+    flags: {
+      settings: { type: "string", value: "PATH", help: "p", multiple: true },
+      days: { type: "string", value: "N", help: "d" },
+      json: { type: "boolean", help: "j" },
+    },
+  };
+  for (const argv of [["--days", "3", "--days", "4"], ["--days=3", "--days", "4"], ["--json", "--json"]]) {
+    assert.throws(
+      () => parseCommandArgs(spec, argv),
+      (e) =>
+        e instanceof UsageError && e.exitCode === 2 &&
+        /^doctor: --(days|json) is given more than once; give it once \(see "cliffhanger-bin doctor --help"\)$/
+          .test(e.message),
+      argv.join(" "),
+    );
+  }
+  assert.deepEqual(parseCommandArgs(spec, ["--settings", "a", "--settings", "b"]).values["settings"], ["a", "b"]);
+  // --help twice, or -h with --help, is still help; after "--" nothing counts
+  assert.equal(parseCommandArgs(spec, ["-h", "--help"]).help, true);
+  assert.deepEqual(parseCommandArgs({ ...spec, maxPositionals: 2 }, ["--", "--json", "--json"]).positionals, [
+    "--json",
+    "--json",
+  ]);
 });

@@ -105,3 +105,28 @@ Deno.test("every command's --help (and each subcommand's, each hook event's, the
     assert.deepEqual(orphans(text), [], `${name}: a word alone on its line`);
   }
 });
+
+Deno.test("the repeatable flags are the ones README's exit codes name; every other flag given twice is a usage error", async () => {
+  const repeatable: string[] = [];
+  for (const entry of Object.values(COMMANDS)) {
+    const command = await entry.load();
+    for (const spec of [command.spec, ...Object.values(command.subcommands ?? {})]) {
+      for (const [flag, f] of Object.entries(spec.flags)) if (f.multiple) repeatable.push(`${spec.name} --${flag}`);
+    }
+  }
+  assert.deepEqual(repeatable.sort(), [
+    "doctor --project",
+    "doctor --settings",
+    "install --events",
+    "status --project",
+    "status --settings",
+    "uninstall --events",
+  ]);
+  const readme = (await Deno.readTextFile(new URL("../../README.md", import.meta.url))).replace(/\s+/g, " ");
+  assert.ok(
+    readme.includes(
+      "only `install`/`uninstall`'s `--events`, whose lists add up, and `status`/`doctor`'s `--settings` and " +
+        "`--project` are repeatable",
+    ),
+  );
+});

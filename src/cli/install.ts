@@ -38,7 +38,9 @@ export const spec: CommandSpec = {
     "Other settings and hooks are kept; the previous file is backed up.",
   flags: {
     ...TARGET_FLAGS,
-    events: eventsFlag("hooks to add, comma-separated: stop, prompt, pretool (default: stop)"),
+    events: eventsFlag(
+      "hooks to add, comma-separated: stop, prompt, pretool (default: stop); repeatable, the lists add up",
+    ),
     "no-subagent": { type: "boolean", help: "leave out (or remove) the SubagentStop hook" },
     relay: { type: "boolean", help: "register Stop with a 600 s timeout, room for the relay's wait" },
     "replace-python": {

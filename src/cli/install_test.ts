@@ -248,6 +248,12 @@ Deno.test("install --events rejects unknown and empty lists with exit 2 and a di
       ["--events", "prompt,pretool", "--relay"],
       /^cliffhanger-bin: install: --relay applies to the stop hook, which --events leaves out\n$/,
     ],
+    // a flag that takes no repeats, given twice, never keeps only the last silently
+    [
+      ["--project", "a", "--project", "b"],
+      /^cliffhanger-bin: install: --project is given more than once; give it once/,
+    ],
+    [["--relay", "--relay"], /^cliffhanger-bin: install: --relay is given more than once; give it once/],
   ];
   for (const [argv, pattern] of cases) {
     const ctx = fakeContext(home.dir);
@@ -256,6 +262,17 @@ Deno.test("install --events rejects unknown and empty lists with exit 2 and a di
     assert.equal(ctx.stdout(), "");
   }
   assert.deepEqual(await listDir(home.dir), [], "nothing written");
+});
+
+Deno.test("install --events given twice adds the lists up", async () => {
+  await using home = await tempHome();
+  const path = join(home.dir, "s.json");
+  const ctx = fakeContext(home.dir);
+  const argv = ["--settings", path, "--events", "stop", "--events", "prompt", "--events", "stop", "--json"];
+  assert.equal(await installCode(ctx, argv, { hookCommand: BINARY }), 0);
+  assert.deepEqual(JSON.parse(ctx.stdout()).events, ["Stop", "SubagentStop", "UserPromptSubmit"]);
+  const events = inspectSettingsText(await Deno.readTextFile(path)).events;
+  assert.deepEqual(events, ["Stop", "SubagentStop", "UserPromptSubmit"]);
 });
 
 Deno.test("install --events stop,prompt,pretool registers all four handlers; again changes nothing", async () => {

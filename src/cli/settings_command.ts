@@ -22,20 +22,25 @@ export const TARGET_FLAGS: Record<string, FlagSpec> = {
   json: { type: "boolean", help: "print one JSON object" },
 };
 
-/** The `--events LIST` flag; `help` says what leaving it out means for the command. */
+/** The `--events LIST` flag (repeatable: the lists add up); `help` says what leaving it out means for the command. */
 export function eventsFlag(help: string): FlagSpec {
-  return { type: "string", value: "LIST", help };
+  return { type: "string", value: "LIST", help, multiple: true };
 }
 
 /**
- * The hooks `--events` names (comma-separated `stop`, `prompt`, `pretool`), or undefined when the flag is absent.
- * An empty list or an unknown name is a usage error, with "did you mean" for a typo or a Claude Code event name.
+ * The hooks `--events` names (comma-separated `stop`, `prompt`, `pretool`; every copy of the flag adds its list), or
+ * undefined when the flag is absent. An empty list or an unknown name is a usage error, with "did you mean" for a
+ * typo or a Claude Code event name.
  */
 export function parseEventsFlag(spec: CommandSpec, parsed: Parsed): HookSubcommand[] | undefined {
   const raw = parsed.values["events"];
   if (raw === undefined) return undefined;
   const known = HOOK_SUBCOMMANDS.join(", ");
-  const result = parseHookList(String(raw));
+  const lists = Array.isArray(raw) ? raw : [String(raw)];
+  if (lists.some((list) => list.trim().replaceAll(",", "").trim() === "")) {
+    throw new UsageError(`${spec.name}: --events needs at least one of ${known}`);
+  }
+  const result = parseHookList(lists.join(","));
   if (result.ok) return result.hooks;
   if ("empty" in result) throw new UsageError(`${spec.name}: --events needs at least one of ${known}`);
   throw new UsageError(

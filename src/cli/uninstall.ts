@@ -15,7 +15,9 @@ export const spec: CommandSpec = {
     "lists that leaves empty. Everything else is kept; the previous file is backed up.",
   flags: {
     ...TARGET_FLAGS,
-    events: eventsFlag("remove only these hooks, comma-separated: stop, prompt, pretool (default: all of ours)"),
+    events: eventsFlag(
+      "remove only these hooks, comma-separated: stop, prompt, pretool (default: all of ours); repeatable, the lists add up",
+    ),
     "no-subagent": { type: "boolean", help: "keep the SubagentStop hook (remove only the others)" },
     "replace-python": { type: "boolean", help: "remove the Python cliffhanger's handlers (hooks/cliffhanger.py) too" },
   },

@@ -162,6 +162,13 @@ Deno.test("uninstall removes every hook of ours, or with --events only those", a
   assert.deepEqual(JSON.parse(rest.stdout()).events, ["SubagentStop", "PreToolUse"]);
   assert.equal(await Deno.readTextFile(path), THEIRS);
 
+  // --events given twice: the two lists add up
+  await Deno.writeTextFile(path, installed);
+  const twice = fakeContext(home.dir);
+  assert.equal(await code(twice, ["--settings", path, "--events", "stop", "--events", "prompt", "--json"]), 0);
+  assert.deepEqual(JSON.parse(twice.stdout()).events, ["Stop", "SubagentStop", "UserPromptSubmit"]);
+  assert.deepEqual(inspectSettingsText(await Deno.readTextFile(path)).events, ["PreToolUse"]);
+
   // And from a full install, a plain uninstall takes everything back to the user's file.
   await Deno.writeTextFile(path, installed);
   assert.equal(await code(fakeContext(home.dir), ["--settings", path]), 0);
@@ -178,6 +185,9 @@ Deno.test("uninstall --events rejects bad lists with exit 2 and touches nothing"
       /^cliffhanger-bin: uninstall: unknown event "pretol" in --events \(did you mean "pretool"\?\); known: stop, prompt, pretool\n$/,
     ],
     [["--events", ""], /^cliffhanger-bin: uninstall: --events needs at least one of stop, prompt, pretool\n$/],
+    [["--events", "stop", "--events", " , "], /: uninstall: --events needs at least one of stop, prompt, pretool\n$/],
+    [["--events", "stop", "--events", "stpo"], /unknown event "stpo" in --events \(did you mean "stop"\?\)/],
+    [["--dry-run", "--dry-run"], /^cliffhanger-bin: uninstall: --dry-run is given more than once; give it once/],
     [["--events", "pretool", "--no-subagent"], /--no-subagent applies to the stop hook, which --events leaves out\n$/],
   ];
   for (const [argv, pattern] of cases) {
