@@ -7,6 +7,7 @@ import { inspectSettingsText } from "../settings/inspect.ts";
 import { BINARY, exitCodeOf, type FakeContext, fakeContext, listDir, tempHome } from "../testing/settings_support.ts";
 import { homeWarning, type InstallDeps, run, runInstall, spec } from "./install.ts";
 import { command as statusCommand } from "./status.ts";
+import { repairedWords } from "./settings_command.ts";
 
 /** Exit code of a run, as the entry layer reports it. */
 function code(ctx: FakeContext, argv: string[]): Promise<number> {
@@ -68,6 +69,41 @@ Deno.test("install writes the user settings by default and says so", async () =>
     `The cliffhanger handler for Stop, SubagentStop in ${home.settings} now runs /new/cliffhanger-bin\n` +
       `Backup of the previous file: ${backup}\n`,
   );
+});
+
+Deno.test("install: a handler of ours it repairs is said in one sentence, whatever was set on it", async () => {
+  await using home = await tempHome();
+  assert.equal(await installCode(fakeContext(home.dir), [], { hookCommand: BINARY }), 0);
+  // our Stop handler (the first) without its "type", as a hand edit may leave it
+  const untyped = (await Deno.readTextFile(home.settings)).replace('"type": "command",', "");
+  const lines = async (command: { command: string; prefixArgs: string[] }) => {
+    await Deno.writeTextFile(home.settings, untyped);
+    const ctx = fakeContext(home.dir);
+    assert.equal(await installCode(ctx, [], { hookCommand: command }), 0, ctx.stderr());
+    return ctx.stdout().split("\n").filter((l) => l.startsWith("The cliffhanger handler"));
+  };
+  assert.deepEqual(await lines(BINARY), [
+    `The cliffhanger handler for Stop in ${home.settings} now has "type": "command"`,
+  ]);
+  // moved too: each handler's own sentence
+  assert.deepEqual(await lines({ command: "/new/cliffhanger-bin", prefixArgs: [] }), [
+    `The cliffhanger handler for Stop in ${home.settings} now runs /new/cliffhanger-bin and has "type": "command"`,
+    `The cliffhanger handler for SubagentStop in ${home.settings} now runs /new/cliffhanger-bin`,
+  ]);
+});
+
+Deno.test("repairedWords(): every combination of what install sets on a handler is one clause", () => {
+  const cases: [string[], string][] = [
+    [["command"], "now runs /bin/c"],
+    [["args"], "now runs /bin/c"],
+    [["command", "args"], "now runs /bin/c"],
+    [["type"], 'now has "type": "command"'],
+    [["type", "command"], 'now runs /bin/c and has "type": "command"'],
+    [["type", "args", "command"], 'now runs /bin/c and has "type": "command"'],
+    [["type", "shell"], 'now has "type": "command" and its "shell" set'],
+    [["command", "type", "shell", "x"], 'now runs /bin/c and has "type": "command", its "shell" set and its "x" set'],
+  ];
+  for (const [fields, words] of cases) assert.equal(repairedWords(fields, "/bin/c"), words, fields.join(", "));
 });
 
 Deno.test("install: a folder with files in it at the settings lock's name is left as it is and named; an empty one is removed", async () => {

@@ -239,11 +239,8 @@ function handlerChanges(result: ApplyResult): string[] {
   // handlers changed the same way are said together: "for Stop, SubagentStop"
   const groups = new Map<string, string[]>();
   for (const u of result.updated) {
-    const runs = u.fields.includes("command") || u.fields.includes("args");
-    const other = u.fields.filter((f) => f !== "command" && f !== "args");
-    const what = [...(runs ? [`now runs ${u.command}`] : []), ...(other.length > 0 ? [`${other.join(", ")} set`] : [])];
-    const key = what.join("; ");
-    groups.set(key, [...(groups.get(key) ?? []), u.event]);
+    const what = repairedWords(u.fields, u.command);
+    groups.set(what, [...(groups.get(what) ?? []), u.event]);
   }
   for (const [what, list] of groups) lines.push(`The cliffhanger handler for ${list.join(", ")} in ${where} ${what}`);
   for (const t of result.timeouts) {
@@ -260,6 +257,22 @@ function handlerChanges(result: ApplyResult): string[] {
   // our handlers were right: the change (a handler removed, the Python guard replaced) has its own line below
   if (lines.length === 0) lines.push(`Cliffhanger hooks for ${result.events.join(", ")} were already in ${where}`);
   return lines;
+}
+
+/**
+ * What install set on a handler of ours, as the end of a sentence: `now runs /new/cliffhanger-bin`,
+ * `now has "type": "command"`, `now runs /new/cliffhanger-bin and has "type": "command"`. The command and its args
+ * are said as what it runs; `type` with the only value install writes; any other key by its name.
+ */
+export function repairedWords(fields: readonly string[], command: string): string {
+  const runs = fields.includes("command") || fields.includes("args");
+  const set = fields.filter((f) => f !== "command" && f !== "args").map((f) =>
+    f === "type" ? '"type": "command"' : `its "${f}" set`
+  );
+  const has = set.length === 0
+    ? []
+    : [`has ${[set.slice(0, -1).join(", "), set.at(-1)].filter((p) => p).join(" and ")}`];
+  return `now ${[...(runs ? [`runs ${command}`] : []), ...has].join(" and ")}`;
 }
 
 /** `Wrote the launcher P` or `Rewrote the launcher P: why`. */
