@@ -1,4 +1,5 @@
-/** The terminal form of Stats: a headline, counts by rule and by reason, and a per-day bar chart. */
+/** The terminal form of Stats: a headline, counts by rule and by reason, and a bar chart by day, week or month. */
+import { chartRows } from "./chart.ts";
 import type { Stats } from "./compute.ts";
 import { renderLoopStats } from "./loops.ts";
 import { renderPromptStats } from "./prompts.ts";
@@ -55,11 +56,17 @@ export function renderStats(stats: Stats, options: RenderStatsOptions): string {
   if (prompts) lines.push(...prompts.trimEnd().split("\n"));
   lines.push(...renderRelayStats(stats.relay));
   if (stats.perDay.length > 1) {
-    lines.push("", "caught per day:");
-    const max = Math.max(1, ...stats.perDay.map((d) => d.caught));
-    for (const day of stats.perDay) {
-      const width = day.caught === 0 ? 0 : Math.max(1, Math.round((day.caught / max) * BAR_WIDTH));
-      lines.push(`  ${day.date}  ${paint("32", "#".repeat(width))}${width > 0 ? " " : ""}${day.caught}`);
+    // a day per line up to a month; past it weeks, then months, from the first with a stop (chart.ts)
+    const chart = chartRows(stats.perDay);
+    const from = chart.unit === "day" ? "" : " (from the first with a stop)";
+    lines.push("", `caught per ${chart.unit}${from}:`);
+    const max = Math.max(1, ...chart.rows.map((r) => r.caught));
+    const labelWidth = Math.max(...chart.rows.map((r) => r.label.length));
+    for (const row of chart.rows) {
+      const width = row.caught === 0 ? 0 : Math.max(1, Math.round((row.caught / max) * BAR_WIDTH));
+      lines.push(
+        `  ${row.label.padEnd(labelWidth)}  ${paint("32", "#".repeat(width))}${width > 0 ? " " : ""}${row.caught}`,
+      );
     }
   }
   if (stats.skippedLines > 0) {
