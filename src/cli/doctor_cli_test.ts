@@ -530,7 +530,7 @@ Deno.test("doctor: a bad environment variable is fixed in the environment; statu
     assert.equal(status.cap, 5);
   }));
 
-Deno.test("doctor and status: a rule file's warning (a mistyped disable id) is shown, not only in status --json", async () => {
+Deno.test("doctor and status: a rule file's warning (a mistyped disable id, with the id it is nearest) is shown, not only in status --json", async () => {
   const home = await tempHome();
   assert.equal((await runCli(["install"], { home })).code, 0);
   const rules = join(home, ".cliffhanger", "rules");
@@ -542,12 +542,24 @@ Deno.test("doctor and status: a rule file's warning (a mistyped disable id) is s
   const doctor = await runCli(["doctor", "--json"], { home });
   const c = byId(JSON.parse(doctor.stdout).checks);
   assert.equal(c["rules"]!.status, "warn");
-  assert.match(c["rules"]!.detail, /mine\.json: disable: "offers-to-continu" is not a built-in rule id/);
+  assert.match(
+    c["rules"]!.detail,
+    /mine\.json: disable: "offers-to-continu" is not a built-in rule id \(did you mean "offers-to-continue"\?\)/,
+  );
   const status = await runCli(["status"], { home });
   assert.match(
     status.stdout,
-    /mine\.json: 0 rules\n {4}warning: disable: "offers-to-continu" is not a built-in rule id/,
+    /mine\.json: 0 rules\n {4}warning: disable: "offers-to-continu" is not a built-in rule id \(did you mean/,
   );
+  // a file of one rule is "1 rule"
+  const one = {
+    id: "florp",
+    description: "d",
+    patterns: ["\\bflorp\\b"],
+    examples: { match: ["a florp"], pass: ["b"] },
+  };
+  await Deno.writeTextFile(join(rules, "one.json"), JSON.stringify({ kind: "early-stop", rules: [one] }));
+  assert.match((await runCli(["status"], { home })).stdout, /one\.json: 1 rule\n/);
 });
 
 Deno.test("doctor under a fixed scope: a project's settings it may not read are 'cannot check', not files that fail to parse", () =>

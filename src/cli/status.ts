@@ -205,7 +205,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     `rules: ${rules.escape} escape, ${rules.blocker} blocker, ${rules.earlyStop} early-stop, ${rules.counter} counter`,
   );
   for (const f of rules.files) {
-    lines.push(`  ${f.origin}: ${f.error ? `ERROR ${f.error}` : `${f.rules} rules`}`);
+    lines.push(`  ${f.origin}: ${f.error ? `ERROR ${f.error}` : `${f.rules} rule${f.rules === 1 ? "" : "s"}`}`);
     for (const warning of f.warnings) lines.push(`    warning: ${warning}`);
   }
   lines.push(...describeWrap(wrapHealth));

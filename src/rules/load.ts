@@ -8,6 +8,7 @@
 import { readRegularText } from "../store/safe_file.ts";
 import { join } from "../path.ts";
 import { parse, type ParseError, parseProblem } from "../jsonc.ts";
+import { suggestion } from "../did_you_mean.ts";
 import type { BuiltinRuleFile, BuiltinSource, PrefilterData } from "./builtin.ts";
 import type { CompiledRule, RuleFile, RuleFileReport, RuleFileSchema, RuleKind, RuleSet } from "./schema.ts";
 import { foldable, mayFold } from "./case_fold.ts";
@@ -133,7 +134,7 @@ function applyUserFile(
   const warnings: string[] = [];
   for (const id of loaded.file.disable) {
     if (!builtinIds.has(id)) {
-      warnings.push(`disable: "${id}" is not a built-in rule id`);
+      warnings.push(`disable: "${id}" is not a built-in rule id${suggestion(id, [...builtinIds])}`);
       continue;
     }
     for (const kind of Object.keys(lists) as RuleKind[]) {

@@ -95,7 +95,12 @@ Deno.test("buildFullRuleSet() lets a later user file replace an earlier one's ru
 Deno.test("buildFullRuleSet() disable removes built-ins by id and warns about unknown ids", () => {
   const set = buildFullRuleSet({
     fileSchema,
-    userFiles: [userFile("off.json", { kind: "early-stop", disable: ["good-place-to-report", "no-such-rule"] })],
+    userFiles: [
+      userFile("off.json", {
+        kind: "early-stop",
+        disable: ["good-place-to-report", "no-such-rule", "offers-to-continu"],
+      }),
+    ],
   });
   assert.deepEqual(
     set.earlyStop.map((r) => r.id),
@@ -103,7 +108,11 @@ Deno.test("buildFullRuleSet() disable removes built-ins by id and warns about un
   );
   const off = report(set, "off.json");
   assert.equal(off.error, null);
-  assert.deepEqual(off.warnings, ['disable: "no-such-rule" is not a built-in rule id']);
+  // a mistyped id names the built-in one it is nearest
+  assert.deepEqual(off.warnings, [
+    'disable: "no-such-rule" is not a built-in rule id',
+    'disable: "offers-to-continu" is not a built-in rule id (did you mean "offers-to-continue"?)',
+  ]);
 });
 
 Deno.test("buildFullRuleSet() ignores a whole user file with a bad regex; built-ins still apply", () => {
