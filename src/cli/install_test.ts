@@ -8,6 +8,7 @@ import { BINARY, exitCodeOf, type FakeContext, fakeContext, listDir, tempHome } 
 import { homeWarning, type InstallDeps, run, runInstall, spec } from "./install.ts";
 import { command as statusCommand } from "./status.ts";
 import { repairedWords } from "./settings_command.ts";
+import { backupPrefix } from "../settings/target.ts";
 
 /** Exit code of a run, as the entry layer reports it. */
 function code(ctx: FakeContext, argv: string[]): Promise<number> {
@@ -63,7 +64,7 @@ Deno.test("install writes the user settings by default and says so", async () =>
   assert.equal(again.stdout(), `Already installed in ${home.settings} (Stop, SubagentStop)\n`);
   const moved = fakeContext(home.dir);
   assert.equal(await installCode(moved, [], { hookCommand: { command: "/new/cliffhanger-bin", prefixArgs: [] } }), 0);
-  const backup = join(home.dir, ".cliffhanger", "backups", "settings.json.20260822T101530123Z.bak");
+  const backup = join(home.dir, ".cliffhanger", "backups", `${backupPrefix(home.settings)}.20260822T101530123Z.bak`);
   assert.equal(
     moved.stdout(),
     `The cliffhanger handler for Stop, SubagentStop in ${home.settings} now runs /new/cliffhanger-bin\n` +
@@ -353,7 +354,7 @@ Deno.test("install --events prompt adds to a stop install without touching it, w
 
   const ctx = fakeContext(home.dir, new Date("2026-08-22T12:00:00Z"));
   assert.equal(await installCode(ctx, ["--events", "prompt"], { hookCommand: BINARY }), 0);
-  const backup = join(home.dir, ".cliffhanger", "backups", "settings.json.20260822T120000000Z.bak");
+  const backup = join(home.dir, ".cliffhanger", "backups", `${backupPrefix(home.settings)}.20260822T120000000Z.bak`);
   assert.equal(
     ctx.stdout(),
     `Installed cliffhanger hooks for UserPromptSubmit in ${home.settings}\nBackup of the previous file: ${backup}\n`,
@@ -434,7 +435,7 @@ Deno.test("install says what it changed: a timeout set, a handler added beside o
   await Deno.writeTextFile(path, lowered);
   const ctx = fakeContext(home.dir);
   assert.equal(await installCode(ctx, ["--settings", path, "--events", "stop,prompt"], { hookCommand: BINARY }), 0);
-  const backup = join(home.dir, ".cliffhanger", "backups", "s.json.20260822T101530123Z.bak");
+  const backup = join(home.dir, ".cliffhanger", "backups", `${backupPrefix(path)}.20260822T101530123Z.bak`);
   assert.equal(
     ctx.stdout(),
     `Set the UserPromptSubmit timeout in ${path} to 15 s (it was 10 s)\n` +

@@ -6,6 +6,7 @@ import { BINARY, exitCodeOf, type FakeContext, fakeContext, listDir, tempHome } 
 import { type InstallDeps, runInstall } from "./install.ts";
 import { run, runUninstall, spec, type UninstallDeps } from "./uninstall.ts";
 import { installPluginFixture, PYTHON_PLUGIN_HOOKS } from "../testing/plugin_fixture.ts";
+import { backupPrefix } from "../settings/target.ts";
 
 const THEIRS =
   '{\n  "hooks": {\n    "Stop": [\n      {"hooks": [{"type": "command", "command": "say hi"}]}\n    ]\n  }\n}\n';
@@ -78,7 +79,7 @@ Deno.test("uninstall removes our handlers and keeps theirs, with a backup", asyn
     action: "uninstall",
     settings: path,
     changed: true,
-    backup: join(home.dir, ".cliffhanger", "backups", "s.json.20260822T110000000Z.bak"),
+    backup: join(home.dir, ".cliffhanger", "backups", `${backupPrefix(path)}.20260822T110000000Z.bak`),
     events: ["Stop", "SubagentStop"],
     dryRun: false,
   });

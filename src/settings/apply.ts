@@ -13,6 +13,7 @@ import { unifiedDiff } from "./diff.ts";
 import type { EditResult, HandlerUpdate, TimeoutChange } from "./edit.ts";
 import { SettingsParseError } from "./settings_doc.ts";
 import { resolveSymlinks, writeBackup } from "./target.ts";
+import { pruneBackups } from "./backup_prune.ts";
 
 export interface ApplyOptions {
   /** The settings file as named by the user (absolute). */
@@ -145,6 +146,8 @@ async function editOnce(options: ApplyOptions, target: string, mode: Mode): Prom
     if (backup) await Deno.remove(backup).catch(() => {});
     throw e;
   }
+  // the file's older backups past the newest 20 (none less than a day old) go
+  if (backup) await pruneBackups(options.paths.backups, target, now);
   return { ...base, changed: true, backup, diff: null };
 }
 

@@ -8,6 +8,7 @@ import { type ApplyOptions, applySettingsEdit } from "./apply.ts";
 import { installHooks, uninstallHooks } from "./edit.ts";
 import { type HookCommand, selectRegistrations } from "./hook_command.ts";
 import { inspectSettingsText } from "./inspect.ts";
+import { backupPrefix } from "./target.ts";
 import { assertOneSet, BINARY, listDir, tempHome } from "../testing/settings_support.ts";
 
 const NOW = new Date("2026-08-22T10:15:30.123Z");
@@ -52,7 +53,7 @@ Deno.test("applySettingsEdit() backs up the previous bytes and keeps the file mo
   await Deno.chmod(home.settings, 0o644);
   const result = await applySettingsEdit(options(home.dir, home.settings));
   const backups = join(home.dir, ".cliffhanger", "backups");
-  assert.equal(result.backup, join(backups, "settings.json.20260822T101530123Z.bak"));
+  assert.equal(result.backup, join(backups, `${backupPrefix(home.settings)}.20260822T101530123Z.bak`));
   assert.equal(await Deno.readTextFile(result.backup!), FOREIGN);
   assert.equal((await Deno.stat(home.settings)).mode! & 0o777, 0o644);
   const after = await Deno.readTextFile(home.settings);
@@ -78,7 +79,7 @@ Deno.test("applySettingsEdit() edits a symlink's target and keeps the link", asy
   assert.ok((await Deno.lstat(home.settings)).isSymlink);
   assert.equal(await Deno.readLink(home.settings), real);
   assert.deepEqual(inspectSettingsText(await Deno.readTextFile(real)).events, ["Stop", "SubagentStop"]);
-  assert.match(result.backup ?? "", /claude-settings\.json\.20260822T101530123Z\.bak$/);
+  assert.match(result.backup ?? "", /claude-settings\.json\.[0-9a-f]{8}\.20260822T101530123Z\.bak$/);
   assert.deepEqual(await listDir(dirname(real)), ["claude-settings.json"]);
 });
 

@@ -1,5 +1,6 @@
 /** Where an edit of a settings file really lands: its symlink target, its lock file and its backup name. */
 import { refuseLinkedFolder } from "../store/safe_file.ts";
+import { textHash64 } from "../store/text_hash.ts";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 
 const MAX_LINKS = 40;
@@ -33,10 +34,19 @@ export async function resolveSymlinks(path: string): Promise<string> {
   throw new Error(`Cannot resolve "${path}": more than ${MAX_LINKS} symlinks`);
 }
 
-/** `<backups>/<basename>.<timestamp>.bak`, with `-2`, `-3`… appended when taken (see writeBackup). */
+/**
+ * `<backups>/<basename>.<tag>.<timestamp>.bak`, with `-2`, `-3`… appended when taken (see writeBackup). The tag, 8
+ * hex digits of the file's absolute path, tells apart two files of one name (the user's settings.json and a
+ * project's), whose backups are kept and pruned each on their own (backup_prune.ts).
+ */
 export function backupPath(backupsDir: string, target: string, now: Date, attempt = 1): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace(".", "");
-  return join(backupsDir, `${basename(target)}.${stamp}${attempt > 1 ? `-${attempt}` : ""}.bak`);
+  return join(backupsDir, `${backupPrefix(target)}.${stamp}${attempt > 1 ? `-${attempt}` : ""}.bak`);
+}
+
+/** The part of a backup's name before its timestamp: the file's name and its path's tag. */
+export function backupPrefix(target: string): string {
+  return `${basename(target)}.${textHash64(resolve(target)).slice(0, 8)}`;
 }
 
 /** Copy the bytes of a settings file into the backups folder without overwriting an older backup. */

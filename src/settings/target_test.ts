@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { backupPath, resolveSymlinks, writeBackup } from "./target.ts";
+import { backupPath, backupPrefix, resolveSymlinks, writeBackup } from "./target.ts";
 import { listDir, tempHome } from "../testing/settings_support.ts";
 
 Deno.test("resolveSymlinks() follows a chain of links, relative ones included", async () => {
@@ -19,13 +19,16 @@ Deno.test("resolveSymlinks() follows a chain of links, relative ones included", 
 Deno.test("backupPath() and writeBackup() never overwrite an older backup", async () => {
   await using home = await tempHome();
   const now = new Date("2026-08-22T10:15:30.123Z");
-  assert.equal(backupPath("/b", "/x/settings.json", now), "/b/settings.json.20260822T101530123Z.bak");
+  const prefix = backupPrefix("/x/settings.json");
+  assert.match(prefix, /^settings\.json\.[0-9a-f]{8}$/);
+  assert.notEqual(backupPrefix("/y/settings.json"), prefix, "two files of one name have their own backups");
+  assert.equal(backupPath("/b", "/x/settings.json", now), `/b/${prefix}.20260822T101530123Z.bak`);
   const backups = join(home.dir, "backups");
   const first = await writeBackup(backups, "/x/settings.json", new TextEncoder().encode("one"), now);
   const second = await writeBackup(backups, "/x/settings.json", new TextEncoder().encode("two"), now);
   assert.deepEqual(await listDir(backups), [
-    "settings.json.20260822T101530123Z-2.bak",
-    "settings.json.20260822T101530123Z.bak",
+    `${prefix}.20260822T101530123Z-2.bak`,
+    `${prefix}.20260822T101530123Z.bak`,
   ]);
   assert.equal(await Deno.readTextFile(first), "one");
   assert.equal(await Deno.readTextFile(second), "two");
