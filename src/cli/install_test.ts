@@ -9,6 +9,7 @@ import { homeWarning, type InstallDeps, run, runInstall, spec } from "./install.
 import { command as statusCommand } from "./status.ts";
 import { repairedWords } from "./settings_command.ts";
 import { backupPrefix } from "../settings/target.ts";
+import type { HookCommand } from "../settings/hook_command.ts";
 
 /** Exit code of a run, as the entry layer reports it. */
 function code(ctx: FakeContext, argv: string[]): Promise<number> {
@@ -77,7 +78,7 @@ Deno.test("install: a handler of ours it repairs is said in one sentence, whatev
   assert.equal(await installCode(fakeContext(home.dir), [], { hookCommand: BINARY }), 0);
   // our Stop handler (the first) without its "type", as a hand edit may leave it
   const untyped = (await Deno.readTextFile(home.settings)).replace('"type": "command",', "");
-  const lines = async (command: { command: string; prefixArgs: string[] }) => {
+  const lines = async (command: HookCommand) => {
     await Deno.writeTextFile(home.settings, untyped);
     const ctx = fakeContext(home.dir);
     assert.equal(await installCode(ctx, [], { hookCommand: command }), 0, ctx.stderr());
