@@ -49,8 +49,8 @@ export const ConfigSchema = z.strictObject({
   matchMaxChars: z._default(z.int().check(z.minimum(200), z.maximum(100000)), 4000),
   /**
    * A call for the same stop (the hook registered twice) whose process started before the first call finished,
-   * plus this slack, gets the same answer and is not counted again (in a transcript that counts its finished stops,
-   * up to 5 s after it).
+   * plus this slack (and at most 5 s before it started), gets the same answer and is not counted again (in a
+   * transcript that counts its finished stops, up to 5 s after it).
    */
   dedupeWindowMs: z._default(z.int().check(z.minimum(0), z.maximum(60000)), 0),
   /** Switch the stall stage off (CLIFFHANGER_STALL_DISABLE; the file $CLIFFHANGER_HOME/stall-off does the same). */

@@ -122,7 +122,8 @@ const duplicate: StopStage = {
     condition: "the same stop reached a second registration of the hook: the same fingerprint, which holds the " +
       "transcript's count of finished stops when it has any, started up to 5 s after the first copy finished; " +
       "otherwise (no such count, or the final message not in the file yet), started before the first copy " +
-      "finished, plus `dedupeWindowMs`",
+      "finished, plus `dedupeWindowMs`; either way at most 5 s before the first copy started (a wall clock that " +
+      "steps back makes no copies)",
     decision: "the first copy's answer again (in observe mode if the first copy's was), not logged or counted a " +
       "second time",
     rule: "the first copy's",
@@ -131,7 +132,12 @@ const duplicate: StopStage = {
     const s = ctx.session;
     if (!s) return next();
     const window = s.counted ? Math.max(COUNTED_COPY_WINDOW_MS, ctx.config.dedupeWindowMs) : ctx.config.dedupeWindowMs;
-    const earlier = findDuplicate(s.state, s.fp, s.startedAt, window);
+    const earlier = findDuplicate(s.state, {
+      fp: s.fp,
+      startedAt: s.startedAt,
+      windowMs: window,
+      maxRunMs: ctx.config.budgetMs,
+    });
     if (earlier) {
       s.duplicate = true;
       s.duplicateObserve = earlier.observe;

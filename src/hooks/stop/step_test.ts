@@ -213,6 +213,31 @@ Deno.test("Stop step: in a transcript without stop_hook_summary lines (a subagen
   ]);
 });
 
+Deno.test("Stop step: after the wall clock steps back an hour, a repeated offer is counted and capped, not taken for a copy", () => {
+  // no transcript, so the fingerprint holds no stop count: only the start and finish times tell a copy from a stop
+  const row = { message: OFFER, active: true, view: null };
+  const blocked = (blocks: number) => ({ action: "block" as const, rule: "offers-to-continue", blocks, logged: 1 });
+  const capped = { action: "allow" as const, rule: "cap", blocks: 3, logged: 1 };
+  run([
+    { ...row, what: "offer", active: false, expect: blocked(1) },
+    { ...row, what: "again", expect: blocked(2) },
+    {
+      ...row,
+      what: "a copy of it, started alongside",
+      startedAfter: -3,
+      expect: { ...blocked(2), duplicate: true, logged: 0 },
+    },
+    {
+      ...row,
+      what: "the clock stepped back 1 h: a stop of its own",
+      startedAfter: -3_600_000,
+      copy: false,
+      expect: blocked(3),
+    },
+    ...[4, 5, 6, 7, 8].map((n) => ({ ...row, what: `stop ${n}: the cap`, expect: capped })),
+  ]);
+});
+
 Deno.test("Stop step: a stall is nudged until its retry cap, then the guard decides; escapes come before stalls", () => {
   const stall = { action: "block" as const, rule: "stall-pending-tool-use" };
   run([

@@ -43,19 +43,39 @@ export function stopFingerprint(payload: StopPayload, stopSummaries: number | nu
 }
 
 /**
+ * How much earlier than the first copy a second copy's process may have started: Claude Code starts a stop's hooks
+ * together, but the one that started first need not take the session lock first.
+ */
+export const COPY_STARTED_EARLIER_MS = 5_000;
+
+export interface DuplicateQuery {
+  fp: string;
+  /** When this call's process started (ms since the epoch). */
+  startedAt: number;
+  /** Slack after the earlier call finished. */
+  windowMs: number;
+  /** The longest a call runs (its budget): an earlier call's finish later than its start plus this is not trusted. */
+  maxRunMs: number;
+}
+
+/**
  * A call with the same fingerprint whose process started before the earlier call finished (plus the window) is
  * the same stop reaching a second registration of the hook: Claude Code starts a stop's hooks together and only
  * continues after all of them are done, so a real next stop (or a replay of the same payload) starts later.
+ *
+ * The wall clock is the only clock two processes share, and it can step (NTP, a suspended machine): so the call must
+ * also have started at most COPY_STARTED_EARLIER_MS before the earlier call started, and the earlier call's finish
+ * counts at most maxRunMs after its start. After a step back every later stop would otherwise look as if it started
+ * before the last one finished, and be answered as its copy, uncounted and unlogged, for as long as the step; with
+ * both bounds a step makes copies of at most a few seconds of stops.
  */
-export function findDuplicate(
-  state: SessionState,
-  fp: string,
-  startedAt: number,
-  windowMs: number,
-): RecentDecision | null {
+export function findDuplicate(state: SessionState, query: DuplicateQuery): RecentDecision | null {
+  const { fp, startedAt, windowMs, maxRunMs } = query;
   for (let i = state.recent.length - 1; i >= 0; i--) {
     const recent = state.recent[i]!;
-    if (recent.fp === fp && startedAt <= recent.finishedAt + windowMs) return recent;
+    if (recent.fp !== fp) continue;
+    const finishedAt = Math.min(recent.finishedAt, recent.startedAt + maxRunMs);
+    if (startedAt >= recent.startedAt - COPY_STARTED_EARLIER_MS && startedAt <= finishedAt + windowMs) return recent;
   }
   return null;
 }

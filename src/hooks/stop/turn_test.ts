@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { freshState } from "./state.ts";
 import { parseStopPayload } from "./payload.ts";
-import { enterTurn, findDuplicate, remember, stopFingerprint } from "./turn.ts";
+import { COPY_STARTED_EARLIER_MS, enterTurn, findDuplicate, remember, stopFingerprint } from "./turn.ts";
 
 const stop = (extra: Record<string, unknown>) =>
   parseStopPayload({
@@ -44,15 +44,58 @@ Deno.test("findDuplicate() matches a parallel call for the same stop but not a l
     source: null,
   };
   const state = remember(freshState(), { fp, startedAt: 1000, finishedAt: 1200, decision, observe: false });
-  assert.equal(findDuplicate(state, fp, 1100, 0)?.decision.rule, "offers-to-continue");
-  assert.equal(findDuplicate(state, fp, 1200, 0)?.decision.rule, "offers-to-continue");
-  assert.equal(findDuplicate(state, fp, 1201, 0), null, "started after the first call finished: a new stop");
-  assert.equal(findDuplicate(state, fp, 1300, 100)?.decision.rule, "offers-to-continue");
-  assert.equal(
-    findDuplicate(state, stopFingerprint(stop({ prompt_id: "p1", stop_hook_active: true })), 1100, 0),
-    null,
-  );
+  const find = (startedAt: number, windowMs: number, otherFp = fp) =>
+    findDuplicate(state, { fp: otherFp, startedAt, windowMs, maxRunMs: 10_000 });
+  assert.equal(find(1100, 0)?.decision.rule, "offers-to-continue");
+  assert.equal(find(1200, 0)?.decision.rule, "offers-to-continue");
+  assert.equal(find(1201, 0), null, "started after the first call finished: a new stop");
+  assert.equal(find(1300, 100)?.decision.rule, "offers-to-continue");
+  assert.equal(find(1100, 0, stopFingerprint(stop({ prompt_id: "p1", stop_hook_active: true }))), null);
   assert.notEqual(stopFingerprint(stop({ agent_id: "a" })), stopFingerprint(stop({ agent_id: "b" })));
+});
+
+Deno.test("findDuplicate() on a wall clock that steps: a copy starts alongside the first, not an hour before it", () => {
+  const fp = stopFingerprint(stop({ stop_hook_active: true }));
+  const decision = {
+    action: "block" as const,
+    rule: "offers-to-continue",
+    reason: "r",
+    open: [],
+    match: "Want me to",
+    source: null,
+  };
+  const start = Date.UTC(2026, 11, 1, 12);
+  const state = remember(freshState(), { fp, startedAt: start, finishedAt: start + 200, decision, observe: false });
+  const find = (startedAt: number, s = state) => findDuplicate(s, { fp, startedAt, windowMs: 0, maxRunMs: 10_000 });
+  // a copy whose process started first but took the session lock second
+  assert.equal(find(start - 2_000)?.decision.rule, "offers-to-continue");
+  assert.equal(find(start - COPY_STARTED_EARLIER_MS)?.decision.rule, "offers-to-continue");
+  assert.equal(find(start - COPY_STARTED_EARLIER_MS - 1), null);
+  // the clock stepped back an hour: every later stop started "before the first finished", and none is its copy
+  for (let later = 1_000; later <= 60_000; later += 1_000) assert.equal(find(start - 3_600_000 + later), null);
+  // the first call's finish was read after the clock stepped forward an hour, and the step was undone: its finish
+  // counts at most its budget after its start
+  const stepped = remember(freshState(), {
+    fp,
+    startedAt: start,
+    finishedAt: start + 3_600_000,
+    decision,
+    observe: false,
+  });
+  assert.equal(find(start + 100, stepped)?.decision.rule, "offers-to-continue");
+  assert.equal(find(start + 10_000, stepped)?.decision.rule, "offers-to-continue");
+  assert.equal(find(start + 10_001, stepped), null);
+  assert.equal(find(start + 30 * 60_000, stepped), null);
+  // the clock stepped back while the first call ran (it finished "before" it started): no call is its copy
+  const backwards = remember(freshState(), {
+    fp,
+    startedAt: start,
+    finishedAt: start - 3_600_000,
+    decision,
+    observe: false,
+  });
+  assert.equal(find(start, backwards), null);
+  assert.equal(find(start - 3_600_000, backwards), null);
 });
 
 Deno.test("remember() keeps only the last few decisions", () => {
