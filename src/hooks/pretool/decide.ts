@@ -57,9 +57,19 @@ export interface LoopInput {
 
 const ALLOW: LoopDecision = { action: "allow", finding: null };
 
-/** The entries still inside the window, oldest first. A timestamp ahead of the clock counts as recent. */
+/**
+ * How far ahead of the clock an entry may be and still count. Calls are recorded under the session lock, each with
+ * the clock read there, so a later call never sees an earlier one ahead of it unless the wall clock stepped back
+ * (NTP, a resumed machine); an entry further ahead than this is from before such a step, and its age is unknown.
+ */
+export const AHEAD_SLACK_MS = 5_000;
+
+/**
+ * The entries still inside the window, oldest first. An entry more than AHEAD_SLACK_MS ahead of the clock is not
+ * recent: it would otherwise never leave the window, and a call long after a loop would be denied as part of it.
+ */
 export function recentHistory(history: readonly HistoryEntry[], settings: LoopSettings, now: number): HistoryEntry[] {
-  return history.filter((e) => now - e.at <= settings.windowMs);
+  return history.filter((e) => now - e.at <= settings.windowMs && e.at - now <= AHEAD_SLACK_MS);
 }
 
 /** The loop shape that ends the sequence (the current call last), if any. */

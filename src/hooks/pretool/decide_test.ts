@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { findLoop } from "./decide.ts";
+import { AHEAD_SLACK_MS, findLoop } from "./decide.ts";
 import { bash, call, DEFAULTS, letters, play } from "./test_support.ts";
 
 const repeat = <T>(n: number, x: T): T[] => Array.from({ length: n }, () => x);
@@ -49,6 +49,22 @@ Deno.test("burst: inside the window it counts, outside it does not (injected clo
     windowMs: 60_000,
   });
   assert.deepEqual(short.actions, ["allow", "allow", "warn", "warn"]);
+});
+
+Deno.test("burst: after the wall clock steps back, calls from before the step do not count (injected clock)", () => {
+  // three calls, 50 minutes pass, the clock steps back 1 h: the fourth call reads 10 minutes before the third
+  const stepped = play([0, 1, 2, -8].map((m) => ({ call: bash("npm test"), atMin: m })));
+  assert.deepEqual(stepped.actions, ["allow", "allow", "warn", "allow"]);
+  assert.deepEqual(stepped.history.map((e) => e.at - stepped.history.at(-1)!.at), [0], "the old entries are pruned");
+  // a small step back (a clock a few seconds off) keeps the loop in view
+  const small = play([0, 0.1, 0.2, 0.2 - 4 / 60].map((m) => ({ call: bash("npm test"), atMin: m })));
+  assert.deepEqual(small.actions, ["allow", "allow", "warn", "deny"]);
+  // the edge: AHEAD_SLACK_MS ahead still counts, a millisecond more does not
+  const at = (ms: number) => ({ call: bash("make"), atMin: ms / 60_000 });
+  const edge = play([at(0), at(1000), at(2000), at(2000 - AHEAD_SLACK_MS)]);
+  assert.equal(edge.actions[3], "deny");
+  const past = play([at(0), at(1000), at(2000), at(2000 - AHEAD_SLACK_MS - 1)]);
+  assert.equal(past.actions[3], "warn", "the first two calls still count, the third is too far ahead");
 });
 
 Deno.test("burst: a different call in between breaks the streak", () => {
