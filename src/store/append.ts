@@ -16,6 +16,8 @@ const MAX_TRIES = 5;
 export interface AppendHooks {
   /** Called after the check, before each open (tests: a link swapped in between the two). */
   beforeOpen?: () => Promise<void>;
+  /** Copies a file for the detach (default Deno.copyFile; tests: a copy that fails part way, as on a full disk). */
+  copyFile?: (from: string, to: string) => Promise<void>;
 }
 
 export async function appendToFile(
@@ -31,7 +33,7 @@ export async function appendToFile(
     const info = await checkWritable(path, { folderMayBeLink: true, refused: "nothing appended" });
     // and it writes into the file itself: one that shares its data with another name (a hard link, planted or made by
     // a `cp -al` snapshot) is first detached, so that the line lands in our file alone
-    if (info !== null && (info.nlink ?? 1) > 1) await detach(path);
+    if (info !== null && (info.nlink ?? 1) > 1) await detach(path, hooks.copyFile ?? Deno.copyFile);
     await hooks.beforeOpen?.();
     // the path may have been swapped for a link since the check: a missing file is created with O_EXCL (which never
     // follows a link, even a dangling one), an existing one is opened without create, and what was opened must still
@@ -88,12 +90,13 @@ export async function sameFileAtPath(path: string, file: Deno.FsFile): Promise<"
 
 /**
  * Gives `path` a data copy of its own: copied to a fresh name beside it, then renamed over it. The other names keep
- * the old data, unchanged from here on.
+ * the old data, unchanged from here on. On any failure the copy is removed: a partial one left by a full disk would
+ * hold the space every later write needs.
  */
-async function detach(path: string): Promise<void> {
+async function detach(path: string, copyFile: (from: string, to: string) => Promise<void>): Promise<void> {
   const copy = tempPathFor(path);
-  await Deno.copyFile(path, copy);
   try {
+    await copyFile(path, copy);
     await Deno.rename(copy, path);
   } catch (e) {
     await Deno.remove(copy).catch(() => {});

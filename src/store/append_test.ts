@@ -40,6 +40,30 @@ Deno.test("appendToFile() detaches a file with another hard link: the line lands
   }
 });
 
+Deno.test("appendToFile(): a detach whose copy fails part way (a full disk) removes the partial copy", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const elsewhere = join(dir, "snapshot.jsonl");
+    await Deno.writeTextFile(elsewhere, "old line\n".repeat(1000));
+    const ours = join(dir, "log.jsonl");
+    await Deno.link(elsewhere, ours);
+    const full = new Deno.errors.WriteZero("No space left on device (os error 28)");
+    const copyFile = async (_from: string, to: string) => {
+      await Deno.writeTextFile(to, "old line\n".repeat(100));
+      throw full;
+    };
+    await assert.rejects(appendToFile(ours, "line\n", 0o600, { copyFile }), (e) => e === full);
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), ["log.jsonl", "snapshot.jsonl"]);
+    assert.equal((await Deno.lstat(ours)).nlink, 2, "nothing was renamed over ours");
+    // with room again the next append detaches as usual
+    await appendToFile(ours, "line\n");
+    assert.equal(await Deno.readTextFile(elsewhere), "old line\n".repeat(1000));
+    assert.equal(await Deno.readTextFile(ours), "old line\n".repeat(1000) + "line\n");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("appendToFile() never appends through a link swapped in between the check and the open", async () => {
   const dir = await Deno.makeTempDir();
   try {
