@@ -32,4 +32,43 @@ Deno.test("backupPath() and writeBackup() never overwrite an older backup", asyn
   ]);
   assert.equal(await Deno.readTextFile(first), "one");
   assert.equal(await Deno.readTextFile(second), "two");
+  assert.equal((await Deno.stat(first)).mode! & 0o777, 0o600);
+  assert.equal((await Deno.stat(first)).nlink, 1, "the temp file's name is gone");
+});
+
+Deno.test("writeBackup(): a write that fails part way (a full disk) leaves no file, under a backup's name or any other", async () => {
+  await using home = await tempHome();
+  const backups = join(home.dir, "backups");
+  const now = new Date("2026-08-22T10:15:30.123Z");
+  const full = new Deno.errors.WriteZero("No space left on device (os error 28)");
+  const bytes = new TextEncoder().encode(`{ "env": { "NOTES": "${"y".repeat(30_000)}" } }`);
+  const write = async (file: Deno.FsFile, data: Uint8Array) => {
+    await file.write(data.subarray(0, 8192));
+    throw full;
+  };
+  await assert.rejects(
+    writeBackup(backups, "/x/settings.json", bytes, now, { write, link: Deno.link }),
+    (e) => e === full,
+  );
+  assert.deepEqual(await listDir(backups), []);
+  // with room again, the whole file is backed up
+  const path = await writeBackup(backups, "/x/settings.json", bytes, now);
+  assert.deepEqual(await Deno.readFile(path), bytes);
+  assert.deepEqual(await listDir(backups), ["settings.json.20260822T101530123Z.bak"]);
+});
+
+Deno.test("writeBackup() on a file system without hard links: renamed into a free name, never over a backup", async () => {
+  await using home = await tempHome();
+  const backups = join(home.dir, "backups");
+  const now = new Date("2026-08-22T10:15:30.123Z");
+  const link = () => Promise.reject(new Deno.errors.PermissionDenied("Operation not permitted (os error 1)"));
+  const io = { write: (file: Deno.FsFile, data: Uint8Array) => file.write(data).then(() => {}), link };
+  const first = await writeBackup(backups, "/x/settings.json", new TextEncoder().encode("one"), now, io);
+  const second = await writeBackup(backups, "/x/settings.json", new TextEncoder().encode("two"), now, io);
+  assert.deepEqual(await listDir(backups), [
+    "settings.json.20260822T101530123Z-2.bak",
+    "settings.json.20260822T101530123Z.bak",
+  ]);
+  assert.equal(await Deno.readTextFile(first), "one");
+  assert.equal(await Deno.readTextFile(second), "two");
 });
