@@ -112,6 +112,12 @@ export interface CallResult {
 }
 
 let clock = Date.UTC(2026, 10, 30, 12, 0, 0);
+/**
+ * The latest time a call has read. Each call starts a second after the one before, but parallel calls take the
+ * session lock in any order; the hook reads the clock under the lock (runner.ts), so a call never reads a time earlier
+ * than one already read, as on a wall clock that does not step back.
+ */
+let latestRead = clock;
 
 /** Runs one hook in process, exactly as main.ts does (runHook with the same deps), and times it. */
 export async function callHook(
@@ -133,7 +139,7 @@ export async function callHook(
       return Promise.resolve(stdin);
     },
     writeStdout: () => {},
-    now: () => now,
+    now: options.now === undefined ? () => (latestRead = Math.max(latestRead, now)) : () => now,
     startedAt: now,
   });
   const ms = performance.now() - started;
