@@ -54,7 +54,7 @@ Deno.test("writeBackup(): a write that fails part way (a full disk) leaves no fi
   // with room again, the whole file is backed up
   const path = await writeBackup(backups, "/x/settings.json", bytes, now);
   assert.deepEqual(await Deno.readFile(path), bytes);
-  assert.deepEqual(await listDir(backups), ["settings.json.20260822T101530123Z.bak"]);
+  assert.deepEqual(await listDir(backups), [`${backupPrefix("/x/settings.json")}.20260822T101530123Z.bak`]);
 });
 
 Deno.test("writeBackup() on a file system without hard links: renamed into a free name, never over a backup", async () => {
@@ -66,8 +66,8 @@ Deno.test("writeBackup() on a file system without hard links: renamed into a fre
   const first = await writeBackup(backups, "/x/settings.json", new TextEncoder().encode("one"), now, io);
   const second = await writeBackup(backups, "/x/settings.json", new TextEncoder().encode("two"), now, io);
   assert.deepEqual(await listDir(backups), [
-    "settings.json.20260822T101530123Z-2.bak",
-    "settings.json.20260822T101530123Z.bak",
+    `${backupPrefix("/x/settings.json")}.20260822T101530123Z-2.bak`,
+    `${backupPrefix("/x/settings.json")}.20260822T101530123Z.bak`,
   ]);
   assert.equal(await Deno.readTextFile(first), "one");
   assert.equal(await Deno.readTextFile(second), "two");
