@@ -48,10 +48,11 @@ export interface HookOutcome {
 export interface HookContinuation {
   budgetMs: number;
   /**
-   * Runs the stage and writes its answer through `answer` itself, then does what must wait until the answer is out
-   * (the relay's consumed mark). Returns the outcome, with the answer it wrote.
+   * Runs the stage and writes its answer through `answer` itself, then, last, what must wait until everything else
+   * is written (the relay's consumed mark). `commit` is its budget's commit point (fail_open.ts), called once the
+   * stage has decided and before it writes. Returns the outcome, with the answer it wrote.
    */
-  run(answer: (stdout: string) => Promise<void>): Promise<HookOutcome>;
+  run(answer: (stdout: string) => Promise<void>, commit?: () => void): Promise<HookOutcome>;
 }
 
 export const ALLOW_SILENTLY: HookOutcome = { stdout: "", exitCode: 0 };
@@ -141,8 +142,9 @@ export interface StepResult<R, S> {
 }
 
 /**
- * A later stage's result: a step result, and what must wait until its answer is on stdout (the relay's consumed
- * mark: a call killed before that leaves the instruction in the mailbox). `settle` returns lines for errors.log.
+ * A later stage's result: a step result, and what must wait until its log lines and its answer are written, the call's
+ * last write (the relay's consumed mark: a call killed before it leaves the instruction in the mailbox). `settle`
+ * returns lines for errors.log.
  */
 export interface ContinuationResult<R> extends StepResult<R, never> {
   settle?(): Promise<readonly (string | { where: string; message: string })[]>;

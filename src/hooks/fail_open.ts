@@ -24,7 +24,8 @@ export const ERROR_LINE_WAIT_MS = 250;
 /**
  * How long past its budget a call that has committed (started writing its state) may take to write it, log it and
  * answer: a few local file writes, milliseconds. Bounded all the same, with the fail-open line's wait, inside the 5 s
- * every registered timeout leaves over the budget (HOOK_TIMEOUT_MARGIN_S; fail_open_test.ts holds the two together).
+ * every registered timeout leaves over the budget (HOOK_TIMEOUT_MARGIN_S; fail_open_test.ts holds the two together),
+ * and for the relay's stage inside the headroom its timeout leaves over its budget (relay_budget_test.ts).
  */
 export const COMMITTED_GRACE_MS = 3000;
 

@@ -14,9 +14,10 @@
  *      whose budget fired before it writes nothing; from there the budget lets the call log and answer
  *   6. the log lines, then what runs after the answer (housekeeping, a later stage), then the rendered answer, written
  *      to stdout through `deps.writeStdout` (main.ts binds it)
- *   7. a later stage (the relay's wait) runs under its own budget: rendered, written to stdout, then what must wait
- *      for the answer to be out (the relay's consumed mark: a call killed earlier leaves the instruction in the
- *      mailbox), then its log lines
+ *   7. a later stage (the relay's wait) runs under its own budget, counted from the process's start too: rendered,
+ *      its commit point, its log lines, its answer written to stdout, then, last before the process exits, what must
+ *      wait for all of that (the relay's consumed mark: a call killed at any point before it leaves the instruction
+ *      in the mailbox; the client drops the answer of a hook it kills)
  *
  * Each event supplies only its definition (contract.ts): payload parser, reads, state file, step and renderer.
  */
@@ -99,8 +100,9 @@ export async function runHook(name: HookName, deps: HookDeps): Promise<HookOutco
     startedAt: budgetStartedAt,
     ...(deps.budgetTimer === undefined ? {} : { timer: deps.budgetTimer }),
   });
-  // a later stage with its own budget (the relay's wait): run it under the same fail-open policy. It writes its own
-  // answer, because what follows the answer (the relay's consumed mark) must wait until the answer is out.
+  // a later stage with its own budget (the relay's wait): run it under the same fail-open policy. Its budget counts
+  // from the process's start as the first one's does, so that it ends at the same time however long the guard took.
+  // It writes its own answer, because what follows the answer (the relay's consumed mark) must come last.
   const sent: { stdout: string | null } = { stdout: null };
   const answer = async (stdout: string) => {
     if (stdout !== "") await deps.writeStdout(stdout);
@@ -108,10 +110,13 @@ export async function runHook(name: HookName, deps: HookDeps): Promise<HookOutco
   };
   const next = outcome.continue;
   if (next) {
-    const later = await failOpen(() => next.run(answer), {
+    const later = await failOpen((budget) => next.run(answer, budget.commit), {
       name: where,
       budgetMs: next.budgetMs,
       errorsLog: deps.paths.errors,
+      startedAt: budgetStartedAt,
+      ...(deps.elapsed === undefined ? {} : { now: deps.elapsed }),
+      ...(deps.budgetTimer === undefined ? {} : { timer: deps.budgetTimer }),
     });
     // failed open before its answer: nothing was written, and nothing (the stop is allowed) is what to write
     if (sent.stdout === null) await writeAnswer(deps, where, later.stdout);
@@ -210,9 +215,12 @@ export async function runDefinedHook(def: AnyHookDefinition, deps: HookRunDeps):
 
 /**
  * A later stage's result goes through the same render and log as the step's, in the order that keeps an instruction
- * from being lost: the answer is written first, then `settle` (the relay's consumed mark), then the log lines. A call
- * killed before `settle` delivers the same answer again at the next stop; one killed after it only misses log lines.
- * An answer that cannot be written (stdout closed) throws: `settle` never runs, and the fail-open policy allows.
+ * from being lost: the commit point (a stage whose budget has fired writes nothing more), the log lines, the answer,
+ * and last `settle` (the relay's consumed mark), after which the process only exits. Claude Code drops the answer of
+ * a hook it kills, however much of it was printed, so the mark must come after every other write: a call killed at any
+ * point before it (during its log lines, after its answer) leaves the instruction new, and the next stop delivers it
+ * again, saying it may be a repeat. An answer that cannot be written (stdout closed) throws: `settle` never runs, and
+ * the fail-open policy allows. Only a failed `settle` writes after it: its errors.log lines.
  */
 export function continuation(
   def: AnyHookDefinition,
@@ -223,12 +231,17 @@ export function continuation(
 ): HookContinuation {
   return {
     budgetMs: later.budgetMs,
-    run: async (answer) => {
+    run: async (answer, commit) => {
       const step: ContinuationResult<unknown> = await later.run();
       const stdout = def.render(step.result, payload, config);
+      // from here the budget lets the hand-over finish (fail_open.ts, COMMITTED_GRACE_MS); past it, nothing is written
+      commit?.();
+      await record(step, io);
       await answer(stdout);
       const settled = step.settle ? await step.settle() : [];
-      await record({ ...step, errors: [...(step.errors ?? []), ...settled] }, io);
+      for (const error of settled) {
+        await (typeof error === "string" ? io.error(error) : io.error(error.message, error.where));
+      }
       return { stdout, exitCode: 0 };
     },
   };

@@ -27,8 +27,8 @@ export interface RelayIo {
   readMessage(path: string): Promise<Message | null>;
   /** The lowest turn newer than `last`, from to-code.md and the queue, or the empty turn later ones wait for. */
   nextInstruction(paths: RelayPaths, last: number): Promise<NextInstruction | null>;
-  /** Clears queued instructions up to `consumed`, and `taken`, the file the turn came from (queue.ts). */
-  clearConsumed(paths: RelayPaths, consumed: number, taken?: string): Promise<void>;
+  /** Clears queued instructions up to `consumed`, and `from`, the queue file turn `consumed` came from (queue.ts). */
+  clearConsumed(paths: RelayPaths, consumed: number, from?: string | null): Promise<void>;
   readHookState(paths: RelayPaths): Promise<ReadResult<HookState>>;
   readManagerState(paths: RelayPaths): Promise<ReadResult<ManagerState>>;
   /**
@@ -36,8 +36,16 @@ export interface RelayIo {
    * session's stop is handing it over (state.ts); `current` is the counter, which does not move yet.
    */
   claim(paths: RelayPaths, claim: { turn: number; session: string; now: Date }): Promise<ClaimResult>;
-  /** Once the answer is out: record `turn` as consumed in state.json (under its lock, merged). */
-  markConsumed(paths: RelayPaths, turn: number, now: Date): Promise<{ ok: true } | { ok: false; problem: string }>;
+  /**
+   * The stop's last write, once its answer is written: record `turn` as consumed in state.json (under its lock,
+   * merged), with `from`, the queue file it came from (`queue/2.md`; null: to-code.md), for the next stop to remove.
+   */
+  markConsumed(
+    paths: RelayPaths,
+    turn: number,
+    now: Date,
+    from?: string | null,
+  ): Promise<{ ok: true } | { ok: false; problem: string }>;
   appendLog(paths: RelayPaths, line: string): Promise<void>;
 }
 
@@ -55,8 +63,8 @@ export const realRelayIo: RelayIo = {
   readHookState: (paths) => readStateFile(paths.state, HookStateSchema),
   readManagerState: (paths) => readStateFile(paths.managerState, ManagerStateSchema),
   claim: (paths, claim) => claimCodeTurn(paths.state, paths.stateLock, claim),
-  async markConsumed(paths, turn, now) {
-    const result = await markCodeTurnConsumed(paths.state, paths.stateLock, turn, now);
+  async markConsumed(paths, turn, now, from = null) {
+    const result = await markCodeTurnConsumed(paths.state, paths.stateLock, turn, now, from);
     return result.ok ? { ok: true } : result;
   },
   appendLog: (paths, line) => appendLogMd(paths.log, line),

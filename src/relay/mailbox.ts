@@ -64,7 +64,11 @@ export async function snapshot(paths: RelayPaths): Promise<RelaySnapshot> {
   if (next !== null && !next.ready && next.problem) {
     problems.push(`turn ${next.turn} cannot be taken (${next.problem}); later turns wait for it`);
   }
-  for (const entry of hook.ok ? await staleQueueEntries(paths, hook.value.last_code_turn_consumed) : []) {
+  for (
+    const entry of hook.ok
+      ? await staleQueueEntries(paths, hook.value.last_code_turn_consumed, hook.value.consumed_from ?? null)
+      : []
+  ) {
     problems.push(
       `${
         queueEntryName(entry)

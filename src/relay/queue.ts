@@ -153,20 +153,33 @@ async function readQueued(
 
 /**
  * Removes the queued instructions the hook has consumed: the files `relay send` names (`000000002.md`) at or below
- * `consumed`, and `taken`, the file the last turn came from. A file named by hand for a turn already consumed (a
- * second name for a taken turn, or one written after its turn went by) is never taken and stays, for `relay status` to
- * name (staleQueueEntries): removing it would lose an instruction nobody saw. Best effort: a file left behind is
- * skipped as old.
+ * `consumed`, and `from` (state.json's `consumed_from`, as `queue/2.md`), the queue file turn `consumed` came from.
+ * A stop records a turn as consumed as its last write, so the file a turn came from is removed by the next stop (or
+ * send), never by the stop that took it. A file named by hand for a turn already consumed (a second name for a taken
+ * turn, or one written after its turn went by) is never taken and stays, for `relay status` to name
+ * (staleQueueEntries): removing it would lose an instruction nobody saw. Best effort: a file left behind is skipped
+ * as old.
  */
-export async function clearConsumed(paths: RelayPaths, consumed: number, taken?: string): Promise<void> {
+export async function clearConsumed(paths: RelayPaths, consumed: number, from: string | null = null): Promise<void> {
   for (const entry of await queuedEntries(paths)) {
     if (entry.turn > consumed) break;
-    if (entry.path !== queuedPath(paths, entry.turn) && entry.path !== taken) continue;
+    if (entry.path !== queuedPath(paths, entry.turn) && !takenFrom(entry, consumed, from)) continue;
     await Deno.remove(entry.path).catch(() => {});
   }
 }
 
-/** Queue files named by hand for a turn the hook has consumed: never taken, so never delivered. */
-export async function staleQueueEntries(paths: RelayPaths, consumed: number): Promise<QueuedEntry[]> {
-  return (await queuedEntries(paths)).filter((e) => e.turn <= consumed && e.path !== queuedPath(paths, e.turn));
+/** Queue files named by hand for a turn the hook has consumed, other than the one it took: never delivered. */
+export async function staleQueueEntries(
+  paths: RelayPaths,
+  consumed: number,
+  from: string | null = null,
+): Promise<QueuedEntry[]> {
+  return (await queuedEntries(paths)).filter((e) =>
+    e.turn <= consumed && e.path !== queuedPath(paths, e.turn) && !takenFrom(e, consumed, from)
+  );
+}
+
+/** The entry is the file the last consumed turn was taken from (state.json `consumed_from`). */
+function takenFrom(entry: QueuedEntry, consumed: number, from: string | null): boolean {
+  return from !== null && entry.turn === consumed && queueEntryName(entry) === from;
 }

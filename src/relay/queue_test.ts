@@ -54,9 +54,13 @@ Deno.test("relay queue: sends before the hook takes them queue up; status shows 
       taken.push(`${r.turn}: ${r.reason.split("\n").at(-1)}`);
     }
     assert.deepEqual(taken, ["1: first task", "2: second task", "3: third task"]);
-    assert.deepEqual(await queuedTurns(world.relay), [], "taken turns leave the queue");
+    // the consumed mark is a stop's last write: the file the last turn came from waits for the next stop, and is
+    // no longer queued meanwhile
+    assert.deepEqual(await queuedTurns(world.relay), [3], "taken turns leave the queue, the last at the next stop");
+    assert.deepEqual(JSON.parse((await manager(world, ["status", "--json"])).out).queued, []);
     const idle = await stop();
     assert.ok(idle.decision === "allow" && idle.why === "deadline", "nothing left: the wait ends at its deadline");
+    assert.deepEqual(await queuedTurns(world.relay), [], "taken turns leave the queue");
     // a send after everything was taken goes straight to to-code.md again
     assert.match((await manager(world, ["send", "fourth task"])).out, /^sent turn 4 to /);
     await assert.rejects(Deno.stat(queuedPath(world.relay, 4)), Deno.errors.NotFound);
@@ -263,6 +267,28 @@ Deno.test("relay queue: a queued file named by hand without the zeros (2.md) is 
   }
 });
 
+Deno.test("relay queue: the hand-named file a turn came from stays until the next stop, and is not named as a problem", async () => {
+  const world = await makeWorld();
+  try {
+    await Deno.mkdir(queueDir(world.relay), { recursive: true });
+    await Deno.writeTextFile(world.relay.toCode, "turn: 1\n\nfirst\n");
+    assert.ok((await stopOnce(world, 3)).decision === "block");
+    await Deno.writeTextFile(join(queueDir(world.relay), "2.md"), "turn: 2\n\nSECOND\n");
+    const r = await stopOnce(world, 3);
+    assert.ok(r.decision === "block" && r.turn === 2);
+    // recorded with the turn, as the stop's last write: the file is still there, and it is the one taken
+    const state = JSON.parse(await Deno.readTextFile(world.relay.state));
+    assert.deepEqual([state.last_code_turn_consumed, state.consumed_from], [2, "queue/2.md"]);
+    assert.ok((await Deno.stat(join(queueDir(world.relay), "2.md"))).isFile);
+    assert.deepEqual(JSON.parse((await manager(world, ["status", "--json"])).out).problems, []);
+    const idle = await stopOnce(world, 0);
+    assert.ok(idle.decision === "allow");
+    assert.deepEqual(await queuedTurns(world.relay), [], "the next stop removes it");
+  } finally {
+    await Deno.remove(world.root, { recursive: true });
+  }
+});
+
 Deno.test("relay queue: a second name for a taken turn, or one written after its turn went by, stays and is named, never removed unseen", async () => {
   const world = await makeWorld();
   try {
@@ -277,12 +303,10 @@ Deno.test("relay queue: a second name for a taken turn, or one written after its
       taken.push(`${r.turn}: ${r.reason.split("\n").at(-1)}`);
     }
     assert.deepEqual(taken, ["1: first", "2: SECOND"]);
-    // the padded file went with its turn; the hand-named one stays, and status says why it will never be taken
-    assert.equal(await Deno.stat(queuedPath(world.relay, 2)).catch(() => null), null);
-    assert.ok((await Deno.stat(join(queueDir(world.relay), "2.md"))).isFile);
     await Deno.writeTextFile(join(queueDir(world.relay), "1.md"), "turn: 1\n\nlate\n");
-    // a send clears what was consumed: still not the hand-named files
+    // a send clears what was consumed (the padded file the last turn came from): still not the hand-named files
     assert.equal((await manager(world, ["send", "third"])).code, 0);
+    assert.equal(await Deno.stat(queuedPath(world.relay, 2)).catch(() => null), null);
     for (const name of ["1.md", "2.md"]) assert.ok((await Deno.stat(join(queueDir(world.relay), name))).isFile, name);
     const status = JSON.parse((await manager(world, ["status", "--json"])).out);
     for (const turn of [1, 2]) {

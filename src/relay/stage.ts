@@ -5,10 +5,12 @@
  * allows the stop. Mailbox text is only ever returned as the reason: nothing in it is executed.
  *
  * An instruction is delivered or stays in the mailbox, never lost: the stage marks the turn it takes as being handed
- * over (`taking` in state.json) and returns the answer with `settle`, which the hook runner calls only once the answer
- * is on stdout. `settle` records the turn as consumed, clears it from the queue and logs it. A stop killed in
- * between leaves the turn new, and the next stop hands it over again (at least once; the reason says it may be a
- * repeat).
+ * over (`taking` in state.json) and returns the answer with `settle` (its log.md line, then the consumed mark), which
+ * the hook runner calls last: after the log lines and the answer's write, just before the process exits. The client
+ * takes a hook's answer only from a process that exits in time (one it kills is cancelled, its printed answer
+ * dropped), so a stop killed at any point before the mark leaves the turn new, and the next stop hands it over again
+ * (at least once; the reason says it may be a repeat). The queue file a turn came from is removed by the next stop,
+ * after the mark, never before it.
  *
  * All I/O comes in through `io`, `now`, `sleep` and `checkpoint`, so tests drive the wait deterministically.
  */
@@ -19,6 +21,7 @@ import { realRelayIo, type RelayIo } from "./io.ts";
 import type { RelayEvent } from "./log_line.ts";
 import { logMdLine } from "./log_md.ts";
 import type { RelayPaths } from "./paths.ts";
+import { queueEntryName } from "./queue.ts";
 
 export interface RelayStagePayload {
   session_id: string;
@@ -40,6 +43,11 @@ export interface RelayStageInput {
   pollS: number;
   /** Longest wait in seconds (CLIFFHANGER_RELAY_MAX_WAIT_S). */
   maxWaitS: number;
+  /**
+   * Milliseconds the stop spent before this stage (its start-up, the guard): the wait ends that much sooner, so that
+   * it ends maxWaitS after the stop started, with the hand-over and the exit inside the hook's timeout (default 0).
+   */
+  spentMs?: number;
   /** Milliseconds since the epoch. */
   now(): number;
   sleep(ms: number): Promise<void>;
@@ -74,7 +82,7 @@ export interface RelayTaken {
   /** Taken before by a stop that was cut off before recording it: the agent may have seen it already. */
   again: boolean;
   /**
-   * Once the answer is on stdout, and never before: record the turn as consumed, clear it from the queue, log it.
+   * Once the log lines and the answer are written: the log.md line, then the consumed mark, the stop's last write.
    * Never throws; returns the lines for errors.log.
    */
   settle(): Promise<string[]>;
@@ -145,6 +153,9 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
       return allow("bad-state");
     }
     let last = state.value.last_code_turn_consumed;
+    // the queue files of turns consumed before, the last one's included: the stop that took it left it there,
+    // because its consumed mark had to be its last write
+    await io.clearConsumed(paths, last, state.value.consumed_from ?? null);
 
     if (input.checkpoint) {
       const outcome = await input.checkpoint(last);
@@ -153,7 +164,7 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
     }
 
     const pollMs = Math.max(1, Math.round(input.pollS * 1000));
-    const deadline = startedAt + Math.max(0, input.maxWaitS) * 1000;
+    const deadline = startedAt + Math.max(0, input.maxWaitS * 1000 - (input.spentMs ?? 0));
     let announced = false;
     // a turn line with no text under it yet, or a queued turn that cannot be read: it and every later turn wait
     // (instructions are taken in order)
@@ -195,6 +206,7 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
         }
         if (claim.claimed) {
           event("turn_taken", turn, turn);
+          const from = next.file === paths.toCode ? null : queueEntryName({ turn, path: next.file });
           return {
             decision: "block",
             turn,
@@ -203,7 +215,7 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
             events,
             startedAt,
             errors,
-            settle: () => settleTaken(io, paths, { turn, file: next.file }, claim.again, input.now),
+            settle: () => settleTaken(io, paths, { turn, from }, claim.again, input.now),
           };
         }
         // already consumed, or another session's stop is handing it over: wait for the one after
@@ -287,29 +299,18 @@ function isSettled(next: { stamp: string; mtimeMs: number | null }, seen: string
 }
 
 /**
- * After the answer is out: the consumed mark first (from then on no stop hands the turn over again), then the queue
- * file and the log.md line, which a stop killed in between only leaves undone (a consumed queue file is skipped as
- * old and removed by the next send or take).
+ * Once the answer is written: the log.md line, then the consumed mark, the stop's last write (from then on no stop
+ * hands the turn over again). The queue file the turn came from is left for the next stop to remove, so that a stop
+ * killed at any point before the mark leaves the turn new; the next stop's line then says it was taken again.
  */
 async function settleTaken(
   io: RelayIo,
   paths: RelayPaths,
-  { turn, file }: { turn: number; file: string },
+  { turn, from }: { turn: number; from: string | null },
   again: boolean,
   now: () => number,
 ): Promise<string[]> {
   const errors: string[] = [];
-  try {
-    const marked = await io.markConsumed(paths, turn, new Date(now()));
-    if (!marked.ok) {
-      errors.push(`relay: ${marked.problem}; turn ${turn} was handed over but not recorded, so it comes again`);
-      return errors;
-    }
-    await io.clearConsumed(paths, turn, file);
-  } catch (e) {
-    errors.push(`relay folder "${paths.dir}": ${errorText(e)}; turn ${turn} may come again`);
-    return errors;
-  }
   const note = again ? " again (the stop that took it before was cut off before recording it)" : "";
   await appendLogLine(
     io,
@@ -317,6 +318,14 @@ async function settleTaken(
     logMdLine(new Date(now()), "hook", `turn ${turn} taken from the manager${note}`),
     errors,
   );
+  try {
+    const marked = await io.markConsumed(paths, turn, new Date(now()), from);
+    if (!marked.ok) {
+      errors.push(`relay: ${marked.problem}; turn ${turn} was handed over but not recorded, so it comes again`);
+    }
+  } catch (e) {
+    errors.push(`relay folder "${paths.dir}": ${errorText(e)}; turn ${turn} may come again`);
+  }
   return errors;
 }
 

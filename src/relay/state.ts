@@ -29,6 +29,11 @@ const TakingSchema = z.looseObject({
 export const HookStateSchema = z.looseObject({
   last_code_turn_consumed: z._default(turn, 0),
   taking: z.optional(TakingSchema),
+  /**
+   * The queue file the last consumed turn came from (`queue/2.md`): the consumed mark is a stop's last write, so the
+   * file is removed by the next stop, not by the one that took it.
+   */
+  consumed_from: z.optional(z.string()),
   updated: z.optional(z.string()),
 });
 export type HookState = z.infer<typeof HookStateSchema>;
@@ -92,6 +97,12 @@ export interface MergeOptions<T> {
 
 export type MergeResult<T> = { ok: true; before: T; after: T; written: boolean } | { ok: false; problem: string };
 
+/**
+ * The longest a state file's write waits for its lock. Past it the write throws: a stop's claim then allows the stop,
+ * its consumed mark leaves the turn to come again.
+ */
+export const STATE_LOCK_WAIT_MS = 5000;
+
 /** Re-read under the lock, apply `update` to the fresh value, write atomically. */
 export async function mergeStateFile<T>(options: MergeOptions<T>): Promise<MergeResult<T>> {
   return await withLock(options.lockPath, async () => {
@@ -101,7 +112,7 @@ export async function mergeStateFile<T>(options: MergeOptions<T>): Promise<Merge
     if (next === null) return { ok: true, before: read.value, after: read.value, written: false };
     await writeJsonAtomic(options.path, next, { mode: 0o644, label: "relay state file" });
     return { ok: true, before: read.value, after: next, written: true };
-  }, { waitMs: 5000, staleMs: 10000 });
+  }, { waitMs: STATE_LOCK_WAIT_MS, staleMs: 10000 });
 }
 
 /**
@@ -158,26 +169,31 @@ export async function claimCodeTurn(
 }
 
 /**
- * Records turn `turn` as consumed, once the stop's answer is out: the counter moves up to it (never down) and the
- * `taking` mark of it (or of an older turn) goes.
+ * Records turn `turn` as consumed, the last thing a stop does once its answer is written: the counter moves up to it
+ * (never down), the `taking` mark of it (or of an older turn) goes, and `from` (the queue file it came from, as
+ * `queue/2.md`; null for to-code.md) is kept for the next stop to remove.
  */
 export async function markCodeTurnConsumed(
   path: string,
   lockPath: string,
   turn: number,
   now: Date,
+  from: string | null = null,
 ): Promise<MergeResult<HookState>> {
   return await mergeStateFile<HookState>({
     path,
     lockPath,
     schema: HookStateSchema as z.ZodMiniType<HookState>,
     update: (current) => {
-      const { taking, ...rest } = current;
+      const { taking, consumed_from: _, ...rest } = current;
       const keep = taking !== undefined && taking.turn > turn ? { taking } : {};
+      const moved = turn > current.last_code_turn_consumed;
+      const record = moved ? from : current.consumed_from ?? null;
       return {
         ...rest,
         ...keep,
         last_code_turn_consumed: Math.max(current.last_code_turn_consumed, turn),
+        ...(record === null ? {} : { consumed_from: record }),
         updated: now.toISOString(),
       };
     },

@@ -148,7 +148,9 @@ export const STOP_HOOK: HookDefinition<StopPayload, Prepared, SessionState, Stop
     if (budgetLeftMs >= PRUNE_MIN_MS) await pruneOldState(io, Math.min(500, budgetLeftMs));
     // the relay: the last stage, only for an allowed stop, outside the session lock, under its own budget
     if (result.decision.action !== "allow" || result.duplicate) return null;
-    return await relayContinuation({ env: io.env, paths: io.paths, config: io.config, now: io.now }, payload);
+    // the wait ends relayMaxWaitS after the stop's start, as its budget does: the time spent so far comes off it
+    const spentMs = () => io.elapsed() - io.budgetStartedAt;
+    return await relayContinuation({ env: io.env, paths: io.paths, config: io.config, now: io.now, spentMs }, payload);
   },
 };
 

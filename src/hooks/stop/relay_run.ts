@@ -30,6 +30,8 @@ export interface RelayHookDeps {
   config: Config;
   now: () => number;
   sleep?: (ms: number) => Promise<void>;
+  /** Milliseconds the stop has spent so far, before the wait (default: none): the wait ends that much sooner. */
+  spentMs?: () => number;
   /** The mailbox's file access (default: the real one); a test injects a stop that is killed mid-way. */
   io?: RelayIo;
 }
@@ -56,6 +58,7 @@ export async function runRelayForStop(
     paths,
     pollS: config.relayPollS,
     maxWaitS: config.relayMaxWaitS,
+    spentMs: deps.spentMs?.() ?? 0,
     now: deps.now,
     sleep: deps.sleep ?? realSleep,
     explicitDir,
@@ -115,7 +118,7 @@ export async function runRelayForStop(
     state: null,
     log: [...log, line],
     errors,
-    // the runner calls it once the answer is on stdout: only then is the turn recorded as consumed
+    // the runner calls it last, once the log lines and the answer are written: the turn is recorded as consumed
     settle: async () => (await result.settle()).map((message) => ({ where: "hook stop (relay)", message })),
   };
 }

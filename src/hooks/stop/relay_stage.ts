@@ -2,10 +2,10 @@
  * The relay as the last stage of `hook stop`: whether it applies, and the wait (relay_run.ts: the I/O around
  * runRelayStage) when it does. `relayContinuation` is called after the guard allowed the stop (and logged it); it
  * returns null when the relay cannot apply (a subagent, no project, no ACTIVE), else the wait to run under its own
- * time budget (relayMaxWaitS + RELAY_BUDGET_SLACK_S), outside the session lock. The hook runner logs and renders its
- * result as it does the step's: a block is printed like any Stop block and logged as a decision line with rule
- * `relay-turn`; the mailbox stays in src/relay/. relay_run.ts is loaded only when the relay applies: a stop without
- * ACTIVE loads nothing of the relay but its paths.
+ * time budget (relayMaxWaitS + RELAY_BUDGET_SLACK_S, from the stop's start), outside the session lock. The hook
+ * runner logs and renders its result as it does the step's: a block is printed like any Stop block and logged as a
+ * decision line with rule `relay-turn`; the mailbox stays in src/relay/. relay_run.ts is loaded only when the relay
+ * applies: a stop without ACTIVE loads nothing of the relay but its paths.
  */
 import type { Config } from "../../config.ts";
 import type { EnvReader } from "../../env.ts";
@@ -17,7 +17,14 @@ import type { StopResult } from "./result.ts";
 
 export type { RelayHookDeps, RelayHookPayload };
 
-/** Seconds the relay's budget adds to the wait: checkpoint, last poll, log writes. */
+/**
+ * Seconds the relay's budget adds to the wait. Both count from the stop's start (the wait is shortened by the time
+ * the stop spent before it), so the slack is the last hand-over's: the claim and the consumed mark may each wait up
+ * to STATE_LOCK_WAIT_MS (src/relay/state.ts) for state.json's lock, then the log lines and the answer. With the
+ * commit's grace and the fail-open line (fail_open.ts) the process has exited by relayMaxWaitS + 18.25 s, well
+ * inside the RELAY_TIMEOUT_HEADROOM_S that `status` and `doctor` require between the wait and the registered timeout
+ * (relay_budget_test.ts holds them together): Claude Code drops the answer of a stop it kills on its timeout.
+ */
 export const RELAY_BUDGET_SLACK_S = 15;
 
 /** The mailbox of this stop, or null when there is no project folder. */
