@@ -22,6 +22,8 @@ import type { RelayEvent } from "./log_line.ts";
 import { logMdLine } from "./log_md.ts";
 import type { RelayPaths } from "./paths.ts";
 import { queueEntryName } from "./queue.ts";
+import type { ClaimResult } from "./state.ts";
+import { LockTimeoutError } from "../store/lock.ts";
 
 export interface RelayStagePayload {
   session_id: string;
@@ -199,12 +201,16 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
         // everything the answer needs is read before the claim: from the claim to the answer nothing may fail or
         // wait, or the turn would stay marked as being handed over with no answer out (until its lease ends)
         const reportTurn = await nextReportTurn(io, paths, errors);
-        const claim = await io.claim(paths, { turn, session: input.payload.session_id, now: new Date(input.now()) });
-        if (!claim.ok) {
+        const claim = await claimUnlessLocked(io, paths, { turn, session: input.payload.session_id, now: input.now });
+        if (typeof claim === "string") {
+          // state.json's lock is held past its wait: a stop killed while it held it (its lock is taken over once
+          // stale), or another stop recording its turn. The turn stays new: wait, and claim it at a later poll
+          const line = `relay: ${claim}; turn ${turn} is claimed at a later poll`;
+          if (!errors.includes(line)) errors.push(line);
+        } else if (!claim.ok) {
           errors.push(`relay: ${claim.problem}; the stop is allowed`);
           return allow("bad-state");
-        }
-        if (claim.claimed) {
+        } else if (claim.claimed) {
           event("turn_taken", turn, turn);
           const from = next.file === paths.toCode ? null : queueEntryName({ turn, path: next.file });
           return {
@@ -217,9 +223,10 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
             errors,
             settle: () => settleTaken(io, paths, { turn, from }, claim.again, input.now),
           };
+        } else {
+          // already consumed, or another session's stop is handing it over: wait for the one after
+          last = claim.current;
         }
-        // already consumed, or another session's stop is handing it over: wait for the one after
-        last = claim.current;
       }
       const empty = next !== null && !next.ready ? emptyNote(next.turn, next.problem) : "";
       // a queued turn that cannot be taken is an errors.log line too, once each time the wait line names it
@@ -327,6 +334,20 @@ async function settleTaken(
     errors.push(`relay folder "${paths.dir}": ${errorText(e)}; turn ${turn} may come again`);
   }
   return errors;
+}
+
+/** The claim (io.claim), or the lock's message when state.json's lock could not be taken in time. */
+async function claimUnlessLocked(
+  io: RelayIo,
+  paths: RelayPaths,
+  claim: { turn: number; session: string; now: () => number },
+): Promise<ClaimResult | string> {
+  try {
+    return await io.claim(paths, { turn: claim.turn, session: claim.session, now: new Date(claim.now()) });
+  } catch (e) {
+    if (e instanceof LockTimeoutError) return e.message;
+    throw e;
+  }
 }
 
 /** A log.md line through `io`; a failure goes to `errors`, never stops the stage. */

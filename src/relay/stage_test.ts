@@ -5,6 +5,7 @@ import { fakeClock, readJson, tempRelay, touch, writeInstruction } from "./test_
 import type { RelayPaths } from "./paths.ts";
 import { realRelayIo, type RelayIo } from "./io.ts";
 import { recordManager } from "./state.ts";
+import { LockTimeoutError } from "../store/lock.ts";
 import { removeAtExit } from "../testing/run_cli.ts";
 
 /** A temp mailbox, removed when the test process ends. */
@@ -380,4 +381,28 @@ Deno.test("relay stage: an unfinished last line written two seconds or more befo
   const r = await runRelayStage(input(paths, clock));
   assert.ok(r.decision === "block" && r.turn === 1);
   assert.equal(clock.sleeps, 0);
+});
+
+Deno.test("relay stage: state.json's lock held past its wait (a stop killed holding it): the turn is claimed at a later poll", async () => {
+  const { paths } = await relayFolder();
+  await touch(paths.active);
+  await writeInstruction(paths, 1, "first task");
+  let claims = 0;
+  const io: RelayIo = {
+    ...realRelayIo,
+    claim: (p, claim) => {
+      // the first claim finds the lock a killed stop left, not yet stale
+      if (++claims === 1) throw new LockTimeoutError(`Cannot take lock "${p.stateLock}": held by another process`);
+      return realRelayIo.claim(p, claim);
+    },
+  };
+  const clock = fakeClock();
+  const r = await runRelayStage(input(paths, clock, { io }));
+  assert.ok(r.decision === "block", "not given up: the stop still hands the turn over");
+  assert.deepEqual([r.turn, claims, clock.sleeps], [1, 2, 1]);
+  assert.deepEqual(r.errors, [
+    `relay: Cannot take lock "${paths.stateLock}": held by another process; turn 1 is claimed at a later poll`,
+  ]);
+  assert.deepEqual(await r.settle(), []);
+  assert.equal((await readJson(paths.state) as { last_code_turn_consumed: number }).last_code_turn_consumed, 1);
 });
