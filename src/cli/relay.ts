@@ -20,7 +20,7 @@ import { linkedFolderText, linkedRelayFolder, type RelayFolderSource } from "../
 import { mailboxAbove } from "../relay/mailbox_above.ts";
 import { newestReport, nextInstructionTurn, type RelaySnapshot, snapshot } from "../relay/mailbox.ts";
 import { DEFAULT_RELAY_FOLDER, projectDir, relayDirFor, type RelayPaths, relayPaths } from "../relay/paths.ts";
-import { recordManager, TAKING_LEASE_MS, takingHolds } from "../relay/state.ts";
+import { ManagerStateSchema, readStateFile, recordManager, TAKING_LEASE_MS, takingHolds } from "../relay/state.ts";
 import { formatMessage, MAX_TURN } from "../relay/turn_format.ts";
 import { relayScopeError } from "./relay_scope.ts";
 import { currentRoute, relayInstallFix } from "./run_route.ts";
@@ -69,12 +69,16 @@ const SUBS: Record<Sub, CommandSpec> = {
     name: "relay read",
     usage: "relay read [--wait S] [--dir DIR]",
     summary:
-      "Print the agent's newest report (to-agent.md, or the older to-cowork.md) and record its turn in manager-state.json.",
+      "Print the agent's newest report (to-agent.md, or the older to-cowork.md), then record its turn in manager-state.json.",
     flags: {
       ...DIR_FLAG,
       wait: { type: "string", value: "S", help: "wait up to S seconds for a report newer than the last one read" },
     },
-    details: "Exit codes: 0 a report was printed; 1 there is none (or no new one within --wait S).",
+    details: [
+      "A read cut off between the two (killed) has recorded nothing: the next read prints the same report again.",
+      "Exit codes: 0 a report was printed; 1 there is none (or no new one within --wait S), or it could not be",
+      "recorded.",
+    ].join("\n"),
   },
   status: {
     name: "relay status",
@@ -473,8 +477,10 @@ async function madeOrThere(path: string): Promise<boolean> {
 }
 
 async function read(ctx: CliContext, paths: RelayPaths, waitS: number): Promise<number> {
-  const s = await snapshot(paths);
-  const last = s.managerConsumed ?? 0;
+  // a counter that cannot be read is said before anything is printed (it could not record the report either)
+  const manager = await readStateFile(paths.managerState, ManagerStateSchema);
+  if (!manager.ok) throw new CommandError(`relay read: ${manager.problem}; fix or delete it`);
+  const last = manager.value.last_agent_turn_consumed;
   let report = await newestReport(paths);
   if (waitS > 0) {
     const deadline = Date.now() + waitS * 1000;
@@ -491,16 +497,25 @@ async function read(ctx: CliContext, paths: RelayPaths, waitS: number): Promise<
     ctx.err(`cliffhanger-bin: relay read: no report yet in ${paths.toAgent}\n`);
     return 1;
   }
+  if (report.turn <= last) {
+    ctx.err(`cliffhanger-bin: relay read: turn ${report.turn} was read before (nothing newer)\n`);
+  }
+  // printed first, then recorded as read: a read killed in between has recorded nothing, and the next read prints the
+  // report again (at least once). Recorded first, a kill before the print would skip the report for good
+  ctx.out(formatMessage(report.turn, report.body));
   const recorded = await recordManager(
     paths.managerState,
     paths.managerStateLock,
     { agentTurn: report.turn },
     ctx.now(),
   );
-  if (!recorded.ok) throw new CommandError(`relay read: ${recorded.problem}; fix or delete it`);
+  if (!recorded.ok) {
+    throw new CommandError(
+      `relay read: ${recorded.problem}; turn ${report.turn} was printed but not recorded as read, so the next read ` +
+        "prints it again",
+    );
+  }
   if (report.turn > last) await note(ctx, paths, `report turn ${report.turn} read`);
-  else ctx.err(`cliffhanger-bin: relay read: turn ${report.turn} was read before (nothing newer)\n`);
-  ctx.out(formatMessage(report.turn, report.body));
   return 0;
 }
 
