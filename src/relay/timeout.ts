@@ -12,7 +12,11 @@ export async function relayInUse(config: { relayDir: string }, project: string |
   return project !== null && await pathExists(relayPaths(relayDirFor(project, "")).active);
 }
 
-/** Seconds to keep between the end of the wait and the hook's timeout (startup, the guard, the last poll). */
+/**
+ * Seconds to keep between the end of the wait (relayMaxWaitS after the stop's start) and the hook's timeout: the last
+ * hand-over and the exit, which the relay's budget ends within 18.25 s (src/hooks/stop/relay_stage.ts,
+ * RELAY_BUDGET_SLACK_S). A stop the client kills on its timeout loses the answer it printed.
+ */
 export const RELAY_TIMEOUT_HEADROOM_S = 30;
 /** The timeout `install --relay` registers for the Stop handler. */
 export const RELAY_HOOK_TIMEOUT_S = 600;
