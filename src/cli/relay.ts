@@ -76,8 +76,8 @@ const SUBS: Record<Sub, CommandSpec> = {
     },
     details: [
       "A read cut off between the two (killed) has recorded nothing: the next read prints the same report again.",
-      "Exit codes: 0 a report was printed; 1 there is none (or no new one within --wait S), or it could not be",
-      "recorded.",
+      "Exit codes: 0 a report was printed; 1 there is none (or no new one within --wait S), or it could not",
+      "be recorded.",
     ].join("\n"),
   },
   status: {
