@@ -1,11 +1,14 @@
 /** Reading `config.jsonc`: the file (missing means defaults), then loadConfig over it and the environment. */
-import { readRegularText, UnsafeFileError } from "./store/safe_file.ts";
+import { readRegularText } from "./store/safe_file.ts";
 import { dirname } from "./path.ts";
 import type { EnvReader } from "./env.ts";
 import { forceObserve, loadConfigFast, type LoadedConfig } from "./config_check.ts";
 
 /** Largest config.jsonc read (a config is a few hundred bytes). */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/** What a config.jsonc that is there but cannot be read leaves in force (said after why it was not read). */
+export const UNREAD_CONFIG = "using the defaults, with the stop and pretool hooks in observe mode";
 
 export interface ConfigFile extends LoadedConfig {
   /** The file was read (false: missing or unreadable, so the defaults and the environment apply). */
@@ -33,8 +36,9 @@ export async function readConfigFile(path: string, env: EnvReader): Promise<Conf
       : e instanceof Error
       ? e.message
       : String(e);
-    const defaults = e instanceof UnsafeFileError || e instanceof Deno.errors.NotCapable;
-    readProblem = `Cannot read "${path}": ${detail}${defaults ? "; using the defaults" : ""}`;
+    // whatever kept it from being read, the file's settings are unknown: the defaults and the environment apply, and
+    // the file may have held observe or disable, so the blocking hooks only observe (forceObserve below)
+    readProblem = `Cannot read "${path}": ${detail}; ${UNREAD_CONFIG}`;
   }
   const loaded = loadConfigFast(text, env) ?? (await import("./config.ts")).loadConfig(text, env, path);
   const file = { ...loaded, exists: text !== null, readProblem };

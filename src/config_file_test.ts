@@ -29,7 +29,12 @@ Deno.test("readConfigFile(): missing → defaults; present → merged with the e
     const unreadable = await readConfigFile(folder, envFrom({}));
     assert.equal(unreadable.exists, false);
     assert.match(unreadable.readProblem ?? "", /^Cannot read ".*folder\.jsonc": /);
-    // a config that is there but cannot be read may hold observe: the defaults, in observe mode
+    // a config that is there but cannot be read may hold observe: the defaults, in observe mode, and the problem says
+    // so, not just "the defaults"
+    assert.match(
+      unreadable.readProblem ?? "",
+      /is not a regular file; not read; using the defaults, with the stop and pretool hooks in observe mode$/,
+    );
     assert.deepEqual(unreadable.config, { ...DEFAULT_CONFIG, observe: true });
     assert.match(unreadable.observeBecause ?? "", /^".*folder\.jsonc" cannot be read$/);
   } finally {

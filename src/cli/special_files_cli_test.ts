@@ -38,9 +38,12 @@ for (const kind of ["fifo", "dev-zero"] as const) {
         const run = await within(argv.join(" "), runCli(argv, { home }));
         assert.ok([0, 1].includes(run.code), `${argv.join(" ")} exited ${run.code}: ${run.stderr}`);
       }
-      // a config that is there but refused is not "none"
+      // a config that is there but refused is not "none", and the defaults it falls back to come in observe mode
       const status = await within("status", runCli(["status"], { home }));
-      assert.match(status.stdout, /config: .*config\.jsonc \(not read; defaults\)\n {2}problem: /);
+      assert.match(
+        status.stdout,
+        /config: .*config\.jsonc \(not read; defaults, in observe mode\)\n {2}problem: .*; using the defaults, with the stop and pretool hooks in observe mode\n/,
+      );
       // a bad environment value is a problem too, but not one of reading the file
       await Deno.remove(join(root, "config.jsonc"));
       const env = await within("status", runCli(["status"], { home, env: { CLIFFHANGER_MAX: "abc" } }));

@@ -172,8 +172,9 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   if (!config.noClock && facts.zone.problem) lines.push(`  problem: ${facts.zone.problem}`);
   for (const p of quirks.problems) lines.push(`  problem: ${p}`);
   lines.push(`home: ${paths.root}`);
-  // a file that is there but refused (a link out of the home, a FIFO) is not "none": the problem line says why
-  const absent = facts.configReadProblem !== null ? " (not read; defaults)" : " (none; defaults)";
+  // a file that is there but refused (a link out of the home, a FIFO) is not "none": the problem line says why, and
+  // the blocking hooks only observe until it reads (it may have held observe or disable)
+  const absent = facts.configReadProblem !== null ? " (not read; defaults, in observe mode)" : " (none; defaults)";
   lines.push(`config: ${paths.config}${configExists ? "" : absent}`);
   // the zone's problem is one of the config's, said once: under the prompt hook when its clock is on
   const shownAbove = !config.noClock ? facts.zone.problem : null;
