@@ -9,6 +9,7 @@ import { parse as parseJsonc } from "../src/jsonc.ts";
 import type { EnvReader } from "../src/env.ts";
 import { computeScopes, denoRunArgs, resolveRunCommand, scopeInputFromEnv, type Scopes } from "../src/permissions.ts";
 import { versionCall } from "../src/doctor/handlers_start.ts";
+import { MAX_SETTINGS_BYTES } from "../src/settings/apply.ts";
 import { inspectSettingsText } from "../src/settings/inspect.ts";
 import { MAX_LAUNCHER_BYTES, parseLauncher } from "../src/settings/launcher.ts";
 import { homePaths } from "../src/store/paths.ts";
@@ -96,6 +97,9 @@ export function handlerProgramsFromArgs(
   for (const file of files) {
     let text: string;
     try {
+      // as the binary reads it: a regular file within the size cap (a FIFO would hold the run up before doctor starts)
+      const info = Deno.statSync(file);
+      if (!info.isFile || info.size > MAX_SETTINGS_BYTES) continue;
       text = Deno.readTextFileSync(file);
     } catch {
       continue; // missing or unreadable: doctor says so
@@ -119,7 +123,9 @@ export function launcherFilesFromPrograms(programs: readonly string[]): string[]
     if (!program.endsWith("/bin/cliffhanger-bin")) continue;
     let text: string;
     try {
-      // the first bytes only: a compiled binary of that name is tens of megabytes, a launcher a few hundred bytes
+      // a regular file only (opening a FIFO would wait for a writer), and its first bytes only: a compiled binary of
+      // that name is tens of megabytes, a launcher a few hundred bytes
+      if (!Deno.statSync(program).isFile) continue;
       using file = Deno.openSync(program, { read: true });
       const buffer = new Uint8Array(MAX_LAUNCHER_BYTES);
       const read = file.readSync(buffer) ?? 0;

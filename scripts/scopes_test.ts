@@ -91,6 +91,16 @@ Deno.test("handlerProgramsFromArgs() lets a checkout's doctor start exactly the 
       "/opt/b/cliffhanger-bin",
     ]);
     assert.deepEqual(handlerProgramsFromArgs(["status"], `${home}/proj`, env), [], "only doctor starts handlers");
+    // user settings that are a FIFO are not opened (the read would wait for a writer, and doctor would never start):
+    // doctor itself says what is wrong with them
+    await Deno.remove(`${home}/.claude/settings.json`);
+    assert.ok((await new Deno.Command("mkfifo", { args: [`${home}/.claude/settings.json`] }).output()).success);
+    assert.deepEqual(handlerProgramsFromArgs(["doctor"], `${home}/proj`, env), []);
+    await Deno.remove(`${home}/.claude/settings.json`);
+    await Deno.writeTextFile(
+      `${home}/.claude/settings.json`,
+      JSON.stringify({ hooks: { Stop: [handler("/opt/a/cliffhanger-bin", ["hook", "stop"])] } }),
+    );
     const flags = scopeFlags(scopesFor(env, ["doctor", "--project", "."], `${home}/proj`));
     assert.ok(
       flags.some((f) => f.startsWith("--allow-run=/opt/a/cliffhanger-bin,/opt/b/cliffhanger-bin")),
@@ -121,6 +131,10 @@ Deno.test("launcherFilesFromPrograms() lets a checkout's doctor look at what a l
       launcherText(["/d/deno", "run", "/c/main.ts"], { home: dir, path: `${dir}/other` }),
     );
     assert.deepEqual(launcherFilesFromPrograms([launcher, `${dir}/other`, `${dir}/bin/gone/cliffhanger-bin`]), []);
+    // a FIFO of that name is not opened (the open would wait for a writer forever)
+    await Deno.remove(launcher);
+    assert.ok((await new Deno.Command("mkfifo", { args: [launcher] }).output()).success);
+    assert.deepEqual(launcherFilesFromPrograms([launcher]), []);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

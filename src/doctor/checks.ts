@@ -5,6 +5,7 @@
 import { HOOK_REGISTRATIONS, HOOK_TIMEOUT_MARGIN_S, PROMPT_TIMEOUT_MAX_S } from "../settings/hook_command.ts";
 import { handlerProgram, shellWord } from "../settings/handler_words.ts";
 import type { FoundHandler, SettingsFileReport } from "../settings/inspect.ts";
+import { MAX_SETTINGS_BYTES } from "../settings/apply.ts";
 import { isStrictJsonProblem, STRICT_JSON_FIX } from "../settings/strict_json.ts";
 import { describeWrongEvent, wrongEventFixes, wrongEvents } from "./wrong_event.ts";
 
@@ -61,7 +62,7 @@ export function checkSettingsParse(files: readonly SettingsFileReport[], facts: 
       id: "settings-parse",
       status: "fail",
       detail: [...broken.map((f) => `${f.path}: ${f.error}`), ...repeated, ...missing].join("; "),
-      fix: [...new Set(broken.map((f) => parseFix(f.error ?? ""))), ...repeatedFix].join("; "),
+      fix: [...new Set(broken.map(parseFix)), ...repeatedFix].join("; "),
     };
   }
   if (missing.length > 0 || repeated.length > 0) {
@@ -97,8 +98,30 @@ export function checkSettingsParse(files: readonly SettingsFileReport[], facts: 
 const REPEATED_FIX = "merge the copies into one: Claude Code reads only the last, and install and uninstall refuse " +
   "the file until then";
 
-/** What to do about a settings file that does not parse, or is not the strict JSON Claude Code reads. */
-function parseFix(error: string): string {
+/**
+ * What to do about a settings file that cannot be read (each cause its own fix), does not parse, or is not the strict
+ * JSON Claude Code reads.
+ */
+function parseFix(f: SettingsFileReport): string {
+  const error = f.error ?? "";
+  const file = shellWord(f.path);
+  const again = `cliffhanger-bin install --settings ${f.path}`;
+  // what install edited before is in the home's backups/ folder; without one, install writes a file with our hooks
+  const refill = `then put your settings back into ${f.path} (install keeps a copy of each file it edits in the ` +
+    `cliffhanger home's backups/ folder), or run ${again} to write a new one with our hooks`;
+  switch (f.readFault) {
+    case "folder":
+      return `move the folder away and put a regular file there: mv ${file} ${shellWord(`${f.path}.folder`)}, ` +
+        refill;
+    case "special":
+      return `replace it with a regular file: rm ${file}, ${refill}`;
+    case "too-large":
+      return `make ${f.path} smaller than ${MAX_SETTINGS_BYTES} bytes (a settings file is a few KiB; look for a ` +
+        "pasted log or a runaway list): cliffhanger reads no settings file that large, so install, uninstall, " +
+        "status and doctor refuse it until then";
+    case "denied":
+      return `make it readable by you (chmod u+r ${file}): Claude Code, which runs as you, cannot read it either`;
+  }
   if (isStrictJsonProblem(error)) {
     return `${STRICT_JSON_FIX} at the positions shown (while one is there Claude Code ignores the whole file, hooks ` +
       "included, and install refuses it)";

@@ -389,6 +389,40 @@ Deno.test("settings-parse: a file nested past our limit says that our limit is w
   assert.match(checkSettingsParse([broken]).fix ?? "", /Claude Code ignores a settings file it cannot parse/);
 });
 
+Deno.test("settings-parse: a settings file that cannot be read gets the fix for what it is, not a JSON fix", () => {
+  const faulty = (readFault: SettingsFileReport["readFault"], error: string): SettingsFileReport => ({
+    ...file("/h/.claude/settings.json", []),
+    error,
+    ...(readFault === undefined ? {} : { readFault }),
+  });
+  const fix = (f: SettingsFileReport) => {
+    const check = checkSettingsParse([f]);
+    assert.equal(check.status, "fail");
+    assert.doesNotMatch(check.fix ?? "", /fix the JSON/);
+    return check.fix ?? "";
+  };
+  const not = 'cannot read: settings file "/h/.claude/settings.json" is a FIFO, not a regular file; not read';
+  assert.equal(
+    fix(faulty("special", not)),
+    "replace it with a regular file: rm /h/.claude/settings.json, then put your settings back into " +
+      "/h/.claude/settings.json (install keeps a copy of each file it edits in the cliffhanger home's backups/ " +
+      "folder), or run cliffhanger-bin install --settings /h/.claude/settings.json to write a new one with our hooks",
+  );
+  assert.match(
+    fix(faulty("folder", not.replace("a FIFO", "a folder"))),
+    /^move the folder away and put a regular file there: mv \/h\/\.claude\/settings\.json \/h\/\.claude\/settings\.json\.folder, then /,
+  );
+  assert.match(
+    fix(faulty("too-large", 'cannot read: settings file "/h/.claude/settings.json" is 9999999 bytes, over …')),
+    /^make \/h\/\.claude\/settings\.json smaller than 4194304 bytes/,
+  );
+  assert.equal(
+    fix(faulty("denied", "cannot read: Permission denied (os error 13)")),
+    "make it readable by you (chmod u+r /h/.claude/settings.json): Claude Code, which runs as you, cannot read it " +
+      "either",
+  );
+});
+
 Deno.test("settings-parse: a settings file with a comment or a trailing comma fails: Claude Code ignores it whole", () => {
   const jsonc = {
     ...file("/h/.claude/settings.json", []),

@@ -1,5 +1,5 @@
 /** A read-only look at settings files for `status` and `doctor`: which of them run our hooks, and how. */
-import { readRegularText } from "../store/safe_file.ts";
+import { readRegularText, specialKind, TooLargeError, UnsafeFileError } from "../store/safe_file.ts";
 import { MAX_SETTINGS_BYTES } from "./apply.ts";
 import { join } from "node:path";
 import { firstLine, scopeText } from "../errors.ts";
@@ -45,7 +45,16 @@ export interface SettingsFileReport {
    * file (absent: none).
    */
   repeated?: string;
+  /**
+   * Why a file that is there could not be read, for the fix (absent: it was read, or the cause has no fix of its own):
+   * a folder, another file that is not a regular one (a FIFO, a socket, a device), one over MAX_SETTINGS_BYTES, or
+   * one this user may not read.
+   */
+  readFault?: ReadFault;
 }
+
+/** What kept a settings file from being read: each has its own fix (doctor's settings-parse check). */
+export type ReadFault = "folder" | "special" | "too-large" | "denied";
 
 export interface InspectOptions {
   /**
@@ -129,12 +138,40 @@ async function inspectFile(path: string): Promise<SettingsFileReport> {
     if (read === null) return { path, exists: false, error: null, events: [], handlers: [] };
     text = read;
   } catch (e) {
-    const why = scopeText(firstLine(e));
     // outside the read scope even whether the file is there is unknown
     const exists = e instanceof Deno.errors.NotCapable ? null : true;
-    return { path, exists, error: `cannot read: ${why}`, events: [], handlers: [] };
+    const fault = await readFaultOf(path, e);
+    const why = fault?.text ?? scopeText(firstLine(e));
+    return {
+      path,
+      exists,
+      error: `cannot read: ${why}`,
+      events: [],
+      handlers: [],
+      ...(fault === null ? {} : { readFault: fault.kind }),
+    };
   }
   return { path, exists: true, ...inspectSettingsText(text, { strict: true }) };
+}
+
+/**
+ * What kept `path` from being read, when the fix depends on it: a folder or another file that is not a regular one
+ * (said as what it is: `is a FIFO, not a regular file`, `is a link to a folder`), one over the size cap, one this user
+ * may not read. Null for anything else (outside the read scope, a read error).
+ */
+async function readFaultOf(path: string, e: unknown): Promise<{ kind: ReadFault; text: string | null } | null> {
+  if (e instanceof TooLargeError) return { kind: "too-large", text: null };
+  if (e instanceof Deno.errors.PermissionDenied) return { kind: "denied", text: null };
+  if (!(e instanceof UnsafeFileError)) return null;
+  try {
+    const link = (await Deno.lstat(path)).isSymlink;
+    const info = await Deno.stat(path);
+    const what = info.isDirectory ? "a folder" : specialKind(info);
+    const text = `settings file "${path}" is ${link ? `a link to ${what}` : what}, not a regular file; not read`;
+    return { kind: info.isDirectory ? "folder" : "special", text };
+  } catch {
+    return { kind: "special", text: null };
+  }
 }
 
 /**

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { homePaths } from "../store/paths.ts";
 import { envFrom } from "../env.ts";
+import { MAX_SETTINGS_BYTES } from "./apply.ts";
 import { installHooks } from "./edit.ts";
 import { selectRegistrations } from "./hook_command.ts";
 import { candidateSettingsFiles, inspectSettings, inspectSettingsText } from "./inspect.ts";
@@ -74,6 +75,30 @@ Deno.test("inspectSettings() reports missing, broken and installed files without
   assert.deepEqual([c?.path, c?.exists, c?.error, c?.handlers], [missing, false, null, []]);
   assert.equal(d?.exists, true);
   assert.match(d?.error ?? "", /^cannot read: /);
+});
+
+Deno.test("inspectSettings(): a settings file that cannot be read says what it is, and the fault its fix depends on", async () => {
+  await using home = await tempHome();
+  const folder = join(home.dir, "folder.json");
+  const fifo = join(home.dir, "fifo.json");
+  const linked = join(home.dir, "linked.json");
+  const large = join(home.dir, "large.json");
+  await Deno.mkdir(folder);
+  assert.ok((await new Deno.Command("mkfifo", { args: [fifo] }).output()).success);
+  await Deno.symlink(folder, linked);
+  await Deno.writeTextFile(large, `{"x": "${"a".repeat(MAX_SETTINGS_BYTES)}"}`);
+  const reports = await inspectSettings([folder, fifo, linked, large]);
+  assert.deepEqual(reports.map((r) => [r.exists, r.readFault, r.error]), [
+    [true, "folder", `cannot read: settings file "${folder}" is a folder, not a regular file; not read`],
+    [true, "special", `cannot read: settings file "${fifo}" is a FIFO, not a regular file; not read`],
+    [true, "folder", `cannot read: settings file "${linked}" is a link to a folder, not a regular file; not read`],
+    [
+      true,
+      "too-large",
+      `cannot read: settings file "${large}" is ${MAX_SETTINGS_BYTES + 9} bytes, over the ${MAX_SETTINGS_BYTES}-byte ` +
+      "limit; not read",
+    ],
+  ]);
 });
 
 Deno.test("inspectSettings() reads a settings file as Claude Code does: a comment or trailing comma, no handler", async () => {
