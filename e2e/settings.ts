@@ -119,7 +119,7 @@ async function registerStandIn(sandbox: Sandbox): Promise<void> {
 const FIRE_AND_FORGET = new Set(["StopFailure"]);
 
 /** Appends `{"at": …, "input": <stdin>}` to $E2E_HOOK_EVENTS in one write. The client sends the payload on one line. */
-const SHELL_RECORDER =
+export const SHELL_RECORDER =
   `p=$(cat); printf '{"at":"%s","input":%s}\\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$p" >> "$E2E_HOOK_EVENTS"`;
 
 /**

@@ -472,6 +472,48 @@ Deno.test("doctor: a handler moved under another event (Stop running hook prompt
     assert.match(c["registered"]!.fix ?? "", /deno task cli uninstall --settings .*, then deno task cli install /);
   }));
 
+Deno.test("doctor and status: a handler of ours Claude Code skips (a timeout that is a string) is not a registration", () =>
+  withTempHome(async (home) => {
+    assert.equal((await runCli(["install", "--events", "stop,prompt"], { home })).code, 0);
+    const settings = join(home, ".claude", "settings.json");
+    const doc = JSON.parse(await Deno.readTextFile(settings));
+    doc.hooks.Stop[0].hooks[0].timeout = "60";
+    await Deno.writeTextFile(settings, JSON.stringify(doc, null, 2));
+    const run = await runCli(["doctor", "--json"], { home, runCommands: [] });
+    assert.equal(run.code, 1, run.stdout);
+    const c = byId(JSON.parse(run.stdout).checks);
+    assert.equal(c["registered"]?.status, "fail", JSON.stringify(c["registered"]));
+    assert.match(
+      c["registered"]!.detail,
+      /^Claude Code skips our Stop handler in .*settings\.json \(hooks\.Stop\[0\]\.hooks\[0\]\): "timeout" is "60", not a positive number; so no handler of ours runs for Stop; registered for SubagentStop, UserPromptSubmit in /,
+    );
+    assert.equal(c["registered"]!.fix, `deno task cli install --settings ${settings} --events stop`);
+    const status = await runCli(["status"], { home });
+    assert.match(
+      status.stdout,
+      /settings\.json: registered for SubagentStop, UserPromptSubmit; NOT RUN: Claude Code skips our Stop handler \(hooks\.Stop\[0\]\.hooks\[0\]\): "timeout" is "60", not a positive number \(doctor says how to fix it\)\n/,
+    );
+    // the fix named puts it right
+    assert.equal((await runCli(["install", "--settings", settings, "--events", "stop"], { home })).code, 0);
+    const again = byId(JSON.parse((await runCli(["doctor", "--json"], { home, runCommands: [] })).stdout).checks);
+    assert.equal(again["registered"]?.status, "ok", JSON.stringify(again["registered"]));
+    // another tool's PreToolUse entry that does not load: Claude Code ignores the whole file, ours included
+    doc.hooks.Stop[0].hooks[0].timeout = 60;
+    doc.hooks.PreToolUse = [{ matcher: "Bash", hooks: [{ type: "command", command: "lint", timeout: "30" }] }];
+    await Deno.writeTextFile(settings, JSON.stringify(doc, null, 2));
+    const ignored = byId(JSON.parse((await runCli(["doctor", "--json"], { home, runCommands: [] })).stdout).checks);
+    assert.equal(ignored["registered"]?.status, "fail");
+    assert.match(
+      ignored["registered"]!.detail,
+      /^Claude Code ignores the whole file .*hooks\.PreToolUse\[0\]\.hooks\[0\]/,
+    );
+    const off = await runCli(["status"], { home });
+    assert.match(
+      off.stdout,
+      /^cliffhanger-bin [^\n]*: on, but Claude Code runs none of the handlers of ours it can see/,
+    );
+  }));
+
 Deno.test("doctor: a file where the state folder should be, a folder where log.jsonl should be, is broken", () =>
   withTempHome(async (home) => {
     assert.equal((await runCli(["install"], { home })).code, 0);

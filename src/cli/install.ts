@@ -17,7 +17,8 @@ import { dirname, isAbsolute, join } from "../path.ts";
 import { readConfigFile } from "../config_file.ts";
 import { writeFileAtomic } from "../store/atomic.ts";
 import { installHooks, pythonHandlerEvents } from "../settings/edit.ts";
-import { claudeReadsHere } from "../settings/inspect.ts";
+import { claudeReadsHere, inspectSettingsText } from "../settings/inspect.ts";
+import { describeSkipped, skippedFix } from "../doctor/skipped.ts";
 import { STRICT_JSON_FIX, strictJsonProblem } from "../settings/strict_json.ts";
 import { enabledPythonPlugins } from "../settings/plugins.ts";
 import {
@@ -93,6 +94,8 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
       const replacePython = parsed.values["replace-python"] === true;
       const order = claudeReadsHere(ctx.paths, ctx.cwd());
       const pythonPlugins = await enabledPythonPlugins(ctx.paths, order);
+      // what the last edit left that Claude Code skips, said as a warning once the file is written
+      let skipped: string | null = null;
       const edit = (text: string) => {
         const python = pythonHandlerEvents(text);
         // Claude Code ignores the whole file for one comment or trailing comma: a handler added there would never run
@@ -127,12 +130,23 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
               `turn it off there (claude plugin disable ${above.plugin}), then install again`,
           );
         }
-        return installHooks(text, {
+        const result = installHooks(text, {
           command,
           registrations,
           replacePython,
           ...(replacePython && stopWanted ? { disablePlugins: names } : {}),
         });
+        // as Claude Code 2.1.328 loads the result: a file it ignores whole would run none of the handlers written
+        const after = { path: target, exists: true, ...inspectSettingsText(result.newText) };
+        if (after.ignored !== undefined) {
+          throw new CommandError(
+            `${describeSkipped(after)}, so the handlers install writes would never run; fix: ${skippedFix(after)}, ` +
+              "then install again; nothing was written",
+          );
+        }
+        // what install leaves as it is (a matcher, async, an if): the handler is written but skipped
+        skipped = (after.skipped ?? []).length === 0 ? null : `${describeSkipped(after)}; fix: ${skippedFix(after)}`;
+        return result;
       };
       const lost = launcher === null ? [] : await relayFoldersLost(launcher.path, launcher.text);
       const lostWarning = lost.length === 0
@@ -146,6 +160,7 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
       return {
         edit,
         warning: warnings.length === 0 ? null : warnings.join("; also, "),
+        editWarning: () => skipped,
         ...(launcher ? { beforeWrite: launcher.write } : {}),
       };
     },

@@ -413,6 +413,54 @@ Deno.test("install refuses a settings file with a comment or a trailing comma: C
   assert.deepEqual(inspectSettingsText(await Deno.readTextFile(home.settings)).events, ["Stop", "SubagentStop"]);
 });
 
+Deno.test("install refuses a file Claude Code ignores whole; what it leaves skipped (a matcher) is a warning", async () => {
+  await using home = await tempHome();
+  await Deno.mkdir(dirname(home.settings), { recursive: true });
+  // another tool's PreToolUse handler that does not load: Claude Code 2.1.328 then runs no hook of the file
+  const lint = { type: "command", command: "lint", timeout: "30" };
+  const text = JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [lint] }] } }, null, 2);
+  await Deno.writeTextFile(home.settings, text);
+  const refused = fakeContext(home.dir);
+  assert.equal(await installCode(refused, [], { hookCommand: BINARY }), 1);
+  assert.equal(
+    refused.stderr(),
+    `cliffhanger-bin: Claude Code ignores the whole file ${home.settings}, our handlers for Stop, SubagentStop ` +
+      'included: hooks.PreToolUse[0].hooks[0]: "timeout" is "30", not a positive number (under PreToolUse or ' +
+      "PermissionRequest one entry that does not load makes it ignore the file), so the handlers install writes would " +
+      `never run; fix: in ${home.settings}, fix or remove hooks.PreToolUse[0].hooks[0]: while it does not load, Claude ` +
+      "Code ignores the whole file, then install again; nothing was written\n",
+  );
+  assert.equal(await Deno.readTextFile(home.settings), text, "nothing written");
+  // our own PreToolUse handler with a type Claude Code refuses: install writes the type, and the file loads again
+  await Deno.writeTextFile(
+    home.settings,
+    JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ ...binaryHandler("pretool"), type: "cmd" }] }] } }),
+  );
+  const repaired = fakeContext(home.dir);
+  assert.equal(await installCode(repaired, ["--events", "pretool"], { hookCommand: BINARY }), 0, repaired.stderr());
+  assert.deepEqual(inspectSettingsText(await Deno.readTextFile(home.settings)).events, ["PreToolUse"]);
+  // a matcher that is not a string on our group (under PreToolUse it would make the whole file ignored): written,
+  // but said, with the edit by hand
+  await Deno.writeTextFile(
+    home.settings,
+    JSON.stringify({ hooks: { Stop: [{ matcher: 5, hooks: [{ ...binaryHandler("stop"), timeout: "60" }] }] } }),
+  );
+  const warned = fakeContext(home.dir);
+  assert.equal(await installCode(warned, ["--no-subagent", "--json"], { hookCommand: BINARY }), 0, warned.stderr());
+  assert.equal(
+    JSON.parse(warned.stdout()).warning,
+    `Claude Code skips our Stop handler in ${home.settings} (hooks.Stop[0].hooks[0]): hooks.Stop[0]: "matcher" is 5, ` +
+      `not a string; fix: in ${home.settings}, fix or remove "matcher" in hooks.Stop[0] (install leaves these keys ` +
+      "as they are)",
+  );
+  assert.deepEqual(JSON.parse(warned.stdout()).timeouts, [{ event: "Stop", from: "60", to: 60 }]);
+});
+
+/** Our handler as install writes it for the test binary. */
+function binaryHandler(hook: string): Record<string, unknown> {
+  return { type: "command", command: BINARY.command, args: ["hook", hook], timeout: 15 };
+}
+
 Deno.test("install says what it changed: a timeout set, a handler added beside one already there, extra copies", async () => {
   await using home = await tempHome();
   const path = join(home.dir, "s.json");

@@ -74,6 +74,8 @@ export interface PreparedEdit {
   beforeWrite?: () => Promise<LauncherChange | null>;
   /** One line (no prefix) printed on stderr and returned as `warning` in --json, or null. */
   warning: string | null;
+  /** A warning the edit itself found (asked after it ran), said like `warning`; absent or null: none. */
+  editWarning?: () => string | null;
 }
 
 export interface SettingsCommandOptions {
@@ -119,7 +121,7 @@ export async function runSettingsCommand(
   const dryRun = parsed.values["dry-run"] === true;
   const hooks = parseEventsFlag(spec, parsed);
   checkStopFlags(spec, parsed, hooks);
-  const { edit, warning, beforeWrite } = await options.makeEdit(parsed, hooks, settingsPath);
+  const { edit, warning: before, beforeWrite, editWarning } = await options.makeEdit(parsed, hooks, settingsPath);
   let launcher: LauncherChange | null = null;
   if (!dryRun && beforeWrite) {
     await applySettingsEdit({
@@ -140,6 +142,8 @@ export async function runSettingsCommand(
     dryRun,
     now: ctx.now(),
   });
+  const warnings = [before, editWarning?.() ?? null].filter((w) => w !== null);
+  const warning = warnings.length === 0 ? null : warnings.join("; also, ");
   if (warning !== null) ctx.err(`cliffhanger-bin: warning: ${warning}\n`);
   ctx.out(
     parsed.values["json"] === true

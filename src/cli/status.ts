@@ -1,4 +1,5 @@
 /** `status [--settings PATH] [--json]`: is it on, where is it registered, how is it configured, what may it touch. */
+import { describeSkipped } from "../doctor/skipped.ts";
 import type { inspectSettings } from "../settings/inspect.ts";
 import { VERSION } from "../version.ts";
 import { type CommandSpec, parseCommandArgs } from "./args.ts";
@@ -126,6 +127,10 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     return 0;
   }
   const lines: string[] = [];
+  // handlers of ours that Claude Code skips are no registration, but they are not "nowhere" either
+  const unregistered = facts.registrations.some((f) => (f.skipped ?? []).length > 0)
+    ? "Claude Code runs none of the handlers of ours it can see, so no hook runs (the settings files below say why)"
+    : "registered nowhere it can see, so no hook runs (run install)";
   if (!homeInScope) {
     lines.push(
       `cliffhanger-bin ${VERSION}: not working: the home ${paths.root} is outside this binary's permission scope, ` +
@@ -140,7 +145,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
           : switches.disableConfig
           ? " (disabled by config)"
           : ""
-      }${report.on && !report.registered ? ", but registered nowhere it can see, so no hook runs (run install)" : ""}`,
+      }${report.on && !report.registered ? `, but ${unregistered}` : ""}`,
     );
   }
   const because = switches.observeBecause === null
@@ -306,9 +311,13 @@ function describeSettings(s: Awaited<ReturnType<typeof inspectSettings>>[number]
   if (s.error) return `${s.path}: ERROR ${s.error}`;
   const events = s.events;
   const python = (s.python ?? []).length > 0 ? `; runs the Python cliffhanger for ${s.python!.join(", ")}` : "";
+  // a handler of ours Claude Code skips (or a file it ignores) is not a registration: said with why
+  const skipped = (s.skipped ?? []).length === 0
+    ? ""
+    : `; NOT RUN: ${describeSkipped(s, false)} (doctor says how to fix it)`;
   return `${s.path}: ${
     events.length > 0 ? `registered for ${[...new Set(events)].join(", ")}` : "not registered"
-  }${python}`;
+  }${python}${skipped}`;
 }
 
 export const command: Command = { spec, run };

@@ -7,6 +7,7 @@ import { handlerProgram, shellWord } from "../settings/handler_words.ts";
 import type { FoundHandler, SettingsFileReport } from "../settings/inspect.ts";
 import { MAX_SETTINGS_BYTES } from "../settings/apply.ts";
 import { isStrictJsonProblem, STRICT_JSON_FIX } from "../settings/strict_json.ts";
+import { describeSkipped, filesWithSkipped, skippedFix } from "./skipped.ts";
 import { describeWrongEvent, wrongEventFixes, wrongEvents } from "./wrong_event.ts";
 
 export type CheckStatus = "ok" | "warn" | "fail";
@@ -140,6 +141,10 @@ function outsideScope(files: readonly SettingsFileReport[]): string {
   return `${list} ${paths.length === 1 ? "is" : "are"} outside this binary's read scope`;
 }
 
+/** No file that Claude Code reads holds a handler of ours. */
+const NOTHING_REGISTERED = "no settings file or installed plugin it can read registers cliffhanger, so no hook runs " +
+  "(a plugin loaded with `claude --plugin-dir` cannot be seen from here)";
+
 /**
  * Which events are registered, and where. `files` are those whose handlers run (settings files and enabled
  * plugins); `plugins` every installed plugin hook file that runs ours, enabled or not.
@@ -155,38 +160,59 @@ export function checkRegistered(
     ...off.map((p) => `plugin ${p.plugin} has cliffhanger hooks (${p.path}) but is not enabled`),
     ...(pluginProblem === null ? [] : [pluginProblem]),
   ];
+  // handlers of ours Claude Code does not run: a failure when no other copy of that event runs, else a warning
+  const skipping = filesWithSkipped(files);
+  const lost = [...new Set(skipping.flatMap((f) => (f.skipped ?? []).map((s) => s.event)))].filter((e) =>
+    !events.includes(e)
+  );
+  const skippedDetail = skipping.map((f) => describeSkipped(f));
+  const skippedFixes = skipping.map((f) => skippedFix(f));
+  const where = files.filter((f) => f.events.length > 0).map((f) => f.path);
+  const registered = events.length === 0 ? [] : [`registered for ${events.join(", ")} in ${where.join(", ")}`];
+  // a handler under an event its hook does not answer fails open on every call: registered, but guarding nothing
+  const wrong = wrongEvents(files);
+  if (wrong.length > 0 || lost.length > 0) {
+    return {
+      id: "registered",
+      status: "fail",
+      detail: [
+        ...wrong.map(describeWrongEvent),
+        ...skippedDetail,
+        ...(lost.length > 0 ? [`so no handler of ours runs for ${lost.join(", ")}`] : []),
+        ...registered,
+        ...notes,
+      ].join("; "),
+      fix: [
+        ...(wrong.length > 0 ? wrongEventFixes(wrong, files) : []),
+        ...skippedFixes,
+      ].join("; "),
+    };
+  }
   if (events.length === 0) {
     // nothing runs: a chain with no hook in it is broken, whatever else is fine (a plugin loaded for one run with
     // --plugin-dir is the one case this cannot see, and the detail says so)
     return {
       id: "registered",
       status: "fail",
-      detail: [
-        "no settings file or installed plugin it can read registers cliffhanger, so no hook runs (a plugin loaded " +
-        "with `claude --plugin-dir` cannot be seen from here)",
-        ...notes,
-      ].join("; "),
+      detail: [NOTHING_REGISTERED, ...notes].join("; "),
       fix: off.length > 0
         ? `enable it: claude plugin enable ${off[0]!.plugin} (or cliffhanger-bin install)`
         : "cliffhanger-bin install (or load plugin/ as a Claude Code plugin)",
     };
   }
-  const where = files.filter((f) => f.events.length > 0).map((f) => f.path);
-  const registered = `registered for ${events.join(", ")} in ${where.join(", ")}`;
-  // a handler under an event its hook does not answer fails open on every call: registered, but guarding nothing
-  const wrong = wrongEvents(files);
-  if (wrong.length > 0) {
+  if (skipping.length > 0) {
+    // each event still has a copy of ours that runs: this one is dead weight, and one edit from being the only one
     return {
       id: "registered",
-      status: "fail",
-      detail: [...wrong.map(describeWrongEvent), registered, ...notes].join("; "),
-      fix: wrongEventFixes(wrong, files).join("; "),
+      status: "warn",
+      detail: [...registered, ...skippedDetail, "another copy runs for each of those events", ...notes].join("; "),
+      fix: skippedFixes.join("; "),
     };
   }
   return {
     id: "registered",
     status: pluginProblem === null ? "ok" : "warn",
-    detail: [registered, ...notes].join("; "),
+    detail: [...registered, ...notes].join("; "),
     fix: pluginProblem === null ? null : "Claude Code rewrites its plugin list; check `claude plugin list`",
   };
 }

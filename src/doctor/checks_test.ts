@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import type { SettingsFileReport } from "../settings/inspect.ts";
+import { installHooks } from "../settings/edit.ts";
+import { type HookSubcommand, selectRegistrations } from "../settings/hook_command.ts";
+import { inspectSettingsText, type SettingsFileReport } from "../settings/inspect.ts";
 import {
   checkBinary,
   checkDuplicates,
@@ -498,4 +500,109 @@ Deno.test("renderChecks(): what could not be checked is named in the summary, wi
     /\nnot verified: could not check \/b\/main\.js \(launcher\), which a hook runs; nothing else found broken, but 2 warnings above: read them before you rely on it\n$/,
   );
   assert.match(renderChecks([fail, unverified]), /\n1 broken, 1 warning; not verified: could not check \/b\/main\.js/);
+});
+
+/** A settings file as inspect reads it, from install's text with `change` applied. */
+function edited(path: string, hooks: HookSubcommand[], change: (doc: Settings) => void): SettingsFileReport {
+  const doc = JSON.parse(
+    installHooks("", { command: BIN, registrations: selectRegistrations({ hooks }) }).newText,
+  ) as Settings;
+  change(doc);
+  return { path, exists: true, ...inspectSettingsText(JSON.stringify(doc)) };
+}
+type Settings =
+  & { hooks: Record<string, { matcher?: unknown; hooks: Record<string, unknown>[] }[]> }
+  & Record<
+    string,
+    unknown
+  >;
+const BIN = { command: "/bin/cliffhanger-bin", prefixArgs: [] };
+
+Deno.test("registered: a handler of ours Claude Code skips fails when no copy of that event runs, with install as the fix", () => {
+  const f = edited("/h/.claude/settings.json", ["stop"], (d) => void (d.hooks.Stop![0]!.hooks[0]!.timeout = "60"));
+  const check = checkRegistered([f]);
+  assert.equal(check.status, "fail");
+  assert.equal(
+    check.detail,
+    'Claude Code skips our Stop handler in /h/.claude/settings.json (hooks.Stop[0].hooks[0]): "timeout" is "60", not ' +
+      "a positive number; so no handler of ours runs for Stop; registered for SubagentStop in /h/.claude/settings.json",
+  );
+  assert.equal(check.fix, "cliffhanger-bin install --settings /h/.claude/settings.json --events stop");
+  // without a SubagentStop handler of ours, install is told not to add one
+  const alone = edited("/h/s.json", ["stop"], (d) => {
+    delete d.hooks.SubagentStop;
+    delete d.hooks.Stop![0]!.hooks[0]!.type;
+  });
+  assert.equal(
+    checkRegistered([alone]).fix,
+    "cliffhanger-bin install --settings /h/s.json --events stop --no-subagent",
+  );
+  assert.match(checkRegistered([alone]).detail, /^Claude Code skips our Stop handler .*: has no "type"; so no handler/);
+});
+
+Deno.test("registered: what install leaves (a matcher, async, an if) is an edit by hand, named by key", () => {
+  const f = edited("/h/s.json", ["stop", "prompt"], (d) => {
+    d.hooks.Stop![0]!.matcher = 5;
+    d.hooks.UserPromptSubmit![0]!.hooks[0]!.async = "no";
+    d.hooks.SubagentStop![0]!.hooks[0]!.if = "Bash(git *)";
+  });
+  const check = checkRegistered([f]);
+  assert.equal(check.status, "fail");
+  assert.equal(
+    check.fix,
+    'in /h/s.json, fix or remove "matcher" in hooks.Stop[0], remove "if" from hooks.SubagentStop[0].hooks[0], fix or ' +
+      'remove "async" in hooks.UserPromptSubmit[0].hooks[0] (install leaves these keys as they are)',
+  );
+  assert.match(check.detail, /so no handler of ours runs for Stop, SubagentStop, UserPromptSubmit$/);
+});
+
+Deno.test("registered: a skipped copy beside one that runs elsewhere is a warning", () => {
+  const skipped = edited("/p/.claude/settings.json", ["stop"], (d) => void (d.hooks.Stop![0]!.hooks[0]!.timeout = 0));
+  const check = checkRegistered([file("/h/.claude/settings.json", [["Stop", "stop", 60]]), skipped]);
+  assert.equal(check.status, "warn");
+  assert.match(check.detail, /^registered for Stop, SubagentStop in .*; Claude Code skips our Stop handler in \/p\//);
+  assert.equal(check.fix, "cliffhanger-bin install --settings /p/.claude/settings.json --events stop");
+});
+
+Deno.test("registered: a file Claude Code ignores whole (another tool's PreToolUse entry) names the entry to fix", () => {
+  const other = edited("/h/s.json", ["stop"], (d) => {
+    d.hooks.PreToolUse = [{ hooks: [{ type: "command", command: "lint", timeout: "60" }] }];
+  });
+  const check = checkRegistered([other]);
+  assert.equal(check.status, "fail");
+  assert.equal(
+    check.detail,
+    "Claude Code ignores the whole file /h/s.json, our handlers for Stop, SubagentStop included: " +
+      'hooks.PreToolUse[0].hooks[0]: "timeout" is "60", not a positive number (under PreToolUse or PermissionRequest ' +
+      "one entry that does not load makes it ignore the file); so no handler of ours runs for Stop, SubagentStop",
+  );
+  assert.equal(
+    check.fix,
+    "in /h/s.json, fix or remove hooks.PreToolUse[0].hooks[0]: while it does not load, Claude Code ignores the whole file",
+  );
+  // our own PreToolUse handler: install
+  const ours = edited("/h/s.json", ["stop", "pretool"], (d) => void (d.hooks.PreToolUse![0]!.hooks[0]!.type = "cmd"));
+  assert.equal(checkRegistered([ours]).fix, "cliffhanger-bin install --settings /h/s.json --events pretool");
+  // disableAllHooks that is not true or false
+  const off = edited("/h/s.json", ["stop"], (d) => void (d.disableAllHooks = "no"));
+  assert.match(
+    checkRegistered([off]).detail,
+    /ignores the whole file .*: "disableAllHooks" is "no", not true or false/,
+  );
+  assert.equal(
+    checkRegistered([off]).fix,
+    'in /h/s.json, set "disableAllHooks" to true or false (false, or no key, lets hooks run)',
+  );
+});
+
+Deno.test("registered: a plugin's hook file that Claude Code skips is the plugin's to fix", () => {
+  const f = edited("/c/plugins/cache/m/p/1/hooks/hooks.json", ["stop"], (d) => {
+    d.hooks.Stop![0]!.hooks[0]!.timeout = "60";
+  });
+  const check = checkRegistered([{ ...f, plugin: "p@m" } as SettingsFileReport]);
+  assert.equal(
+    check.fix,
+    "update or disable the plugin (claude plugin disable p@m): its hook file /c/plugins/cache/m/p/1/hooks/hooks.json " +
+      "is not ours to edit",
+  );
 });

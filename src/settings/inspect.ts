@@ -4,13 +4,24 @@ import { MAX_SETTINGS_BYTES } from "./apply.ts";
 import { join } from "node:path";
 import { firstLine, scopeText } from "../errors.ts";
 import type { HomePaths } from "../store/paths.ts";
-import type { Node } from "jsonc-parser";
+import { getNodeValue, type Node } from "jsonc-parser";
 import { strictJsonProblem } from "./strict_json.ts";
+import {
+  describeProblems,
+  groupProblem,
+  guardEntryProblem,
+  INSTALL_FIELDS,
+  neverRuns,
+  ourHandlerProblems,
+  topLevelProblem,
+} from "./client_schema.ts";
 import {
   findOurHandlers,
   findPythonHandlers,
+  type HandlerRef,
   parseSettings,
   propertyValue,
+  type SettingsDoc,
   SettingsParseError,
 } from "./settings_doc.ts";
 
@@ -24,6 +35,34 @@ export interface FoundHandler {
   timeout: number | null;
   /** Where its timeout is (or would be) written, as a path of keys: `hooks.Stop[0].hooks[0].timeout`. */
   timeoutKey?: string;
+}
+
+/**
+ * One of our handlers that Claude Code does not run (client_schema.ts): it skips the handler or its matcher group, or
+ * the handler has an `if` on an event that never evaluates one.
+ */
+export interface SkippedHandler {
+  event: string;
+  /** The `hook` subcommand it runs. */
+  hook: string;
+  /** Where it is, as a path of keys: `hooks.Stop[0].hooks[0]`. */
+  key: string;
+  /** What is wrong, in Claude Code's terms: `"timeout" is "60", not a positive number`. */
+  problem: string;
+  /** install puts part of it right: a problem in a field it writes (type, command, args, timeout). */
+  byInstall: boolean;
+  /** What is left to edit by hand, each as an instruction: `fix or remove "async" in hooks.Stop[0].hooks[0]`. */
+  edits: string[];
+}
+
+/** Why Claude Code ignores a whole settings file that parses: an entry of a guard event, or a top-level key. */
+export interface IgnoredFile {
+  /** The entry or key at fault: `hooks.PreToolUse[1].hooks[0]`, `disableAllHooks`. */
+  key: string;
+  problem: string;
+  /** The entry is a handler of ours (its `hook`), which install puts right when `byInstall`; else null. */
+  hook: string | null;
+  byInstall: boolean;
 }
 
 export interface SettingsFileReport {
@@ -51,6 +90,13 @@ export interface SettingsFileReport {
    * one this user may not read.
    */
   readFault?: ReadFault;
+  /** Our handlers Claude Code does not run, each with why (absent: none); they are not in `handlers` or `events`. */
+  skipped?: SkippedHandler[];
+  /**
+   * Why Claude Code ignores this whole file although it parses (absent: it does not): then every handler of ours in it
+   * is in `skipped`, and `enabledPlugins` is left out too.
+   */
+  ignored?: IgnoredFile;
 }
 
 /** What kept a settings file from being read: each has its own fix (doctor's settings-parse check). */
@@ -68,28 +114,61 @@ export interface InspectOptions {
 export function inspectSettingsText(
   text: string,
   options: InspectOptions = {},
-): Pick<SettingsFileReport, "error" | "events" | "handlers" | "python" | "enabledPlugins" | "repeated"> {
+): Pick<
+  SettingsFileReport,
+  | "error"
+  | "events"
+  | "handlers"
+  | "python"
+  | "enabledPlugins"
+  | "repeated"
+  | "skipped"
+  | "ignored"
+> {
   if (text.trim() === "") return { error: null, events: [], handlers: [] };
   try {
     const json = text.replace(/^\uFEFF/, "");
     const doc = parseSettings(json);
     const strict = options.strict ? strictJsonProblem(json) : null;
     if (strict !== null) return { error: strict, events: [], handlers: [] };
-    const handlers = findOurHandlers(doc).map((ref): FoundHandler => ({
-      event: ref.event,
-      hook: ref.hook,
-      command: String(ref.value["command"]),
-      args: Array.isArray(ref.value["args"]) ? ref.value["args"].map(String) : [],
-      timeout: typeof ref.value["timeout"] === "number" ? ref.value["timeout"] : null,
-      timeoutKey: `hooks.${ref.event}[${ref.groupIndex}].hooks[${ref.handlerIndex}].timeout`,
-    }));
+    const ignored = ignoredBecause(doc);
+    const handlers: FoundHandler[] = [];
+    const skipped: SkippedHandler[] = [];
+    for (const ref of findOurHandlers(doc)) {
+      const key = `hooks.${ref.event}[${ref.groupIndex}].hooks[${ref.handlerIndex}]`;
+      const skip = ignored !== null
+        ? {
+          event: ref.event,
+          hook: ref.hook,
+          key,
+          problem: "Claude Code ignores the whole file",
+          byInstall: false,
+          edits: [],
+        }
+        : skippedBecause(ref, key);
+      if (skip !== null) {
+        skipped.push(skip);
+        continue;
+      }
+      handlers.push({
+        event: ref.event,
+        hook: ref.hook,
+        command: String(ref.value["command"]),
+        args: Array.isArray(ref.value["args"]) ? ref.value["args"].map(String) : [],
+        timeout: typeof ref.value["timeout"] === "number" ? ref.value["timeout"] : null,
+        timeoutKey: `${key}.timeout`,
+      });
+    }
     const python = [...new Set(findPythonHandlers(doc).map((r) => r.event))];
-    const enabledPlugins = enabledPluginsOf(doc.root);
+    // an ignored file enables no plugin either
+    const enabledPlugins = ignored === null ? enabledPluginsOf(doc.root) : undefined;
     const repeated = repeatedHooks(json);
     return {
       error: null,
       events: [...new Set(handlers.map((h) => h.event))],
       handlers,
+      ...(skipped.length > 0 ? { skipped } : {}),
+      ...(ignored === null ? {} : { ignored }),
       ...(python.length > 0 ? { python } : {}),
       ...(enabledPlugins ? { enabledPlugins } : {}),
       ...(repeated === null ? {} : { repeated }),
@@ -98,6 +177,50 @@ export function inspectSettingsText(
     if (e instanceof SettingsParseError) return { error: e.message, events: [], handlers: [] };
     throw e;
   }
+}
+
+/**
+ * Why Claude Code ignores the whole of a file that parses: `disableAllHooks` that is not true or false, or an entry
+ * under PreToolUse or PermissionRequest that does not load (anyone's: client_schema.ts); null when neither.
+ */
+function ignoredBecause(doc: SettingsDoc): IgnoredFile | null {
+  const top = topLevelProblem(getNodeValue(doc.root));
+  if (top !== null) return { key: top.field ?? "", problem: top.problem, hook: null, byInstall: false };
+  const guard = guardEntryProblem(doc.hooks ? getNodeValue(doc.hooks) : undefined);
+  if (guard === null) return null;
+  // one of ours: install puts it right when every problem is in a field it writes
+  const ours = findOurHandlers(doc, guard.event).find((r) =>
+    guard.key === `hooks.${r.event}[${r.groupIndex}].hooks[${r.handlerIndex}]`
+  );
+  const problems = ours === undefined ? guard.problems : ourHandlerProblems(ours.value);
+  const byInstall = ours !== undefined && problems.every((p) => INSTALL_FIELDS.includes(p.field ?? ""));
+  return { key: guard.key, problem: describeProblems(problems), hook: ours?.hook ?? null, byInstall };
+}
+
+/** Why Claude Code does not run one of our handlers (its group or its own fields, or an `if`), or null when it does. */
+function skippedBecause(ref: HandlerRef, key: string): SkippedHandler | null {
+  const group = getNodeValue(ref.groups.children![ref.groupIndex]!);
+  const groupKey = `hooks.${ref.event}[${ref.groupIndex}]`;
+  const inGroup = groupProblem(group);
+  const own = ourHandlerProblems(ref.value);
+  const never = neverRuns(ref.event, ref.value);
+  const problems = [...(inGroup === null ? [] : [inGroup]), ...own, ...(never === null ? [] : [never])];
+  if (problems.length === 0) return null;
+  const byInstall = own.some((p) => INSTALL_FIELDS.includes(p.field ?? ""));
+  const edits = [
+    ...(inGroup === null ? [] : [`fix or remove "${inGroup.field}" in ${groupKey}`]),
+    ...own.filter((p) => !INSTALL_FIELDS.includes(p.field ?? "")).map((p) => `fix or remove "${p.field}" in ${key}`),
+    ...(never === null ? [] : [`remove "if" from ${key}`]),
+  ];
+  const where = (p: { field: string | null }) => p === inGroup ? `${groupKey}: ` : "";
+  return {
+    event: ref.event,
+    hook: ref.hook,
+    key,
+    problem: problems.map((p) => `${where(p)}${p.problem}`).join("; "),
+    byInstall,
+    edits,
+  };
 }
 
 /** Why install would refuse a text that parses: `hooks` or one of its events given twice; null when neither is. */

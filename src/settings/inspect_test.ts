@@ -148,3 +148,100 @@ Deno.test("inspectSettingsText(): hooks or an event given twice is reported as i
   assert.equal(twice.repeated, '1:24: "hooks.Stop" is given twice and only the last counts; merge them into one');
   assert.equal(inspectSettingsText('{"model": "a", "model": "b", "hooks": {}}').repeated, undefined, "not ours to say");
 });
+
+Deno.test("inspectSettingsText(): a handler of ours Claude Code skips is not registered, and says why and what fixes it", () => {
+  const installed = JSON.parse(installHooks("", { command: BINARY, registrations: selectRegistrations() }).newText);
+  const broken = structuredClone(installed);
+  broken.hooks.Stop[0].hooks[0].timeout = "60";
+  broken.hooks.SubagentStop[0].matcher = 5;
+  broken.hooks.SubagentStop[0].hooks[0].async = "no";
+  const report = inspectSettingsText(JSON.stringify(broken));
+  assert.deepEqual([report.events, report.handlers], [[], []]);
+  assert.deepEqual(report.skipped, [
+    {
+      event: "Stop",
+      hook: "stop",
+      key: "hooks.Stop[0].hooks[0]",
+      problem: '"timeout" is "60", not a positive number',
+      byInstall: true,
+      edits: [],
+    },
+    {
+      event: "SubagentStop",
+      hook: "stop",
+      key: "hooks.SubagentStop[0].hooks[0]",
+      problem: 'hooks.SubagentStop[0]: "matcher" is 5, not a string; "async" is "no", not true or false',
+      byInstall: false,
+      edits: [
+        'fix or remove "matcher" in hooks.SubagentStop[0]',
+        'fix or remove "async" in hooks.SubagentStop[0].hooks[0]',
+      ],
+    },
+  ]);
+  // another tool's handler that does not load, beside ours under Stop: only it is skipped, ours runs
+  const beside = structuredClone(installed);
+  beside.hooks.Stop[0].hooks.push({ type: "command", command: "true", timeout: "60" }, "true");
+  assert.deepEqual(inspectSettingsText(JSON.stringify(beside)).events, ["Stop", "SubagentStop"]);
+});
+
+Deno.test("inspectSettingsText(): install puts right each field it writes, so the handler runs again", () => {
+  const installed = installHooks("", {
+    command: BINARY,
+    registrations: selectRegistrations({ hooks: ["stop", "prompt"] }),
+  });
+  const shapes: Record<string, unknown>[] = [
+    { timeout: "60" },
+    { timeout: 0 },
+    { timeout: -1 },
+    { timeout: null },
+    { type: "cmd" },
+    { type: undefined },
+    { type: "http" },
+  ];
+  for (const shape of shapes) {
+    const doc = JSON.parse(installed.newText);
+    Object.assign(doc.hooks.Stop[0].hooks[0], shape);
+    Object.assign(doc.hooks.UserPromptSubmit[0].hooks[0], shape);
+    const text = JSON.stringify(doc, null, 2);
+    const before = inspectSettingsText(text);
+    assert.deepEqual(before.skipped?.map((s) => [s.event, s.byInstall]), [["Stop", true], ["UserPromptSubmit", true]]);
+    const again = installHooks(text, {
+      command: BINARY,
+      registrations: selectRegistrations({ hooks: ["stop", "prompt"] }),
+    });
+    const after = inspectSettingsText(again.newText);
+    assert.equal(after.skipped, undefined, `${JSON.stringify(shape)}: ${again.newText}`);
+    assert.deepEqual(after.events, ["Stop", "SubagentStop", "UserPromptSubmit"]);
+  }
+});
+
+Deno.test("inspectSettingsText(): a file Claude Code ignores whole registers nothing and enables no plugin", () => {
+  const installed = JSON.parse(
+    installHooks("", { command: BINARY, registrations: selectRegistrations({ hooks: ["stop", "pretool"] }) }).newText,
+  );
+  // another tool's PreToolUse handler that does not load
+  const other = structuredClone(installed);
+  other.enabledPlugins = { "a@m": true };
+  other.hooks.PreToolUse.push({ matcher: "Bash", hooks: [{ type: "command", command: "lint", timeout: "60" }] });
+  const report = inspectSettingsText(JSON.stringify(other));
+  assert.deepEqual([report.events, report.enabledPlugins], [[], undefined]);
+  assert.deepEqual(report.ignored, {
+    key: "hooks.PreToolUse[1].hooks[0]",
+    problem: '"timeout" is "60", not a positive number',
+    hook: null,
+    byInstall: false,
+  });
+  assert.deepEqual(report.skipped?.map((s) => s.event), ["Stop", "SubagentStop", "PreToolUse"]);
+  // our own PreToolUse handler: install puts it right
+  const ours = structuredClone(installed);
+  ours.hooks.PreToolUse[0].hooks[0].type = "cmd";
+  assert.deepEqual(inspectSettingsText(JSON.stringify(ours)).ignored, {
+    key: "hooks.PreToolUse[0].hooks[0]",
+    problem: '"type" is "cmd", not "command"',
+    hook: "pretool",
+    byInstall: true,
+  });
+  // disableAllHooks that is not true or false
+  const off = inspectSettingsText(JSON.stringify({ ...installed, disableAllHooks: "yes" }));
+  assert.equal(off.ignored?.key, "disableAllHooks");
+});

@@ -1,0 +1,111 @@
+/**
+ * Registered, but not run: settings Claude Code 2.1.328 loads without our handler, and what doctor says of them. Our `install` writes the user settings; each scenario then breaks them the way a hand edit does,
+ * runs the client on one scripted offer to continue (which our Stop hook would block), and runs our `doctor` on the same
+ * home. A shell recorder in the project's settings, a file the edit does not touch, shows that the
+ * client did reach Stop.
+ *
+ * - a Stop handler of ours whose `timeout` is the string "60": the client skips that handler (no decision logged), and
+ *   doctor fails `registered`, naming the key and `install` as the fix;
+ * - another tool's PreToolUse handler with a string timeout in the same file: the client ignores the whole file, so
+ *   neither our Stop nor our UserPromptSubmit hook runs; doctor names that entry.
+ *
+ * Every shape is measured in src/settings/client_schema_test.ts; these keep the premise checked against the client
+ * itself.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { describeRun } from "./checks.ts";
+import { denoDir, passthroughEnv, runScenario, type ScenarioRun } from "./harness.ts";
+import { runProcess } from "./process.ts";
+import type { Sandbox } from "./sandbox.ts";
+import type { Script } from "./script.ts";
+import { cliArgs, SHELL_RECORDER } from "./settings.ts";
+
+const OFFER: Script = {
+  prompt: "migrate the call sites",
+  allowedTools: "Bash",
+  replies: [{
+    content: [{ type: "text", text: "Two of five call sites migrated. Want me to continue with the rest?" }],
+  }],
+};
+
+type Settings = { hooks: Record<string, { matcher?: string; hooks: Record<string, unknown>[] }[]> };
+
+/** Edits the user settings install wrote, and puts a Stop recorder in the project's own settings. */
+async function breakSettings(sandbox: Sandbox, change: (settings: Settings) => void): Promise<void> {
+  const settings = JSON.parse(await Deno.readTextFile(sandbox.settingsFile)) as Settings;
+  change(settings);
+  await Deno.writeTextFile(sandbox.settingsFile, JSON.stringify(settings, null, 2) + "\n");
+  const recorder = { type: "command", command: "sh", args: ["-c", SHELL_RECORDER] };
+  await Deno.mkdir(join(sandbox.project, ".claude"), { recursive: true });
+  await Deno.writeTextFile(
+    join(sandbox.project, ".claude", "settings.json"),
+    JSON.stringify({ hooks: { Stop: [{ hooks: [recorder] }] } }, null, 2) + "\n",
+  );
+}
+
+/** `doctor --json` on the sandbox's home, run as a user runs it, from the project: its `registered` check. */
+async function doctorRegistered(sandbox: Sandbox): Promise<{ status: string; detail: string; fix: string | null }> {
+  const out = await runProcess(Deno.execPath(), {
+    args: [...cliArgs(sandbox), "doctor", "--json"],
+    cwd: sandbox.project,
+    env: {
+      ...passthroughEnv(),
+      HOME: sandbox.home,
+      CLIFFHANGER_HOME: sandbox.cliffhangerHome,
+      DENO_DIR: await denoDir(),
+      DENO_NO_UPDATE_CHECK: "1",
+    },
+    clearEnv: true,
+    timeoutMs: 60_000,
+  });
+  assert.equal(out.code, 1, `doctor should fail:\n${out.stdout}\n${out.stderr}`);
+  const checks = JSON.parse(out.stdout).checks as { id: string; status: string; detail: string; fix: string | null }[];
+  return checks.find((c) => c.id === "registered")!;
+}
+
+/** The client ran to the end on the one reply, our hooks logged nothing, and the recorder saw the Stop. */
+function assertStopNotRun(run: ScenarioRun): void {
+  const why = describeRun(run);
+  assert.equal(run.exitCode, 0, why);
+  assert.equal(run.result?.subtype, "success", why);
+  assert.equal(run.played, 1, why);
+  assert.equal(run.overruns, 0, `the offer was blocked: our Stop hook ran\n  ${why}`);
+  assert.deepEqual(run.rawLog, [], why);
+  assert.deepEqual(run.hookEvents.map((e) => e.event), ["Stop"], `the client did not reach Stop\n  ${why}`);
+}
+
+Deno.test("real client: a Stop handler of ours with a string timeout is skipped; doctor fails registered", async () => {
+  let registered: Awaited<ReturnType<typeof doctorRegistered>> | null = null;
+  const run = await runScenario(OFFER, {
+    setup: async (sandbox) => {
+      await breakSettings(sandbox, (s) => void (s.hooks.Stop![0]!.hooks[0]!.timeout = "60"));
+      registered = await doctorRegistered(sandbox);
+    },
+  });
+  assertStopNotRun(run);
+  assert.equal(registered!.status, "fail");
+  assert.match(registered!.detail, /Claude Code skips our Stop handler .*"timeout" is "60", not a positive number/);
+  assert.match(registered!.fix ?? "", /install --settings .*settings\.json --events stop$/);
+});
+
+Deno.test("real client: another tool's PreToolUse entry that does not load makes the client ignore our whole file", async () => {
+  let registered: Awaited<ReturnType<typeof doctorRegistered>> | null = null;
+  const run = await runScenario(OFFER, {
+    events: "stop,prompt",
+    setup: async (sandbox) => {
+      await breakSettings(sandbox, (s) => {
+        s.hooks.PreToolUse = [{ matcher: "Bash", hooks: [{ type: "command", command: "true", timeout: "30" }] }];
+      });
+      registered = await doctorRegistered(sandbox);
+    },
+  });
+  // neither Stop nor UserPromptSubmit ran ours: the prompt hook logs a line on every prompt
+  assertStopNotRun(run);
+  assert.equal(registered!.status, "fail");
+  assert.match(
+    registered!.detail,
+    /^Claude Code ignores the whole file .*hooks\.PreToolUse\[0\]\.hooks\[0\]: "timeout"/,
+  );
+  assert.match(registered!.fix ?? "", /fix or remove hooks\.PreToolUse\[0\]\.hooks\[0\]/);
+});
