@@ -1,20 +1,23 @@
 /**
- * Registered, but not run: settings Claude Code 2.1.328 loads without our handler, and what doctor says of them. Our `install` writes the user settings; each scenario then breaks them the way a hand edit does,
+ * Registered, but not run: settings Claude Code 2.1.328 loads without our handler, or with every hook off, and what
+ * doctor says of them. Our `install` writes the user settings; each scenario then breaks them the way a hand edit does,
  * runs the client on one scripted offer to continue (which our Stop hook would block), and runs our `doctor` on the same
- * home. A shell recorder in the project's settings, a file the edit does not touch, shows that the
+ * home. In the first two, a shell recorder in the project's settings, a file the edit does not touch, shows that the
  * client did reach Stop.
  *
  * - a Stop handler of ours whose `timeout` is the string "60": the client skips that handler (no decision logged), and
  *   doctor fails `registered`, naming the key and `install` as the fix;
  * - another tool's PreToolUse handler with a string timeout in the same file: the client ignores the whole file, so
- *   neither our Stop nor our UserPromptSubmit hook runs; doctor names that entry.
+ *   neither our Stop nor our UserPromptSubmit hook runs; doctor names that entry;
+ * - `"disableAllHooks": true` in the user settings: no hook runs, and doctor names the file; with the project's own
+ *   settings saying false, the offer is blocked again (the project's file wins over the user's).
  *
- * Every shape is measured in src/settings/client_schema_test.ts; these keep the premise checked against the client
- * itself.
+ * Every shape is measured in src/settings/client_schema_test.ts and every precedence in src/doctor/hooks_off_test.ts;
+ * these keep the premise checked against the client itself.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { describeRun } from "./checks.ts";
+import { decisions, describeRun } from "./checks.ts";
 import { denoDir, passthroughEnv, runScenario, type ScenarioRun } from "./harness.ts";
 import { runProcess } from "./process.ts";
 import type { Sandbox } from "./sandbox.ts";
@@ -108,4 +111,37 @@ Deno.test("real client: another tool's PreToolUse entry that does not load makes
     /^Claude Code ignores the whole file .*hooks\.PreToolUse\[0\]\.hooks\[0\]: "timeout"/,
   );
   assert.match(registered!.fix ?? "", /fix or remove hooks\.PreToolUse\[0\]\.hooks\[0\]/);
+});
+
+Deno.test("real client: disableAllHooks true in the user settings runs no hook; the project's false turns them back on", async () => {
+  let registered: Awaited<ReturnType<typeof doctorRegistered>> | null = null;
+  const off = await runScenario(OFFER, {
+    events: "stop,prompt",
+    setup: async (sandbox) => {
+      const settings = JSON.parse(await Deno.readTextFile(sandbox.settingsFile));
+      await Deno.writeTextFile(sandbox.settingsFile, JSON.stringify({ ...settings, disableAllHooks: true }, null, 2));
+      registered = await doctorRegistered(sandbox);
+    },
+  });
+  const why = describeRun(off);
+  assert.equal(off.result?.subtype, "success", why);
+  assert.deepEqual([off.played, off.overruns], [1, 0], `the offer was blocked: a hook ran\n  ${why}`);
+  assert.deepEqual(off.rawLog, [], why);
+  assert.equal(registered!.status, "fail");
+  assert.match(registered!.detail, /^"disableAllHooks" is true in .*settings\.json: Claude Code runs no hook/);
+
+  // the same user settings, and the project's own settings.json saying false: the offer is blocked once
+  const finish = { content: [{ type: "text" as const, text: "All five call sites migrated; tests pass." }] };
+  const on = await runScenario({ ...OFFER, replies: [...OFFER.replies, finish] }, {
+    setup: async (sandbox) => {
+      const settings = JSON.parse(await Deno.readTextFile(sandbox.settingsFile));
+      await Deno.writeTextFile(sandbox.settingsFile, JSON.stringify({ ...settings, disableAllHooks: true }, null, 2));
+      await Deno.mkdir(join(sandbox.project, ".claude"), { recursive: true });
+      await Deno.writeTextFile(join(sandbox.project, ".claude", "settings.json"), '{ "disableAllHooks": false }\n');
+    },
+  });
+  assert.deepEqual(decisions(on.log), [
+    { action: "block", rule: "offers-to-continue" },
+    { action: "allow", rule: "no-pattern" },
+  ], describeRun(on));
 });

@@ -6,7 +6,7 @@
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EnvReader } from "./env.ts";
-import { homeMissing, homePaths } from "./store/paths.ts";
+import { homeMissing, homePaths, managedSettingsDir } from "./store/paths.ts";
 import { settingsLockFile, settingsTempPath } from "./store/settings_files.ts";
 
 /** Every environment variable the binary reads. `CLIFFHANGER_*` is a prefix wildcard. */
@@ -46,6 +46,8 @@ export interface ScopeInput {
   relayDirs?: readonly string[];
   /** Further files or folders to read (a `relay send --file F`). */
   extraRead?: readonly string[];
+  /** Claude Code's managed settings folder (default: this system's, managedSettingsDir). */
+  managedSettingsDir?: string;
 }
 
 export interface Scopes {
@@ -106,9 +108,13 @@ export function computeScopes(input: ScopeInput): Scopes {
   const withGit = (input.runCommands ?? []).some((c) => c === "git" || c.endsWith("/git"));
   const gitLook = withGit ? (input.relayDirs ?? []).map((d) => join(dirname(resolve(d)), ".git")) : [];
   const extraRead = (input.extraRead ?? []).map((p) => resolve(p));
+  // the managed settings, for status and doctor: they can turn every hook off (disableAllHooks, allowManagedHooksOnly)
+  const managed = input.managedSettingsDir ?? managedSettingsDir();
+  const managedFiles = [join(managed, "managed-settings.json"), join(managed, "managed-settings.d")];
   return {
     // of Claude Code's folder only the transcripts, the settings files and the installed plugins (their list and
-    // their files, for status and doctor): never its credentials, plugin data or anything else
+    // their files, for status and doctor): never its credentials, plugin data or anything else; and of the system,
+    // Claude Code's managed settings
     read: unique([
       join(resolve(input.claudeDir), "projects"),
       join(resolve(input.claudeDir), "plugins", "installed_plugins.json"),
@@ -118,6 +124,7 @@ export function computeScopes(input: ScopeInput): Scopes {
       ...relay,
       ...gitLook,
       ...extraRead,
+      ...managedFiles,
     ]),
     write: unique([resolve(input.cliffhangerHome), ...settingsWrites, ...relay]),
     env: [...ENV_ALLOW],

@@ -93,7 +93,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     }),
     await checkHooksLoad(HOOK_EVENTS),
     checkSettingsParse(files, { missingNamed: facts.missingNamed, unseenProject: facts.unseenProject }),
-    checkRegistered(files, facts.plugins, facts.pluginProblem),
+    checkRegistered(files, facts.plugins, facts.pluginProblem, facts.hooksOff),
     checkTimeouts(files, config.budgetMs, facts.relay.warning),
     checkConfig({ problems, path: paths.config, exists: facts.configExists }),
     await checkHomeWritable(paths),

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli, tempHome, withTempHome } from "../testing/run_cli.ts";
+import { VERSION } from "../version.ts";
 import { installPluginFixture, ourPluginHooks, PYTHON_PLUGIN_HOOKS } from "../testing/plugin_fixture.ts";
 
 interface Check {
@@ -512,6 +513,36 @@ Deno.test("doctor and status: a handler of ours Claude Code skips (a timeout tha
       off.stdout,
       /^cliffhanger-bin [^\n]*: on, but Claude Code runs none of the handlers of ours it can see/,
     );
+  }));
+
+Deno.test("status says off and doctor fails while disableAllHooks is true; the project's false wins in its folder", () =>
+  withTempHome(async (home) => {
+    assert.equal((await runCli(["install"], { home })).code, 0);
+    const settings = join(home, ".claude", "settings.json");
+    const doc = JSON.parse(await Deno.readTextFile(settings));
+    await Deno.writeTextFile(settings, JSON.stringify({ ...doc, disableAllHooks: true }, null, 2));
+    const status = await runCli(["status"], { home });
+    assert.ok(
+      status.stdout.startsWith(
+        `cliffhanger-bin ${VERSION}: off ("disableAllHooks" is true in ${settings}: Claude Code runs no hook of ` +
+          "settings files or plugins)\n",
+      ),
+      status.stdout,
+    );
+    assert.match(status.stdout, /settings\.json: registered for Stop, SubagentStop; sets disableAllHooks: true\n/);
+    assert.equal(JSON.parse((await runCli(["status", "--json"], { home })).stdout).on, false);
+    const run = await runCli(["doctor", "--json"], { home, runCommands: [] });
+    assert.equal(run.code, 1, run.stdout);
+    const c = byId(JSON.parse(run.stdout).checks);
+    assert.equal(c["registered"]?.status, "fail");
+    assert.match(c["registered"]!.detail, /^"disableAllHooks" is true in .*settings\.json: Claude Code runs no hook/);
+    assert.match(c["registered"]!.fix ?? "", /^remove "disableAllHooks" from .*settings\.json, or set it to false/);
+    // a project that sets it false: hooks run in a session started there
+    const project = join(home, "work");
+    await Deno.mkdir(join(project, ".claude"), { recursive: true });
+    await Deno.writeTextFile(join(project, ".claude", "settings.json"), '{ "disableAllHooks": false }');
+    const there = await runCli(["status"], { home, cwd: project });
+    assert.match(there.stdout, new RegExp(`^cliffhanger-bin ${VERSION.replaceAll(".", "\\.")}: on\\n`), there.stdout);
   }));
 
 Deno.test("doctor: a file where the state folder should be, a folder where log.jsonl should be, is broken", () =>

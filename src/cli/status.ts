@@ -1,4 +1,5 @@
 /** `status [--settings PATH] [--json]`: is it on, where is it registered, how is it configured, what may it touch. */
+import { describeHooksOff } from "../doctor/hooks_off.ts";
 import { describeSkipped } from "../doctor/skipped.ts";
 import type { inspectSettings } from "../settings/inspect.ts";
 import { VERSION } from "../version.ts";
@@ -73,6 +74,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const report = {
     version: VERSION,
     on: facts.on,
+    hooksOff: facts.hooksOff,
     homeInScope,
     offFile: switches.offFile,
     disabled,
@@ -145,7 +147,9 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
           : switches.disableConfig
           ? " (disabled by config)"
           : ""
-      }${report.on && !report.registered ? `, but ${unregistered}` : ""}`,
+      }${facts.hooksOff === null ? "" : ` (${describeHooksOff(facts.hooksOff)})`}${
+        report.on && !report.registered ? `, but ${unregistered}` : ""
+      }`,
     );
   }
   const because = switches.observeBecause === null
@@ -199,6 +203,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     lines.push(`  plugin ${p.plugin} (${p.enabled === true ? "enabled" : "not enabled"}): ${describeSettings(p)}`);
   }
   if (facts.pluginProblem) lines.push(`  problem: ${facts.pluginProblem}`);
+  if (facts.managedProblem) lines.push(`  problem: ${facts.managedProblem}`);
   lines.push(
     !facts.homeReadable
       ? `errors.log: cannot check (${facts.errors.path} is outside this binary's read scope)`
@@ -315,9 +320,10 @@ function describeSettings(s: Awaited<ReturnType<typeof inspectSettings>>[number]
   const skipped = (s.skipped ?? []).length === 0
     ? ""
     : `; NOT RUN: ${describeSkipped(s, false)} (doctor says how to fix it)`;
+  const off = s.disableAllHooks === undefined ? "" : `; sets disableAllHooks: ${s.disableAllHooks}`;
   return `${s.path}: ${
     events.length > 0 ? `registered for ${[...new Set(events)].join(", ")}` : "not registered"
-  }${python}${skipped}`;
+  }${python}${off}${skipped}`;
 }
 
 export const command: Command = { spec, run };

@@ -7,6 +7,7 @@ import { handlerProgram, shellWord } from "../settings/handler_words.ts";
 import type { FoundHandler, SettingsFileReport } from "../settings/inspect.ts";
 import { MAX_SETTINGS_BYTES } from "../settings/apply.ts";
 import { isStrictJsonProblem, STRICT_JSON_FIX } from "../settings/strict_json.ts";
+import { describeHooksOff, type HooksOff, hooksOffFix } from "./hooks_off.ts";
 import { describeSkipped, filesWithSkipped, skippedFix } from "./skipped.ts";
 import { describeWrongEvent, wrongEventFixes, wrongEvents } from "./wrong_event.ts";
 
@@ -153,6 +154,8 @@ export function checkRegistered(
   files: readonly SettingsFileReport[],
   plugins: readonly { path: string; plugin: string; enabled: boolean | null; events: string[] }[] = [],
   pluginProblem: string | null = null,
+  /** A settings key that makes Claude Code run no hook of ours here (hooks_off.ts), or null. */
+  hooksOff: HooksOff | null = null,
 ): Check {
   const events = [...new Set(files.flatMap((f) => f.events))];
   const off = plugins.filter((p) => p.enabled !== true && p.events.length > 0);
@@ -171,20 +174,26 @@ export function checkRegistered(
   const registered = events.length === 0 ? [] : [`registered for ${events.join(", ")} in ${where.join(", ")}`];
   // a handler under an event its hook does not answer fails open on every call: registered, but guarding nothing
   const wrong = wrongEvents(files);
-  if (wrong.length > 0 || lost.length > 0) {
+  // no handler of ours anywhere, skipped or not
+  const nothing = events.length === 0 && skipping.length === 0;
+  if (wrong.length > 0 || lost.length > 0 || hooksOff !== null) {
     return {
       id: "registered",
       status: "fail",
       detail: [
+        ...(hooksOff === null ? [] : [describeHooksOff(hooksOff)]),
         ...wrong.map(describeWrongEvent),
         ...skippedDetail,
         ...(lost.length > 0 ? [`so no handler of ours runs for ${lost.join(", ")}`] : []),
         ...registered,
+        ...(nothing ? [NOTHING_REGISTERED] : []),
         ...notes,
       ].join("; "),
       fix: [
+        ...(hooksOff === null ? [] : [hooksOffFix(hooksOff)]),
         ...(wrong.length > 0 ? wrongEventFixes(wrong, files) : []),
         ...skippedFixes,
+        ...(nothing ? ["cliffhanger-bin install"] : []),
       ].join("; "),
     };
   }

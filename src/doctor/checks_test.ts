@@ -606,3 +606,21 @@ Deno.test("registered: a plugin's hook file that Claude Code skips is the plugin
       "is not ours to edit",
   );
 });
+
+Deno.test("registered: disableAllHooks in force fails with the file that sets it, registered or not", () => {
+  const off = { file: "/h/.claude/settings.json", key: "disableAllHooks" as const, managed: false };
+  const installed = file("/h/.claude/settings.json", [["Stop", "stop", 60]]);
+  const check = checkRegistered([installed], [], null, off);
+  assert.equal(check.status, "fail");
+  assert.equal(
+    check.detail,
+    '"disableAllHooks" is true in /h/.claude/settings.json: Claude Code runs no hook of settings files or plugins; ' +
+      "registered for Stop in /h/.claude/settings.json",
+  );
+  assert.match(check.fix ?? "", /^remove "disableAllHooks" from \/h\/\.claude\/settings\.json, or set it to false/);
+  // nothing registered either: both are said, both fixed
+  const none = checkRegistered([], [], null, off);
+  assert.match(none.detail, /; no settings file or installed plugin it can read registers cliffhanger/);
+  assert.match(none.fix ?? "", /; cliffhanger-bin install$/);
+  assert.equal(checkRegistered([installed]).status, "ok");
+});

@@ -19,7 +19,9 @@ import type { RuleFileReport } from "../rules/schema.ts";
 import { claudeReadsHere, inspectSettings, type SettingsFileReport } from "../settings/inspect.ts";
 import { inspectPlugins, type PluginHooksReport } from "../settings/plugins.ts";
 import { pathExists } from "../store/exists.ts";
-import type { HomePaths } from "../store/paths.ts";
+import { type HomePaths, managedSettingsDir } from "../store/paths.ts";
+import { readManagedSettings } from "../settings/managed.ts";
+import { claudeHooksOff, type HooksOff } from "./hooks_off.ts";
 import { summariseErrors } from "./errors_log.ts";
 import type { ErrorsSummary, Switches } from "./checks.ts";
 
@@ -33,6 +35,8 @@ export interface FactsInput {
   extraSettings: readonly string[];
   /** Those of them that may be absent without a word (a project's settings.local.json). */
   optionalSettings?: readonly string[];
+  /** Claude Code's managed settings folder (default: this system's, managedSettingsDir). */
+  managedDir?: string;
 }
 
 export interface Facts {
@@ -45,8 +49,12 @@ export interface Facts {
    */
   homeReadable: boolean;
   switches: Switches;
-  /** No off switch, not disabled, home in scope: the hooks decide. */
+  /** No off switch, not disabled, home in scope, and Claude Code runs hooks here: the hooks decide. */
   on: boolean;
+  /** A settings key that makes Claude Code run no hook of ours in a session here (hooks_off.ts), or null. */
+  hooksOff: HooksOff | null;
+  /** Why the managed settings' drop-in folder could not be listed, or null. */
+  managedProblem: string | null;
   stallOn: boolean;
   config: Config;
   configExists: boolean;
@@ -54,7 +62,10 @@ export interface Facts {
   configReadProblem: string | null;
   /** The config file's read problem, then each bad value and unknown key (with "did you mean"). */
   configProblems: string[];
-  /** The user, project and local settings files, then those named with --settings, each once. */
+  /**
+   * The user, project and local settings files, then those named with --settings, each once, then the managed
+   * settings files that are there.
+   */
   settings: SettingsFileReport[];
   /** Files named with --settings or --project that do not exist (a project's optional local file left out). */
   missingNamed: string[];
@@ -100,7 +111,8 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
   // a path outside the scope is named with the rebuild flag that covers it
   const roots = { cliffhangerHome: paths.root, claudeDir: paths.claudeDir, settingsFiles: settingsPaths };
   const scoped = (text: string) => scopeText(text, roots);
-  const settings = await inspectSettings(settingsPaths);
+  const managed = await readManagedSettings(input.managedDir ?? managedSettingsDir());
+  const settings = [...await inspectSettings(settingsPaths), ...managed.files];
   // what enables a plugin is the settings Claude Code reads (user, project, local), not a file named to look at
   const claudeReads = new Set(claudeReadsHere(paths, cwd));
   const plugins = await inspectPlugins(paths.claudeDir, settings.filter((f) => claudeReads.has(f.path)));
@@ -122,6 +134,8 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
     observeBecause: read.observeBecause,
     loopBypass: config.loopBypass,
   };
+  // disableAllHooks by Claude Code's precedence: the managed settings, then the last of user, project, local
+  const hooksOff = claudeHooksOff(managed.files, settings.filter((f) => claudeReads.has(f.path)));
   const homeInScope = inScope("write", paths.root);
   const homeReadable = inScope("read", paths.root);
   const rules = await loadRuleSet(paths.rules);
@@ -137,7 +151,9 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
     homeInScope,
     homeReadable,
     switches,
-    on: !offFile && !config.disable && homeInScope,
+    on: !offFile && !config.disable && homeInScope && hooksOff === null,
+    hooksOff,
+    managedProblem: managed.problem === null ? null : scoped(managed.problem),
     stallOn: !stallKillSwitch(env, config, stallOffFile),
     config,
     configExists: read.exists,

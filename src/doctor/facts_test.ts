@@ -80,3 +80,52 @@ Deno.test("gatherFacts: CLIFFHANGER_DISABLE is named once, as the environment, n
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("gatherFacts: disableAllHooks turns hooks off by Claude Code's precedence, managed settings first", async () => {
+  const root = await Deno.makeTempDir();
+  try {
+    const home = join(root, "home");
+    const project = join(root, "project");
+    const managed = join(root, "managed");
+    await Deno.mkdir(join(home, ".claude"), { recursive: true });
+    await Deno.mkdir(join(project, ".claude"), { recursive: true });
+    await Deno.mkdir(join(managed, "managed-settings.d"), { recursive: true });
+    const env = (name: string) => ({ HOME: home } as Record<string, string>)[name];
+    const facts = (cwd: string | null = project) =>
+      gatherFacts({ paths: homePaths(env), env, cwd, now: new Date(), extraSettings: [], managedDir: managed });
+    const write = (path: string, value: unknown) => Deno.writeTextFile(path, JSON.stringify(value));
+    const user = join(home, ".claude", "settings.json");
+    assert.deepEqual([(await facts()).on, (await facts()).hooksOff], [true, null]);
+    await write(user, { disableAllHooks: true });
+    const off = await facts();
+    assert.equal(off.on, false);
+    assert.deepEqual(off.hooksOff, { file: user, key: "disableAllHooks", managed: false });
+    // the project's false wins, for a session started in its folder only
+    await write(join(project, ".claude", "settings.json"), { disableAllHooks: false });
+    assert.equal((await facts()).hooksOff, null);
+    assert.equal((await facts(null)).hooksOff?.file, user);
+    // a value of the wrong type makes Claude Code ignore the project's file whole: the user's true decides again
+    await write(join(project, ".claude", "settings.json"), { disableAllHooks: "false" });
+    assert.equal((await facts()).hooksOff?.file, user);
+    // managed settings win, and their drop-ins are read in name order after the file
+    await write(join(managed, "managed-settings.json"), { disableAllHooks: false });
+    assert.equal((await facts()).hooksOff, null);
+    await write(join(managed, "managed-settings.d", "20-off.json"), { disableAllHooks: true });
+    await write(join(managed, "managed-settings.d", "10-on.json"), { disableAllHooks: false });
+    await write(join(managed, "managed-settings.d", ".hidden.json"), { disableAllHooks: false });
+    const managedOff = await facts();
+    assert.deepEqual(managedOff.hooksOff, {
+      file: join(managed, "managed-settings.d", "20-off.json"),
+      key: "disableAllHooks",
+      managed: true,
+    });
+    // the managed files are listed with the others, in the order Claude Code merges them
+    assert.deepEqual(managedOff.settings.slice(-3).map((f) => f.path), [
+      join(managed, "managed-settings.json"),
+      join(managed, "managed-settings.d", "10-on.json"),
+      join(managed, "managed-settings.d", "20-off.json"),
+    ]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

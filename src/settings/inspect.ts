@@ -97,6 +97,10 @@ export interface SettingsFileReport {
    * is in `skipped`, and `enabledPlugins` is left out too.
    */
   ignored?: IgnoredFile;
+  /** `disableAllHooks` when it is true or false here (absent: not set, or the file is ignored). */
+  disableAllHooks?: boolean;
+  /** `allowManagedHooksOnly` when it is true or false here (it counts only in managed settings). */
+  allowManagedHooksOnly?: boolean;
 }
 
 /** What kept a settings file from being read: each has its own fix (doctor's settings-parse check). */
@@ -124,6 +128,8 @@ export function inspectSettingsText(
   | "repeated"
   | "skipped"
   | "ignored"
+  | "disableAllHooks"
+  | "allowManagedHooksOnly"
 > {
   if (text.trim() === "") return { error: null, events: [], handlers: [] };
   try {
@@ -162,6 +168,8 @@ export function inspectSettingsText(
     const python = [...new Set(findPythonHandlers(doc).map((r) => r.event))];
     // an ignored file enables no plugin either
     const enabledPlugins = ignored === null ? enabledPluginsOf(doc.root) : undefined;
+    const off = ignored === null ? propertyValue(doc.root, "disableAllHooks")?.value : undefined;
+    const managedOnly = ignored === null ? propertyValue(doc.root, "allowManagedHooksOnly")?.value : undefined;
     const repeated = repeatedHooks(json);
     return {
       error: null,
@@ -169,6 +177,8 @@ export function inspectSettingsText(
       handlers,
       ...(skipped.length > 0 ? { skipped } : {}),
       ...(ignored === null ? {} : { ignored }),
+      ...(typeof off === "boolean" ? { disableAllHooks: off } : {}),
+      ...(typeof managedOnly === "boolean" ? { allowManagedHooksOnly: managedOnly } : {}),
       ...(python.length > 0 ? { python } : {}),
       ...(enabledPlugins ? { enabledPlugins } : {}),
       ...(repeated === null ? {} : { repeated }),

@@ -244,4 +244,6 @@ Deno.test("inspectSettingsText(): a file Claude Code ignores whole registers not
   // disableAllHooks that is not true or false
   const off = inspectSettingsText(JSON.stringify({ ...installed, disableAllHooks: "yes" }));
   assert.equal(off.ignored?.key, "disableAllHooks");
+  assert.equal(off.disableAllHooks, undefined);
+  assert.equal(inspectSettingsText(JSON.stringify({ ...installed, disableAllHooks: true })).disableAllHooks, true);
 });

@@ -45,6 +45,16 @@ export function homePaths(env: EnvReader): HomePaths {
   };
 }
 
+/**
+ * The folder of Claude Code's managed settings on this system (`managed-settings.json` and `managed-settings.d/`), which
+ * win over every other settings file: an administrator's, not the user's.
+ */
+export function managedSettingsDir(os: string = Deno.build.os): string {
+  if (os === "darwin") return "/Library/Application Support/ClaudeCode";
+  if (os === "windows") return "C:\\Program Files\\ClaudeCode";
+  return "/etc/claude-code";
+}
+
 /** A payload path as the hooks read it: `~/…` is the user's home (Claude Code sends absolute paths, hand-made payloads may not). */
 export function expandHome(path: string, home: string): string {
   return path.startsWith("~/") ? join(home, path.slice(2)) : path;
