@@ -33,7 +33,6 @@ async function locate(): Promise<ClientCommand> {
   // Test files run with `deno test --parallel` must not install into the same folder at once.
   await withLock(`${CLIENT_DIR}.lock`, () => installIfMissing(packageDir), {
     waitMs: INSTALL_TIMEOUT_MS,
-    staleMs: INSTALL_TIMEOUT_MS,
     pollMs: 250,
   });
   // The postinstall step copies the platform's native binary over bin/claude.exe. Where npm skipped install

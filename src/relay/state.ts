@@ -112,7 +112,7 @@ export async function mergeStateFile<T>(options: MergeOptions<T>): Promise<Merge
     if (next === null) return { ok: true, before: read.value, after: read.value, written: false };
     await writeJsonAtomic(options.path, next, { mode: 0o644, label: "relay state file" });
     return { ok: true, before: read.value, after: next, written: true };
-  }, { waitMs: STATE_LOCK_WAIT_MS, staleMs: 10000 });
+  }, { waitMs: STATE_LOCK_WAIT_MS });
 }
 
 /**

@@ -2,7 +2,7 @@
  * Loops stay bounded and parallel calls lose nothing, in process through runHook.
  *
  * Process-level concurrency lives elsewhere and is not repeated here: src/hooks/stop/concurrency_cli_test.ts (a stop
- * registered twice, Stop with SubagentStop, a stale lock left by a killed process), src/hooks/pretool/
+ * registered twice, Stop with SubagentStop, the lock of a killed process), src/hooks/pretool/
  * concurrency_cli_test.ts (parallel identical and different calls), src/settings/apply_process_cli_test.ts (several
  * `install` processes on one settings file: valid settings, exactly one set of handlers).
  */
@@ -187,15 +187,17 @@ Deno.test("concurrency: a burst of 30 parallel PreToolUse calls records all 30, 
   }
 });
 
-Deno.test("concurrency: locks left by a killed process expire for every hook (stop, prompt, pretool)", async () => {
+Deno.test("concurrency: lock files left by a killed process are free at once for every hook (stop, prompt, pretool)", async () => {
   const box = await makeSandbox();
   try {
     const locks = join(box.cliffhanger, "locks");
     await Deno.mkdir(locks, { recursive: true });
-    const old = new Date(Date.now() - 60_000);
-    for (const name of ["gone.lock", "gone.prompt.lock", "gone.loop.lock"]) {
+    // no lock is held on them: their times (just now, a minute ago, an hour ahead of the clock) say nothing
+    const times = [0, -60_000, 3_600_000];
+    for (const [i, name] of ["gone.lock", "gone.prompt.lock", "gone.loop.lock"].entries()) {
       await Deno.writeTextFile(join(locks, name), "12345-dead");
-      await Deno.utime(join(locks, name), old, old);
+      const t = new Date(Date.now() + times[i]!);
+      await Deno.utime(join(locks, name), t, t);
     }
     const stop = checkContract(
       "stop",

@@ -1,20 +1,25 @@
 /**
- * Cross-process locks as exclusively created files. A lock older than `staleMs` was left by a killed process
- * and is taken over, and so is one whose time is ahead of the clock by more than `staleMs` (the wall clock stepped
- * back after it was made). Waiting is bounded: past `waitMs` the caller gets an error and fails open.
+ * Cross-process locks: a lock file held with the kernel's lock (flock, `Deno.FsFile.tryLock`). The kernel lets go
+ * of a lock when the file that holds it is closed, so the lock of a process killed while it held one is free at once:
+ * a lock file left behind is no more than a name, and no age, clock or token says whether it is held.
+ *
+ * The protocol keeps removal safe (a holder removes the file when it lets go, so no lock file outlives its use):
+ * - take: open the file at the name (made exclusively when nothing is there), lock it, then check that the name still
+ *   leads to that very file (inode and device). A holder removes the file as it lets go, so a waiter that locked the
+ *   removed file, or one that a new file replaced, closes it and starts again with what is there now;
+ * - release: while still holding the lock, remove the name if it still leads to our file, then close (which unlocks).
+ *
+ * Only the holder of the file at the name ever removes it, and only what can be no lock file of ours (a link, a FIFO,
+ * an empty folder) is removed by a taker. Waiting is bounded: past `waitMs` the caller gets an error and fails open.
  */
 import { lstatOrNull, refuseLinkedFolder, specialKind, UnsafeFileError } from "./safe_file.ts";
 import { dirname, join, resolve } from "../path.ts";
 import { sleep } from "../sleep.ts";
-import { randomToken } from "./random_token.ts";
-import { writeAll } from "./write_all.ts";
 import { CommandError } from "../errors.ts";
 
 export interface LockOptions {
-  /** Longest wait for the lock (default 3000 ms). */
+  /** Longest wait for the lock (default 3000 ms), on the monotonic clock. */
   waitMs?: number;
-  /** A lock file older than this is stale and removed (default 10000 ms). */
-  staleMs?: number;
   /** Poll interval while waiting (default 15 ms). */
   pollMs?: number;
   /**
@@ -29,29 +34,26 @@ export interface LockOptions {
    * settings file or in a relay folder, which are the user's or the project's folders, not ours).
    */
   folderMode?: number;
-  /** Writes the token into the lock file just created (tests inject a failure, such as a full disk). */
-  writeToken?: (file: Deno.FsFile, bytes: Uint8Array) => Promise<void>;
 }
 
-/** A lock file older than this (ms) was left by a killed process; every taker treats it as free. */
-export const DEFAULT_STALE_MS = 10000;
-
-/**
- * The least a lock file's mtime must be ahead of the clock (ms) to be stale; the bound used is the larger of this and
- * `staleMs`. One from the future was made before the wall clock stepped back, so its age says nothing, and waiting
- * for the clock to pass it could hold every call of its session off for as long as the step (an hour, after a step
- * back of an hour). The bound is as wide as `staleMs` because a file server (NFS, SMB) stamps the mtime with its own
- * clock, which may run seconds ahead of ours: a lock just made there is not taken over.
- */
-export const FUTURE_SLACK_MS = 1000;
+/** A lock this process holds: its file (open and locked) and which file that is. */
+interface Held {
+  path: string;
+  file: Deno.FsFile;
+  dev: number;
+  ino: number;
+  /** Released (its file closed), by its own release or by releaseHeldLocks. */
+  done: boolean;
+  /** Its release is removing the file: the file stays open (locked) until that removal has ended. */
+  removing: boolean;
+}
 
 /** Locks this process holds, so a hook that gives up on its budget can release them before it exits. */
-const HELD = new Map<string, string>();
+const HELD = new Set<Held>();
 
 /**
- * How many times releaseHeldLocks has run. An acquisition that was under way when it ran (its file created, its token
- * not yet written, so not in HELD) gives the lock up as soon as it has it: else the lock would outlive the process
- * and the session's next call would wait for it and fail open.
+ * How many times releaseHeldLocks has run. An acquisition that was under way when it ran (not yet in HELD) gives the
+ * lock up as soon as it has it: its process is giving up, and the body it was taken for must not start.
  */
 let releases = 0;
 
@@ -61,20 +63,25 @@ export class LockReleasedError extends Error {
 }
 
 /**
- * Removes every lock this process still holds (the file is removed only if it still carries our token), and makes an
- * acquisition under way give its lock up. Called when a hook gives up on its time budget while its body may still
- * hold a lock, and before the process exits.
+ * Releases every lock this process still holds (the file is removed only if its name still leads to it), and makes
+ * an acquisition under way give its lock up. Called when a hook gives up on its time budget while its body may still
+ * hold a lock, and before the process exits. Synchronous: the exit path cannot wait on promises.
  */
 export function releaseHeldLocks(): void {
   releases++;
-  for (const [path, token] of HELD) {
+  for (const held of HELD) {
+    // a release already removing its file closes it when the removal ends (or the process exits): closing it now
+    // would let another process make a new lock at the name before that removal, which would then remove it
+    if (held.removing) continue;
+    held.done = true;
+    HELD.delete(held);
     try {
-      if (readLockTextSync(path) === token) Deno.removeSync(path);
+      if (sameFile(Deno.lstatSync(held.path), held)) Deno.removeSync(held.path);
     } catch {
       // gone already
     }
+    closeQuietly(held.file);
   }
-  HELD.clear();
 }
 
 export class LockTimeoutError extends Error {
@@ -83,8 +90,8 @@ export class LockTimeoutError extends Error {
 
 /**
  * Something at a lock's name that is not a lock file of ours and is not ours to remove (a folder with files in it, a
- * file longer than any token, or anything whose removal failed): left as it is, and the command fails naming it (a hook
- * fails open).
+ * file longer than any lock file, or anything whose removal failed): left as it is, and the command fails naming it
+ * (a hook fails open).
  */
 export class LockBlockedError extends CommandError {
   override name = "LockBlockedError";
@@ -101,65 +108,164 @@ export async function withLock<T>(lockPath: string, body: () => Promise<T>, opti
 
 export async function acquireLock(lockPath: string, options: LockOptions = {}): Promise<() => Promise<void>> {
   const waitMs = options.waitMs ?? 3000;
-  const staleMs = options.staleMs ?? DEFAULT_STALE_MS;
   const pollMs = options.pollMs ?? 15;
-  const token = `${Deno.pid}-${randomToken(16)}`;
-  const deadline = Date.now() + waitMs;
+  // the monotonic clock: a step of the wall clock neither ends a wait early nor stretches it
+  const deadline = performance.now() + waitMs;
   const startedAt = releases;
   // a lock folder, or a folder above it, planted as a link would put our lock files (and the folders made for them)
   // where it points
   if (options.under !== undefined) await refuseLinksBetween(options.under, dirname(lockPath));
+  await prepareFolder(dirname(lockPath), options);
+  // the file at the name, open: kept while waiting, so each poll is one try of its lock
+  let file: Deno.FsFile | null = null;
   try {
-    await Deno.mkdir(dirname(lockPath), {
+    for (;;) {
+      if (releases !== startedAt) {
+        throw new LockReleasedError(`Not taking lock "${lockPath}": the process is giving up`);
+      }
+      // nothing usable at the name (gone meanwhile, or something that is no lock file was removed): try again at once
+      file ??= await openLockFile(lockPath);
+      if (file === null) continue;
+      if (await file.tryLock(true)) {
+        const [mine, there] = await Promise.all([file.stat(), lstatOrNull(lockPath)]);
+        if (mine.ino !== null && there !== null && sameFile(there, { dev: mine.dev, ino: mine.ino })) {
+          const held: Held = { path: lockPath, file, dev: mine.dev, ino: mine.ino, done: false, removing: false };
+          file = null;
+          if (releases !== startedAt) {
+            await releaseHeld(held);
+            throw new LockReleasedError(`Gave up lock "${lockPath}": the process is giving up`);
+          }
+          HELD.add(held);
+          return () => releaseHeld(held);
+        }
+        // the file we locked was removed by the holder before us, or replaced: start again with the one there now
+        closeQuietly(file);
+        file = null;
+        continue;
+      }
+      if (performance.now() >= deadline) {
+        throw new LockTimeoutError(`Cannot take lock "${lockPath}": held by another process`);
+      }
+      await sleep(pollMs);
+    }
+  } finally {
+    if (file !== null) closeQuietly(file);
+  }
+}
+
+/**
+ * While the lock is still held, removes the name if it still leads to our file (only its holder removes a lock
+ * file, so nothing can put another there in between), then closes the file, which lets the lock go. Never throws.
+ */
+async function releaseHeld(held: Held): Promise<void> {
+  if (held.done) return;
+  try {
+    const there = await lstatOrNull(held.path);
+    // released meanwhile by releaseHeldLocks (the process gives up), which removed the file itself
+    if (held.done) return;
+    if (there !== null && sameFile(there, held)) {
+      held.removing = true;
+      await Deno.remove(held.path);
+    }
+  } catch {
+    // gone already, or not ours to remove: the lock still goes with the close
+  } finally {
+    if (!held.done) {
+      held.done = true;
+      HELD.delete(held);
+      closeQuietly(held.file);
+    }
+  }
+}
+
+/**
+ * The lock file at `lockPath`, open (not yet locked): made exclusively when nothing is at the name; else looked at
+ * first (lstat) and opened only when it can be a lock file of ours, a regular file, which the open handle's own
+ * stat confirms. A link, a FIFO, a socket, a device node or an empty folder at the name is removed (removing them
+ * loses nothing) and null returned, as when the file vanished between the looks: the caller tries again at once.
+ * Anything else that can be no lock file of ours (a folder with files in it, a file longer than any lock file) is
+ * never opened or removed: LockBlockedError names it.
+ */
+async function openLockFile(lockPath: string): Promise<Deno.FsFile | null> {
+  try {
+    // O_CREAT|O_EXCL: never follows a link, never reuses a file someone else made
+    return await Deno.open(lockPath, { write: true, createNew: true, mode: 0o600 });
+  } catch (e) {
+    if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
+  }
+  const entry = await lstatOrNull(lockPath);
+  if (entry === null) return null; // vanished: the next attempt decides
+  if (!isLockFile(entry)) {
+    // not a lock file at all: no process holds it, and waiting would cost every call the whole wait, forever. It is
+    // not ours either, so only what removing loses nothing of is removed: a link (never followed), a FIFO, a socket,
+    // a device node, an empty folder (a plain remove, which fails on a folder with files in it)
+    if (!entry.isFile) {
+      try {
+        await Deno.remove(lockPath);
+        return null;
+      } catch (e) {
+        if (e instanceof Deno.errors.NotFound) return null;
+      }
+    }
+    throw new LockBlockedError(
+      `cannot take the lock "${lockPath}": ${blockerKind(entry)} is at its name, not a lock file; it was left as ` +
+        "it is: move it away or remove it",
+    );
+  }
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(lockPath, { read: true });
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return null; // removed by its holder between the look and the open
+    throw e;
+  }
+  // something else swapped in between the look and the open (the open followed a link to a device): not locked; the
+  // next look sees what is at the name now
+  if (!(await file.stat()).isFile) {
+    closeQuietly(file);
+    return null;
+  }
+  return file;
+}
+
+/** Whether `entry` (an lstat of the lock's name) is the file `held` (the same inode on the same device). */
+function sameFile(entry: Deno.FileInfo, held: { dev: number; ino: number }): boolean {
+  return entry.isFile && entry.ino === held.ino && entry.dev === held.dev;
+}
+
+function closeQuietly(file: Deno.FsFile): void {
+  try {
+    file.close();
+  } catch {
+    // closed already
+  }
+}
+
+/**
+ * Makes the lock's folder when it is missing, and refuses it when it is a link (unless `folderMayBeLink`). One look
+ * when the folder is there, as it is on every call but a home's first.
+ */
+async function prepareFolder(dir: string, options: LockOptions): Promise<void> {
+  const named = `the lock folder "${dir}"`;
+  let info: Deno.FileInfo | null;
+  try {
+    info = await lstatOrNull(dir);
+  } catch (e) {
+    // a scope that grants the lock file but not its folder (the lock beside a settings file): the folder exists, and
+    // the scope itself keeps the lock to its path
+    if (e instanceof Deno.errors.NotCapable) return;
+    throw e;
+  }
+  if (info === null || !(info.isDirectory || info.isSymlink)) {
+    // missing, or something else at its name, which the mkdir reports
+    await Deno.mkdir(dir, {
       recursive: true,
       ...(options.folderMode === undefined ? {} : { mode: options.folderMode }),
     });
-  } catch (e) {
-    // a scope that grants the lock file but not its folder (the lock beside a settings file): the folder exists
-    if (!(e instanceof Deno.errors.NotCapable)) throw e;
+    if (!options.folderMayBeLink) await refuseLinkedFolder(dir, named, "not used");
+    return;
   }
-  if (!options.folderMayBeLink) {
-    await refuseLinkedFolder(dirname(lockPath), `the lock folder "${dirname(lockPath)}"`, "not used");
-  }
-  for (;;) {
-    if (releases !== startedAt) throw new LockReleasedError(`Not taking lock "${lockPath}": the process is giving up`);
-    try {
-      const file = await Deno.open(lockPath, { write: true, createNew: true, mode: 0o600 });
-      try {
-        await (options.writeToken ?? writeAll)(file, new TextEncoder().encode(token));
-      } catch (e) {
-        // made just now, exclusively, so ours: an empty lock left behind (a full disk) would hold every later
-        // taker off until it went stale
-        file.close();
-        await Deno.remove(lockPath).catch(() => {});
-        throw e;
-      }
-      file.close();
-      if (releases !== startedAt) {
-        await Deno.remove(lockPath).catch(() => {});
-        throw new LockReleasedError(`Gave up lock "${lockPath}": the process is giving up`);
-      }
-      HELD.set(lockPath, token);
-      return async () => {
-        try {
-          if ((await readLockText(lockPath)) === token) await Deno.remove(lockPath);
-        } catch {
-          // already gone (taken over as stale): nothing to release
-        } finally {
-          // held until it is gone: a process that exits while this release is under way (a hook whose body ran on
-          // after it failed open) still removes the lock on its way out (releaseHeldLocks)
-          if (HELD.get(lockPath) === token) HELD.delete(lockPath);
-        }
-      };
-    } catch (e) {
-      if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
-    }
-    // a stale lock, or an empty folder, is removed: try again at once; anything else that is no lock file of ours
-    // is refused (LockBlockedError)
-    if (await removeIfStale(lockPath, staleMs)) continue;
-    if (Date.now() >= deadline) throw new LockTimeoutError(`Cannot take lock "${lockPath}": held by another process`);
-    await sleep(pollMs);
-  }
+  if (info.isSymlink && !options.folderMayBeLink) throw new UnsafeFileError(`${named} is a link; not used`);
 }
 
 /** Throws UnsafeFileError when a folder below `root` on the way to `dir` (`dir` included) is a link. */
@@ -176,83 +282,19 @@ async function refuseLinksBetween(root: string, dir: string): Promise<void> {
   }
 }
 
-/** The most a lock file of ours holds (a pid, a dash and a 16-character token); a longer file is no lock of ours. */
+/**
+ * The most a lock file holds: ours are empty, and an earlier version's held a short token (a pid and 16 characters).
+ * A longer file is no lock file, and is never opened.
+ */
 const MAX_LOCK_BYTES = 256;
 
-/** Whether what a look found at a lock's name can be a lock file of ours: a regular file no longer than a token. */
+/** Whether what a look found at a lock's name can be a lock file: a regular file no longer than MAX_LOCK_BYTES. */
 function isLockFile(entry: Deno.FileInfo): boolean {
   return entry.isFile && entry.size <= MAX_LOCK_BYTES;
-}
-
-/**
- * Removes a lock older than `staleMs` (or ahead of the clock by more than that), but only if it still holds the token read before the age check: a waiter
- * that lost the race must not delete the lock another waiter just took over. An empty folder at the lock's name is
- * removed too, and so are a link, a FIFO, a socket and a device node (removing them loses nothing); anything else that cannot be a lock file of
- * ours (a folder with files in it, a file longer than any token) is never removed: LockBlockedError names it.
- */
-async function removeIfStale(lockPath: string, staleMs: number): Promise<boolean> {
-  let entry: Deno.FileInfo;
-  try {
-    entry = await Deno.lstat(lockPath);
-  } catch {
-    return false; // vanished: the next attempt decides
-  }
-  if (!isLockFile(entry)) {
-    // not a lock file at all: no process holds it, and waiting would cost every call the whole wait, forever. It is
-    // not ours either, so only what removing loses nothing of is removed: a link (never followed), a FIFO, a socket,
-    // a device node, an empty folder (a plain remove, which fails on a folder with files in it)
-    if (!entry.isFile) {
-      try {
-        await Deno.remove(lockPath);
-        return true;
-      } catch (e) {
-        if (e instanceof Deno.errors.NotFound) return true;
-      }
-    }
-    throw new LockBlockedError(
-      `cannot take the lock "${lockPath}": ${blockerKind(entry)} is at its name, not a lock file; it was left as ` +
-        "it is: move it away or remove it",
-    );
-  }
-  try {
-    const token = await Deno.readTextFile(lockPath); // looked at just above: a regular file no longer than a token
-    const info = await Deno.stat(lockPath);
-    const age = Date.now() - (info.mtime?.getTime() ?? Date.now());
-    // ahead of the clock by more than the slack: made before the clock stepped back, as stale as an old one
-    if (age <= staleMs && age >= -Math.max(FUTURE_SLACK_MS, staleMs)) return false;
-    if ((await readLockText(lockPath)) !== token) return false;
-    await Deno.remove(lockPath);
-    return true;
-  } catch {
-    // vanished between checks, or unreadable: the next attempt decides
-    return false;
-  }
 }
 
 function blockerKind(entry: Deno.FileInfo): string {
   if (entry.isDirectory) return "a folder with files in it";
   if (entry.isFile) return `a file of ${entry.size} bytes`;
   return specialKind(entry);
-}
-
-/**
- * A lock file's text: read only when it is a regular file of at most MAX_LOCK_BYTES (null otherwise, or when it is
- * gone), so that a FIFO or a file of gigabytes swapped in at a lock's name is never opened or read whole. One look,
- * then one read.
- */
-async function readLockText(path: string): Promise<string | null> {
-  try {
-    return isLockFile(await Deno.lstat(path)) ? await Deno.readTextFile(path) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** readLockText for the exit path, which cannot wait on promises. */
-function readLockTextSync(path: string): string | null {
-  try {
-    return isLockFile(Deno.lstatSync(path)) ? Deno.readTextFileSync(path) : null;
-  } catch {
-    return null;
-  }
 }

@@ -1,9 +1,11 @@
-/** The session lock: what is at the lock path when it is not a lock file. Other lock tests are in reliability/. */
+/**
+ * The lock: held off while another process holds it (a real flock), free at once when its holder is killed, never two
+ * holders at once, and what is at the lock path when it is not a lock file. Other lock tests are in reliability/.
+ */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   acquireLock,
-  FUTURE_SLACK_MS,
   LockBlockedError,
   LockReleasedError,
   LockTimeoutError,
@@ -11,6 +13,7 @@ import {
   withLock,
 } from "./lock.ts";
 import { UnsafeFileError } from "./safe_file.ts";
+import { holdLock, holdLockInChild } from "../testing/held_lock.ts";
 
 async function touch(path: string): Promise<string> {
   await Deno.writeTextFile(path, "");
@@ -65,16 +68,69 @@ Deno.test("acquireLock(): an empty folder, a link or a FIFO at the lock path is 
   }
 });
 
-Deno.test("acquireLock(): when writing the token fails (a full disk), the lock file just made is removed", async () => {
+Deno.test("acquireLock(): a held lock holds a taker off whatever its file's time; a lock file its killed holder left is taken at once", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    // held (a live flock) by a lock file whose time says nothing: a minute old (the age that once made a lock
+    // stale), or an hour ahead of the clock (a clock that stepped back), as a clock step makes a live lock look
+    for (const [name, mtime] of [["old", -60_000], ["ahead", 3_600_000], ["now", 0]] as const) {
+      const lockPath = join(dir, `${name}.lock`);
+      const held = await holdLock(lockPath, { text: "4242-0123456789abcdef", mtime: new Date(Date.now() + mtime) });
+      let ran = false;
+      await assert.rejects(
+        withLock(lockPath, () => Promise.resolve(ran = true), { waitMs: 0 }),
+        (e) => e instanceof LockTimeoutError && e.message === `Cannot take lock "${lockPath}": held by another process`,
+      );
+      assert.equal(ran, false, `${name}: the body never ran`);
+      assert.equal(await Deno.readTextFile(lockPath), "4242-0123456789abcdef", `${name}: left to its holder`);
+      // let go: the next taker gets it at once, and removes the file when it is done
+      held.release();
+      assert.equal(await withLock(lockPath, () => Promise.resolve("mine"), { waitMs: 0 }), "mine");
+      await assert.rejects(Deno.lstat(lockPath), Deno.errors.NotFound, `${name}: no lock file left`);
+    }
+    // a holder killed while it holds the lock (SIGKILL: no release ran) leaves its file, but no lock
+    const lockPath = join(dir, "killed.lock");
+    const child = await holdLockInChild(lockPath);
+    await assert.rejects(acquireLock(lockPath, { waitMs: 0 }), LockTimeoutError, "held while the child lives");
+    await child.kill();
+    assert.ok((await Deno.lstat(lockPath)).isFile, "its file is still there");
+    const release = await acquireLock(lockPath, { waitMs: 0 });
+    await release();
+    await assert.rejects(Deno.lstat(lockPath), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("acquireLock(): many takers at once, a lock file left behind among them: one holder at a time, and the name leads to the holder's file", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const lockPath = join(dir, "s.lock");
-    const full = () => Promise.reject(new Error("No space left on device (os error 28)"));
-    await assert.rejects(acquireLock(lockPath, { waitMs: 0, writeToken: full }), /No space left on device/);
-    await assert.rejects(Deno.lstat(lockPath), Deno.errors.NotFound, "no empty lock left behind");
-    // the next taker gets it at once, without waiting for a stale lock
-    const release = await acquireLock(lockPath, { waitMs: 0 });
-    await release();
+    // a killed holder's file, a minute old: free, and never removed under a taker that holds it
+    await Deno.writeTextFile(lockPath, "4242-0123456789abcdef");
+    const old = new Date(Date.now() - 60_000);
+    await Deno.utime(lockPath, old, old);
+    let inside = 0;
+    let most = 0;
+    let count = 0;
+    const one = async () => {
+      const release = await acquireLock(lockPath, { waitMs: 60_000, pollMs: 1 });
+      try {
+        inside++;
+        most = Math.max(most, inside);
+        // another taker's turn to look, open and try the file while this one holds it
+        for (let i = 0; i < 3; i++) await new Promise((r) => setTimeout(r, 0));
+        assert.ok((await Deno.lstat(lockPath)).isFile, "the holder's file is at the name");
+        count++;
+        inside--;
+      } finally {
+        await release();
+      }
+    };
+    await Promise.all(Array.from({ length: 24 }, one));
+    assert.equal(most, 1, "never two holders at once");
+    assert.equal(count, 24);
+    await assert.rejects(Deno.lstat(lockPath), Deno.errors.NotFound, "the last holder removed it");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -147,29 +203,6 @@ Deno.test("acquireLock(): a held lock swapped for a FIFO or a huge file is relea
       releaseHeldLocks(); // the exit path, synchronous
       await held();
     }
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
-
-Deno.test("acquireLock(): a lock whose time is ahead of the clock (the clock stepped back) is stale; one within the slack is not", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    // a killed hook's lock, made an hour before the wall clock stepped back: taken over on the first look
-    const ahead = join(dir, "ahead.lock");
-    await Deno.writeTextFile(ahead, "12345-abcdefabcdefabcd");
-    const hour = new Date(Date.now() + 3600_000);
-    await Deno.utime(ahead, hour, hour);
-    const release = await acquireLock(ahead, { waitMs: 0 });
-    assert.notEqual(await Deno.readTextFile(ahead), "12345-abcdefabcdefabcd", "ours now");
-    await release();
-    // a lock a few seconds ahead (a file server's clock ahead of ours): held, as a fresh one is
-    const near = join(dir, "near.lock");
-    await Deno.writeTextFile(near, "12345-abcdefabcdefabcd");
-    const soon = new Date(Date.now() + FUTURE_SLACK_MS * 5);
-    await Deno.utime(near, soon, soon);
-    await assert.rejects(acquireLock(near, { waitMs: 0 }), LockTimeoutError);
-    assert.equal(await Deno.readTextFile(near), "12345-abcdefabcdefabcd", "left to its holder");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

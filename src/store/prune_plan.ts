@@ -1,10 +1,11 @@
 /**
- * Which state files of old sessions to remove: a pure function of a listing of `state/`, the lock files present,
- * the time and the config. The I/O (listing, removing each file under its lock) is in prune_state.ts.
+ * Which state files of old sessions to remove: a pure function of a listing of `state/`, the time and the config.
+ * The I/O (listing, removing each file under its lock, which keeps a file whose lock a hook holds) is in
+ * prune_state.ts.
  *
  * Only our own files are candidates: `<key>.json` (stop, subagent, prompt and loop state alike, each guarded by
- * `locks/<key>.lock`) and the temp files of an atomic write that never finished (`<name>.json.tmp-…`). Folders,
- * symlinks, other names and the marker file are never touched.
+ * `locks/<key>.lock`) and the temp files of an atomic write that never finished (`<name>.json.tmp-…`), once idle for
+ * the configured days. Folders, symlinks, other names and the marker file are never touched.
  */
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
@@ -23,14 +24,10 @@ export interface StateEntry {
 export interface PrunePlanInput {
   /** The entries directly inside `state/`. */
   entries: readonly StateEntry[];
-  /** Lock files present in `locks/`: name → mtime (ms since the epoch). */
-  locks: ReadonlyMap<string, number>;
   /** Milliseconds since the epoch, on the clock the mtimes come from. */
   now: number;
   /** Config stateMaxAgeDays; 0 (or less) prunes nothing. */
   maxAgeDays: number;
-  /** A lock file younger than this is held (lock.ts DEFAULT_STALE_MS); its state file is kept. */
-  lockStaleMs: number;
   /** At most this many candidates, oldest first (the rest wait for the next run). */
   limit: number;
 }
@@ -44,8 +41,6 @@ export interface PruneCandidate {
 
 export interface PrunePlan {
   remove: PruneCandidate[];
-  /** Old files kept because their lock is held right now. */
-  held: string[];
   /** Old files left for the next run because of `limit`. */
   deferred: number;
 }
@@ -80,26 +75,19 @@ export function isOld(mtimeMs: number, now: number, maxAgeDays: number): boolean
 }
 
 export function planPrune(input: PrunePlanInput): PrunePlan {
-  const plan: PrunePlan = { remove: [], held: [], deferred: 0 };
+  const plan: PrunePlan = { remove: [], deferred: 0 };
   if (input.maxAgeDays <= 0) return plan;
   const old: PruneCandidate[] = [];
   for (const entry of input.entries) {
     if (entry.kind !== "file" || entry.name === PRUNE_MARKER || entry.mtimeMs === null) continue;
-    if (!isOld(entry.mtimeMs, input.now, input.maxAgeDays)) continue;
     const named = classifyStateName(entry.name);
     if (named.kind === "foreign") continue;
-    const lock = named.kind === "state" ? named.lock : null;
-    const lockedAt = lock === null ? undefined : input.locks.get(lock);
-    if (lockedAt !== undefined && input.now - lockedAt <= input.lockStaleMs) {
-      plan.held.push(entry.name);
-      continue;
-    }
-    old.push({ name: entry.name, mtimeMs: entry.mtimeMs, lock });
+    if (!isOld(entry.mtimeMs, input.now, input.maxAgeDays)) continue;
+    old.push({ name: entry.name, mtimeMs: entry.mtimeMs, lock: named.kind === "state" ? named.lock : null });
   }
   old.sort((a, b) => a.mtimeMs - b.mtimeMs || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   plan.remove = old.slice(0, Math.max(0, input.limit));
   plan.deferred = old.length - plan.remove.length;
-  plan.held.sort();
   return plan;
 }
 

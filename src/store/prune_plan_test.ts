@@ -5,7 +5,7 @@ const NOW = Date.parse("2026-11-30T12:00:00Z");
 const daysAgo = (d: number) => NOW - d * DAY_MS;
 
 function input(entries: StateEntry[], extra: Partial<PrunePlanInput> = {}): PrunePlanInput {
-  return { entries, locks: new Map(), now: NOW, maxAgeDays: 30, lockStaleMs: 10_000, limit: 500, ...extra };
+  return { entries, now: NOW, maxAgeDays: 30, limit: 500, ...extra };
 }
 
 const file = (name: string, age: number): StateEntry => ({ name, kind: "file", mtimeMs: daysAgo(age) });
@@ -50,16 +50,7 @@ Deno.test("planPrune(): old state of every kind goes, fresh state stays, oldest 
     ["old.json", "old.lock"],
     ["old.loop.json", "old.loop.lock"],
   ]);
-  assert.deepEqual(plan.held, []);
   assert.equal(plan.deferred, 0);
-});
-
-Deno.test("planPrune(): a state file whose lock is held is kept; a stale lock does not keep it", () => {
-  const plan = planPrune(input([file("busy.json", 40), file("dead.json", 40)], {
-    locks: new Map([["busy.lock", NOW - 2_000], ["dead.lock", NOW - 60_000], ["other.lock", NOW]]),
-  }));
-  assert.deepEqual(plan.remove.map((c) => c.name), ["dead.json"]);
-  assert.deepEqual(plan.held, ["busy.json"]);
 });
 
 Deno.test("planPrune(): symlinks, folders, other files, the marker and unknown times are never candidates", () => {
@@ -72,16 +63,12 @@ Deno.test("planPrune(): symlinks, folders, other files, the marker and unknown t
     file("README", 400),
     file("keep.txt", 400),
   ]));
-  assert.deepEqual(plan, { remove: [], held: [], deferred: 0 });
+  assert.deepEqual(plan, { remove: [], deferred: 0 });
 });
 
 Deno.test("planPrune(): 0 days (or less) switches pruning off", () => {
   for (const maxAgeDays of [0, -1]) {
-    assert.deepEqual(planPrune(input([file("ancient.json", 4000)], { maxAgeDays })), {
-      remove: [],
-      held: [],
-      deferred: 0,
-    });
+    assert.deepEqual(planPrune(input([file("ancient.json", 4000)], { maxAgeDays })), { remove: [], deferred: 0 });
   }
 });
 

@@ -4,18 +4,19 @@
  * module only lists and removes.
  *
  * - Only `state/` is listed, one level, with lstat: a symlink is never followed, a folder never entered.
- * - Each file is removed under its own lock (`locks/<key>.lock`, waiting at most 40 ms, so that a stale lock can be
- *   taken over), after checking again that it is still an old regular file: a hook that is using the file keeps it.
- * - Bounded: one time limit (`timeLimitMs`) covers listing both folders and removing, and at most `limit` files go
- *   per run; the minimum batch below may overrun it by MIN_BATCH_GRACE_MS and one lock wait at most.
+ * - Each state file is removed under its own lock (`locks/<key>.lock`, tried once: a lock a hook holds keeps its
+ *   file, and one whose holder was killed is free), after checking again that it is still an old regular file.
+ *   A leftover temp file (a writer killed before its rename) has no lock.
+ * - Bounded: one time limit (`timeLimitMs`) covers listing `state/` and removing, and at most `limit` files go per
+ *   run; the minimum batch below may overrun it by MIN_BATCH_GRACE_MS and one removal at most.
  *   A run cut short leaves the rest for the next day's run: a huge backlog costs each day one bounded run, never
  *   every stop. A listing cut short still removes a small batch of what it saw, so every run makes progress.
  * - Never throws: problems are returned in `errors` (for errors.log).
  */
 import { join } from "../path.ts";
 import { writeFileAtomic } from "./atomic.ts";
-import { acquireLock, DEFAULT_STALE_MS, LockTimeoutError } from "./lock.ts";
-import { isOld, planPrune, PRUNE_MARKER, pruneDue, type StateEntry } from "./prune_plan.ts";
+import { acquireLock, LockTimeoutError } from "./lock.ts";
+import { DAY_MS, planPrune, PRUNE_MARKER, pruneDue, type StateEntry } from "./prune_plan.ts";
 
 export interface PruneOptions {
   stateDir: string;
@@ -86,20 +87,10 @@ export async function pruneState(options: PruneOptions): Promise<PruneReport> {
   const clock = options.clock ?? (() => performance.now());
   const deadline = clock() + (options.timeLimitMs ?? 500);
   const listing = await listOrReport(options.stateDir, () => true, deadline, clock, report.errors);
-  // a lock listing cut short only makes fewer files known as held: each removal takes its lock anyway
-  const locks = await listOrReport(options.locksDir, (name) => name.endsWith(".lock"), deadline, clock, report.errors);
-  if (listing === null || locks === null) return report;
+  if (listing === null) return report;
   report.partial = listing.partial;
   const entries = listing.entries;
-  const plan = planPrune({
-    entries,
-    locks: lockTimes(locks),
-    now,
-    maxAgeDays: options.maxAgeDays,
-    lockStaleMs: DEFAULT_STALE_MS,
-    limit: options.limit ?? 500,
-  });
-  report.held.push(...plan.held);
+  const plan = planPrune({ entries, now, maxAgeDays: options.maxAgeDays, limit: options.limit ?? 500 });
   report.deferred = plan.deferred;
   for (const [i, candidate] of plan.remove.entries()) {
     const at = clock();
@@ -110,10 +101,10 @@ export async function pruneState(options: PruneOptions): Promise<PruneReport> {
     const path = join(options.stateDir, candidate.name);
     try {
       const outcome = candidate.lock === null
-        ? await removeIfStillOld(path, now, options.maxAgeDays)
+        ? await removeIfStillOld(path, now, options.maxAgeDays * DAY_MS)
         : await underLockIfFree(
           join(options.locksDir, candidate.lock),
-          () => removeIfStillOld(path, now, options.maxAgeDays),
+          () => removeIfStillOld(path, now, options.maxAgeDays * DAY_MS),
         );
       if (outcome === "removed") report.removed.push(candidate.name);
       else if (outcome === "held") report.held.push(candidate.name);
@@ -134,12 +125,11 @@ const MIN_BATCH_GRACE_MS = 50;
 
 type Outcome = "removed" | "kept" | "held";
 
-/** Runs `body` under the lock when it is free (or stale); "held" when a live hook has it. */
+/** Runs `body` under the lock when it is free (a lock whose holder was killed is); "held" when a live hook has it. */
 async function underLockIfFree(lockPath: string, body: () => Promise<Outcome>): Promise<Outcome> {
   let release: () => Promise<void>;
   try {
-    // a short wait only so that a stale lock, removed on the first try, can be taken on the next
-    release = await acquireLock(lockPath, { waitMs: 40, pollMs: 10, folderMode: 0o700 });
+    release = await acquireLock(lockPath, { waitMs: 0, folderMode: 0o700 });
   } catch (e) {
     if (e instanceof LockTimeoutError) return "held";
     throw e;
@@ -151,8 +141,8 @@ async function underLockIfFree(lockPath: string, body: () => Promise<Outcome>): 
   }
 }
 
-/** Removes `path` if it is still a regular file (not a symlink) older than the limit. */
-async function removeIfStillOld(path: string, now: number, maxAgeDays: number): Promise<Outcome> {
+/** Removes `path` if it is still a regular file (not a symlink) older than `maxAgeMs`. */
+async function removeIfStillOld(path: string, now: number, maxAgeMs: number): Promise<Outcome> {
   let info: Deno.FileInfo;
   try {
     info = await Deno.lstat(path);
@@ -160,7 +150,7 @@ async function removeIfStillOld(path: string, now: number, maxAgeDays: number): 
     if (e instanceof Deno.errors.NotFound) return "kept";
     throw e;
   }
-  if (!info.isFile || info.mtime === null || !isOld(info.mtime.getTime(), now, maxAgeDays)) return "kept";
+  if (!info.isFile || info.mtime === null || now - info.mtime.getTime() <= maxAgeMs) return "kept";
   await Deno.remove(path);
   return "removed";
 }
@@ -216,12 +206,6 @@ async function listOrReport(
     errors.push(`cannot list "${dir}": ${errorText(e)}`);
     return null;
   }
-}
-
-function lockTimes({ entries }: Listing): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const e of entries) if (e.kind === "file" && e.mtimeMs !== null) out.set(e.name, e.mtimeMs);
-  return out;
 }
 
 function failed(error: string): PruneReport {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { acquireLock } from "./lock.ts";
+import { holdLock } from "../testing/held_lock.ts";
 import { DAY_MS, PRUNE_MARKER } from "./prune_plan.ts";
 import { type PruneOptions, pruneState, pruneStateIfDue } from "./prune_state.ts";
 import { agedFile, dirNames } from "../testing/files.ts";
@@ -48,14 +49,16 @@ Deno.test("pruneState(): old state of every hook is removed, fresh state is kept
     assert.deepEqual(names(locks), [], "every lock taken for a removal is released");
   }));
 
-Deno.test("pruneState(): a file whose lock is held is kept; one behind a stale lock is removed", () =>
+Deno.test("pruneState(): a file whose lock is held is kept, whatever its lock file's time; one whose holder was killed is removed", () =>
   withHome(async ({ state, locks, options }) => {
     await aged(join(state, "busy.json"), 45);
     await aged(join(state, "busy.loop.json"), 45);
     await aged(join(state, "dead.json"), 45);
     const release = await acquireLock(join(locks, "busy.lock"));
-    await aged(join(locks, "busy.loop.lock"), 0, "99999-live");
-    await aged(join(locks, "dead.lock"), 1, "12345-killed");
+    // held by another process, its lock file a day old: only the lock itself says it is held
+    const other = await holdLock(join(locks, "busy.loop.lock"), { mtime: new Date(Date.now() - 86_400_000) });
+    // a killed hook's lock file, made just now: nobody holds it
+    await aged(join(locks, "dead.lock"), 0, "12345-killed");
     try {
       const report = await pruneState(options);
       assert.deepEqual(report.removed, ["dead.json"]);
@@ -63,6 +66,7 @@ Deno.test("pruneState(): a file whose lock is held is kept; one behind a stale l
       assert.deepEqual(names(state), ["busy.json", "busy.loop.json"]);
       assert.deepEqual(names(locks), ["busy.lock", "busy.loop.lock"], "the live locks are untouched");
     } finally {
+      other.release();
       await release();
     }
   }));

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { appendRotating, generations, rotatedPath, rotateIfOver, shouldRotate } from "./rotate.ts";
 import { readLines, withDir } from "./rotate_support.ts";
 import { LockBlockedError } from "./lock.ts";
+import { holdLock } from "../testing/held_lock.ts";
 
 Deno.test("shouldRotate() rotates only a non-empty file that the write would take past the cap; 0 never", () => {
   const cases: [size: number, incoming: number, max: number, expected: boolean][] = [
@@ -49,10 +50,10 @@ Deno.test("rotateIfOver() does not rotate while another process holds the rotati
   withDir(async (dir) => {
     const path = join(dir, "log.jsonl");
     await Deno.writeTextFile(path, "a".repeat(200));
-    await Deno.writeTextFile(`${path}.rotate.lock`, "other-process");
+    const other = await holdLock(`${path}.rotate.lock`);
     assert.equal(await rotateIfOver(path, 1, 100), false, "the other process is rotating");
-    await Deno.remove(`${path}.rotate.lock`);
-    assert.equal(await rotateIfOver(path, 1, 100), true);
+    other.release();
+    assert.equal(await rotateIfOver(path, 1, 100), true, "its lock file, left behind, is free");
     assert.equal(await rotateIfOver(path, 1, 100), false, "the new file is empty: nothing to rotate");
     assert.equal(await Deno.readTextFile(rotatedPath(path)), "a".repeat(200));
     assert.equal(await Deno.stat(`${path}.rotate.lock`).catch(() => null), null, "the lock is released");

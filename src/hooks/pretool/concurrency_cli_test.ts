@@ -31,6 +31,12 @@ async function history(home: string, key: string): Promise<{ sig: string; denied
 Deno.test("hook pretool: 6 parallel identical calls → 6 history entries, 2 allowed, 1 warned, exactly 3 denied", async () => {
   const home = await tempHome();
   try {
+    // the session's lock file a killed hook left a minute ago: free, and taken in turn like a missing one
+    const locks = join(home, ".cliffhanger", "locks");
+    await Deno.mkdir(locks, { recursive: true });
+    await Deno.writeTextFile(join(locks, "par.loop.lock"), "4242-0123456789abcdef");
+    const old = new Date(Date.now() - 60_000);
+    await Deno.utime(join(locks, "par.loop.lock"), old, old);
     const runs = await Promise.all(
       Array.from({ length: 6 }, () => runCli(["hook", "pretool"], { home, stdin: payload("npm test") })),
     );
@@ -45,6 +51,7 @@ Deno.test("hook pretool: 6 parallel identical calls → 6 history entries, 2 all
     assert.equal(await readErrors(home), "");
     const leftovers = [...Deno.readDirSync(join(home, ".cliffhanger", "state"))].map((e) => e.name);
     assert.deepEqual(leftovers, ["par.loop.json"], "no temp files left behind");
+    assert.deepEqual([...Deno.readDirSync(locks)], [], "the last holder removed the lock file");
   } finally {
     await Deno.remove(home, { recursive: true });
   }

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type CliRun, readErrors, readLog, runCli, tempHome } from "../../testing/run_cli.ts";
+import { holdLockInChild } from "../../testing/held_lock.ts";
 
 Deno.test("hook stop registered twice: parallel calls for one stop, within the dedupe window, give one answer and one log line", async () => {
   const home = await tempHome();
@@ -88,14 +89,14 @@ Deno.test("hook stop: a corrupt state file is reported in errors.log and reset",
   }
 });
 
-Deno.test("hook stop: a stale lock left by a killed process does not stop the hook", async () => {
+Deno.test("hook stop: the lock of a process killed while it held it does not stop the hook, however new its file", async () => {
   const home = await tempHome();
   try {
     const lock = join(home, ".cliffhanger", "locks", "stale.lock");
     await Deno.mkdir(join(home, ".cliffhanger", "locks"), { recursive: true });
-    await Deno.writeTextFile(lock, "12345-dead");
-    const old = new Date(Date.now() - 60_000);
-    await Deno.utime(lock, old, old);
+    // held by a process that is then killed: its lock file, made just now, stays; the kernel's lock goes with it
+    const holder = await holdLockInChild(lock);
+    await holder.kill();
     const run = await runCli(["hook", "stop"], {
       home,
       stdin: JSON.stringify({

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { agedFile, dirNames } from "../../testing/files.ts";
+import { holdLock } from "../../testing/held_lock.ts";
 import { readErrors, runCli, withTempHome } from "../../testing/run_cli.ts";
 
 const withHome = (body: (home: string) => Promise<void>) => withTempHome(body);
@@ -70,23 +71,27 @@ Deno.test("hook stop (CLI): idle sessions' state is pruned once a day; fresh and
       await aged(join(state, n), 60);
     }
     await aged(join(state, "fresh.json"), 3);
-    await Deno.writeTextFile(join(locks, "busy.lock"), "4242-live"); // a hook of session "busy" is running
+    // a hook of session "busy" is running: it holds its lock (a lock file alone is one a killed hook left)
+    const busy = await holdLock(join(locks, "busy.lock"));
     const stop = { hook_event_name: "Stop", session_id: "now", last_assistant_message: "Done: all tests pass." };
+    try {
+      const off = await runCli(["hook", "stop"], {
+        home,
+        env: { CLIFFHANGER_STATE_MAX_AGE_DAYS: "0" },
+        stdin: JSON.stringify(stop),
+      });
+      assert.equal(off.code, 0, off.stderr);
+      assert.ok(names(state).includes("idle.json"), "0: nothing pruned");
+      assert.ok(!names(state).includes(".pruned"), "0: not even looked at");
 
-    const off = await runCli(["hook", "stop"], {
-      home,
-      env: { CLIFFHANGER_STATE_MAX_AGE_DAYS: "0" },
-      stdin: JSON.stringify(stop),
-    });
-    assert.equal(off.code, 0, off.stderr);
-    assert.ok(names(state).includes("idle.json"), "0: nothing pruned");
-    assert.ok(!names(state).includes(".pruned"), "0: not even looked at");
-
-    const run = await runCli(["hook", "stop"], { home, stdin: JSON.stringify(stop) });
-    assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual(names(state), [".pruned", "busy.json", "fresh.json", "now.json"]);
-    assert.deepEqual(names(locks), ["busy.lock"]);
-    assert.equal(await readErrors(home), "");
+      const run = await runCli(["hook", "stop"], { home, stdin: JSON.stringify(stop) });
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(names(state), [".pruned", "busy.json", "fresh.json", "now.json"]);
+      assert.deepEqual(names(locks), ["busy.lock"]);
+      assert.equal(await readErrors(home), "");
+    } finally {
+      busy.release();
+    }
 
     await aged(join(state, "later.json"), 60);
     await runCli(["hook", "stop"], { home, stdin: JSON.stringify(stop) });

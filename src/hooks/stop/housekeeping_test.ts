@@ -9,6 +9,7 @@ import { DEFAULT_CONFIG } from "../../config.ts";
 import { envFrom } from "../../env.ts";
 import { homePaths } from "../../store/paths.ts";
 import { agedFile, dirNames } from "../../testing/files.ts";
+import { type HeldLock, holdLock } from "../../testing/held_lock.ts";
 import { withTempHome } from "../../testing/run_cli.ts";
 import { STOP_HOOK } from "./hook.ts";
 import { runDefinedHook } from "../runner.ts";
@@ -19,7 +20,7 @@ const STOP = JSON.stringify({
   last_assistant_message: "Done: all tests pass.",
 });
 
-async function seed(home: string): Promise<{ state: string; locks: string }> {
+async function seed(home: string): Promise<{ state: string; locks: string; busy: HeldLock }> {
   const root = join(home, ".cliffhanger");
   const state = join(root, "state");
   const locks = join(root, "locks");
@@ -29,8 +30,8 @@ async function seed(home: string): Promise<{ state: string; locks: string }> {
     await agedFile(join(state, n), 60);
   }
   await agedFile(join(state, "fresh.json"), 3);
-  await Deno.writeTextFile(join(locks, "busy.lock"), `${Deno.pid}-live`); // a hook of session "busy" is running
-  return { state, locks };
+  const busy = await holdLock(join(locks, "busy.lock")); // a hook of session "busy" is running
+  return { state, locks, busy };
 }
 
 function stop(home: string, budgetStartedAt: number) {
@@ -49,9 +50,9 @@ function stop(home: string, budgetStartedAt: number) {
 
 Deno.test("hook stop: with its budget spent, pruning waits and the day is not claimed", () =>
   withTempHome(async (home) => {
-    const { state } = await seed(home);
+    const { state, busy } = await seed(home);
     // the budget started budgetMs ago: nothing is left of it, however fast or slow this machine is
-    const outcome = await stop(home, performance.now() - DEFAULT_CONFIG.budgetMs);
+    const outcome = await stop(home, performance.now() - DEFAULT_CONFIG.budgetMs).finally(busy.release);
     assert.equal(outcome.exitCode, 0);
     assert.equal(outcome.stdout, "", "a finished turn is allowed");
     assert.ok(dirNames(state).includes("idle.json"), "nothing pruned");
@@ -60,8 +61,8 @@ Deno.test("hook stop: with its budget spent, pruning waits and the day is not cl
 
 Deno.test("hook stop: with budget left, idle sessions' state is pruned; fresh and locked state stays", () =>
   withTempHome(async (home) => {
-    const { state, locks } = await seed(home);
-    const outcome = await stop(home, performance.now());
+    const { state, locks, busy } = await seed(home);
+    const outcome = await stop(home, performance.now()).finally(busy.release);
     assert.equal(outcome.exitCode, 0);
     assert.deepEqual(dirNames(state), [".pruned", "busy.json", "fresh.json", "now.json"]);
     assert.deepEqual(dirNames(locks), ["busy.lock"]);
