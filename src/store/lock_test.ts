@@ -150,7 +150,7 @@ Deno.test("acquireLock(): one under way when releaseHeldLocks runs gives the loc
     releaseHeldLocks();
     await assert.rejects(Deno.lstat(lockPath), Deno.errors.NotFound);
     await release();
-    // and a later acquisition takes the lock as ever, at once (no stale lock to wait out)
+    // and a later acquisition takes the lock as ever, at once (nothing left to wait out)
     const again = await acquireLock(lockPath, { waitMs: 0 });
     assert.ok((await Deno.lstat(lockPath)).isFile);
     await again();
