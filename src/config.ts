@@ -171,7 +171,8 @@ export function valueInWords(key: string, issue: unknown): string {
 const letters = (key: string) => key.toLowerCase().replace(/[^a-z]/g, "");
 
 /**
- * The lenient setting an unknown key most likely meant (`obsrve`, `disabled`, `loop_bypass`, `observeMode`), when its
+ * The lenient setting an unknown key most likely meant (`obsrve`, `disabled`, `loop_bypass`, `observeMode`, not
+ * `disableStall`), when its
  * value would have turned it on; null otherwise. A value that only says "off" (`"obsrve": false`) asks for nothing
  * more lenient, and a misspelled `attended` can ask for nothing more lenient than its default.
  */
@@ -181,7 +182,12 @@ export function lenientMeant(key: string, value: unknown): keyof ConfigValues | 
   const byLetters = new Map(LENIENT_KEYS.map((k) => [letters(k), k] as const));
   const near = byLetters.get(typed) ??
     byLetters.get(didYouMean(typed, [...byLetters.keys()]) ?? "") ??
-    [...byLetters].find(([l]) => typed.startsWith(l))?.[1];
+    // "observeMode", "disableAll": the name and a word that says "on"; not "disableStall" (stallDisable) nor another
+    // setting's name that starts with one (loopBypassTools)
+    [...byLetters].find(([l]) =>
+      typed.startsWith(l) && /^(?:mode|all|only|on|enabled?|always)$/.test(typed.slice(l.length))
+    )
+      ?.[1];
   if (near === undefined || near === "attended") return null;
   return value === false || value === null || value === 0 || value === "" ? null : near;
 }

@@ -123,7 +123,16 @@ Deno.test("loadConfig(): an unknown key that misspells a lenient setting and wou
     );
   }
   // asking for "off", a misspelled attended (its default is already the lenient one) and keys near nothing lenient
-  for (const file of ['{ "obsrve": false }', '{ "disabled": null }', '{ "atended": "observe" }', '{ "maxx": 9 }']) {
+  for (
+    const file of [
+      '{ "obsrve": false }',
+      '{ "disabled": null }',
+      '{ "atended": "observe" }',
+      '{ "maxx": 9 }',
+      '{ "disableStall": true }',
+      '{ "loopBypassTools": ["Bash"] }',
+    ]
+  ) {
     const loaded = loadConfig(file, envFrom({}), "/h/config.jsonc");
     assert.deepEqual([loaded.config.observe, loaded.observeBecause], [false, null], file);
   }

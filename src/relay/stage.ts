@@ -203,8 +203,8 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
         const reportTurn = await nextReportTurn(io, paths, errors);
         const claim = await claimUnlessLocked(io, paths, { turn, session: input.payload.session_id, now: input.now });
         if (typeof claim === "string") {
-          // state.json's lock is held past its wait: a stop killed while it held it (its lock is taken over once
-          // stale), or another stop recording its turn. The turn stays new: wait, and claim it at a later poll
+          // state.json's lock is held past its wait by a live process (another stop recording its turn, a slow disk;
+          // a killed holder's kernel lock ended with it). The turn stays new: wait, and claim it at a later poll
           const line = `relay: ${claim}; turn ${turn} is claimed at a later poll`;
           if (!errors.includes(line)) errors.push(line);
         } else if (!claim.ok) {

@@ -98,8 +98,8 @@ export interface MergeOptions<T> {
 export type MergeResult<T> = { ok: true; before: T; after: T; written: boolean } | { ok: false; problem: string };
 
 /**
- * The longest a state file's write waits for its lock. Past it the write throws: a stop's claim then allows the stop,
- * its consumed mark leaves the turn to come again.
+ * The longest a state file's write waits for its lock. Past it the write throws: a stop's claim then waits for its next
+ * poll (stage.ts), its consumed mark leaves the turn to come again.
  */
 export const STATE_LOCK_WAIT_MS = 5000;
 

@@ -4,6 +4,7 @@
  * for that home. What it runs and the scopes it grants are read back from its text, for doctor (is the home still in
  * them, do the deno, the program and its config still exist) and `relay on` (will the hook see the folder).
  */
+import { ON_WORDS } from "../env.ts";
 import { escapeControls, MAX_BYTES as MAX_ERRORS_LOG_BYTES } from "../store/errors_log.ts";
 import { readRegularText } from "../store/safe_file.ts";
 import { type HandlerLike, handlerProgram } from "./handler_words.ts";
@@ -68,12 +69,17 @@ export function launcherText(words: readonly string[], place: LauncherPlace): st
  * errors.log as the program would write it (`<time> hook stop: …; allowed`, doctor's `errors` check counts it). Any
  * other command exits 1 with the line.
  */
+/** The words isOn (src/env.ts) takes as on, as a shell case pattern. */
+const ON_CASE = ON_WORDS.join(" | ");
+
 const GONE_FUNCTION = `gone() {
   if [ "$2" = hook ]; then
     case "$3" in stop | prompt | pretool) where="hook $3" ;; *) where=hook ;; esac
     log="$CLIFFHANGER_HOME/errors.log"
-    if [ ! -L "$log" ] && { [ ! -e "$log" ] || { [ -f "$log" ] && [ "$(wc -c <"$log")" -lt ${MAX_ERRORS_LOG_BYTES} ]; }; }; then
-      { printf '%s %s: %s; allowed\\n' "$(date -u +%Y-%m-%dT%H:%M:%S.000Z)" "$where" "$1" >>"$log"; } 2>/dev/null
+    # CLIFFHANGER_DISABLE on: log nothing; the file is made 0600 whatever the umask, as the program makes it
+    case "$(printf '%s' "$CLIFFHANGER_DISABLE" | tr '[:upper:]' '[:lower:]' | tr -d ' ')" in ${ON_CASE}) log= ;; esac
+    if [ -n "$log" ] && [ ! -L "$log" ] && { [ ! -e "$log" ] || { [ -f "$log" ] && [ "$(wc -c <"$log")" -lt ${MAX_ERRORS_LOG_BYTES} ]; }; }; then
+      ( umask 077; printf '%s %s: %s; allowed\\n' "$(date -u +%Y-%m-%dT%H:%M:%S.000Z)" "$where" "$1" >>"$log" ) 2>/dev/null
     fi
     printf 'cliffhanger-bin: %s (the hook allows and exits 0)\\n' "$1" >&2
     exit 0

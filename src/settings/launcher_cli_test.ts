@@ -18,10 +18,10 @@ async function launcherIn(dir: string, words: string[]): Promise<{ path: string;
   const path = join(home, "bin", "cliffhanger-bin");
   await Deno.mkdir(join(home, "bin"), { recursive: true });
   await Deno.writeTextFile(path, launcherText(words, { home, path }), { mode: 0o755 });
-  const run: Runner = async (args, stdin = "") => {
+  const run: Runner = async (args, stdin = "", env = {}) => {
     const child = new Deno.Command(path, {
       args,
-      env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
+      env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", ...env },
       clearEnv: true,
       stdin: "piped",
       stdout: "piped",
@@ -39,7 +39,7 @@ async function launcherIn(dir: string, words: string[]): Promise<{ path: string;
   return { path, home, run };
 }
 
-type Runner = (args: string[], stdin?: string) => Promise<Run>;
+type Runner = (args: string[], stdin?: string, env?: Record<string, string>) => Promise<Run>;
 
 const STOP = JSON.stringify({ hook_event_name: "Stop", session_id: "moved", last_assistant_message: "Want more?" });
 
@@ -66,6 +66,7 @@ Deno.test("a launcher whose bundle moved: a hook allows with one line (and one i
       new RegExp(`^\\S+ hook stop: the launcher ${path} runs ${gone}, which does not exist.*; allowed\n$`),
     );
     assert.ok(Number.isFinite(Date.parse(log.slice(0, 24))), `doctor reads the time as errors.log's: ${log}`);
+    assert.equal((await Deno.stat(join(home, "errors.log"))).mode! & 0o777, 0o600, "0600 whatever the umask");
 
     for (const args of [["doctor"], ["--version"], ["relay", "send", "x"]]) {
       const command = await run(args);
@@ -74,6 +75,23 @@ Deno.test("a launcher whose bundle moved: a hook allows with one line (and one i
       assert.match(command.stderr, /^cliffhanger-bin: the launcher .* runs .*main\.js, which does not exist[^\n]*\n$/);
     }
     assert.equal(await Deno.readTextFile(join(home, "errors.log")), log, "only a hook writes errors.log");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a launcher whose bundle moved logs nothing with CLIFFHANGER_DISABLE on, and still allows", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cliffhanger-launcher-" });
+  try {
+    const gone = join(dir, "b2", "main.js");
+    const { home, run } = await launcherIn(dir, [Deno.execPath(), "run", "--quiet", "--no-config", gone]);
+    for (const value of ["1", "TRUE", " yes ", "on"]) {
+      const hook = await run(["hook", "stop"], STOP, { CLIFFHANGER_DISABLE: value });
+      assert.deepEqual([hook.code, hook.stdout], [0, ""], value);
+    }
+    assert.equal(await Deno.stat(join(home, "errors.log")).catch(() => null), null, "nothing logged");
+    await run(["hook", "stop"], STOP, { CLIFFHANGER_DISABLE: "0" });
+    assert.ok(await Deno.stat(join(home, "errors.log")), "off: the line is written");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -118,6 +118,8 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
   await prepareFolder(dirname(lockPath), options);
   // the file at the name, open: kept while waiting, so each poll is one try of its lock
   let file: Deno.FsFile | null = null;
+  // tries started again at once, with no wait (the name was emptied or its file replaced)
+  let again = 0;
   try {
     for (;;) {
       if (releases !== startedAt) {
@@ -125,7 +127,14 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
       }
       // nothing usable at the name (gone meanwhile, or something that is no lock file was removed): try again at once
       file ??= await openLockFile(lockPath);
-      if (file === null) continue;
+      if (file === null) {
+        // a name re-planted again and again (a link, a FIFO) must not spin past the wait (one retry always: what was
+        // there was just removed)
+        if (++again > 1 && performance.now() >= deadline) {
+          throw new LockTimeoutError(`Cannot take lock "${lockPath}": its name keeps changing`);
+        }
+        continue;
+      }
       if (await file.tryLock(true)) {
         // the handle's own stat, sync: it looks up no path, and an async op here cost a sixth more instructions per
         // take and release (docs/performance.md, "File work per call")
@@ -144,6 +153,9 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
         // the file we locked was removed by the holder before us, or replaced: start again with the one there now
         closeQuietly(file);
         file = null;
+        if (++again > 1 && performance.now() >= deadline) {
+          throw new LockTimeoutError(`Cannot take lock "${lockPath}": its file keeps being replaced`);
+        }
         continue;
       }
       if (performance.now() >= deadline) {
@@ -217,14 +229,23 @@ async function openLockFile(lockPath: string): Promise<Deno.FsFile | null> {
   }
   let file: Deno.FsFile;
   try {
-    file = await Deno.open(lockPath, { read: true });
+    // open for writing (never created or truncated here): on NFS, and SMB since Linux 5.5, flock is a byte-range
+    // lock, and an exclusive one needs a file open for writing (a read-only one fails with EBADF)
+    file = await Deno.open(lockPath, { read: true, write: true });
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return null; // removed by its holder between the look and the open
     throw e;
   }
   // something else swapped in between the look and the open (the open followed a link to a device): not locked; the
   // next look sees what is at the name now
-  if (!(await file.stat()).isFile) {
+  let info: Deno.FileInfo;
+  try {
+    info = await file.stat();
+  } catch (e) {
+    closeQuietly(file);
+    throw e;
+  }
+  if (!info.isFile) {
     closeQuietly(file);
     return null;
   }
