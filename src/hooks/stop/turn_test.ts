@@ -32,18 +32,20 @@ Deno.test("enterTurn() without prompt_id starts a turn on stop_hook_active false
   assert.equal(enterTurn(freshState(), stop({ stop_hook_active: true })).turn.key, "s:1");
 });
 
+/** The block a remembered stop gave, for the duplicate-call tests. */
+const BLOCK = {
+  action: "block" as const,
+  rule: "offers-to-continue",
+  reason: "r",
+  open: [],
+  match: "Want me to",
+  source: null,
+};
+
 Deno.test("findDuplicate() matches a parallel call for the same stop but not a later stop", () => {
   const payload = stop({ prompt_id: "p1" });
   const fp = stopFingerprint(payload);
-  const decision = {
-    action: "block" as const,
-    rule: "offers-to-continue",
-    reason: "r",
-    open: [],
-    match: "Want me to",
-    source: null,
-  };
-  const state = remember(freshState(), { fp, startedAt: 1000, finishedAt: 1200, decision, observe: false });
+  const state = remember(freshState(), { fp, startedAt: 1000, finishedAt: 1200, decision: BLOCK, observe: false });
   const find = (startedAt: number, windowMs: number, otherFp = fp) =>
     findDuplicate(state, { fp: otherFp, startedAt, windowMs, maxRunMs: 10_000 });
   assert.equal(find(1100, 0)?.decision.rule, "offers-to-continue");
@@ -56,16 +58,14 @@ Deno.test("findDuplicate() matches a parallel call for the same stop but not a l
 
 Deno.test("findDuplicate() on a wall clock that steps: a copy starts alongside the first, not an hour before it", () => {
   const fp = stopFingerprint(stop({ stop_hook_active: true }));
-  const decision = {
-    action: "block" as const,
-    rule: "offers-to-continue",
-    reason: "r",
-    open: [],
-    match: "Want me to",
-    source: null,
-  };
   const start = Date.UTC(2026, 11, 1, 12);
-  const state = remember(freshState(), { fp, startedAt: start, finishedAt: start + 200, decision, observe: false });
+  const state = remember(freshState(), {
+    fp,
+    startedAt: start,
+    finishedAt: start + 200,
+    decision: BLOCK,
+    observe: false,
+  });
   const find = (startedAt: number, s = state) => findDuplicate(s, { fp, startedAt, windowMs: 0, maxRunMs: 10_000 });
   // a copy whose process started first but took the session lock second
   assert.equal(find(start - 2_000)?.decision.rule, "offers-to-continue");
@@ -79,7 +79,7 @@ Deno.test("findDuplicate() on a wall clock that steps: a copy starts alongside t
     fp,
     startedAt: start,
     finishedAt: start + 3_600_000,
-    decision,
+    decision: BLOCK,
     observe: false,
   });
   assert.equal(find(start + 100, stepped)?.decision.rule, "offers-to-continue");
@@ -91,7 +91,7 @@ Deno.test("findDuplicate() on a wall clock that steps: a copy starts alongside t
     fp,
     startedAt: start,
     finishedAt: start - 3_600_000,
-    decision,
+    decision: BLOCK,
     observe: false,
   });
   assert.equal(find(start, backwards), null);
