@@ -83,7 +83,9 @@ export function answeredAtOnce(question: string, next: string): boolean {
   // "Was passiert, wenn der Worker abstürzt? Das Event bleibt …": what happens to a thing, told at once
   if ((WHAT_IF.test(question) || WHAT_IF_EN.test(question)) && !QUESTION.test(next)) return true;
   // the agent's own question ("Should we keep v1? No — …") is closed by a plain yes or no only
-  return AGENT.test(question) ? YES_NO.test(next) : YES_NO.test(next) || ANSWER.test(next) || HEDGED.test(next);
+  return AGENT.test(question)
+    ? YES_NO.test(next)
+    : YES_NO.test(next) || ANSWER.test(next) || HEDGED.test(next) || GRANTED_BUT.test(next);
 }
 
 /**
@@ -147,11 +149,11 @@ const YES_NO =
 const ANSWER =
   /^(?:(?:not|nie|nicht|pas|no|não|non|niet|nej|ikke|inte)\s+(?:here|really|in\s+this\s+case|much|tutaj|tu|hier|ici|aquí|aqui|qui|her|här)\s*[,;:.!—–-]|(?:none|nothing)(?:\s+(?:on\s+my\s+(?:end|side)|left|remains))?\s*[,;:.!—–-]|(?:nada|nichts|rien|niente|nulla|niets|nic|ничего|нічого|ingenting|inget|intet|nimic|τίποτα|semmi|tidak\s+ada|aucun(?:e|s|es)?|ning[uú]n[oa]?|nenhum(?:a)?|nessun[oa]?|kein(?:e[rns]?)?|geen|никаких|никакой|никакого|никакие|kh[ôo]ng\s+c[óo]n\s+g[ìi]|कुछ\s+नहीं|لا\s+شيء|כלום|שום\s+דבר)\s*[,;:.!—–،-]|(?:for\s+)?(?:most|some|all|many)\s+(?:[\w-]+\s+){0,2}?(?:yes|no)\s*[,;:.!—–-]|(?:short|quick)\s+answer\b|in\s+short\s*[,:]|answer\s*:|(?:I|we)\s+(?:checked|verified|confirmed|tested|measured|searched)\b[^.?!:]{0,80}:|(?:checked|verified|confirmed|tested)\s*:|(?:it|they|that)\s+(?:doesn['’]t|does\s+not|didn['’]t|did\s+not|isn['’]t|is\s+not|wasn['’]t|was\s+not|don['’]t|do\s+not|aren['’]t|are\s+not)\b|(?:it|they)\s+(?:stays?|remains?)\b|(?:it|they)\s+(?:is|are|was|were|does|do|did)\b\s*(?:[:;,—–]|\s(?:still|now|already|only|not))|only\b)/i;
 /**
- * A hedged answer: "Arguably, but …", "In theory, yes" (not "Probably" or "Maybe": "Compiles? Probably — tsc wasn't run"), "You could, but you'd get rounding drift", "With a
- * hash set keyed on (user_id, ts), yes, but …". Not for the agent's own question ("Should I add it? Maybe, …" stays).
+ * A hedged answer: "Arguably, but …", "In theory, yes" (not "Probably" or "Maybe": "Compiles? Probably — tsc wasn't
+ * run"). With GRANTED_BUT below, it closes a question about a thing; not the agent's own question ("Should I add it?
+ * Maybe, …" stays).
  */
-const HEDGED =
-  /^(?:(?:arguably|in\s+theory|in\s+principle|technically)\s*[,;:.!—–-]|(?:you|it|we|they|one)\s+(?:could|can|would|might)(?:\s+\w+)?\s*,\s*but\b|[^.?!,:;]{1,80},\s*(?:yes|no)\s*,\s*but\b)/i;
+const HEDGED = /^(?:arguably|in\s+theory|in\s+principle|technically)\s*[,;:.!—–-]/i;
 /** The hedged answers that grant the user's "could you …?" with a but: "You could, but …", "…, yes, but …". */
 const GRANTED_BUT =
   /^(?:(?:you|it|we|they|one)\s+(?:could|can|would|might)(?:\s+\w+)?\s*,\s*but\b|[^.?!,:;]{1,80},\s*(?:yes|no)\s*,\s*but\b)/i;
