@@ -14,6 +14,7 @@ import { unknownSubcommand } from "./help.ts";
 import type { CliContext, Command } from "./context.ts";
 import { CommandError, UsageError } from "../errors.ts";
 import { writeFileAtomic } from "../store/atomic.ts";
+import { removeLeftoverTemps } from "../store/leftover_temps.ts";
 import { withLock } from "../store/lock.ts";
 import { appendLogMd, logMdLine, MAX_LOG_MD_TAIL_BYTES, tailLogMd } from "../relay/log_md.ts";
 import { linkedFolderText, linkedRelayFolder, type RelayFolderSource } from "../relay/folder.ts";
@@ -442,6 +443,9 @@ async function send(
     if (!pending) await clearConsumed(paths, before.hookConsumed);
     const recorded = await recordManager(paths.managerState, paths.managerStateLock, { sentTurn: turn }, ctx.now());
     if (!recorded.ok) ctx.err(`cliffhanger-bin: relay send: warning: ${recorded.problem}\n`);
+    // a writer killed before its rename left its temp file: in the queue (a send) or the relay folder (a send, a stop)
+    if (pending) await sweepLeftovers(queueDir(paths));
+    await sweepLeftovers(paths.dir);
     return { before, turn, queued: pending };
   }, { waitMs: 5000 });
   await note(ctx, paths, `turn ${turn} ${queued ? "queued" : "sent"}: ${summary(body)}`);
@@ -516,7 +520,17 @@ async function read(ctx: CliContext, paths: RelayPaths, waitS: number): Promise<
     );
   }
   if (report.turn > last) await note(ctx, paths, `report turn ${report.turn} read`);
+  await sweepLeftovers(paths.dir);
   return 0;
+}
+
+/**
+ * Removes the temp files a writer killed between its write and its rename left in `dir`, once a minute old
+ * (leftover_temps.ts); best effort, a file left costs only its bytes until the next try. The manager's commands do
+ * this, never a stop: nothing may wait between a stop's claim and its answer, and its consumed mark is its last write.
+ */
+async function sweepLeftovers(dir: string): Promise<void> {
+  await removeLeftoverTemps(dir).catch(() => {});
 }
 
 async function status(ctx: CliContext, paths: RelayPaths, json: boolean, configured: string): Promise<number> {

@@ -559,6 +559,48 @@ Deno.test("relay send: a folder with files in it at the send lock's name is left
   await assert.rejects(Deno.stat(join(relay, "to-code.md")), Deno.errors.NotFound);
 });
 
+Deno.test("relay send and read: temp files a killed writer left (relay folder, queue) go once a minute old; a send killed holding the lock holds nothing", async () => {
+  const { home, project, relay } = await setup();
+  assert.equal((await runCli(["relay", "on"], { home, cwd: project })).code, 0);
+  assert.equal((await runCli(["relay", "send", "first"], { home, cwd: project })).code, 0);
+  // a send killed inside its write: its lock file, made just now, and its temp files
+  await Deno.writeTextFile(join(relay, ".to-code.md.lock"), "");
+  await Deno.mkdir(join(relay, "queue"), { recursive: true });
+  const old = new Date(Date.now() - 120_000);
+  const leftovers = [
+    join(relay, "to-code.md.tmp-4242-ab12cd34"),
+    join(relay, "state.json.tmp-4243-ab12cd34"), // a stop killed inside its claim's write
+    join(relay, "queue", "000000002.md.tmp-4242-ab12cd34"),
+  ];
+  const fresh = join(relay, "manager-state.json.tmp-4244-ab12cd34"); // a live writer's: kept
+  await Deno.writeTextFile(fresh, "{}");
+  for (const path of leftovers) {
+    await Deno.writeTextFile(path, "turn: 2\n\nhalf writ");
+    await Deno.utime(path, old, old);
+  }
+  const send = await runCli(["relay", "send", "second"], { home, cwd: project });
+  assert.equal(send.code, 0, send.stderr);
+  assert.match(send.stdout, /^queued turn 2 in /);
+  for (const path of leftovers) await assert.rejects(Deno.lstat(path), Deno.errors.NotFound, path);
+  assert.deepEqual([...Deno.readDirSync(join(relay, "queue"))].map((e) => e.name), ["000000002.md"]);
+  await assert.rejects(Deno.lstat(join(relay, ".to-code.md.lock")), Deno.errors.NotFound, "its lock file went too");
+  assert.ok((await Deno.lstat(fresh)).isFile, "a temp file under a minute old stays");
+
+  // relay read sweeps the relay folder too; a link at a temp name is never followed or removed
+  const outside = join(home, "outside.txt");
+  await Deno.writeTextFile(outside, "kept");
+  const stale = join(relay, "to-agent.md.tmp-4245-ab12cd34");
+  await Deno.writeTextFile(stale, "turn: 1\n\nhalf");
+  await Deno.utime(stale, old, old);
+  await Deno.symlink(outside, join(relay, "state.json.tmp-4246-ab12cd34"));
+  await Deno.writeTextFile(join(relay, "to-agent.md"), "turn: 1\n\ndone\n");
+  const read = await runCli(["relay", "read"], { home, cwd: project });
+  assert.equal(read.code, 0, read.stderr);
+  await assert.rejects(Deno.lstat(stale), Deno.errors.NotFound);
+  assert.ok((await Deno.lstat(join(relay, "state.json.tmp-4246-ab12cd34"))).isSymlink);
+  assert.equal(await Deno.readTextFile(outside), "kept");
+});
+
 Deno.test("relay send --file -: the instruction from stdin, under the same limit, and nothing written past it", async () => {
   const { home, project, relay } = await setup();
   assert.equal((await runCli(["relay", "on"], { home, cwd: project })).code, 0);

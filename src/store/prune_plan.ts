@@ -4,11 +4,18 @@
  * prune_state.ts.
  *
  * Only our own files are candidates: `<key>.json` (stop, subagent, prompt and loop state alike, each guarded by
- * `locks/<key>.lock`) and the temp files of an atomic write that never finished (`<name>.json.tmp-…`), once idle for
- * the configured days. Folders, symlinks, other names and the marker file are never touched.
+ * `locks/<key>.lock`) once idle for the configured days, and the temp files of an atomic write that never finished
+ * (`<name>.json.tmp-…`, left by a writer killed between its write and its rename) once a minute old. Folders,
+ * symlinks, other names and the marker file are never touched.
  */
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A temp file older than this (ms) was left by a killed writer: a live one renames its temp file into place within
+ * milliseconds of making it.
+ */
+export const TEMP_LEFTOVER_MS = 60_000;
 
 /** The file whose mtime says when the state folder was last pruned. */
 export const PRUNE_MARKER = ".pruned";
@@ -82,7 +89,10 @@ export function planPrune(input: PrunePlanInput): PrunePlan {
     if (entry.kind !== "file" || entry.name === PRUNE_MARKER || entry.mtimeMs === null) continue;
     const named = classifyStateName(entry.name);
     if (named.kind === "foreign") continue;
-    if (!isOld(entry.mtimeMs, input.now, input.maxAgeDays)) continue;
+    const due = named.kind === "temp"
+      ? input.now - entry.mtimeMs > TEMP_LEFTOVER_MS
+      : isOld(entry.mtimeMs, input.now, input.maxAgeDays);
+    if (!due) continue;
     old.push({ name: entry.name, mtimeMs: entry.mtimeMs, lock: named.kind === "state" ? named.lock : null });
   }
   old.sort((a, b) => a.mtimeMs - b.mtimeMs || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

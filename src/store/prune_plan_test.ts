@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { classifyStateName, DAY_MS, planPrune, pruneDue, type PrunePlanInput, type StateEntry } from "./prune_plan.ts";
+import {
+  classifyStateName,
+  DAY_MS,
+  planPrune,
+  pruneDue,
+  type PrunePlanInput,
+  type StateEntry,
+  TEMP_LEFTOVER_MS,
+} from "./prune_plan.ts";
 
 const NOW = Date.parse("2026-11-30T12:00:00Z");
 const daysAgo = (d: number) => NOW - d * DAY_MS;
@@ -51,6 +59,21 @@ Deno.test("planPrune(): old state of every kind goes, fresh state stays, oldest 
     ["old.loop.json", "old.loop.lock"],
   ]);
   assert.equal(plan.deferred, 0);
+});
+
+Deno.test("planPrune(): a temp file a killed writer left goes once it is a minute old; a newer one may be a live write's", () => {
+  const at = (name: string, ageMs: number): StateEntry => ({ name, kind: "file", mtimeMs: NOW - ageMs });
+  const plan = planPrune(input([
+    at("s1.json.tmp-9-deadbeef", TEMP_LEFTOVER_MS + 1),
+    at(".zone.json.tmp-9-deadbeef", 3_600_000),
+    at("s2.json.tmp-9-deadbeef", TEMP_LEFTOVER_MS),
+    at("s3.loop.json.tmp-9-deadbeef", 50),
+    at("s1.json", TEMP_LEFTOVER_MS + 1), // a state file keeps its days
+  ]));
+  assert.deepEqual(plan.remove.map((c) => [c.name, c.lock]), [
+    [".zone.json.tmp-9-deadbeef", null],
+    ["s1.json.tmp-9-deadbeef", null],
+  ]);
 });
 
 Deno.test("planPrune(): symlinks, folders, other files, the marker and unknown times are never candidates", () => {

@@ -6,7 +6,7 @@
  * - Only `state/` is listed, one level, with lstat: a symlink is never followed, a folder never entered.
  * - Each state file is removed under its own lock (`locks/<key>.lock`, tried once: a lock a hook holds keeps its
  *   file, and one whose holder was killed is free), after checking again that it is still an old regular file.
- *   A leftover temp file (a writer killed before its rename) has no lock.
+ *   A leftover temp file (a writer killed before its rename) has no lock, and goes once it is a minute old.
  * - Bounded: one time limit (`timeLimitMs`) covers listing `state/` and removing, and at most `limit` files go per
  *   run; the minimum batch below may overrun it by MIN_BATCH_GRACE_MS and one removal at most.
  *   A run cut short leaves the rest for the next day's run: a huge backlog costs each day one bounded run, never
@@ -16,7 +16,7 @@
 import { join } from "../path.ts";
 import { writeFileAtomic } from "./atomic.ts";
 import { acquireLock, LockTimeoutError } from "./lock.ts";
-import { DAY_MS, planPrune, PRUNE_MARKER, pruneDue, type StateEntry } from "./prune_plan.ts";
+import { DAY_MS, planPrune, PRUNE_MARKER, pruneDue, type StateEntry, TEMP_LEFTOVER_MS } from "./prune_plan.ts";
 
 export interface PruneOptions {
   stateDir: string;
@@ -101,7 +101,7 @@ export async function pruneState(options: PruneOptions): Promise<PruneReport> {
     const path = join(options.stateDir, candidate.name);
     try {
       const outcome = candidate.lock === null
-        ? await removeIfStillOld(path, now, options.maxAgeDays * DAY_MS)
+        ? await removeIfStillOld(path, now, TEMP_LEFTOVER_MS)
         : await underLockIfFree(
           join(options.locksDir, candidate.lock),
           () => removeIfStillOld(path, now, options.maxAgeDays * DAY_MS),

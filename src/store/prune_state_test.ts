@@ -71,6 +71,31 @@ Deno.test("pruneState(): a file whose lock is held is kept, whatever its lock fi
     }
   }));
 
+Deno.test("pruneState(): a temp file a killed writer left goes once it is a minute old, never through a link", () =>
+  withHome(async ({ state, outside, options }) => {
+    const minutes = (path: string, m: number) => {
+      const t = new Date(Date.now() - m * 60_000);
+      return Deno.utime(path, t, t);
+    };
+    for (
+      const [name, m] of [["s1.json.tmp-9-ab12cd34", 2], [".zone.json.tmp-9-ab12cd34", 90], [
+        "s2.json.tmp-9-ab12cd34",
+        0,
+      ]] as const
+    ) {
+      await Deno.writeTextFile(join(state, name), "{}\n");
+      await minutes(join(state, name), m);
+    }
+    const victim = join(outside, "victim");
+    await Deno.writeTextFile(victim, "precious\n");
+    await minutes(victim, 90);
+    await Deno.symlink(victim, join(state, "s3.json.tmp-9-ab12cd34"));
+    const report = await pruneState(options);
+    assert.deepEqual(report.removed.sort(), [".zone.json.tmp-9-ab12cd34", "s1.json.tmp-9-ab12cd34"]);
+    assert.deepEqual(names(state), ["s2.json.tmp-9-ab12cd34", "s3.json.tmp-9-ab12cd34"], "a live write's, a link");
+    assert.equal(await Deno.readTextFile(victim), "precious\n");
+  }));
+
 Deno.test("pruneState(): symlinks are never followed, folders never entered, other files never touched", () =>
   withHome(async ({ state, outside, options }) => {
     const victim = join(outside, "victim.json");
