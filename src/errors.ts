@@ -73,6 +73,21 @@ export function scopeText(text: string, roots: ScopeRoots = {}): string {
   );
 }
 
+/**
+ * The kind of access and the path of Deno's refusal: `Requires read access to "<path>", run again …` (the path is
+ * quoted as it is, so it may hold a `"` and even `", `: it runs to the last `", ` or to a closing `"` at the end). A
+ * path-less refusal (`Requires run access`, a message cut short) gives the kind alone; a message that is no refusal,
+ * null.
+ */
+export function denoRefusal(message: string): { kind: string; path?: string } | null {
+  const asked = REFUSAL.exec(message);
+  if (asked === null) return null;
+  const path = asked[2] ?? asked[3];
+  return path === undefined ? { kind: asked[1]! } : { kind: asked[1]!, path };
+}
+
+const REFUSAL = /Requires (\w+) access(?: to (?:"(.*)"(?:, [^"]*)?$|([^,\s"]+)))?/;
+
 /** The first line of an error's message (Deno's errors can run over several). */
 export function firstLine(e: unknown): string {
   return ((e instanceof Error ? e.message : String(e)).split("\n")[0]) ?? "";

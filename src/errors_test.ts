@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { rebuildFlag, scopeText } from "./errors.ts";
+import { denoRefusal, rebuildFlag, scopeText } from "./errors.ts";
 
 Deno.test("scopeText: Deno's permission advice becomes ours, the path kept; other text is left alone", () => {
   assert.equal(
@@ -62,4 +62,25 @@ Deno.test("scopeText: with the run's folders, the one rebuild flag for the refus
   assert.doesNotMatch(rebuildFlag("/h", project), /--settings \//);
   assert.doesNotMatch(rebuildFlag("/", project), /--settings \//);
   assert.equal(rebuildFlag("/h/proj/.claude", project), "deno task compile --settings /h/proj/.claude/settings.json");
+});
+
+Deno.test("denoRefusal(): the kind and the path of Deno's refusal, as deno run and a compiled binary word it", () => {
+  const compiled = "specify the required permissions during compilation using `deno compile --allow-write`";
+  const cases: [string, ReturnType<typeof denoRefusal>][] = [
+    ['Requires read access to "/work/relay", run again with the --allow-read flag', {
+      kind: "read",
+      path: "/work/relay",
+    }],
+    [`Requires write access to "/work/relay/to-code.md", ${compiled}`, {
+      kind: "write",
+      path: "/work/relay/to-code.md",
+    }],
+    // a path may hold a quote, even `", `: it runs to the last `", `
+    ['Requires read access to "/w/q", x", run again with the --allow-read flag', { kind: "read", path: '/w/q", x' }],
+    ['Requires read access to "/w/q"x"', { kind: "read", path: '/w/q"x' }],
+    ["Requires env access to HOME, run again with the --allow-env flag", { kind: "env", path: "HOME" }],
+    ["Requires run access", { kind: "run" }],
+    ["Permission denied (os error 13)", null],
+  ];
+  for (const [message, want] of cases) assert.deepEqual(denoRefusal(message), want, message);
 });

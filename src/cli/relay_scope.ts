@@ -8,7 +8,7 @@
  * its folder is one shell word (shellWord), and paths in the line are JSON-quoted, so a space or a `"` in them is said
  * as it is.
  */
-import { CommandError } from "../errors.ts";
+import { CommandError, denoRefusal } from "../errors.ts";
 import { shellWord } from "../settings/handler_words.ts";
 import { relayInstallFix, type RunRoute } from "./run_route.ts";
 
@@ -26,16 +26,10 @@ export interface ScopeRefusal {
   launcher: string;
 }
 
-/**
- * The kind of access and the path of Deno's refusal: `Requires read access to "<path>", run again …` (the path is
- * quoted as it is, so it may hold a `"` and even `", `: it runs to the last `", ` or to a closing `"` at the end).
- */
-const REFUSAL = /Requires (\w+) access to (?:"(.*)"(?:, [^"]*)?$|([^,\s"]+))/;
-
 export function relayScopeError({ sub, dir, message, route, config, launcher }: ScopeRefusal): CommandError {
-  const asked = REFUSAL.exec(message);
-  const kind = asked?.[1] ?? "permission";
-  const denied = asked?.[2] ?? asked?.[3];
+  const asked = denoRefusal(message);
+  const kind = asked?.kind ?? "permission";
+  const denied = asked?.path;
   // a path other than the folder (or one inside it) is worth naming: the fix below may not cover it
   const other = denied !== undefined && denied !== dir && !denied.startsWith(`${dir}/`)
     ? ` (at ${JSON.stringify(denied)})`

@@ -15,6 +15,7 @@
  * All I/O comes in through `io`, `now`, `sleep` and `checkpoint`, so tests drive the wait deterministically.
  */
 import { isPermissionError } from "./access.ts";
+import { denoRefusal } from "../errors.ts";
 import { shellWord } from "../settings/handler_words.ts";
 import { linkedFolderText } from "./folder.ts";
 import { realRelayIo, type RelayIo } from "./io.ts";
@@ -269,7 +270,7 @@ export async function runRelayStage(input: RelayStageInput): Promise<RelayResult
 export function refusalLine(dir: string, e: unknown): string {
   const folder = JSON.stringify(dir);
   if (e instanceof Deno.errors.NotCapable) {
-    const kind = /Requires (\w+) access/.exec(e.message)?.[1] ?? "permission";
+    const kind = denoRefusal(e.message)?.kind ?? "permission";
     return `relay folder ${folder} is outside this binary's ${kind} scope; the stop is allowed (rebuild for it: ` +
       `deno task compile --relay-dir ${shellWord(dir)})`;
   }
