@@ -110,8 +110,11 @@ function asksWish(question: string): boolean {
 
 /** A question in bold or italics opening a block (after a list marker), with more text after it. */
 const EMPHASIZED_QUESTION = /^(?:\s*(?:[-*+]|\d{1,3}[.)])\s+)?\s*(\*\*|__|\*|_)(?!\s)[^*_\n]{1,300}[?？]\1\s*\S/;
-/** A yes or no after a short lead-in, answering a question that opens the message ("Based on our traffic, yes: …"). */
-const LEAD_IN_YES_NO = /^[^.?!,:;]{1,40},\s*(?:yes|no)\s*[,;:.!—–-]/i;
+/**
+ * A yes or no after a short lead-in, answering a question that opens the message ("Based on our traffic, yes: …", "Na
+ * maior parte, sim.").
+ */
+const LEAD_IN_YES_NO = /^[^.?!,:;]{1,40},\s*(?:yes|no|sim|sí|si|oui|ja|não|nao|non|nein|nee|да|нет)\s*[,;:.!—–-]/i;
 
 /** A question labelled as one: "Q:", "Question:", and the word in the guard's other languages. */
 const LABELLED =
@@ -142,12 +145,13 @@ const WH_OPEN = new RegExp(
 const YES_NO =
   /^(?:I\s+wouldn['’]?t\s*[,;:.!—–-]|(?:yes|no|yep|nope|yeah|nah|oui|non|sí|si|ja|nein|sim|não|nao|sì|nee|nie|nei|nej|ne|нет|ні|hayır|ei|nem|όχι|tidak|không|नहीं|لا|לא)\s*[,;:.!—–،-]|(?:不需要|不用|不必|没必要|沒必要|不会|不會|没有|沒有|不是|可以|是的|いいえ|はい|아니요|아뇨|아니오|네|예)\s*[，。、：:！!—–,.-])/i;
 /**
- * "Short answer:", a check made with its result after a colon, a denial, a "not here", a "none" or "nothing" ("Nothing on
+ * "Short answer:", an arrow to the answer ("Per-user or per-token? → per-token"), a check made or a run with its result
+ * after a colon ("I ran it 500 times: 500/500 passed"), a denial, a "not here", a "none" or "nothing" ("Nothing on
  * my end.", "Tidak ada, …", "Niets.", "Aucune, c'était la dernière."), a yes or no for some of the things asked about
  * ("For most fields yes, by design").
  */
 const ANSWER =
-  /^(?:(?:not|nie|nicht|pas|no|não|non|niet|nej|ikke|inte)\s+(?:here|really|in\s+this\s+case|much|tutaj|tu|hier|ici|aquí|aqui|qui|her|här)\s*[,;:.!—–-]|(?:none|nothing)(?:\s+(?:on\s+my\s+(?:end|side)|left|remains))?\s*[,;:.!—–-]|(?:nada|nichts|rien|niente|nulla|niets|nic|ничего|нічого|ingenting|inget|intet|nimic|τίποτα|semmi|tidak\s+ada|aucun(?:e|s|es)?|ning[uú]n[oa]?|nenhum(?:a)?|nessun[oa]?|kein(?:e[rns]?)?|geen|никаких|никакой|никакого|никакие|kh[ôo]ng\s+c[óo]n\s+g[ìi]|कुछ\s+नहीं|لا\s+شيء|כלום|שום\s+דבר)\s*[,;:.!—–،-]|(?:for\s+)?(?:most|some|all|many)\s+(?:[\w-]+\s+){0,2}?(?:yes|no)\s*[,;:.!—–-]|(?:short|quick)\s+answer\b|in\s+short\s*[,:]|answer\s*:|(?:I|we)\s+(?:checked|verified|confirmed|tested|measured|searched)\b[^.?!:]{0,80}:|(?:checked|verified|confirmed|tested)\s*:|(?:it|they|that)\s+(?:doesn['’]t|does\s+not|didn['’]t|did\s+not|isn['’]t|is\s+not|wasn['’]t|was\s+not|don['’]t|do\s+not|aren['’]t|are\s+not)\b|(?:it|they)\s+(?:stays?|remains?)\b|(?:it|they)\s+(?:is|are|was|were|does|do|did)\b\s*(?:[:;,—–]|\s(?:still|now|already|only|not))|only\b)/i;
+  /^(?:(?:not|nie|nicht|pas|no|não|non|niet|nej|ikke|inte)\s+(?:here|really|in\s+this\s+case|much|tutaj|tu|hier|ici|aquí|aqui|qui|her|här)\s*[,;:.!—–-]|(?:none|nothing)(?:\s+(?:on\s+my\s+(?:end|side)|left|remains))?\s*[,;:.!—–-]|(?:nada|nichts|rien|niente|nulla|niets|nic|ничего|нічого|ingenting|inget|intet|nimic|τίποτα|semmi|tidak\s+ada|aucun(?:e|s|es)?|ning[uú]n[oa]?|nenhum(?:a)?|nessun[oa]?|kein(?:e[rns]?)?|geen|никаких|никакой|никакого|никакие|kh[ôo]ng\s+c[óo]n\s+g[ìi]|कुछ\s+नहीं|لا\s+شيء|כלום|שום\s+דבר)\s*[,;:.!—–،-]|(?:for\s+)?(?:most|some|all|many)\s+(?:[\w-]+\s+){0,2}?(?:yes|no)\s*[,;:.!—–-]|(?:→|->|=>|⇒)\s*\S|(?:short|quick)\s+answer\b|in\s+short\s*[,:]|answer\s*:|(?:I|we)\s+(?:checked|verified|confirmed|tested|measured|searched|ran|re-?ran|benchmarked|profiled|timed)\b[^.?!:]{0,80}:|(?:checked|verified|confirmed|tested)\s*:|(?:it|they|that)\s+(?:doesn['’]t|does\s+not|didn['’]t|did\s+not|isn['’]t|is\s+not|wasn['’]t|was\s+not|don['’]t|do\s+not|aren['’]t|are\s+not)\b|(?:it|they)\s+(?:stays?|remains?)\b|(?:it|they)\s+(?:is|are|was|were|does|do|did)\b\s*(?:[:;,—–]|\s(?:still|now|already|only|not))|only\b)/i;
 /**
  * A hedged answer: "Arguably, but …", "In theory, yes" (not "Probably" or "Maybe": "Compiles? Probably — tsc wasn't
  * run"). With GRANTED_BUT below, it closes a question about a thing; not the agent's own question ("Should I add it?

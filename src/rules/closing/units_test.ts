@@ -52,6 +52,9 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     "Is there anything left for the i18n rollout? Nothing on my end.",
     "Can two devices clobber each other's edits? For most fields yes, by design.",
     "Should you remove `StrictMode` to stop it? I wouldn't; the double call exposed the missing `abort()`.",
+    // a run with its result after a colon, and an arrow to the answer
+    "Could it still flake? I ran it 500 times (`pytest --count=500`): 500/500 passed.",
+    "1. Per-user or per-token? → per-token (you answered this in the review)",
     // outside English: what happens to a thing, told at once
     "Was passiert, wenn der Worker abstürzt? Das Event bleibt unbestätigt in der Queue und wird erneut zugestellt.",
     "E se o Redis cair? As requisições continuam funcionando direto no Postgres, só mais lentas.",
@@ -122,6 +125,7 @@ Deno.test("readStructure(): a question said back before its answer (labelled, or
     "Soft delete is done.\n\nAre replies to a deleted comment hidden too?\n\nThey stay visible under a placeholder.",
     // opening the message, answered by a yes after a short lead-in
     "Can we drop IE11?\n\nBased on our own traffic, yes: 0.02 % of sessions over 90 days.",
+    "Dá para rodar as migrações sem downtime? Na maior parte, sim. Quatro só adicionam colunas.",
   ];
   for (const text of saidBack) assert.ok(read(text).every((u) => !u.question), text);
   const asked = [
@@ -138,6 +142,8 @@ Deno.test("readStructure(): a question said back before its answer (labelled, or
     // bold, but the user's wish; and the agent's own question, answered only by a reason
     "Done.\n\n**Which format would you like?** Both pass the tests.",
     "Fixed it.\n\nShould I also update the docs?\n\nThey don't mention CRLF.",
+    // the agent's own question is closed by a plain yes or no only, not by an arrow
+    "Fixed it. Should I also port the CLI? → it has the same bug.",
   ];
   for (const text of asked) assert.ok(read(text).some((u) => u.question), text);
 });
