@@ -75,14 +75,20 @@ function quotedAfter(_all: string, before: string, inner: string): string {
 const DOUBLE_QUOTE_OPENERS = ['"', "“", "„", "«", "「", "『", "‘", "”", "»"];
 
 /**
- * A quoted span is masked, except a short one of one or two words: that is a term ("the 'retry' flag"), and the
- * sentence stays readable. A quoted question or sentence is someone else's words.
+ * A quoted span is masked, except a short one of one or two words (in Chinese, Japanese or Korean, of at most eight
+ * characters) with no stop, colon or comma in it: that is a term ("the 'retry' flag", 「启用」), and the sentence stays
+ * readable. A quoted question, sentence or phrase (「TODO：之后再处理，先这样」) is someone else's words.
  */
 export function quoted(span: string): string {
   const inner = span.replace(/^["“„«「『‘'”»]|["”“»«」』’']$/g, "");
-  if (!/[?？!！.。:]/.test(inner) && inner.trim().split(/\s+/).length <= 2 && inner.length <= 24) return inner;
-  return QUOTE_MARK;
+  if (/[?？!！.。:：，;；、]/.test(inner)) return QUOTE_MARK;
+  // Chinese, Japanese and Korean write a phrase without spaces: a term there is a few characters long
+  const short = CJK.test(inner) ? inner.length <= 8 : inner.trim().split(/\s+/).length <= 2 && inner.length <= 24;
+  return short ? inner : QUOTE_MARK;
 }
+
+/** A Chinese, Japanese or Korean letter (kana, CJK ideographs, hangul). */
+const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 
 /** Longest sentence a rule reads; a longer run without a stop is cut into pieces of this size. */
 export const MAX_SENTENCE_CHARS = 600;

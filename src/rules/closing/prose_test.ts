@@ -22,6 +22,11 @@ Deno.test("maskInline(): code, URLs and quoted sentences are masked; short quote
   assert.equal(maskInline("the bot replies 'Shall I continue?' here"), `the bot replies ${QUOTE_MARK} here`);
   assert.equal(maskInline("the 'retry' flag and don't"), "the retry flag and don't");
   assert.equal(maskInline("画面に「続けますか？」と表示"), `画面に${QUOTE_MARK}と表示`);
+  // a Chinese phrase has no spaces: a quoted one with a colon or comma, or over eight characters, is someone's words
+  assert.equal(maskInline("訊息寫著「TODO：之後再處理時區問題，先這樣」，已修好"), `訊息寫著${QUOTE_MARK}，已修好`);
+  assert.equal(maskInline("消息写着“之后再处理时区问题先这样吧”"), `消息写着${QUOTE_MARK}`);
+  assert.equal(maskInline("点「启用」之后"), "点启用之后");
+  assert.equal(maskInline('the "retry, backoff" pair'), "the retry, backoff pair");
   assert.equal(maskInline("**Done**, see [the docs](http://x.test)"), "Done, see the docs");
 });
 
