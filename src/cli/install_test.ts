@@ -454,6 +454,19 @@ Deno.test("install refuses a file Claude Code ignores whole; what it leaves skip
       "as they are)",
   );
   assert.deepEqual(JSON.parse(warned.stdout()).timeouts, [{ event: "Stop", from: "60", to: 60 }]);
+  // a top-level key Claude Code knows, given a value that does not fit: refused, naming the key
+  const model = '{ "model": 5 }\n';
+  await Deno.writeTextFile(home.settings, model);
+  const keyRefused = fakeContext(home.dir);
+  assert.equal(await installCode(keyRefused, [], { hookCommand: BINARY }), 1);
+  assert.equal(
+    keyRefused.stderr(),
+    `cliffhanger-bin: Claude Code ignores the whole file ${home.settings}, our handlers for Stop, SubagentStop ` +
+      `included: "model" is 5, not a string, so the handlers install writes would never run; fix: in ${home.settings}, ` +
+      'fix or remove "model": while it does not fit, Claude Code ignores the whole file, then install again; nothing ' +
+      "was written\n",
+  );
+  assert.equal(await Deno.readTextFile(home.settings), model, "nothing written");
 });
 
 /** Our handler as install writes it for the test binary. */

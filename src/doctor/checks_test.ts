@@ -593,6 +593,20 @@ Deno.test("registered: a file Claude Code ignores whole (another tool's PreToolU
     checkRegistered([off]).fix,
     'in /h/s.json, set "disableAllHooks" to true or false (false, or no key, lets hooks run)',
   );
+  // another top-level key given a value that does not fit, or a field of one
+  const model = edited("/h/s.json", ["stop"], (d) => void (d.model = 5));
+  assert.equal(checkRegistered([model]).status, "fail");
+  assert.match(
+    checkRegistered([model]).detail,
+    /ignores the whole file \/h\/s\.json, .*included: "model" is 5, not a string;/,
+  );
+  assert.equal(
+    checkRegistered([model]).fix,
+    'in /h/s.json, fix or remove "model": while it does not fit, Claude Code ignores the whole file',
+  );
+  const allow = edited("/h/s.json", ["stop"], (d) => void (d.permissions = { allow: "Bash" }));
+  assert.match(checkRegistered([allow]).detail, /included: "permissions\.allow" is "Bash", not a list;/);
+  assert.match(checkRegistered([allow]).fix ?? "", /^in \/h\/s\.json, fix or remove "permissions\.allow": /);
 });
 
 Deno.test("registered: a plugin's hook file that Claude Code skips is the plugin's to fix", () => {

@@ -1,9 +1,10 @@
 /**
  * Handlers of ours that Claude Code does not run although they are registered (settings/client_schema.ts): it skips a
  * handler or matcher group that does not fit what it loads, and ignores a whole file for an entry under PreToolUse or
- * PermissionRequest that does not load (anyone's) or a `disableAllHooks` that is not true or false. Said per file,
- * with the fix: install again for what install writes (type, command, args, timeout), an edit by hand for the rest,
- * and for a plugin's hook file, the plugin.
+ * PermissionRequest that does not load (anyone's) or a top-level key it knows given a value that does not fit (a
+ * `disableAllHooks` that is not true or false, `"model": 5`). Said per file, with the fix: install again for what
+ * install writes (type, command, args, timeout), an edit by hand for the rest, and for a plugin's hook file, the
+ * plugin.
  */
 import type { SettingsFileReport } from "../settings/inspect.ts";
 
@@ -17,7 +18,7 @@ export function describeSkipped(f: SettingsFileReport, named = true): string {
   const skipped = f.skipped ?? [];
   if (f.ignored !== undefined) {
     const events = [...new Set(skipped.map((s) => s.event))].join(", ");
-    const why = f.ignored.key === "disableAllHooks"
+    const why = topLevel(f.ignored)
       ? f.ignored.problem
       : `${f.ignored.key}: ${f.ignored.problem} (under PreToolUse or PermissionRequest one entry that does not load ` +
         "makes it ignore the file)";
@@ -38,8 +39,11 @@ export function skippedFix(f: SettingsFileReport): string {
   const skipped = f.skipped ?? [];
   if (f.ignored !== undefined) {
     if (f.ignored.byInstall && f.ignored.hook !== null) return installFix(f, [f.ignored.hook]);
-    return f.ignored.key === "disableAllHooks"
-      ? `in ${f.path}, set "disableAllHooks" to true or false (false, or no key, lets hooks run)`
+    if (f.ignored.key === "disableAllHooks") {
+      return `in ${f.path}, set "disableAllHooks" to true or false (false, or no key, lets hooks run)`;
+    }
+    return topLevel(f.ignored)
+      ? `in ${f.path}, fix or remove "${f.ignored.key}": while it does not fit, Claude Code ignores the whole file`
       : `in ${f.path}, fix or remove ${f.ignored.key}: while it does not load, Claude Code ignores the whole file`;
   }
   const fixes: string[] = [];
@@ -48,6 +52,11 @@ export function skippedFix(f: SettingsFileReport): string {
   const edits = [...new Set(skipped.flatMap((s) => s.edits))];
   if (edits.length > 0) fixes.push(`in ${f.path}, ${edits.join(", ")} (install leaves these keys as they are)`);
   return fixes.join("; ");
+}
+
+/** Whether the file is ignored for a top-level key (`model`, `permissions.allow`), not an entry of `hooks`. */
+function topLevel(ignored: { key: string }): boolean {
+  return !ignored.key.startsWith("hooks.");
 }
 
 /**

@@ -8,8 +8,8 @@
  *   of every event;
  * - a handler with `if` runs only on the tool events (IF_EVENTS): on Stop, SubagentStop or UserPromptSubmit it never
  *   runs, although it loads.
- * A key it knows given a value of the wrong type (`"disableAllHooks": "yes"`) makes it ignore the whole file too.
- * Unknown keys are fine everywhere. Pure: values in, problems out.
+ * A top-level key it knows given a value that does not fit (`"disableAllHooks": "yes"`, `"model": 5`) makes it ignore
+ * the whole file too (TOP_LEVEL_KEYS). Unknown keys are fine everywhere. Pure: values in, problems out.
  */
 
 /** The events where one entry that does not load makes Claude Code ignore the whole file. */
@@ -40,9 +40,27 @@ const textMap: FieldCheck = (v) =>
   isObject(v) && Object.values(v).every((x) => typeof x === "string") ? null : "an object of strings";
 const anyMap: FieldCheck = (v) => isObject(v) ? null : "an object";
 const url: FieldCheck = (v) => typeof v === "string" && URL.canParse(v) ? null : "a URL";
+const number: FieldCheck = (v) => typeof v === "number" ? null : "a number";
+const count: FieldCheck = (v) => Number.isInteger(v) && (v as number) > 0 ? null : "a whole number over 0";
+const list: FieldCheck = (v) => Array.isArray(v) ? null : "a list";
+/** `check`, or null, which Claude Code drops from a file before it reads it (for the keys it treats as policy). */
+const orNull = (check: FieldCheck): FieldCheck => (v) => v === null ? null : check(v);
+/** A list of strings, or one name of letters, digits, `_` and `-`, which Claude Code reads as a list of that name. */
+const serverNames: FieldCheck = (v) => typeof v === "string" && /^[A-Za-z0-9_-]+$/.test(v) ? null : words(v);
+const pluginSwitches: FieldCheck = (v) =>
+  isObject(v) && Object.values(v).every((x) => typeof x === "boolean" || words(x) === null)
+    ? null
+    : "an object of true, false or lists of strings";
+const flagOrObject: FieldCheck = (v) => typeof v === "boolean" || isObject(v) ? null : "true or false, or an object";
 
-/** Each handler type's fields: required ones, then optional ones (absent is fine). */
-const HANDLER_TYPES: Record<string, { required: Record<string, FieldCheck>; optional: Record<string, FieldCheck> }> = {
+/** An object's fields: required ones, then optional ones (absent is fine); other keys are fine. */
+interface Fields {
+  required: Record<string, FieldCheck>;
+  optional: Record<string, FieldCheck>;
+}
+
+/** Each handler type's fields. */
+const HANDLER_TYPES: Record<string, Fields> = {
   command: {
     required: { command: text },
     optional: {
@@ -183,13 +201,110 @@ export function guardEntryProblem(hooks: unknown): Unloadable | null {
   return null;
 }
 
-/** Why Claude Code ignores the whole file for a top-level key it knows (only `disableAllHooks` is checked), or null. */
-export function topLevelProblem(root: unknown): FieldProblem | null {
-  if (!isObject(root) || !("disableAllHooks" in root) || typeof root["disableAllHooks"] === "boolean") return null;
-  return {
-    field: "disableAllHooks",
-    problem: `"disableAllHooks" is ${shown(root["disableAllHooks"])}, not true or false`,
-  };
+/**
+ * The top-level keys whose value, when it does not fit, makes Claude Code 2.1.328 ignore the whole file, each with what
+ * it takes (an object's fields for `permissions` and `statusLine`; of `sandbox` and `attribution` only the type is
+ * checked). Each was measured with the real client (docs/doctor.md, "What Claude Code skips"). Not listed, as it reads
+ * them: keys it falls back from (`viewMode`, `effortLevel`, `theme`: a `.catch` in its schema), keys it drops alone
+ * with a warning (`remoteControl`, `teammateMode`, `modelPricing`, `extraKnownMarketplaces`, `allowedMcpServers`,
+ * `deniedModels`), `hooks` (guardEntryProblem) and keys it does not know.
+ */
+const TOP_LEVEL_KEYS: Record<string, FieldCheck | Fields> = {
+  $schema: text,
+  apiKeyHelper: text,
+  awsCredentialExport: text,
+  awsAuthRefresh: text,
+  gcpAuthRefresh: text,
+  otelHeadersHelper: text,
+  model: text,
+  outputStyle: text,
+  language: text,
+  agent: text,
+  plansDirectory: text,
+  fallbackModel: words,
+  availableModels: words,
+  companyAnnouncements: words,
+  claudeMdExcludes: words,
+  enabledMcpjsonServers: serverNames,
+  disabledMcpjsonServers: serverNames,
+  cleanupPeriodDays: count,
+  autoUpdatesChannel: oneOf("latest", "stable", "rc"),
+  defaultShell: oneOf("bash", "powershell"),
+  disableAllHooks: flag,
+  allowManagedHooksOnly: orNull(flag),
+  enableAllProjectMcpServers: orNull(flag),
+  includeCoAuthoredBy: flag,
+  includeGitInstructions: flag,
+  respectGitignore: flag,
+  alwaysThinkingEnabled: flag,
+  autoCompactEnabled: flag,
+  spinnerTipsEnabled: flag,
+  verbose: flag,
+  env: anyMap,
+  enabledPlugins: pluginSwitches,
+  attribution: flagOrObject,
+  sandbox: anyMap,
+  statusLine: {
+    required: { type: oneOf("command"), command: text },
+    optional: { padding: number, hideVimModeIndicator: flag },
+  },
+  permissions: {
+    required: {},
+    optional: {
+      // an entry that is not a rule is dropped alone; a value that is not a list drops the file
+      allow: list,
+      deny: list,
+      ask: list,
+      defaultMode: oneOf("default", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions", "manual"),
+      additionalDirectories: words,
+      disableBypassPermissionsMode: oneOf("disable"),
+      disableAutoMode: oneOf("disable"),
+      blockReadsOutsideWorkingDirectories: flag,
+      blockFileToolReadsOutsideWorkingDirectories: flag,
+      blockWritesOutsideWorkingDirectories: flag,
+      denyInsteadOfPrompting: flag,
+    },
+  },
+};
+
+/** The top-level keys topLevelProblem checks. */
+export const TOP_LEVEL_CHECKED: readonly string[] = Object.keys(TOP_LEVEL_KEYS);
+
+export interface TopLevelOptions {
+  /** Check only these of TOP_LEVEL_CHECKED (default: all of them). */
+  only?: readonly string[];
+}
+
+/**
+ * Why Claude Code ignores the whole file for a top-level key it knows (TOP_LEVEL_KEYS), or null: the first such key in
+ * the file, named in `field` (`permissions.allow` for a field of an object): `"model" is 5, not a string`.
+ */
+export function topLevelProblem(root: unknown, options: TopLevelOptions = {}): FieldProblem | null {
+  if (!isObject(root)) return null;
+  for (const [key, value] of Object.entries(root)) {
+    const check = Object.hasOwn(TOP_LEVEL_KEYS, key) ? TOP_LEVEL_KEYS[key] : undefined;
+    if (check === undefined || (options.only !== undefined && !options.only.includes(key))) continue;
+    const problem = typeof check === "function" ? valueProblem(key, value, check) : objectProblem(key, value, check);
+    if (problem !== null) return problem;
+  }
+  return null;
+}
+
+function valueProblem(key: string, value: unknown, check: FieldCheck): FieldProblem | null {
+  const want = check(value);
+  return want === null ? null : { field: key, problem: `"${key}" is ${shown(value)}, not ${want}` };
+}
+
+function objectProblem(key: string, value: unknown, fields: Fields): FieldProblem | null {
+  if (!isObject(value)) return { field: key, problem: `"${key}" is ${shown(value)}, not an object` };
+  for (const field of Object.keys(fields.required)) {
+    if (!(field in value)) return { field: key, problem: `"${key}" has no "${field}"` };
+  }
+  for (const [field, check] of Object.entries({ ...fields.required, ...fields.optional })) {
+    const problem = field in value ? valueProblem(`${key}.${field}`, value[field], check) : null;
+    if (problem !== null) return problem;
+  }
+  return null;
 }
 
 /** The problems as one phrase: `"timeout" is "60", not a positive number; "async" is "no", not true or false`. */

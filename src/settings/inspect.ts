@@ -112,7 +112,17 @@ export interface InspectOptions {
    * whole file, so then `error` says where and no handler is listed (strict_json.ts).
    */
   strict?: boolean;
+  /**
+   * What the file is, for the top-level keys checked (client_schema.ts, topLevelProblem): "settings" (the default: the
+   * user, project, local and --settings files), every key Claude Code checks; "managed" (managed settings, where it
+   * reads many keys leniently) and "plugin" (a plugin's hook file, not a settings file), only `disableAllHooks`, as
+   * neither was measured.
+   */
+  source?: SettingsSource;
 }
+
+/** What a file inspected is (InspectOptions.source). */
+export type SettingsSource = "settings" | "managed" | "plugin";
 
 /** Inspect settings text (empty text reads as `{}`). */
 export function inspectSettingsText(
@@ -137,7 +147,7 @@ export function inspectSettingsText(
     const doc = parseSettings(json);
     const strict = options.strict ? strictJsonProblem(json) : null;
     if (strict !== null) return { error: strict, events: [], handlers: [] };
-    const ignored = ignoredBecause(doc);
+    const ignored = ignoredBecause(doc, options.source ?? "settings");
     const handlers: FoundHandler[] = [];
     const skipped: SkippedHandler[] = [];
     for (const ref of findOurHandlers(doc)) {
@@ -190,11 +200,13 @@ export function inspectSettingsText(
 }
 
 /**
- * Why Claude Code ignores the whole of a file that parses: `disableAllHooks` that is not true or false, or an entry
- * under PreToolUse or PermissionRequest that does not load (anyone's: client_schema.ts); null when neither.
+ * Why Claude Code ignores the whole of a file that parses: a top-level key it knows given a value that does not fit
+ * (`disableAllHooks` that is not true or false, `"model": 5`), or an entry under PreToolUse or PermissionRequest that
+ * does not load (anyone's: client_schema.ts); null when neither.
  */
-function ignoredBecause(doc: SettingsDoc): IgnoredFile | null {
-  const top = topLevelProblem(getNodeValue(doc.root));
+function ignoredBecause(doc: SettingsDoc, source: SettingsSource): IgnoredFile | null {
+  const only = source === "settings" ? {} : { only: ["disableAllHooks"] };
+  const top = topLevelProblem(getNodeValue(doc.root), only);
   if (top !== null) return { key: top.field ?? "", problem: top.problem, hook: null, byInstall: false };
   const guard = guardEntryProblem(doc.hooks ? getNodeValue(doc.hooks) : undefined);
   if (guard === null) return null;
@@ -257,14 +269,17 @@ function enabledPluginsOf(root: Node): Record<string, boolean> | undefined {
 }
 
 /**
- * Inspect each settings file, in order, as Claude Code reads it (strict JSON). Never throws for a missing, unreadable
- * or invalid file.
+ * Inspect each settings file, in order, as Claude Code reads it (strict JSON); `source` says what the files are
+ * (InspectOptions). Never throws for a missing, unreadable or invalid file.
  */
-export async function inspectSettings(paths: readonly string[]): Promise<SettingsFileReport[]> {
-  return await Promise.all(paths.map(inspectFile));
+export async function inspectSettings(
+  paths: readonly string[],
+  options: Pick<InspectOptions, "source"> = {},
+): Promise<SettingsFileReport[]> {
+  return await Promise.all(paths.map((path) => inspectFile(path, options.source ?? "settings")));
 }
 
-async function inspectFile(path: string): Promise<SettingsFileReport> {
+async function inspectFile(path: string, source: SettingsSource): Promise<SettingsFileReport> {
   let text: string;
   try {
     const read = await readRegularText(path, { maxBytes: MAX_SETTINGS_BYTES, label: "settings file" });
@@ -284,7 +299,7 @@ async function inspectFile(path: string): Promise<SettingsFileReport> {
       ...(fault === null ? {} : { readFault: fault.kind }),
     };
   }
-  return { path, exists: true, ...inspectSettingsText(text, { strict: true }) };
+  return { path, exists: true, ...inspectSettingsText(text, { strict: true, source }) };
 }
 
 /**

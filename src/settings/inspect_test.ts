@@ -246,4 +246,30 @@ Deno.test("inspectSettingsText(): a file Claude Code ignores whole registers not
   assert.equal(off.ignored?.key, "disableAllHooks");
   assert.equal(off.disableAllHooks, undefined);
   assert.equal(inspectSettingsText(JSON.stringify({ ...installed, disableAllHooks: true })).disableAllHooks, true);
+  // another top-level key given a value that does not fit
+  const model = inspectSettingsText(JSON.stringify({ ...installed, model: 5, enabledPlugins: { "a@m": true } }));
+  assert.deepEqual([model.events, model.enabledPlugins], [[], undefined]);
+  assert.deepEqual(model.ignored, {
+    key: "model",
+    problem: '"model" is 5, not a string',
+    hook: null,
+    byInstall: false,
+  });
+  assert.equal(
+    inspectSettingsText(JSON.stringify({ ...installed, permissions: { allow: "Bash" } })).ignored?.key,
+    "permissions.allow",
+  );
+});
+
+Deno.test("inspectSettingsText(): in a managed settings or plugin hook file only disableAllHooks is checked", () => {
+  const installed = JSON.parse(
+    installHooks("", { command: BINARY, registrations: selectRegistrations({ hooks: ["stop"] }) }).newText,
+  );
+  const text = JSON.stringify({ ...installed, model: 5 });
+  assert.equal(inspectSettingsText(text).ignored?.key, "model");
+  for (const source of ["managed", "plugin"] as const) {
+    assert.deepEqual(inspectSettingsText(text, { source }).events, ["Stop", "SubagentStop"], source);
+    const off = JSON.stringify({ ...installed, model: 5, disableAllHooks: "yes" });
+    assert.equal(inspectSettingsText(off, { source }).ignored?.key, "disableAllHooks", source);
+  }
 });

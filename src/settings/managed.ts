@@ -33,7 +33,7 @@ export async function readManagedSettings(dir: string): Promise<ManagedSettings>
     }
   }
   const paths = [join(dir, "managed-settings.json"), ...names.sort().map((n) => join(dropIns, n))];
-  const reports = await inspectSettings(paths);
+  const reports = await inspectSettings(paths, { source: "managed" });
   // outside the read scope even whether a file is there is unknown: said once, not listed as a settings file
   const unknown = reports.filter((f) => f.exists === null).map((f) => f.path);
   if (unknown.length > 0) {

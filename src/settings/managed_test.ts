@@ -22,6 +22,10 @@ Deno.test("readManagedSettings(): the file, then the drop-ins *.json in name ord
     assert.equal(withFile.files[0]?.path, join(dir, "managed-settings.json"));
     assert.equal(withFile.files[0]?.allowManagedHooksOnly, true);
     assert.equal(withFile.problem, null);
+    // of the top-level keys only disableAllHooks is checked here (Claude Code reads many of them leniently there)
+    await Deno.writeTextFile(join(dir, "managed-settings.json"), '{ "allowManagedHooksOnly": true, "model": 5 }');
+    const lenient = await readManagedSettings(dir);
+    assert.deepEqual([lenient.files[0]?.ignored, lenient.files[0]?.allowManagedHooksOnly], [undefined, true]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

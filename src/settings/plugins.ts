@@ -16,6 +16,8 @@ import { inspectSettings, inspectSettingsText, type SettingsFileReport } from ".
 /** installed_plugins.json is a list of a few dozen entries; a plugin's hook file a few KiB. */
 const MAX_LIST_BYTES = 4 * 1024 * 1024;
 const MAX_HOOKS_BYTES = 1024 * 1024;
+/** A plugin's hook file is not a settings file: of its top-level keys only disableAllHooks is checked (inspect.ts). */
+const PLUGIN = { source: "plugin" } as const;
 /** More plugins than this are not looked at (each costs two file reads). */
 const MAX_PLUGINS = 200;
 
@@ -115,7 +117,7 @@ async function hookFiles(installPath: string): Promise<SettingsFileReport[]> {
   }
   const hooks = typeof manifest === "object" && manifest !== null ? (manifest as { hooks?: unknown }).hooks : undefined;
   if (typeof hooks === "object" && hooks !== null && !Array.isArray(hooks)) {
-    out.push({ path: manifestPath, exists: true, ...inspectSettingsText(JSON.stringify({ hooks })) });
+    out.push({ path: manifestPath, exists: true, ...inspectSettingsText(JSON.stringify({ hooks }), PLUGIN) });
   }
   const named = typeof hooks === "string" ? [hooks] : Array.isArray(hooks) ? hooks.filter(isString) : [];
   for (const path of named) {
@@ -131,7 +133,7 @@ async function inspectHooksFile(path: string): Promise<SettingsFileReport> {
   try {
     const text = await readRegularText(path, { maxBytes: MAX_HOOKS_BYTES, label: "plugin hook file" });
     if (text === null) return { path, exists: false, error: null, events: [], handlers: [] };
-    return { path, exists: true, ...inspectSettingsText(text) };
+    return { path, exists: true, ...inspectSettingsText(text, PLUGIN) };
   } catch (e) {
     return unreadable(path, e);
   }

@@ -39,7 +39,8 @@ Deno.test("inspectPlugins: hooks/hooks.json and plugin.json's hooks (inline or a
     const b = join(claude, "plugins", "cache", "m", "b", "1.0");
     const c = join(claude, "plugins", "cache", "m", "c", "1.0");
     await Deno.mkdir(join(a, "hooks"), { recursive: true });
-    await Deno.writeTextFile(join(a, "hooks", "hooks.json"), JSON.stringify(ours("Stop", "stop")));
+    // a hook file is not a settings file: a settings key in it ("model": 5) is not read as one
+    await Deno.writeTextFile(join(a, "hooks", "hooks.json"), JSON.stringify({ ...ours("Stop", "stop"), model: 5 }));
     await Deno.mkdir(join(b, ".claude-plugin"), { recursive: true });
     await Deno.writeTextFile(
       join(b, ".claude-plugin", "plugin.json"),
