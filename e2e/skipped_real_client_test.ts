@@ -8,12 +8,13 @@
  * - a Stop handler of ours whose `timeout` is the string "60": the client skips that handler (no decision logged), and
  *   doctor fails `registered`, naming the key and `install` as the fix;
  * - another tool's PreToolUse handler with a string timeout in the same file: the client ignores the whole file, so
- *   neither our Stop nor our UserPromptSubmit hook runs; doctor names that entry;
+ *   neither our Stop nor our UserPromptSubmit hook runs; doctor names that entry; the same for a top-level key given a
+ *   value that does not fit (`"permissions": { "allow": "Bash(git status)" }`, not a list): doctor names the key;
  * - `"disableAllHooks": true` in the user settings: no hook runs, and doctor names the file; with the project's own
  *   settings saying false, the offer is blocked again (the project's file wins over the user's).
  *
- * Every shape is measured in src/settings/client_schema_test.ts and every precedence in src/doctor/hooks_off_test.ts;
- * these keep the premise checked against the client itself.
+ * Every shape and top-level key is measured in src/settings/client_schema_test.ts and every precedence in
+ * src/doctor/hooks_off_test.ts; these keep the premise checked against the client itself.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -32,7 +33,10 @@ const OFFER: Script = {
   }],
 };
 
-type Settings = { hooks: Record<string, { matcher?: string; hooks: Record<string, unknown>[] }[]> };
+type Settings = {
+  hooks: Record<string, { matcher?: string; hooks: Record<string, unknown>[] }[]>;
+  permissions?: Record<string, unknown>;
+};
 
 /** Edits the user settings install wrote, and puts a Stop recorder in the project's own settings. */
 async function breakSettings(sandbox: Sandbox, change: (settings: Settings) => void): Promise<void> {
@@ -92,7 +96,7 @@ Deno.test("real client: a Stop handler of ours with a string timeout is skipped;
   assert.match(registered!.fix ?? "", /install --settings .*settings\.json --events stop$/);
 });
 
-Deno.test("real client: another tool's PreToolUse entry that does not load makes the client ignore our whole file", async () => {
+Deno.test("real client: another tool's PreToolUse entry, or a top-level key that does not fit, makes it ignore our file", async () => {
   let registered: Awaited<ReturnType<typeof doctorRegistered>> | null = null;
   const run = await runScenario(OFFER, {
     events: "stop,prompt",
@@ -111,6 +115,23 @@ Deno.test("real client: another tool's PreToolUse entry that does not load makes
     /^Claude Code ignores the whole file .*hooks\.PreToolUse\[0\]\.hooks\[0\]: "timeout"/,
   );
   assert.match(registered!.fix ?? "", /fix or remove hooks\.PreToolUse\[0\]\.hooks\[0\]/);
+
+  // a top-level key the client knows, given a value that does not fit: the same, and doctor names the key
+  let byKey: Awaited<ReturnType<typeof doctorRegistered>> | null = null;
+  const key = await runScenario(OFFER, {
+    events: "stop,prompt",
+    setup: async (sandbox) => {
+      await breakSettings(sandbox, (s) => void (s.permissions = { allow: "Bash(git status)" }));
+      byKey = await doctorRegistered(sandbox);
+    },
+  });
+  assertStopNotRun(key);
+  assert.equal(byKey!.status, "fail");
+  assert.match(
+    byKey!.detail,
+    /^Claude Code ignores the whole file .*"permissions\.allow" is "Bash\(git status\)", not a list/,
+  );
+  assert.match(byKey!.fix ?? "", /fix or remove "permissions\.allow"/);
 });
 
 Deno.test("real client: disableAllHooks true in the user settings runs no hook; the project's false turns them back on", async () => {
