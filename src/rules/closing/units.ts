@@ -306,11 +306,18 @@ function unit(fields: Omit<Unit, "question" | "answered" | "items">): Unit {
   return {
     ...fields,
     text,
-    question: fields.kind === "sentence" && fields.block !== "table" && QUESTION.test(text),
+    question: fields.kind === "sentence" && fields.block !== "table" && QUESTION.test(text) && !CODE_ASKED.test(text),
     answered: false,
     items: [],
   };
 }
+
+/**
+ * A question mark after nothing but a code span or a quote, alone or just after a parenthesis or another mark: the
+ * options of an aside ("which role counts as a manager (`admin`? `finance_lead`?)"), cut into sentences at each
+ * mark, not a question to the user.
+ */
+const CODE_ASKED = /(?:^|[(?？,]\s*)(?:‹code›|‹quote›)[?？]\s*\)?[\s.,;:]*$/u;
 
 /** Closing question and exclamation marks repeated (`??`, `?!`, `!?`, `！！`): read as one, a question if any is one. */
 const REPEATED_MARKS = /[?？!！]{2,}(?=[\s"”’」』)]*$)/u;

@@ -148,6 +148,14 @@ Deno.test("readStructure(): a question said back before its answer (labelled, or
   for (const text of asked) assert.ok(read(text).some((u) => u.question), text);
 });
 
+Deno.test("readStructure(): a code span asked in an aside is not a question; a question about one is", () => {
+  const aside = "The spec doesn't say which role counts as a manager (`admin`? `finance_lead`?). I used `admin`.";
+  assert.ok(read(aside).every((u) => !u.question), aside);
+  for (const text of ["Should I use `foo`?", "Done. `npm run e2e` too?", "(Want me to add `e2e` too?)"]) {
+    assert.ok(read(text).some((u) => u.question), text);
+  }
+});
+
 Deno.test("readStructure(): a repeated closing mark reads as one (`??`, `?!`)", () => {
   const units = read("Done. quick q — should the flag default to on or off?? Really?! Shall I push it!? Great!!");
   assert.deepEqual(units.map((u) => u.text), [
