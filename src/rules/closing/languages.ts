@@ -35,7 +35,8 @@ const MORE_SCRIPTS =
  * They run on a text that does not read as English (the Latin-script gate above, which any text of another script with
  * no English words passes too) unless it shows one of the six European languages and no letter or word of theirs, or
  * that has Cyrillic letters or MORE_SCRIPTS' letters, or both a letter of MORE_LETTERS and a word of MORE_WORDS (a
- * Norwegian "Det som gjenstår for meg er … for ledere … for `X`" has three "for" and reads as English); in a pack of
+ * Norwegian "Det som gjenstår for meg er … for ledere … for `X`" has three "for" and reads as English), or two
+ * different words of MORE_WORDS (a Polish "jakby co to moge tez dorzucic to samo" typed plain); in a pack of
  * their own (packs.ts), they are never loaded for an English ending, nor for a Spanish or French one.
  */
 export const MORE_LANGS = "mul";
@@ -67,8 +68,8 @@ const MORE_WORDS = new RegExp(
     "istersen|isterseniz|bitti|tamam|jest|nie|się|też|tez|już|juz|jeśli|jesli|chcesz|mogę|moge|gotowe|jsem|není|" +
     "neni|také|jsou|pokud|chceš|chces|můžu|muzu|hotovo|pentru|și|dacă|daca|vrei|gata|acum|sunt|trebuie|urmatorul|" +
     "următorul|şimdi|simdi|henüz|henuz|és|hogy|egy|" +
-    "szeretnéd|szeretned|kész|kesz|tudom)(?![A-Za-z\\u00C0-\\u024F])",
-  "i",
+    "szeretnéd|szeretned|kész|kesz|tudom|skal|ogsaa|aldri|ikkje)(?![A-Za-z\\u00C0-\\u024F])",
+  "gi",
 );
 /**
  * The six European languages' own words (not their accents, which Finnish, Swedish or Czech write too, nor words the
@@ -109,13 +110,32 @@ function computeLanguages(text: string): ReadonlySet<string> {
     // the sixteen `mul` languages too, unless the text shows one of the six and none of theirs (read outside code
     // and URLs)
     for (const lang of EUROPEAN_LANGS) langs.add(lang);
-    if (MORE_LETTERS.test(words) || MORE_WORDS.test(words) || !SIX_WORDS.test(words)) langs.add(MORE_LANGS);
+    if (MORE_LETTERS.test(words) || hasMoreWord(words) || !SIX_WORDS.test(words)) langs.add(MORE_LANGS);
   }
   // after the Latin-script gate, which it must not change
   if (MORE_SCRIPTS.test(sample)) langs.add(MORE_LANGS);
   // a letter and a word of theirs, even in prose that reads as English: a Norwegian report with "for" three times
-  else if (!langs.has(MORE_LANGS) && MORE_LETTERS.test(words) && MORE_WORDS.test(words)) langs.add(MORE_LANGS);
+  else if (!langs.has(MORE_LANGS) && MORE_LETTERS.test(words) && hasMoreWord(words)) langs.add(MORE_LANGS);
+  // or two different words of theirs, typed without their letters: a Polish "jakby co to moge tez dorzucic to samo"
+  // reads as English by its "to"s
+  else if (!langs.has(MORE_LANGS) && moreWordCount(words, 2) >= 2) langs.add(MORE_LANGS);
   return langs;
+}
+
+/** Whether the text has one of the sixteen's common words. */
+function hasMoreWord(text: string): boolean {
+  MORE_WORDS.lastIndex = 0;
+  return MORE_WORDS.test(text);
+}
+
+/** How many different words of the sixteen's common ones the text has, counted up to `most`. */
+function moreWordCount(text: string, most: number): number {
+  const seen = new Set<string>();
+  MORE_WORDS.lastIndex = 0;
+  for (let m = MORE_WORDS.exec(text); m !== null && seen.size < most; m = MORE_WORDS.exec(text)) {
+    seen.add(m[0].toLowerCase());
+  }
+  return seen.size;
 }
 
 /** Code spans, fenced code and URLs: where a report in another script names things in Latin letters. */

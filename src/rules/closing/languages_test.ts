@@ -190,6 +190,20 @@ Deno.test("languagesOf(): a letter and a word of the sixteen run the `mul` rules
   );
 });
 
+Deno.test("languagesOf(): two words of the sixteen typed plain run the `mul` rules in prose that reads as English", () => {
+  const has = (text: string) => languagesOf(text).has(MORE_LANGS);
+  // three "to" make it read as English
+  assert.equal(
+    has("gotowe, endpoint /users zwraca teraz paginacje. jakby co to moge tez dorzucic to samo do /orders"),
+    true,
+  );
+  // one such word in an English report stays out
+  assert.equal(
+    has("Fixed the Jest config and all 48 tests pass; the branch is pushed and the dashboards are green."),
+    false,
+  );
+});
+
 Deno.test("languagesOf(): English in code spans does not make the prose around it English", () => {
   const norwegian =
     "Terraform-koden er skrevet, og `terraform validate` går gjennom. Men `terraform plan` feiler med " +
