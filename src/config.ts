@@ -93,7 +93,10 @@ export const ConfigSchema = z.strictObject({
   loopTools: z._default(z.union([z.string(), z.array(z.string())]), "Bash,Agent,Task,AskUserQuestion"),
   /** Turn the anti-loop guard off (CLIFFHANGER_LOOP_BYPASS). */
   loopBypass: z._default(z.boolean(), false),
-  /** The relay mailbox: absolute, or relative to the project; "" = `<project>/relay` (CLIFFHANGER_RELAY_DIR). */
+  /**
+   * The relay mailbox: absolute (in config.jsonc, every project's sessions then share it), or relative to the project;
+   * "" = `<project>/relay` (CLIFFHANGER_RELAY_DIR).
+   */
   relayDir: z._default(z.string().check(z.maxLength(4096)), ""),
   /** Relay: seconds between polls of to-code.md (CLIFFHANGER_RELAY_POLL_S). */
   relayPollS: z._default(z.number().check(z.minimum(0.05), z.maximum(600)), 5),

@@ -35,7 +35,8 @@ import { inScope, launcherPrograms, readLauncher } from "../settings/launcher.ts
 import { shellWord } from "../settings/handler_words.ts";
 import { generations } from "../store/rotate.ts";
 import { type CommandSpec, parseCommandArgs } from "./args.ts";
-import { currentRoute, forRoute, relayInstallFix, type RunRoute } from "./run_route.ts";
+import { currentRoute, forRoute, relayFolderFix, relayInstallFix, type RunRoute } from "./run_route.ts";
+import { checkSharedRelay } from "../doctor/shared_relay.ts";
 import { gatherCommandFacts } from "./named_settings.ts";
 import type { CliContext, Command } from "./context.ts";
 import { readTailText } from "../store/read_at.ts";
@@ -95,6 +96,11 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     checkSettingsParse(files, { missingNamed: facts.missingNamed, unseenProject: facts.unseenProject }),
     checkRegistered(files, facts.plugins, facts.pluginProblem, facts.hooksOff),
     checkTimeouts(files, config.budgetMs, facts.relay.warning),
+    checkSharedRelay(
+      facts.sharedRelayDir,
+      paths.config,
+      facts.sharedRelayDir === null ? "" : relayFolderFix(facts.sharedRelayDir, route),
+    ),
     checkConfig({ problems, path: paths.config, exists: facts.configExists }),
     await checkHomeWritable(paths),
     checkRules(facts.rules),
@@ -130,7 +136,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     }),
   ];
   // outside the read scope the home's files read as absent: say so instead of judging them
-  const inHome = ["config", "rules", "recent-decisions", "switches", "errors", "log-rotation", "quirks"];
+  const inHome = ["config", "relay-dir", "rules", "recent-decisions", "switches", "errors", "log-rotation", "quirks"];
   const shown = facts.homeReadable ? checks : checks.map((c): Check =>
     inHome.includes(c.id)
       ? {
@@ -303,7 +309,7 @@ async function checkLaunchers(
           ...(unchecked.length > 0
             ? [`run \`${shellWord(launcher)} --version\`: it names a file it runs that is gone`]
             : []),
-          ...(relayOut ? [relayInstallFix(relayDir!, route, paths.config)] : []),
+          ...(relayOut ? [relayInstallFix(relayDir!, route)] : []),
         ].join("; "),
         ...(unchecked.length > 0 ? { unverified: unchecked.map((t) => t.path) } : {}),
       });

@@ -715,3 +715,25 @@ Deno.test("doctor and status flag what install refuses (hooks given twice) and a
     assert.equal(install.code, 1);
     assert.match(install.stderr, /1:22: "hooks" is given twice and only the last counts; merge them into one/);
   }));
+
+Deno.test("status and doctor: an absolute relayDir in the home's config.jsonc is said to reach every session", async () => {
+  const home = await tempHome();
+  assert.equal((await runCli(["install"], { home })).code, 0);
+  const plain = byId(JSON.parse((await runCli(["doctor", "--json"], { home })).stdout).checks);
+  assert.equal(plain["relay-dir"]?.status, "ok");
+  const config = join(home, ".cliffhanger", "config.jsonc");
+  const relay = join(home, "app", "relay");
+  await Deno.writeTextFile(config, JSON.stringify({ relayDir: relay }));
+  const doctor = byId(JSON.parse((await runCli(["doctor", "--json"], { home })).stdout).checks);
+  const check = doctor["relay-dir"]!;
+  assert.equal(check.status, "warn");
+  assert.ok(check.detail.includes(`"${relay}": every session on this machine`), check.detail);
+  // from a checkout, the fix is the install with the variable for that run only
+  assert.ok(check.fix?.includes(`CLIFFHANGER_RELAY_DIR=${relay} deno task cli install`), check.fix ?? "");
+  const status = await runCli(["status"], { home });
+  assert.match(
+    status.stdout,
+    new RegExp(`\\n  warning: ${config} sets an absolute relayDir, "${relay}": every session`),
+  );
+  assert.equal(JSON.parse((await runCli(["status", "--json"], { home })).stdout).relay.sharedDir, relay);
+});

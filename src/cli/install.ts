@@ -20,6 +20,7 @@ import { installHooks, pythonHandlerEvents } from "../settings/edit.ts";
 import { claudeReadsHere, inspectSettingsText } from "../settings/inspect.ts";
 import { describeSkipped, skippedFix } from "../doctor/skipped.ts";
 import { STRICT_JSON_FIX, strictJsonProblem } from "../settings/strict_json.ts";
+import { shellWord } from "../settings/handler_words.ts";
 import { enabledPythonPlugins } from "../settings/plugins.ts";
 import {
   currentHookCommand,
@@ -153,8 +154,9 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
         ? null
         : `the launcher it replaces could read the relay folder ${
           lost.join(", ")
-        }, which the new one cannot, so a stop there would not wait: set CLIFFHANGER_RELAY_DIR (or an absolute relayDir ` +
-          "in config.jsonc) to it and install again";
+        }, which the new one cannot, so a stop there would not wait: install again with CLIFFHANGER_RELAY_DIR=${
+          shellWord(lost[0]!)
+        } set for that run (an absolute relayDir in config.jsonc would send every project's stops to it)`;
       const warnings = [hookCommandWarning(direct) ?? homeWarning(ctx.paths, launcher !== null), lostWarning]
         .filter((w) => w !== null);
       return {

@@ -16,11 +16,11 @@ interface Check {
 }
 
 /** Runs the launcher in `home` from `cwd`, with only what Claude Code's environment would give it. */
-async function throughLauncher(home: string, args: string[], cwd: string) {
+async function throughLauncher(home: string, args: string[], cwd: string, extra: Record<string, string> = {}) {
   const out = await new Deno.Command(join(home, ".cliffhanger", "bin", "cliffhanger-bin"), {
     args,
     cwd,
-    env: { HOME: home, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", DENO_DIR, NO_COLOR: "1", TZ: "UTC" },
+    env: { HOME: home, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", DENO_DIR, NO_COLOR: "1", TZ: "UTC", ...extra },
     clearEnv: true,
     stdin: "null",
     stdout: "piped",
@@ -74,25 +74,60 @@ Deno.test("doctor through the launcher, from another folder: each fix names the 
     assert.match(install.stderr, /Claude Code reads it as strict JSON/);
   }));
 
-Deno.test("relay through the launcher: a folder outside its scope names relayDir and install again, which works", () =>
+Deno.test("relay through the launcher: a folder outside its scope names a scoped install, which works for that project only", () =>
   withTempHome(async (home) => {
     assert.equal((await runCli(["install"], { home })).code, 0);
     const launcher = join(home, ".cliffhanger", "bin", "cliffhanger-bin");
     const project = join(home, "app");
+    const other = join(home, "other");
     await Deno.mkdir(join(project, "relay"), { recursive: true });
+    await Deno.mkdir(other);
     const refused = await throughLauncher(home, ["relay", "send", "x"], project);
     assert.equal(refused.code, 1);
-    const config = join(home, ".cliffhanger", "config.jsonc");
     assert.equal(
       refused.stderr,
-      `cliffhanger-bin: relay send: "${project}/relay" is outside this launcher's read scope; set "relayDir": ` +
-        `"${project}/relay" in ${config}, then run \`${launcher} install\` again\n`,
+      `cliffhanger-bin: relay send: "${project}/relay" is outside this launcher's read scope; run ` +
+        `\`CLIFFHANGER_RELAY_DIR=${project}/relay ${launcher} install\` (the variable for that install only: it puts ` +
+        "the folder in the launcher's scopes, and other projects keep their own relay/)\n",
     );
-    // the fix, as it says
-    await Deno.writeTextFile(config, JSON.stringify({ relayDir: `${project}/relay` }));
-    const install = await throughLauncher(home, ["install"], project);
+    assert.doesNotMatch(refused.stderr, /relayDir/);
+    // the fix, as it says: the variable for that install only
+    const install = await throughLauncher(home, ["install"], project, { CLIFFHANGER_RELAY_DIR: `${project}/relay` });
     assert.equal(install.code, 0, install.stderr);
+    assert.equal((await throughLauncher(home, ["relay", "on"], project)).code, 0);
     const sent = await throughLauncher(home, ["relay", "send", "x"], project);
     assert.equal(sent.code, 0, sent.stderr);
     assert.match(sent.stdout, /^sent turn 1 to /);
+    // a stop in another project does not take that project's instruction, nor wait on its mailbox
+    const stop = (cwd: string) =>
+      JSON.stringify({
+        session_id: `s-${cwd.length}`,
+        hook_event_name: "Stop",
+        cwd,
+        last_assistant_message: "All done, tests pass.",
+      });
+    const wait = { CLIFFHANGER_RELAY_POLL_S: "0.05", CLIFFHANGER_RELAY_MAX_WAIT_S: "30" };
+    const elsewhere = await hookThroughLauncher(home, stop(other), wait);
+    assert.equal(elsewhere.stdout, "", "another project's stop goes through");
+    const here = await hookThroughLauncher(home, stop(project), wait);
+    assert.match(here.stdout, /"decision":"block".*instruction, turn 1/, here.stderr);
   }));
+
+/** `hook stop` through the launcher, with `payload` on stdin. */
+async function hookThroughLauncher(home: string, payload: string, extra: Record<string, string>) {
+  const child = new Deno.Command(join(home, ".cliffhanger", "bin", "cliffhanger-bin"), {
+    args: ["hook", "stop"],
+    cwd: home,
+    env: { HOME: home, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", DENO_DIR, NO_COLOR: "1", TZ: "UTC", ...extra },
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(payload));
+  await writer.close();
+  const out = await child.output();
+  const text = new TextDecoder();
+  return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
+}

@@ -161,7 +161,6 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
         dir: paths.dir,
         message: message(e),
         route: await currentRoute(ctx.env),
-        config: ctx.paths.config,
         launcher: launcherPathIn(ctx.paths.root),
       });
     }
@@ -296,7 +295,7 @@ async function hookWillNotSee(ctx: CliContext, dir: string, configured: string):
   if (expected !== null && expected !== dir) {
     warnings.push(
       `a stop in ${project} waits on ${expected}, not on ${dir}; run it from the project, or set relayDir ` +
-        "(CLIFFHANGER_RELAY_DIR) to this folder",
+        "(CLIFFHANGER_RELAY_DIR) to this folder (an absolute one in config.jsonc sends every project's stops to it)",
     );
   }
   if (Deno.permissions.querySync({ name: "read", path: dir }).state !== "granted") {
@@ -313,7 +312,7 @@ async function hookWillNotSee(ctx: CliContext, dir: string, configured: string):
     if (launcher !== null && !inScope(launcher.read, dir)) {
       warnings.push(
         `the Stop hook ${path} may not read ${dir}, so it never sees it: ` +
-          relayInstallFix(dir, await currentRoute(ctx.env), ctx.paths.config),
+          relayInstallFix(dir, await currentRoute(ctx.env)),
       );
     }
   }

@@ -2,8 +2,8 @@
  * The one line `relay` says when its folder is outside the permission scope: what is wrong and the one fix for how it
  * runs (run_route.ts). A compiled binary's scopes are fixed when it is built (rebuild with --relay-dir); from a
  * checkout, `deno task cli relay … --dir DIR` puts DIR in scope; a launcher's scopes are fixed when install writes it
- * (an absolute relayDir in config.jsonc, then install again, puts the folder in them), and a bundle run another way has
- * the flags it was given (the same relayDir and install give the launcher the folder: relay then runs through that).
+ * (install again with CLIFFHANGER_RELAY_DIR set for that run puts the folder in them), and a bundle run another way has
+ * the flags it was given (the same install gives the launcher the folder: relay then runs through that).
  * Deno's own message adds only the kind of access and a path other than the folder. The fix is a command to paste:
  * its folder is one shell word (shellWord), and paths in the line are JSON-quoted, so a space or a `"` in them is said
  * as it is.
@@ -21,12 +21,11 @@ export interface ScopeRefusal {
   message: string;
   /** How this process runs. */
   route: RunRoute;
-  /** This home's config.jsonc and the launcher install writes there (the fix through a launcher or a bundle). */
-  config: string;
+  /** The launcher install writes in this home (the fix through a bundle). */
   launcher: string;
 }
 
-export function relayScopeError({ sub, dir, message, route, config, launcher }: ScopeRefusal): CommandError {
+export function relayScopeError({ sub, dir, message, route, launcher }: ScopeRefusal): CommandError {
   const asked = denoRefusal(message);
   const kind = asked?.kind ?? "permission";
   const denied = asked?.path;
@@ -44,7 +43,7 @@ export function relayScopeError({ sub, dir, message, route, config, launcher }: 
     : route.kind === "checkout"
     ? `run it as deno task cli relay ${sub}${sub === "on" || sub === "off" ? "" : " …"} --dir ${shellWord(dir)}`
     : route.kind === "launcher"
-    ? relayInstallFix(dir, route, config)
-    : `${relayInstallFix(dir, route, config)}, and run relay through the launcher it writes, ${shellWord(launcher)}`;
+    ? relayInstallFix(dir, route)
+    : `${relayInstallFix(dir, route)}, and run relay through the launcher it writes, ${shellWord(launcher)}`;
   return new CommandError(`relay ${sub}: ${JSON.stringify(dir)} is outside ${where} ${kind} scope${other}; ${fix}`);
 }

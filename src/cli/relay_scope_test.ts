@@ -4,7 +4,7 @@ import { CommandError } from "../errors.ts";
 import { shellWords } from "../settings/handler_words.ts";
 
 const DIR = "/work/proj/relay";
-const HOME = { config: "/h/.cliffhanger/config.jsonc", launcher: "/h/.cliffhanger/bin/cliffhanger-bin" };
+const HOME = { launcher: "/h/.cliffhanger/bin/cliffhanger-bin" };
 const COMPILED = { route: { kind: "compiled" }, ...HOME } as const;
 const CHECKOUT = { route: { kind: "checkout" }, ...HOME } as const;
 const refusal = (path: string, kind = "read") =>
@@ -83,20 +83,23 @@ Deno.test("relayScopeError(): a refused path with a quote in it is named whole, 
   assert.doesNotMatch(inside.message, /\(at /);
 });
 
-Deno.test("relayScopeError(): through a launcher, or a bundle run another way, the fix is relayDir and install again", () => {
+Deno.test("relayScopeError(): through a launcher, or a bundle run another way, the fix is an install with the folder", () => {
   const launcher = { kind: "launcher", path: HOME.launcher, bundle: true } as const;
   const through = relayScopeError({ sub: "send", dir: DIR, message: refusal(DIR), route: launcher, ...HOME });
-  // `deno task cli` is no command here: there may be no checkout, and the project folder has no deno.json
+  // `deno task cli` is no command here: there may be no checkout, and the project folder has no deno.json; and no
+  // relayDir in config.jsonc, which would send every project's stops to this mailbox
+  const scoped = `CLIFFHANGER_RELAY_DIR=${DIR}`;
+  const why = "(the variable for that install only: it puts the folder in the launcher's scopes, and other projects " +
+    "keep their own relay/)";
   assert.equal(
     through.message,
-    `relay send: "${DIR}" is outside this launcher's read scope; set "relayDir": "${DIR}" in ${HOME.config}, then ` +
-      `run \`${HOME.launcher} install\` again`,
+    `relay send: "${DIR}" is outside this launcher's read scope; run \`${scoped} ${HOME.launcher} install\` ${why}`,
   );
   const bundle = relayScopeError({ sub: "on", dir: DIR, message: refusal(DIR), route: { kind: "bundle" }, ...HOME });
   assert.equal(
     bundle.message,
-    `relay on: "${DIR}" is outside this run's read scope; set "relayDir": "${DIR}" in ${HOME.config}, then run ` +
-      `\`cliffhanger-bin install\` again, and run relay through the launcher it writes, ${HOME.launcher}`,
+    `relay on: "${DIR}" is outside this run's read scope; run \`${scoped} cliffhanger-bin install\` ${why}, and ` +
+      `run relay through the launcher it writes, ${HOME.launcher}`,
   );
-  for (const e of [through, bundle]) assert.doesNotMatch(e.message, /deno task cli|\n|Requires|--allow-/);
+  for (const e of [through, bundle]) assert.doesNotMatch(e.message, /deno task cli|relayDir|\n|Requires|--allow-/);
 });

@@ -84,14 +84,23 @@ export function forRoute(fix: string, route: RunRoute): string {
 
 /**
  * What puts relay folder `dir` in the scopes of the launcher install writes (the hooks' command from a checkout or a
- * bundle): they are fixed when install writes them, and hold the folder an absolute relayDir in config.jsonc (or
- * CLIFFHANGER_RELAY_DIR) names then. From a checkout, CLIFFHANGER_RELAY_DIR for that one install is enough (each
- * `deno task cli` run computes its own scopes); through a launcher or a bundle, relay commands run under the same fixed
- * scopes, and relayDir keeps the folder for them, for the hook and for every later install.
+ * bundle): they are fixed when install writes them, and hold the folder CLIFFHANGER_RELAY_DIR names then. The variable
+ * is set for that one install only, so the hooks still find each project's own `<project>/relay` and only the folder
+ * named gains the scope; an absolute relayDir in config.jsonc would do the same for the scopes but also send every
+ * session on the machine, in any project, to that one mailbox. From a checkout each `deno task cli` run computes its
+ * own scopes; through a launcher or a bundle, relay commands then run under the launcher's, which hold the folder.
  */
-export function relayInstallFix(dir: string, route: RunRoute, config: string): string {
+export function relayInstallFix(dir: string, route: RunRoute): string {
   if (route.kind === "checkout" || route.kind === "compiled") {
     return `CLIFFHANGER_RELAY_DIR=${shellWord(dir)} deno task cli install (from the checkout)`;
   }
-  return `set "relayDir": ${JSON.stringify(dir)} in ${config}, then run \`${commandWord(route)} install\` again`;
+  return `run \`CLIFFHANGER_RELAY_DIR=${shellWord(dir)} ${commandWord(route)} install\` (the variable for that ` +
+    "install only: it puts the folder in the launcher's scopes, and other projects keep their own relay/)";
+}
+
+/** What puts relay folder `dir` in the hooks' scopes for how this process runs: a build, else the scoped install. */
+export function relayFolderFix(dir: string, route: RunRoute): string {
+  return route.kind === "compiled"
+    ? `rebuild with deno task compile --relay-dir ${shellWord(dir)}`
+    : relayInstallFix(dir, route);
 }

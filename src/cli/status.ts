@@ -1,6 +1,7 @@
 /** `status [--settings PATH] [--json]`: is it on, where is it registered, how is it configured, what may it touch. */
 import { describeHooksOff } from "../doctor/hooks_off.ts";
 import { describeSkipped } from "../doctor/skipped.ts";
+import { sharedRelayText } from "../doctor/shared_relay.ts";
 import type { inspectSettings } from "../settings/inspect.ts";
 import { VERSION } from "../version.ts";
 import { type CommandSpec, parseCommandArgs } from "./args.ts";
@@ -115,7 +116,12 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     log: paths.log,
     config: { path: paths.config, exists: configExists, problems },
     registered: facts.registrations.some((s) => s.events.length > 0),
-    relay: { inUse: facts.relay.inUse, stopTimeoutS: facts.relay.stopTimeoutS, warning: facts.relay.warning },
+    relay: {
+      inUse: facts.relay.inUse,
+      stopTimeoutS: facts.relay.stopTimeoutS,
+      warning: facts.relay.warning,
+      sharedDir: facts.sharedRelayDir,
+    },
     settings,
     plugins: facts.plugins.map((p) => ({ plugin: p.plugin, enabled: p.enabled, path: p.path, events: p.events })),
     errors: { path: facts.errors.path, days: facts.errors.days, recent: facts.errors.recent },
@@ -189,6 +195,11 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const shownAbove = !config.noClock ? facts.zone.problem : null;
   for (const p of problems) if (p !== shownAbove) lines.push(`  problem: ${p}`);
   if (report.relay.warning) lines.push(report.relay.warning);
+  if (facts.sharedRelayDir !== null) {
+    lines.push(
+      `  warning: ${sharedRelayText(facts.sharedRelayDir, paths.config)} (doctor's relay-dir says how to fix)`,
+    );
+  }
   lines.push(
     report.registered
       ? "settings files:"

@@ -13,6 +13,7 @@ import { stallKillSwitch, stallVariableDecides } from "../hooks/stop/stall/switc
 import { systemTimeZone } from "../hooks/prompt/zone.ts";
 import { fileZoneProblem, resolveConfiguredZone } from "../hooks/prompt/configured_zone.ts";
 import { relayDirFor } from "../relay/paths.ts";
+import { sharedRelayDir } from "./shared_relay.ts";
 import { RELAY_TIMEOUT_HEADROOM_S, relayInUse, relayTimeoutWarning } from "../relay/timeout.ts";
 import { loadRuleSet } from "../rules/load.ts";
 import type { RuleFileReport } from "../rules/schema.ts";
@@ -81,6 +82,8 @@ export interface Facts {
   /** Every file whose handlers run: the settings files and the enabled plugins (a disabled plugin runs nothing). */
   registrations: SettingsFileReport[];
   relay: RelayFit;
+  /** The absolute relayDir config.jsonc itself sets (every session using this home waits on it), or null. */
+  sharedRelayDir: string | null;
   quirks: { used: string[]; problems: string[] };
   /** The zone the prompt hook's clock uses, and the problem with a configured one. */
   zone: { zone: string; problem: string | null };
@@ -178,6 +181,7 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
     pluginProblem: plugins.problem,
     registrations,
     relay: await relayFit(config, env("CLAUDE_PROJECT_DIR") || cwd, registrations),
+    sharedRelayDir: await sharedRelayDir(config.relayDir, env, paths.config),
     quirks: (({ used, problems }) => ({ used, problems: problems.map(scoped) }))(await quirkFilesReport(paths.root)),
     zone: { zone: zone.zone, problem: zone.problem },
     rules: {

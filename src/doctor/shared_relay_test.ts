@@ -1,0 +1,33 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { checkSharedRelay, sharedRelayDir } from "./shared_relay.ts";
+
+const CONFIG = "/h/.cliffhanger/config.jsonc";
+
+Deno.test("checkSharedRelay(): an absolute relayDir in config.jsonc warns that every session uses that mailbox", () => {
+  assert.equal(checkSharedRelay(null, CONFIG, "").status, "ok");
+  const check = checkSharedRelay("/work/app/relay", CONFIG, "run `CLIFFHANGER_RELAY_DIR=/work/app/relay x install`");
+  assert.equal(check.id, "relay-dir");
+  assert.equal(check.status, "warn");
+  assert.match(check.detail, /sets an absolute relayDir, "\/work\/app\/relay": every session on this machine/);
+  assert.match(check.detail, /in any project, waits on that one mailbox/);
+  assert.match(check.fix ?? "", /remove relayDir from \/h\/\.cliffhanger\/config\.jsonc .*CLIFFHANGER_RELAY_DIR=/);
+});
+
+Deno.test("sharedRelayDir(): the file's own absolute relayDir, not CLIFFHANGER_RELAY_DIR's", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    const config = join(home, "config.jsonc");
+    const env = (vars: Record<string, string>) => (name: string) => vars[name];
+    // the loaded value is taken as it is when the variable is unset
+    assert.equal(await sharedRelayDir("/a/relay", env({}), config), "/a/relay");
+    assert.equal(await sharedRelayDir("relay", env({}), config), null, "a relative relayDir is each project's own");
+    assert.equal(await sharedRelayDir("", env({}), config), null);
+    // the variable is this shell's: the file is read again without it
+    assert.equal(await sharedRelayDir("/v/relay", env({ CLIFFHANGER_RELAY_DIR: "/v/relay" }), config), null);
+    await Deno.writeTextFile(config, '{ "relayDir": "/f/relay" }');
+    assert.equal(await sharedRelayDir("/v/relay", env({ CLIFFHANGER_RELAY_DIR: "/v/relay" }), config), "/f/relay");
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
