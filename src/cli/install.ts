@@ -21,7 +21,7 @@ import { claudeReadsHere, inspectSettingsText } from "../settings/inspect.ts";
 import { describeSkipped, skippedFix } from "../doctor/skipped.ts";
 import { STRICT_JSON_FIX, strictJsonProblem } from "../settings/strict_json.ts";
 import { shellWord } from "../settings/handler_words.ts";
-import { enabledPythonPlugins } from "../settings/plugins.ts";
+import { enabledOurPlugins, enabledPythonPlugins } from "../settings/plugins.ts";
 import {
   currentHookCommand,
   describeHooks,
@@ -58,6 +58,8 @@ export const spec: CommandSpec = {
     "--replace-python: two guards would both block every stop. --dry-run shows the replacement. The same goes",
     "for the Python cliffhanger installed as an enabled Claude Code plugin: --replace-python sets it to false",
     "in the file's enabledPlugins.",
+    "With the cliffhanger plugin enabled (its hooks already run), install of the same hooks is refused: they",
+    "would run twice. Turn the plugin off first (claude plugin disable <plugin>@<marketplace>).",
     "A settings file with a comment or a trailing comma is refused: Claude Code reads settings as strict JSON",
     "and ignores such a file whole, hooks included.",
     "",
@@ -95,6 +97,8 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
       const replacePython = parsed.values["replace-python"] === true;
       const order = claudeReadsHere(ctx.paths, ctx.cwd());
       const pythonPlugins = await enabledPythonPlugins(ctx.paths, order);
+      // our own plugin (plugin/) enabled: its hooks already run, and a settings entry beside it would run each twice
+      const ourPlugins = await enabledOurPlugins(ctx.paths, order);
       // what the last edit left that Claude Code skips, said as a warning once the file is written
       let skipped: string | null = null;
       const edit = (text: string) => {
@@ -129,6 +133,18 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
           throw new CommandError(
             `the Python cliffhanger plugin ${above.plugin} is enabled in ${above.by}, which wins over ${target}: ` +
               `turn it off there (claude plugin disable ${above.plugin}), then install again`,
+          );
+        }
+        const twice = ourPlugins.map((p) => ({
+          ...p,
+          events: p.events.filter((e) => registrations.some((r) => r.event === e)),
+        })).find((p) => p.events.length > 0);
+        if (twice) {
+          throw new CommandError(
+            `the cliffhanger plugin ${twice.plugin} is enabled (in ${twice.by}) and runs these hooks already ` +
+              `(${twice.events.join(", ")}): installing them here too would run each twice. Turn it off ` +
+              `(claude plugin disable ${twice.plugin}) and install again, or keep the plugin and skip install; ` +
+              "nothing was written",
           );
         }
         const result = installHooks(text, {

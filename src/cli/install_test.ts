@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { installPluginFixture, PYTHON_PLUGIN_HOOKS } from "../testing/plugin_fixture.ts";
+import { installPluginFixture, ourPluginHooks, PYTHON_PLUGIN_HOOKS } from "../testing/plugin_fixture.ts";
 import { commandHelp } from "./help.ts";
 import { dirname, join } from "node:path";
 import { MAIN_PATH } from "../permissions.ts";
@@ -716,4 +716,24 @@ Deno.test("install --no-subagent over an install with SubagentStop says it remov
   const again = fakeContext(home.dir);
   assert.equal(await installCode(again, ["--no-subagent", "--json"], { hookCommand: BINARY }), 0);
   assert.equal(JSON.parse(again.stdout()).removed, undefined);
+});
+
+Deno.test("install while the cliffhanger plugin is enabled refuses (its hooks would run twice), naming how to turn it off", async () => {
+  await using home = await tempHome();
+  await Deno.mkdir(dirname(home.settings), { recursive: true });
+  await installPluginFixture(dirname(home.settings), { id: "cliffhanger@mkt", hooks: await ourPluginHooks() });
+  const settings = `{\n  "enabledPlugins": { "cliffhanger@mkt": true }\n}\n`;
+  await Deno.writeTextFile(home.settings, settings);
+  for (const argv of [[], ["--dry-run"], ["--events", "pretool"]]) {
+    const refused = fakeContext(home.dir);
+    assert.equal(await installCode(refused, argv, { hookCommand: BINARY }), 1, argv.join(" "));
+    assert.equal(refused.stderr().split("\n").length, 2, "one line");
+    assert.match(refused.stderr(), /^cliffhanger-bin: the cliffhanger plugin cliffhanger@mkt is enabled \(in /);
+    assert.match(refused.stderr(), /would run each twice\. Turn it off \(claude plugin disable cliffhanger@mkt\)/);
+  }
+  assert.equal(await Deno.readTextFile(home.settings), settings, "nothing written");
+  // installed but not enabled: nothing runs twice
+  await Deno.writeTextFile(home.settings, `{ "enabledPlugins": { "cliffhanger@mkt": false } }\n`);
+  const off = fakeContext(home.dir);
+  assert.equal(await installCode(off, [], { hookCommand: BINARY }), 0, off.stderr());
 });

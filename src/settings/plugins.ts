@@ -156,3 +156,22 @@ export async function enabledPythonPlugins(
   const found = reports.filter((r) => r.enabled === true && (r.python ?? []).length > 0 && r.enabledBy !== null);
   return [...new Map(found.map((r) => [r.plugin, { plugin: r.plugin, by: r.enabledBy! }])).values()];
 }
+
+/**
+ * Installed plugins that run our hooks (plugin/, or a copy of it) and that these settings enable, each with the file
+ * that does and the events it registers.
+ */
+export async function enabledOurPlugins(
+  paths: Pick<HomePaths, "claudeDir">,
+  settingsFiles: readonly string[],
+): Promise<{ plugin: string; by: string; events: string[] }[]> {
+  const { reports } = await inspectPlugins(paths.claudeDir, await inspectSettings(settingsFiles));
+  const found = new Map<string, { plugin: string; by: string; events: string[] }>();
+  for (const r of reports) {
+    if (r.enabled !== true || r.enabledBy === null || r.events.length === 0) continue;
+    const seen = found.get(r.plugin);
+    const events = [...new Set([...(seen?.events ?? []), ...r.events])];
+    found.set(r.plugin, { plugin: r.plugin, by: r.enabledBy, events });
+  }
+  return [...found.values()];
+}
