@@ -31,7 +31,7 @@ import { MAX_BYTES as ERRORS_MAX_BYTES } from "../store/errors_log.ts";
 import { checkConfig } from "../doctor/check_config.ts";
 import { HOOK_EVENTS } from "../hooks/events.ts";
 import { resolveRunCommand } from "../permissions.ts";
-import { inScope, launcherPrograms, readLauncher } from "../settings/launcher.ts";
+import { inScope, launcherPathIn, launcherPrograms, readLauncher } from "../settings/launcher.ts";
 import { shellWord } from "../settings/handler_words.ts";
 import { generations } from "../store/rotate.ts";
 import { type CommandSpec, parseCommandArgs } from "./args.ts";
@@ -83,7 +83,15 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const route = await currentRoute(ctx.env);
   const launcher = route.kind === "launcher" ? route.path : null;
   const checks: Check[] = [
-    checkBinary({ files, self, onPath: pathBinary, exists, home: paths.home, launcher }),
+    checkBinary({
+      files,
+      self,
+      onPath: pathBinary,
+      exists,
+      home: paths.home,
+      launcher,
+      ownLauncher: launcherPathIn(paths.root),
+    }),
     await checkHandlersStart(files, {
       self,
       onPath: pathBinary,

@@ -737,3 +737,21 @@ Deno.test("status and doctor: an absolute relayDir in the home's config.jsonc is
   );
   assert.equal(JSON.parse((await runCli(["status", "--json"], { home })).stdout).relay.sharedDir, relay);
 });
+
+Deno.test("doctor under deno: settings that run another, older program than this run's launcher warn on binary", async () => {
+  const home = await tempHome();
+  assert.equal((await runCli(["install"], { home })).code, 0);
+  const settings = join(home, ".claude", "settings.json");
+  const old = join(home, "old", "cliffhanger-bin");
+  await Deno.mkdir(join(home, "old"));
+  await Deno.writeTextFile(old, "#!/bin/sh\necho cliffhanger-bin 0.0.1\n");
+  await Deno.chmod(old, 0o755);
+  const registered = JSON.parse(await Deno.readTextFile(settings));
+  for (const event of ["Stop", "SubagentStop"]) registered.hooks[event][0].hooks[0].command = old;
+  await Deno.writeTextFile(settings, JSON.stringify(registered, null, 2));
+  const binary = byId(JSON.parse((await runCli(["doctor", "--json"], { home })).stdout).checks)["binary"]!;
+  assert.equal(binary.status, "warn", binary.detail);
+  const launcher = join(home, ".cliffhanger", "bin", "cliffhanger-bin");
+  assert.ok(binary.detail.includes(`settings run ${old}, not ${launcher} (the launcher install writes`), binary.detail);
+  assert.doesNotMatch(binary.detail, /not compared/);
+});

@@ -405,6 +405,11 @@ export function checkBinary(input: {
   home?: string;
   /** The launcher install wrote that started this run (run_route.ts), if any: a handler running it is running now. */
   launcher?: string | null;
+  /**
+   * Under deno, the launcher install writes in this home (`<home>/bin/cliffhanger-bin`), what an install from this run
+   * registers: a handler running another program runs something else than the program being run (warn).
+   */
+  ownLauncher?: string | null;
 }): Check {
   // the program each handler starts: a shell-form command's first word, not the whole line
   const commands = [
@@ -416,6 +421,8 @@ export function checkBinary(input: {
   const problems: string[] = [];
   const notes: string[] = [];
   const unchecked: string[] = [];
+  // under deno: registered programs that are not this run's (the launcher running now, or the one install writes)
+  const others: string[] = [];
   for (const command of commands) {
     if (!command.includes("/")) {
       if (input.onPath === null) problems.push(`settings run "${command}", which is not on PATH`);
@@ -442,8 +449,17 @@ export function checkBinary(input: {
           `${command}: cannot check, outside this run's read scope (whether it exists is unknown; if it is gone, ` +
             "every hook it runs fails open)",
         );
-      } else if (dev) notes.push(`this cliffhanger-bin is ${input.self}: a run under deno, not compared`);
-      else problems.push(what);
+      } else if (dev) {
+        const mine = input.launcher ?? input.ownLauncher ?? null;
+        if (mine !== null && command !== input.ownLauncher) {
+          others.push(command);
+          notes.push(
+            `settings run ${command}, not ${mine} (${
+              input.launcher ? "the launcher running now" : "the launcher install writes from this run"
+            }): the hooks run another program than this one, perhaps an older build`,
+          );
+        } else notes.push(`this cliffhanger-bin is ${input.self}: a run under deno, not compared`);
+      } else problems.push(what);
     } else if (input.onPath && input.onPath !== command) {
       notes.push(`settings run ${command}, but cliffhanger-bin on PATH is ${input.onPath}`);
     }
@@ -459,10 +475,13 @@ export function checkBinary(input: {
   const mismatch = notes.some((n) => n.includes("but cliffhanger-bin on PATH"));
   return {
     id: "binary",
-    status: mismatch || unchecked.length > 0 ? "warn" : "ok",
+    status: mismatch || unchecked.length > 0 || others.length > 0 ? "warn" : "ok",
     detail: [`settings run ${commands.join(", ")}`, ...new Set(notes)].join("; "),
     fix: mismatch
       ? "re-run install with the binary on PATH so both are the same"
+      : others.length > 0
+      ? `run \`cliffhanger-bin install\` again to register the program you run here (or check that one with ` +
+        `${others.map((o) => `\`${shellWord(o)} doctor\``).join(", ")})`
       : unchecked.length > 0
       ? uncheckedFix(unchecked)
       : null,

@@ -470,6 +470,28 @@ Deno.test("binary: a run under deno says what it could not check, and fails on w
   );
   assert.doesNotMatch(renderChecks([unread]), /\nnothing broken/);
   assert.equal(checkBinary({ files, self: "/usr/local/bin/deno", onPath: undefined, exists: () => true }).status, "ok");
+  // the launcher this run's install writes is what it would register: that one is fine, another program is not
+  const deno = { files, self: "/usr/local/bin/deno", onPath: undefined, exists: () => true } as const;
+  assert.equal(checkBinary({ ...deno, ownLauncher: "/bin/cliffhanger-bin" }).status, "ok");
+  const older = checkBinary({ ...deno, ownLauncher: "/h/.cliffhanger/bin/cliffhanger-bin" });
+  assert.equal(older.status, "warn");
+  assert.match(
+    older.detail,
+    /settings run \/bin\/cliffhanger-bin, not \/h\/\.cliffhanger\/bin\/cliffhanger-bin \(the launcher install writes from this run\): the hooks run another program than this one/,
+  );
+  assert.doesNotMatch(older.detail, /not compared/);
+  assert.match(
+    older.fix ?? "",
+    /^run `cliffhanger-bin install` again to register the program you run here .*`\/bin\/cliffhanger-bin doctor`/,
+  );
+  // through a launcher: it is named as the one running now
+  const through = checkBinary({
+    ...deno,
+    launcher: "/h/.cliffhanger/bin/cliffhanger-bin",
+    ownLauncher: "/h/.cliffhanger/bin/cliffhanger-bin",
+  });
+  assert.equal(through.status, "warn");
+  assert.match(through.detail, /not \/h\/\.cliffhanger\/bin\/cliffhanger-bin \(the launcher running now\)/);
   assert.equal(
     checkBinary({ files, self: "/usr/local/bin/deno", onPath: undefined, exists: () => false }).status,
     "fail",
