@@ -77,8 +77,8 @@ const SUBS: Record<Sub, CommandSpec> = {
     },
     details: [
       "A read cut off between the two (killed) has recorded nothing: the next read prints the same report again.",
-      "Exit codes: 0 a report was printed; 1 there is none (or no new one within --wait S), or it could not",
-      "be recorded.",
+      "Exit codes: 0 a report was printed; 1 there is none newer than the last one read (or none within",
+      "--wait S), or it could not be recorded. A report read before is not printed again: its file holds it.",
     ].join("\n"),
   },
   status: {
@@ -500,8 +500,14 @@ async function read(ctx: CliContext, paths: RelayPaths, waitS: number): Promise<
     ctx.err(`cliffhanger-bin: relay read: no report yet in ${paths.toAgent}\n`);
     return 1;
   }
+  // nothing newer than the last report read is no report, as for --wait: a loop on the exit code must not act on it
+  // again. A report never recorded as read (a read killed after printing) is newer, and is printed below
   if (report.turn <= last) {
-    ctx.err(`cliffhanger-bin: relay read: turn ${report.turn} was read before (nothing newer)\n`);
+    ctx.err(
+      `cliffhanger-bin: relay read: no report newer than turn ${last} (turn ${report.turn} was read before; ` +
+        `its text is in ${report.path})\n`,
+    );
+    return 1;
   }
   // printed first, then recorded as read: a read killed in between has recorded nothing, and the next read prints the
   // report again (at least once). Recorded first, a kill before the print would skip the report for good
@@ -518,7 +524,7 @@ async function read(ctx: CliContext, paths: RelayPaths, waitS: number): Promise<
         "prints it again",
     );
   }
-  if (report.turn > last) await note(ctx, paths, `report turn ${report.turn} read`);
+  await note(ctx, paths, `report turn ${report.turn} read`);
   await sweepLeftovers(paths.dir);
   return 0;
 }

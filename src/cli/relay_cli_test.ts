@@ -79,6 +79,16 @@ Deno.test("relay (CLI): read prints the newest report, records it, and --wait gi
   assert.equal(state.last_sent_turn, 5);
   assert.equal(state.mine, "kept");
 
+  // read again, nothing newer: no report (exit 1, stdout empty), so `until relay read; do …` never acts on it twice
+  const again = await runCli(["relay", "read"], { home, cwd: project });
+  assert.equal(again.code, 1);
+  assert.equal(again.stdout, "");
+  assert.equal(
+    again.stderr,
+    `cliffhanger-bin: relay read: no report newer than turn 2 (turn 2 was read before; its text is in ` +
+      `${join(relay, "to-agent.md")})\n`,
+  );
+
   const waited = await runCli(["relay", "read", "--wait", "1"], { home, cwd: project });
   assert.equal(waited.code, 1);
   assert.match(waited.stderr, /no report newer than turn 2 within 1 s/);
