@@ -46,6 +46,13 @@ export function buildWrapRequest(raw: RawWrapArgs): WrapRequest {
   }
   const [command, ...args] = raw.commandLine;
   if (command === undefined || command === "") throw new UsageError('wrap: missing the command after "--"');
+  // a flag where the command goes (`wrap -- --help`): no build or scope would make it one
+  if (command.startsWith("-")) {
+    throw new UsageError(
+      `wrap: "${command}" after "--" is not a command (it starts with "-"): wrap's own flags go before "--", the ` +
+        'command after it; see "cliffhanger-bin wrap --help"',
+    );
+  }
   if (raw.name !== undefined && raw.name.trim() === "") throw new UsageError("wrap: --name must not be empty");
   return { policy: policy as Policy, timeoutMs, name: healthName(command, raw.name), command, args };
 }

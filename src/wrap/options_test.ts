@@ -21,6 +21,8 @@ Deno.test("buildWrapRequest() usage errors: no --, no command, bad policy, bad t
     [{ commandLine: undefined }, /missing "--" before the command/],
     [{ commandLine: [] }, /missing the command after "--"/],
     [{ commandLine: [""] }, /missing the command/],
+    // `wrap -- --help`: a flag where the command goes, which no build would allow
+    [{ commandLine: ["--help"] }, /"--help" after "--" is not a command \(it starts with "-"\): wrap's own flags go/],
     [{ policy: "strict", commandLine: ["x"] }, /--policy must be advisory or hard, got "strict"/],
     [{ timeout: "0", commandLine: ["x"] }, /--timeout must be a number of seconds above 0/],
     [{ timeout: "-1", commandLine: ["x"] }, /--timeout/],

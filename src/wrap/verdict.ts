@@ -21,11 +21,15 @@ export function decide(policy: Policy, child: ChildOutcome, timeoutMs: number): 
   const seconds = `${timeoutMs / 1000} s`;
   switch (child.kind) {
     case "exit": {
-      const lingering = child.lingering
-        ? `; something it started still held its output at the ${seconds} limit and was killed (${
+      // its group already gone: what held the output had left it (setsid, a daemon), which no group kill reaches
+      const lingering = !child.lingering
+        ? ""
+        : child.lingering.method === "gone"
+        ? `; something it started still held its output at the ${seconds} limit, outside its process group (it ` +
+          "escaped with setsid or as a daemon), so it was not killed"
+        : `; something it started still held its output at the ${seconds} limit and was killed (${
           describeKill(child.lingering)
-        })`
-        : "";
+        })`;
       const said = child.stderrTail ? `: ${child.stderrTail}` : "";
       if (child.code === 0) {
         return { exit: 0, outcome: "ok", exitCode: 0, signal: null, error: lingering ? `exit 0${lingering}` : null };

@@ -46,5 +46,13 @@ Deno.test("decide(): the reasons name what happened", () => {
   );
   const lingering = decide("hard", { ...t, kind: "exit", code: 2, lingering: { method: "process-group" } }, 1000);
   assert.equal(lingering.exit, 2);
-  assert.match(lingering.error!, /still held its output at the 1 s limit/);
+  assert.match(lingering.error!, /still held its output at the 1 s limit and was killed \(process group killed\)/);
+  // the group was gone already: what held the output had escaped it, and nothing killed it
+  const escaped = decide("advisory", { ...t, kind: "exit", code: 0, lingering: { method: "gone" } }, 2000).error!;
+  assert.equal(
+    escaped,
+    "exit 0; something it started still held its output at the 2 s limit, outside its process group (it escaped " +
+      "with setsid or as a daemon), so it was not killed",
+  );
+  assert.doesNotMatch(escaped, /was killed|already ended/);
 });

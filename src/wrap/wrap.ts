@@ -66,10 +66,7 @@ export async function wrap(request: WrapRequest, given: WrapDeps): Promise<WrapR
     durationMs = child.durationMs;
     verdict = decide(request.policy, child, request.timeoutMs);
     if (verdict.outcome === "not-allowed") {
-      verdict = {
-        ...verdict,
-        error: `${verdict.error}; to allow it, build with: deno task compile --allow-run ${shellWord(request.command)}`,
-      };
+      verdict = { ...verdict, error: `${verdict.error}; ${notAllowedFix(request.command)}` };
     }
   } catch (e) {
     // runChild does not throw; this is the backstop for a bug in wrap itself
@@ -156,4 +153,32 @@ function ownLines(deps: WrapDeps): WrapDeps {
       midLine = false;
     },
   };
+}
+
+/**
+ * The fix for a command outside the run scope: a build that allows it, except for a path that is not there (a build
+ * would not help; docs/wrap.md) or, where this process may not look, the build on the condition that it is there.
+ */
+export function notAllowedFix(
+  command: string,
+  look: (path: string) => "there" | "missing" | "unknown" = lookAt,
+): string {
+  const build = `build with: deno task compile --allow-run ${shellWord(command)}`;
+  if (!command.includes("/")) {
+    return `to allow it, ${build} (the build resolves it on PATH, and stops if it is not there)`;
+  }
+  const state = look(command);
+  if (state === "missing") return `${JSON.stringify(command)} does not exist: fix the path in the hook command`;
+  return state === "there"
+    ? `to allow it, ${build}`
+    : `if it exists (this process may not look), to allow it, ${build}`;
+}
+
+function lookAt(path: string): "there" | "missing" | "unknown" {
+  try {
+    Deno.statSync(path);
+    return "there";
+  } catch (e) {
+    return e instanceof Deno.errors.NotFound ? "missing" : "unknown";
+  }
 }

@@ -8,7 +8,7 @@ import { KILL_HELPER_CANDIDATES } from "../permissions.ts";
 import { readRecord } from "./health.ts";
 import type { WrapRequest } from "./options.ts";
 import { binaryPayload, collector, processGone, readPid, script } from "./testing.ts";
-import { wrap, type WrapDeps } from "./wrap.ts";
+import { notAllowedFix, wrap, type WrapDeps } from "./wrap.ts";
 
 interface Fixture {
   dir: string;
@@ -301,3 +301,25 @@ Deno.test("wrap's own line starts a line of its own after a stderr that ended mi
     await wrap(request("sh", ["-c", 'printf "whole\\n" >&2; exit 1']), whole);
     assert.match(whole.notices[0]!, /^cliffhanger-bin: wrap t: /);
   }));
+
+Deno.test("notAllowedFix(): a build for a name or a path that is there; none for a path that does not exist", () => {
+  assert.equal(
+    notAllowedFix("python3"),
+    "to allow it, build with: deno task compile --allow-run python3 (the build resolves it on PATH, and stops if it " +
+      "is not there)",
+  );
+  assert.equal(
+    notAllowedFix("/bin/sh", () => "there"),
+    "to allow it, build with: deno task compile --allow-run /bin/sh",
+  );
+  const missing = notAllowedFix("/nonexistent/x", () => "missing");
+  assert.equal(missing, '"/nonexistent/x" does not exist: fix the path in the hook command');
+  assert.doesNotMatch(missing, /build/);
+  // outside the read scope whether it is there is unknown: the build, on that condition
+  assert.match(
+    notAllowedFix("/opt/x", () => "unknown"),
+    /^if it exists \(this process may not look\), to allow it, build with: /,
+  );
+  // the real look: a path that is not there
+  assert.equal(notAllowedFix(`/nonexistent-${crypto.randomUUID()}/x`).includes("does not exist"), true);
+});
