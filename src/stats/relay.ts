@@ -23,6 +23,8 @@ export interface RelayStats {
   waitToTurnMaxS: number | null;
   /** Sessions with any relay event, and relay folders seen. */
   sessions: number;
+  /** Sessions that were handed at least one instruction (the header's count). */
+  turnSessions: number;
   dirs: number;
   /** `kind: "relay"` lines that did not match the schema. */
   skippedLines: number;
@@ -31,6 +33,7 @@ export interface RelayStats {
 export class RelayStatsAccumulator {
   #window: StatsWindow;
   #sessions = new Set<string>();
+  #turnSessions = new Set<string>();
   #dirs = new Set<string>();
   #waited: number[] = [];
   #s: RelayStats = {
@@ -44,6 +47,7 @@ export class RelayStatsAccumulator {
     waitToTurnMedianS: null,
     waitToTurnMaxS: null,
     sessions: 0,
+    turnSessions: 0,
     dirs: 0,
     skippedLines: 0,
   };
@@ -81,6 +85,7 @@ export class RelayStatsAccumulator {
         break;
       case "turn_taken":
         s.turnsTaken++;
+        this.#turnSessions.add(line.session);
         if (line.waitedS === 0) s.turnsImmediate++;
         else this.#waited.push(line.waitedS);
         break;
@@ -113,6 +118,7 @@ export class RelayStatsAccumulator {
       waitToTurnMedianS: median,
       waitToTurnMaxS: w.length === 0 ? null : w[w.length - 1]!,
       sessions: this.#sessions.size,
+      turnSessions: this.#turnSessions.size,
       dirs: this.#dirs.size,
     };
   }
@@ -124,7 +130,7 @@ export function renderRelayStats(s: RelayStats): string[] {
   if (s.turnsTaken + s.waits + stops + s.checkpoints + s.checkpointsRefused === 0) return [];
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
   const lines = [
-    `relay: ${plural(s.turnsTaken, "instruction")} handed over in ${plural(s.sessions, "session")}, ${
+    `relay: ${plural(s.turnsTaken, "instruction")} handed over in ${plural(s.turnSessions, "session")}, ${
       plural(s.waits, "wait")
     }`,
     `${String(s.turnsImmediate).padStart(6)}  waiting already when the session stopped`,
