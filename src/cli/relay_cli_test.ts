@@ -174,6 +174,41 @@ const payload = (cwd: string) =>
     last_assistant_message: "All done. The tests pass.",
   });
 
+Deno.test("hook stop + relay: the relay-turn line has attended and entrypoint, as every decision line", async () => {
+  const { home, project, relay } = await setup();
+  await runCli(["relay", "on"], { home, cwd: project });
+  await runCli(["relay", "send", "Next."], { home, cwd: project });
+  // a headless session's transcript (claude -p marks its lines sdk-cli)
+  const transcript = join(home, ".claude", "projects", "relay-t.jsonl");
+  await Deno.mkdir(join(home, ".claude", "projects"), { recursive: true });
+  const marks = { entrypoint: "sdk-cli", promptSource: "sdk", turnOrigin: "sdk" };
+  await Deno.writeTextFile(
+    transcript,
+    [
+      { type: "user", promptId: "p1", message: { role: "user", content: "do it" }, ...marks },
+      {
+        type: "assistant",
+        message: { id: "m1", role: "assistant", content: [{ type: "text", text: "All done. The tests pass." }] },
+        entrypoint: "sdk-cli",
+      },
+    ].map((l) => JSON.stringify(l) + "\n").join(""),
+  );
+  const stdin = JSON.stringify({ ...JSON.parse(payload(project)), transcript_path: transcript, prompt_id: "p1" });
+  const r = await runCli(["hook", "stop"], {
+    home,
+    stdin,
+    relayDirs: [relay],
+    env: { CLIFFHANGER_RELAY_POLL_S: "0.1", CLIFFHANGER_RELAY_MAX_WAIT_S: "3" },
+  });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).decision, "block");
+  const decisions = (await readAllLog(home)).filter((l) => l["kind"] === undefined);
+  assert.deepEqual(
+    decisions.map((l) => [l["rule"], l["attended"], l["entrypoint"]]),
+    [["no-pattern", false, "sdk-cli"], ["relay-turn", false, "sdk-cli"]],
+  );
+});
+
 Deno.test("hook stop + relay: an allowed stop takes the waiting instruction, blocks with it and logs relay-turn", async () => {
   const { home, project, relay } = await setup();
   await runCli(["relay", "on"], { home, cwd: project });

@@ -131,7 +131,12 @@ export const STOP_HOOK: HookDefinition<StopPayload, Prepared, SessionState, Stop
       stallOff: prepared.stallOff,
     });
     return {
-      result: { decision: step.decision, observe: step.observe, duplicate: step.duplicate },
+      result: {
+        decision: step.decision,
+        observe: step.observe,
+        duplicate: step.duplicate,
+        entrypoint: prepared.view?.entrypoint ?? null,
+      },
       state: step.state,
       log: step.log,
     };
@@ -150,7 +155,8 @@ export const STOP_HOOK: HookDefinition<StopPayload, Prepared, SessionState, Stop
     if (result.decision.action !== "allow" || result.duplicate) return null;
     // the wait ends relayMaxWaitS after the stop's start, as its budget does: the time spent so far comes off it
     const spentMs = () => io.elapsed() - io.budgetStartedAt;
-    return await relayContinuation({ env: io.env, paths: io.paths, config: io.config, now: io.now, spentMs }, payload);
+    const deps = { env: io.env, paths: io.paths, config: io.config, now: io.now, spentMs };
+    return await relayContinuation({ ...deps, entrypoint: result.entrypoint ?? null }, payload);
   },
 };
 

@@ -34,6 +34,8 @@ export interface RelayHookDeps {
   spentMs?: () => number;
   /** The mailbox's file access (default: the real one); a test injects a stop that is killed mid-way. */
   io?: RelayIo;
+  /** The transcript's `entrypoint` mark for this turn (the guard's decision line has it too), or null. */
+  entrypoint?: string | null;
 }
 
 const ALLOWED: StopDecision = {
@@ -103,13 +105,15 @@ export async function runRelayForStop(
     event: payload.hook_event_name,
     agent: null,
     action: "block",
-    // the relay is its own switch (ACTIVE): observe mode does not apply to it
+    // the relay is its own switch (ACTIVE): observe mode does not apply to it, nor does a person at the keyboard
     observe: false,
+    attended: false,
     rule: "relay-turn",
     open: [],
     match: null,
     source: null,
     continuation: 0,
+    entrypoint: deps.entrypoint ?? null,
     cwd: payload.cwd ?? null,
     relayTurn: result.turn,
   };

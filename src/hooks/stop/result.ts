@@ -7,4 +7,6 @@ export interface StopResult {
   observe: boolean;
   /** A second copy of a stop already answered. */
   duplicate: boolean;
+  /** The transcript's `entrypoint` mark for this turn, for the relay's decision line (as the guard's line has it). */
+  entrypoint?: string | null;
 }

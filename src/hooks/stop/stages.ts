@@ -255,7 +255,7 @@ const person: StopStage = {
     condition:
       'a Stop with a person at the keyboard and `attended: "observe"` (the default), and a phrase rule below ' +
       "blocks ([A person at the keyboard](docs/stop.md#a-person-at-the-keyboard))",
-    decision: "allow, logged with `attended: true`",
+    decision: "allow (nothing printed), logged as the block it would be, with `attended: true`",
     rule: "the rule id",
   },
   run(ctx, next) {
