@@ -210,6 +210,7 @@ function loadData(
   }
   const rules: CompiledRule[] = [];
   const seen = new Set<string>();
+  let expanded = 0;
   for (const [index, rule] of file.rules.entries()) {
     const where = `rules[${index}] "${rule.id}"`;
     if (seen.has(rule.id)) return { error: `${where}: duplicate id in this file` };
@@ -221,8 +222,15 @@ function loadData(
     }
     const regexes: RegExp[] = [];
     for (const [p, raw] of rule.patterns.entries()) {
-      const source = expandGrammar(raw, file.grammar);
-      if (source.error) return { error: `${where} patterns[${p}]: ${source.error}` };
+      const left = MAX_EXPANDED_FILE_CHARS - expanded;
+      const source = expandGrammar(raw, file.grammar, { maxChars: Math.min(MAX_EXPANDED_PATTERN_CHARS, left) });
+      if (source.error) {
+        const error = source.tooLong && left < MAX_EXPANDED_PATTERN_CHARS
+          ? `the file's patterns expand past ${MAX_EXPANDED_FILE_CHARS} characters in all`
+          : source.error;
+        return { error: `${where} patterns[${p}]: ${error}` };
+      }
+      expanded += source.text.length;
       const compiled = compilePattern(source.text, rule.flags);
       const problem = typeof compiled === "string" ? compiled : trusted ? null : emptyMatchProblem(compiled);
       if (typeof compiled === "string" || problem) return { error: `${where} patterns[${p}]: ${problem}` };
@@ -325,30 +333,43 @@ export function fillRuleFileDefaults(data: RuleFileInput): RuleFile {
 const PART = /(?<!\\[pPu])\{([A-Z][A-Z0-9_]*)\}/g;
 
 /**
+ * The longest a pattern may grow to with its grammar parts in place (the longest built-in is about 3,200 characters).
+ * Parts that use parts multiply: eight levels of a part written sixteen times is 16^8 copies from a few hundred bytes.
+ */
+export const MAX_EXPANDED_PATTERN_CHARS = 64 * 1024;
+
+/** The longest a user file's patterns may grow to in all (the built-in early-stop file's are about 530,000). */
+export const MAX_EXPANDED_FILE_CHARS = 4 * 1024 * 1024;
+
+/**
  * A pattern with its `{NAME}` grammar parts replaced (parts may use parts; at most 8 levels), and its accented
  * letters also taking their plain spellings (accents.ts). Regex quantifiers (`{2,5}`) are digits, and Unicode
  * properties (`\p{L}`) and code points (`\u{FE0F}`) follow `\p` or `\u`, so none of them clashes with a part name.
+ * Each level's length is counted before its text is built: a pattern that would grow past `maxChars` is an error
+ * (`tooLong`).
  */
 export function expandGrammar(
   pattern: string,
   grammar: Readonly<Record<string, string>>,
-): { text: string; error: null } | { text: ""; error: string } {
+  { maxChars = MAX_EXPANDED_PATTERN_CHARS }: { maxChars?: number } = {},
+): { text: string; error: null } | { text: ""; error: string; tooLong: boolean } {
   let text = pattern;
   for (let depth = 0; depth < 8; depth++) {
-    let unknown: string | null = null;
-    const next = text.replace(PART, (_all, name: string) => {
-      const part = grammar[name];
-      if (part === undefined) {
-        unknown ??= name;
-        return "";
+    let length = text.length;
+    let parts = 0;
+    for (const [all, name] of text.matchAll(PART)) {
+      const part = grammar[name!];
+      if (part === undefined) return { text: "", error: `unknown grammar part {${name}}`, tooLong: false };
+      parts++;
+      length += part.length + "(?:)".length - all.length;
+      if (length > maxChars) {
+        return { text: "", error: `its grammar parts expand it past ${maxChars} characters`, tooLong: true };
       }
-      return `(?:${part})`;
-    });
-    if (unknown !== null) return { text: "", error: `unknown grammar part {${unknown}}` };
-    if (next === text) return { text: tolerateAccents(text), error: null };
-    text = next;
+    }
+    if (parts === 0) return { text: tolerateAccents(text), error: null };
+    text = text.replace(PART, (_all, name: string) => `(?:${grammar[name]})`);
   }
-  return { text: "", error: "grammar parts nest more than 8 levels deep" };
+  return { text: "", error: "grammar parts nest more than 8 levels deep", tooLong: false };
 }
 
 /** A compiled pattern, or why it was refused. */
@@ -366,7 +387,14 @@ export function compilePattern(source: string, flags: string): RegExp | string {
  * built-ins skip this (the rule table test checks them) to keep the hook's start cheap.
  */
 export function emptyMatchProblem(regex: RegExp): string | null {
-  return regex.test("") ? "pattern matches the empty string, so it would match every message" : null;
+  try {
+    return regex.test("") ? "pattern matches the empty string, so it would match every message" : null;
+  } catch (error) {
+    // V8 compiles a pattern on its first run and may refuse it then ("Regular expression too large")
+    return error instanceof Error
+      ? error.message.replace(/^Invalid regular expression: \/.*\/\w*: /s, "")
+      : String(error);
+  }
 }
 
 function issuePath(path: readonly PropertyKey[]): string {

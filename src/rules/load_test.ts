@@ -2,7 +2,16 @@ import assert from "node:assert/strict";
 import earlyStopFile from "../../rules/early_stop.json" with { type: "json" };
 import { join } from "node:path";
 import fc from "fast-check";
-import { buildRuleSet, fillRuleFileDefaults, loadRuleSet, readUserRuleFiles, type UserRuleSource } from "./load.ts";
+import {
+  buildRuleSet,
+  expandGrammar,
+  fillRuleFileDefaults,
+  loadRuleSet,
+  MAX_EXPANDED_FILE_CHARS,
+  MAX_EXPANDED_PATTERN_CHARS,
+  readUserRuleFiles,
+  type UserRuleSource,
+} from "./load.ts";
 import { buildFullRuleSet } from "./full.ts";
 import { BUILTIN_RULE_FILES } from "./builtin.ts";
 import { EARLY_STOP_ACTS } from "./acts.ts";
@@ -130,6 +139,61 @@ Deno.test("buildFullRuleSet() ignores a whole user file with a bad regex; built-
   const bad = report(set, "bad.json");
   assert.equal(bad.rules, 0);
   assert.match(bad.error ?? "", /^rules\[1\] "broken" patterns\[1\]: Invalid regular expression/);
+});
+
+Deno.test("buildFullRuleSet() refuses a file whose grammar parts multiply a pattern past the cap; built-ins apply", () => {
+  // eight parts, each the next written sixteen times: 16^7 copies of the last from a 600-byte file
+  const names = "ABCDEFGH";
+  const grammar: Record<string, string> = { H: "x" };
+  for (let i = 0; i < 7; i++) grammar[names[i]!] = `{${names[i + 1]}}`.repeat(16);
+  const set = buildFullRuleSet({
+    fileSchema,
+    userFiles: [userFile("bomb.json", { kind: "early-stop", grammar, rules: [rule("bomb", ["zz{A}"])] })],
+  });
+  assert.deepEqual(set.earlyStop.map((r) => r.id), BUILTIN_EARLY_STOP);
+  const bad = report(set, "bomb.json");
+  assert.equal(bad.rules, 0);
+  assert.equal(
+    bad.error,
+    `rules[0] "bomb" patterns[0]: its grammar parts expand it past ${MAX_EXPANDED_PATTERN_CHARS} characters`,
+  );
+});
+
+Deno.test("buildFullRuleSet() refuses a user pattern V8 will not compile as too large, in words", () => {
+  const rules = [rule("huge", [`{P}`])];
+  const set = buildFullRuleSet({
+    fileSchema,
+    userFiles: [userFile("huge.json", { kind: "early-stop", grammar: { P: "y".repeat(60_000) }, rules })],
+  });
+  assert.equal(report(set, "huge.json").error, 'rules[0] "huge" patterns[0]: Regular expression too large');
+});
+
+Deno.test("expandGrammar() counts each level before building it: over the cap is an error, at the cap is not", () => {
+  const grammar = { A: "{B}{B}", B: "y".repeat(10) };
+  const whole = expandGrammar("{A}", grammar);
+  assert.equal(whole.text, "(?:(?:yyyyyyyyyy)(?:yyyyyyyyyy))");
+  assert.deepEqual(expandGrammar("{A}", grammar, { maxChars: whole.text.length }), whole);
+  assert.deepEqual(expandGrammar("{A}", grammar, { maxChars: whole.text.length - 1 }), {
+    text: "",
+    error: `its grammar parts expand it past ${whole.text.length - 1} characters`,
+    tooLong: true,
+  });
+});
+
+Deno.test("buildFullRuleSet() refuses a file whose patterns expand past the file's cap in all", () => {
+  const part = "y".repeat(MAX_EXPANDED_PATTERN_CHARS / 8);
+  const count = Math.ceil(MAX_EXPANDED_FILE_CHARS / part.length) + 1;
+  const rules = Array.from({ length: count }, (_, i) => rule(`r${i}`, [`{P}${i}`], { flags: "" }));
+  const set = buildFullRuleSet({
+    fileSchema,
+    userFiles: [userFile("wide.json", { kind: "early-stop", grammar: { P: part }, rules })],
+  });
+  const bad = report(set, "wide.json");
+  assert.equal(bad.rules, 0);
+  assert.match(
+    bad.error ?? "",
+    /^rules\[\d+\] "r\d+" patterns\[0\]: the file's patterns expand past 4194304 characters in all$/,
+  );
 });
 
 Deno.test("buildFullRuleSet() reports invalid JSONC in words, with line and column", () => {
