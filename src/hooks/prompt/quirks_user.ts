@@ -13,7 +13,7 @@ import {
   type UserQuirkSource,
 } from "./quirks.ts";
 
-const ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
+export const ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 /** The quirk file schemas, built on first use: for a user's quirk file (the built-in one is filled in by hand). */
 function buildQuirkSchemas() {

@@ -84,7 +84,7 @@ const BUILD_CJK_WORDS = [
 ].join(" ").split(" ");
 let buildCjk: RegExp | null = null;
 /** Kana, CJK ideographs or Hangul: the prompt may hold a CJK work word. */
-const CJK_SCRIPT = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
+export const CJK_SCRIPT = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
 
 function cjkBuild(text: string): boolean {
   if (!CJK_SCRIPT.test(text)) return false;
@@ -92,11 +92,15 @@ function cjkBuild(text: string): boolean {
   return buildCjk.test(text);
 }
 
-/** Replies that tell the agent to carry on: the work goes on, so the answer should not be cut short. */
-/** One go-ahead word or phrase; a go-ahead is one or more of them ("yes please", "ok, go ahead", "sure, do it"). */
+/**
+ * Replies that tell the agent to carry on: the work goes on, so the answer should not be cut short. One go-ahead word
+ * or phrase; a go-ahead is one or more of them ("yes please", "ok, go ahead", "sure, do it"). No phrase may be two of
+ * the others with a space between ("please continue" is "please" and "continue"): the pattern could then read a run
+ * of them in two ways each, and a run that fails at its end would be tried in every way (2^n for n of them).
+ */
 const GO_AHEAD_WORD =
-  "(?:y|yes|yep|yeah|ok|okay|sure|go|go ahead|go on|continue|proceed|do it|carry on|keep going|next|lgtm|please|please do|please continue|sounds good|ship it|thanks|thank you)";
-const GO_AHEAD = new RegExp(`^${GO_AHEAD_WORD}(?:[\\s.,!]+${GO_AHEAD_WORD})*[\\s.,!]*$`, "i");
+  "(?:y|yes|yep|yeah|ok|okay|sure|go|go ahead|go on|continue|proceed|do it|carry on|keep going|next|lgtm|please|please do|sounds good|ship it|thanks|thank you)";
+export const GO_AHEAD = new RegExp(`^${GO_AHEAD_WORD}(?:[\\s.,!]+${GO_AHEAD_WORD})*[\\s.,!]*$`, "i");
 
 const QUESTION_START =
   /^(?:what|what's|whats|why|how|when|where|who|whom|whose|which|is|are|am|was|were|does|do|did|can|could|should|would|will|shall|may|might|has|have|had|isn't|aren't|doesn't|don't|didn't|can't|won't)\b/i;
@@ -115,7 +119,7 @@ const WORD_EACH_RANGES: readonly (readonly [number, number])[] = [
   [0xd840, 0xd87f], // high surrogates of the supplementary ideographs
 ];
 const hex4 = (c: number) => `\\u${c.toString(16).padStart(4, "0")}`;
-const WORD_EACH = new RegExp(`[${WORD_EACH_RANGES.map(([a, b]) => `${hex4(a)}-${hex4(b)}`).join("")}]`);
+export const WORD_EACH = new RegExp(`[${WORD_EACH_RANGES.map(([a, b]) => `${hex4(a)}-${hex4(b)}`).join("")}]`);
 
 /**
  * The prompt's words: its whitespace-separated pieces, where each CJK ideograph or kana counts as a word, and each run
@@ -165,7 +169,7 @@ function letterOrDigit(c: number): boolean {
 }
 
 /** A question mark: ASCII, full-width (Chinese, Japanese) or Arabic. */
-const QUESTION_MARKS = /[?\uff1f\u061f]/g;
+export const QUESTION_MARKS = /[?\uff1f\u061f]/g;
 
 export function classifyPrompt(prompt: string, options: TerseOptions): TerseResult {
   const words = countWords(prompt);

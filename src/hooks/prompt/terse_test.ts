@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { DEFAULT_CONFIG, loadConfig } from "../../config.ts";
 import { envFrom } from "../../env.ts";
 import { terseOptions } from "./hook.ts";
-import { classifyPrompt, countWords, fillWords } from "./terse.ts";
+import fc from "fast-check";
+import { fuzzRuns, fuzzSeed } from "../../reliability/harness.ts";
+import { classifyPrompt, countWords, fillWords, GO_AHEAD } from "./terse.ts";
 
 const defaults = terseOptions(DEFAULT_CONFIG);
 
@@ -183,4 +185,50 @@ Deno.test("classifyPrompt(): short work requests are work", () => {
     assert.deepEqual(classifyPrompt(prompt, defaults).reason, "build", prompt);
   }
   assert.equal(classifyPrompt("why did the merge drop my commit?", defaults).band, "short");
+});
+
+/** The go-ahead pattern before "please continue" left its list (it backtracked 2^n on n of them and one more word). */
+const OLD_GO_AHEAD_WORD =
+  "(?:y|yes|yep|yeah|ok|okay|sure|go|go ahead|go on|continue|proceed|do it|carry on|keep going|next|lgtm|please|please do|please continue|sounds good|ship it|thanks|thank you)";
+const OLD_GO_AHEAD = new RegExp(`^${OLD_GO_AHEAD_WORD}(?:[\\s.,!]+${OLD_GO_AHEAD_WORD})*[\\s.,!]*$`, "i");
+
+Deno.test("GO_AHEAD matches exactly what the old pattern did (a few words at a time, where the old one is quick)", () => {
+  const piece = fc.constantFrom(
+    "please",
+    "continue",
+    "please continue",
+    "Please Continue",
+    "please do",
+    "do it",
+    "do",
+    "go",
+    "ahead",
+    "go ahead",
+    "y",
+    "yes",
+    "ok",
+    "thank you",
+    "now",
+    " ",
+    "  ",
+    ", ",
+    "!",
+    ".",
+    "\t",
+    "x",
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 10 }), (pieces) => {
+      const text = pieces.join("");
+      assert.equal(GO_AHEAD.test(text), OLD_GO_AHEAD.test(text), JSON.stringify(text));
+    }),
+    { numRuns: Math.min(fuzzRuns(), 20_000), seed: fuzzSeed(7020) },
+  );
+});
+
+Deno.test("classifyPrompt(): a long run of 'please continue' and one more word is read at once (not a go-ahead)", () => {
+  // 26 of them kept the old pattern busy past the prompt hook's timeout (hook_regex_test.ts checks its growth)
+  const prompt = "please continue ".repeat(26) + "now";
+  assert.equal(classifyPrompt(prompt, defaults).band, "medium");
+  assert.equal(classifyPrompt("please continue ".repeat(26).trim(), defaults).reason, "go-ahead");
 });

@@ -46,8 +46,8 @@ export function zoneCacheKey(input: ZoneKeyInput): string {
  * shape is all a hit checks (asking Intl is the cost the cache saves): a name written by hand in that shape
  * (`Reply_in/French`) would be shown, as anyone who can write the home can also write a quirk note.
  */
-const ZONE = /^(?:[A-Z][A-Za-z0-9_+-]{0,29}(?:\/[A-Z0-9][A-Za-z0-9_+-]{0,29}){0,2}|[+-]\d\d:\d\d)$/;
-const ABBREVIATION = /^[A-Z]{2,5}$/;
+export const ZONE = /^(?:[A-Z][A-Za-z0-9_+-]{0,29}(?:\/[A-Z0-9][A-Za-z0-9_+-]{0,29}){0,2}|[+-]\d\d:\d\d)$/;
+export const ABBREVIATION = /^[A-Z]{2,5}$/;
 const KEYS = ["v", "key", "zone", "abbreviation", "at"];
 
 /** The entry, when the parsed file is one exactly (no other keys, each field in its charset); else null. */

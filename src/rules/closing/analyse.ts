@@ -141,7 +141,7 @@ function hitsOf(rule: CompiledRule, units: readonly Unit[], rawTail: string): Hi
 }
 
 /** A match that runs up to a question mark: the question itself. */
-const ENDS_ASKING = /[?？][\s"”’」』)]*$/;
+export const ENDS_ASKING = /[?？][\s"”’」』)]*$/;
 
 function inScope(rule: CompiledRule, unit: Unit): boolean {
   switch (rule.scope) {

@@ -41,16 +41,16 @@ export function splitLines(message: string): Line[] {
   return out;
 }
 
-const HEADING = /^ {0,3}#{1,6}(?:[ \t]+|$)/;
-const QUOTE = /^ {0,3}>/;
-const ITEM = /^[ \t]*(?:[-*+•]|\d{1,3}[.)]|[a-z][.)])[ \t]+(?:\[[ xX]\][ \t]+)?/;
-const TABLE = /^ {0,3}\|/;
-const TABLE_RULE = /^[\s|:-]+$/;
+export const HEADING = /^ {0,3}#{1,6}(?:[ \t]+|$)/;
+export const QUOTE = /^ {0,3}>/;
+export const ITEM = /^[ \t]*(?:[-*+•]|\d{1,3}[.)]|[a-z][.)])[ \t]+(?:\[[ xX]\][ \t]+)?/;
+export const TABLE = /^ {0,3}\|/;
+export const TABLE_RULE = /^[\s|:-]+$/;
 /**
  * A line that is only bold text, used as a heading ("**Remaining**", "**Next steps:**"). A bold sentence that ends
  * in `?`, `.` or `!` is prose ("**Want me to add CI?**").
  */
-const BOLD_LINE = /^ {0,3}(?:\*\*|__)[^*_\n]{0,119}[^*_\n?？.。!！](?:\*\*|__):?\s*$/;
+export const BOLD_LINE = /^ {0,3}(?:\*\*|__)[^*_\n]{0,119}[^*_\n?？.。!！](?:\*\*|__):?\s*$/;
 /**
  * A changed prompt: a row of a table with a column before and one after a change ("before | after", "current |
  * proposed", "old text | new text", "antes | después", "vorher | nachher", "変更前 | 変更後", "было | стало") in which
@@ -83,7 +83,7 @@ function changeColumnName(words: string, inParentheses: string): RegExp {
   );
 }
 /** A cell that is a question (its emphasis, code marks and quotes aside). */
-const QUESTION_CELL = /[?？]\s*["”’»」』*_`]*\s*$/;
+export const QUESTION_CELL = /[?？]\s*["”’»」』*_`]*\s*$/;
 
 /** The columns before and after a change that a table's first row names, or null when it names no such pair. */
 export function changeColumns(cells: readonly string[]): { before: number; after: number } | null {
@@ -98,7 +98,7 @@ export function isChangedPrompt(cells: readonly string[], columns: { before: num
   return QUESTION_CELL.test(cells[columns.before] ?? "") && QUESTION_CELL.test(cells[columns.after] ?? "");
 }
 /** A fence line: backticks or tildes at any indentation (agents indent code inside list items). */
-const FENCE_LINE = /^[ \t]*(`{3,}|~{3,})(.*)$/;
+export const FENCE_LINE = /^[ \t]*(`{3,}|~{3,})(.*)$/;
 
 /** The block is a list item right after an item of the same list. */
 export function isContinuation(blocks: readonly Block[], b: number): boolean {
@@ -234,7 +234,7 @@ function leadFor(current: Block | null, last: Block | undefined): string {
 /** The most words (Latin script) or characters (CJK, Hangul) a line has to title the list after it without a colon. */
 const MAX_TITLE_WORDS = 2;
 const MAX_TITLE_CJK = 6;
-const CJK_OR_HANGUL = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
+export const CJK_OR_HANGUL = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 /** Words that say a list is done or empty, in the guard's languages. */
 const DONE_WORDS =
   /(?<![\w\u00C0-\u024F])(?:none|nothing|done|n\/a|complete|completed|finished|merged|resolved|closed|ninguno|nada|hecho|resuelto|resueltos|keine|nichts|erledigt|aucun|rien|fait|nenhum|feito|resolvido|nessuno|niente|fatto|geen|niets|klaar|gedaan|нет|ничего|готово)(?![\w\u00C0-\u024F])|なし|無し|完了|済み|済|无|無|没有|沒有|已完成|完成|없음|완료/i;

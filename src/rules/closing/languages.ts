@@ -16,11 +16,11 @@
 import { ENGLISH_WORDS } from "./english_words.ts";
 import { oncePerText } from "../text_memo.ts";
 
-const BLANK = /^\s*$/;
-const KANA = /[\u3040-\u30ff]/;
-const HAN = /[\u3400-\u9fff\uf900-\ufaff]/;
-const CYRILLIC = /[\u0400-\u04ff]/;
-const HANGUL = /[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]/;
+export const BLANK = /^\s*$/;
+export const KANA = /[\u3040-\u30ff]/;
+export const HAN = /[\u3400-\u9fff\uf900-\ufaff]/;
+export const CYRILLIC = /[\u0400-\u04ff]/;
+export const HANGUL = /[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]/;
 /**
  * Hebrew, Arabic and Devanagari letters, the letters only Vietnamese writes (ơ, ư, đ and the Latin Extended
  * Additional block), and two Greek letters in a row (a lone "Δ" or "π" is English technical text): a text with them
@@ -43,7 +43,8 @@ export const MORE_LANGS = "mul";
 /** The languages of Latin script whose rules run together when a text may be in one of them. */
 const EUROPEAN_LANGS = ["es", "de", "fr", "pt", "it", "nl"] as const;
 /** Common English words; three or more (whole words) make the text read as English. */
-const ENGLISH = /(?<![A-Za-z])(?:the|and|to|is|are|it|this|that|with|for|of|you|I|in|on|was|be|have|not)(?![A-Za-z])/g;
+export const ENGLISH =
+  /(?<![A-Za-z])(?:the|and|to|is|are|it|this|that|with|for|of|you|I|in|on|was|be|have|not)(?![A-Za-z])/g;
 /**
  * Words common in Spanish, German, French, Portuguese, Italian or Dutch and rare in English prose; `¿`, `¡`, `ñ`, `ß`,
  * accents.
@@ -55,13 +56,13 @@ const EUROPEAN =
  * Latin letters of the sixteen `mul` languages that none of the six writes (Polish, Turkish, Nordic, Czech, Slovak,
  * Romanian, Hungarian).
  */
-const MORE_LETTERS = /[ąćęłńśźżĄĆĘŁŃŚŹŻğıİşŞĞőűŐŰåøæÅØÆěřůčšžďťňĚŘŮČŠŽĎŤŇșțăȘȚĂţ]/;
+export const MORE_LETTERS = /[ąćęłńśźżĄĆĘŁŃŚŹŻğıİşŞĞőűŐŰåøæÅØÆěřůčšžďťňĚŘŮČŠŽĎŤŇșțăȘȚĂţ]/;
 /**
  * Words common in the Latin-script `mul` languages and rare in English and the six (Indonesian has no letters of its
  * own, nor has Vietnamese typed without its marks: "khong", "xong"; the rest are read here as typed without their
  * letters too), not the six's words ("sie", "este", "nem").
  */
-const MORE_WORDS = new RegExp(
+export const MORE_WORDS = new RegExp(
   "(?<![A-Za-z\\u00C0-\\u024F])(?:saya|sudah|yang|untuk|tidak|bisa|dengan|kalau|jika|jag|och|inte|klart|" +
     "jeg|ikke|hvis|ferdig|og|det|meg|deg|khong|xong|duoc|chua|minä|olen|että|voin|jos|haluat|haluatte|valmis|" +
     "myös|vielä|kanssa|bir|için|icin|değil|degil|" +
@@ -139,9 +140,13 @@ function moreWordCount(text: string, most: number): number {
 }
 
 /** Code spans, fenced code and URLs: where a report in another script names things in Latin letters. */
-const CODE_OR_URL = /```[\s\S]*?(?:```|$)|`[^`\n]*`|\bhttps?:\/\/\S+/g;
-/** Three Latin-script words in a row, apart only by spaces and a little punctuation: a phrase, not names or paths. */
-const LATIN_PHRASE = /(?:[A-Za-z\u00C0-\u024F]{2,}[\s,;:'’]+){2}[A-Za-z\u00C0-\u024F]{2,}/;
+export const CODE_OR_URL = /```[\s\S]*?(?:```|$)|`[^`\n]*`|\bhttps?:\/\/\S+/g;
+/**
+ * Three Latin-script words in a row, apart only by spaces and a little punctuation: a phrase, not names or paths. Tried
+ * only where a word starts: from inside a long word every start would read the rest of it again (quadratic).
+ */
+export const LATIN_PHRASE =
+  /(?<![A-Za-z\u00C0-\u024F])(?:[A-Za-z\u00C0-\u024F]{2,}[\s,;:'’]+){2}[A-Za-z\u00C0-\u024F]{2,}/;
 
 /**
  * Prose (a text beside another script, outside code and URLs) in Latin script and not in English, as a Dutch question
@@ -185,9 +190,12 @@ export function isEnglishWord(word: string): boolean {
  * last two starts where a token does (after white space or a backtick), so a long token is searched once, not from each
  * of its characters.
  */
-const NOT_PROSE = new RegExp(`${CODE_OR_URL.source}|(?<![^\\s\`])\\S*[\\/\\\\_]\\S*|(?<![^\\s\`])\\S+\\.\\S+`, "g");
+export const NOT_PROSE = new RegExp(
+  `${CODE_OR_URL.source}|(?<![^\\s\`])\\S*[\\/\\\\_]\\S*|(?<![^\\s\`])\\S+\\.\\S+`,
+  "g",
+);
 /** A word of two or more ASCII letters, not part of a word with accented letters or of a name with digits (`ES2023`). */
-const LATIN_WORD = /(?<![A-Za-z0-9\u00C0-\u024F])[A-Za-z]{2,}(?![A-Za-z0-9\u00C0-\u024F])/g;
+export const LATIN_WORD = /(?<![A-Za-z0-9\u00C0-\u024F])[A-Za-z]{2,}(?![A-Za-z0-9\u00C0-\u024F])/g;
 
 /** The prose words of a text, lowercased: words of ASCII letters outside code, URLs, paths and identifiers. */
 export function proseWords(text: string): string[] {

@@ -130,7 +130,8 @@ function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
 
-const ABBREVIATIONS = /(?:^|\s)(?:e\.g|i\.e|vs|etc|cf|approx|incl|no|fig|z\.B|d\.h|bzw|usw|p\.ex|ex|p\.e|v\.g|ca)$/i;
+export const ABBREVIATIONS =
+  /(?:^|\s)(?:e\.g|i\.e|vs|etc|cf|approx|incl|no|fig|z\.B|d\.h|bzw|usw|p\.ex|ex|p\.e|v\.g|ca)$/i;
 
 function isAbbreviation(text: string, begin: number, dot: number): boolean {
   const before = text.slice(Math.max(begin, dot - 8), dot);

@@ -10,7 +10,7 @@ import { type Block, isContinuation } from "./blocks.ts";
  * agents put follow-up offers there; nor is "Summary", which most reports open with). A title is a heading, a bold
  * line, or a paragraph ending in a colon right above a list.
  */
-const REFERENCE_TITLE = new RegExp(
+export const REFERENCE_TITLE = new RegExp(
   "^[\\s#*_>.:()0-9\\u2013\\u2014\\u2600-\\u27bf\\ud800-\\udfff-]*(?:" + [
     // English
     "(?:tests?|testing)(?:\\s+(?:run|done|performed|executed|results?|coverage|notes))?|test\\s+(?:plan|runs?|output)|" +

@@ -54,7 +54,8 @@ export interface Structure {
  * A question: `?`, `？` or the Arabic `؟` at the end, a `;` right after a Greek word (the Greek question mark, also
  * written U+037E), a Japanese か, or a Chinese 吗 / 嗎 / 么 closing the sentence.
  */
-const QUESTION = /(?:[?？؟\u037e]|;(?<=\p{Script=Greek}\p{M}*[»”’")]*;)|[か][。.]?|[吗嗎么][。.]?)[\s"”’」』»)]*$/u;
+export const QUESTION =
+  /(?:[?？؟\u037e]|;(?<=\p{Script=Greek}\p{M}*[»”’")]*;)|[か][。.]?|[吗嗎么][。.]?)[\s"”’」』»)]*$/u;
 
 /**
  * A question the next sentence of its paragraph answers, so it waits for nobody: a question about a thing ("Is it safe
@@ -109,12 +110,13 @@ function asksWish(question: string): boolean {
 }
 
 /** A question in bold or italics opening a block (after a list marker), with more text after it. */
-const EMPHASIZED_QUESTION = /^(?:\s*(?:[-*+]|\d{1,3}[.)])\s+)?\s*(\*\*|__|\*|_)(?!\s)[^*_\n]{1,300}[?？]\1\s*\S/;
+export const EMPHASIZED_QUESTION = /^(?:\s*(?:[-*+]|\d{1,3}[.)])\s+)?\s*(\*\*|__|\*|_)(?!\s)[^*_\n]{1,300}[?？]\1\s*\S/;
 /**
  * A yes or no after a short lead-in, answering a question that opens the message ("Based on our traffic, yes: …", "Na
  * maior parte, sim.").
  */
-const LEAD_IN_YES_NO = /^[^.?!,:;]{1,40},\s*(?:yes|no|sim|sí|si|oui|ja|não|nao|non|nein|nee|да|нет)\s*[,;:.!—–-]/i;
+export const LEAD_IN_YES_NO =
+  /^[^.?!,:;]{1,40},\s*(?:yes|no|sim|sí|si|oui|ja|não|nao|non|nein|nee|да|нет)\s*[,;:.!—–-]/i;
 
 /** A question labelled as one: "Q:", "Question:", and the word in the guard's other languages. */
 const LABELLED =
@@ -123,7 +125,7 @@ const LABELLED =
  * A question word opening a question, in the guard's Latin-script languages, Russian and the sixteen (Chinese, Japanese
  * and Korean put theirs elsewhere).
  */
-const WH_OPEN = new RegExp(
+export const WH_OPEN = new RegExp(
   "^\\W*(?:what|why|how|when|where|which|who|whose|qu[ée]|por\\s+qu[ée]|c[óo]mo|cu[áa]ndo|d[óo]nde|cu[áa]l(?:es)?|" +
     "qui[ée]n|cu[áa]nt[oa]s?|was|warum|wieso|weshalb|wie|wann|wo|welche[rsnm]?|wer|quoi|pourquoi|comment|quand|o[ùu]|" +
     "quel(?:le)?s?|combien|o\\s+que|por\\s+que|quando|onde|qua(?:l|is)|quem|quanto|cosa|che\\s+cosa|perch[ée]|come|dove|" +
@@ -157,14 +159,14 @@ const ANSWER =
  * run"). With GRANTED_BUT below, it closes a question about a thing; not the agent's own question ("Should I add it?
  * Maybe, …" stays).
  */
-const HEDGED = /^(?:arguably|in\s+theory|in\s+principle|technically)\s*[,;:.!—–-]/i;
+export const HEDGED = /^(?:arguably|in\s+theory|in\s+principle|technically)\s*[,;:.!—–-]/i;
 /** The hedged answers that grant the user's "could you …?" with a but: "You could, but …", "…, yes, but …". */
 const GRANTED_BUT =
   /^(?:(?:you|it|we|they|one)\s+(?:could|can|would|might)(?:\s+\w+)?\s*,\s*but\b|[^.?!,:;]{1,80},\s*(?:yes|no)\s*,\s*but\b)/i;
 /** What would happen to a thing, in English: "What would happen if you dropped the index?", "What happens when …?" */
-const WHAT_IF_EN = /^\W*(?:so\s*,?\s+)?what\s+(?:would\s+happen|happens|would\s+break|breaks)\s+(?:if|when)\b/i;
+export const WHAT_IF_EN = /^\W*(?:so\s*,?\s+)?what\s+(?:would\s+happen|happens|would\s+break|breaks)\s+(?:if|when)\b/i;
 /** A why-question, in the guard's languages that write one first (not Chinese, Japanese, Korean). */
-const WHY = new RegExp(
+export const WHY = new RegExp(
   "^\\W*(?:(?:so|and|but|und|also|et|alors|donc|y|entonces|e|ent[ãa]o|quindi|dus|en|s[åa]|og|och|deci|[șşs]i|a|wi[ęe]c|tak|ve|peki|jadi|lalu|v[ậa]y)\\s*,?\\s+)?" +
     "(?:why|pourquoi|por\\s*qu[ée]|warum|wieso|weshalb|perch[ée]|waarom|почему|зачем|hvorfor|varf[öo]r|miksi|de\\s+ce|" +
     "dlaczego|czemu|pro[čc]|neden|ni[çc]in|t[ạa]i\\s+sao|v[ìi]\\s+sao|mengapa|kenapa|क्यों|لماذا|למה|מדוע|чому|навіщо|γιατί|mi[ée]rt)" +
@@ -172,7 +174,7 @@ const WHY = new RegExp(
   "iu",
 );
 /** Its answer's opening "because" (Russian "из-за", "because of", too). */
-const BECAUSE = new RegExp(
+export const BECAUSE = new RegExp(
   "^(?:because|parce\\s+que|parce\\s+qu['’]|porque|weil|perch[ée]|omdat|потому\\s+что|так\\s+как|из-за|fordi|eftersom|" +
     "f[öo]r\\s+att|koska|pentru\\s+c[ăa]|deoarece|fiindc[ăa]|bo|poniewa[żz]|gdy[żz]|proto[žz]e|[çc][üu]nk[üu]|" +
     "b[ởo]i\\s+v[ìi]|karena|sebab|क्योंकि|لأن|لان|بسبب|כי|מפני\\s+ש|בגלל|тому\\s+що|через|επειδή|mert)(?![\\p{L}\\p{M}])",
@@ -185,7 +187,7 @@ const BECAUSE = new RegExp(
  * ("Et si …", "E se …", "¿Y si …") counts only with an article opening its subject ("E se o Redis cair?"), not "Et si
  * j'ajoutais …", "E se a gente …" or a pronoun ("¿Y si la cambiamos?").
  */
-const WHAT_IF = new RegExp(
+export const WHAT_IF = new RegExp(
   "^\\W*(?:" +
     [
       "qu[ée]\\s+(?:pasa|ocurre|sucede)\\s+(?:si|cuando|con)",
@@ -221,15 +223,15 @@ const WHAT_IF = new RegExp(
   "iu",
 );
 /** A suggestion asked as a question ("Why not add the flag too?", "How about a cache?"). */
-const SUGGESTION = /^\W*(?:(?:so|and|but|or)\s*,?\s+)?(?:why\s+not|how\s+about|what\s+about|want|wanna)\b/i;
+export const SUGGESTION = /^\W*(?:(?:so|and|but|or)\s*,?\s+)?(?:why\s+not|how\s+about|what\s+about|want|wanna)\b/i;
 /** A question whether the user can or must do a thing, as a user asks it ("Could you run …?", "Do you have to …?"). */
-const CAN_YOU = /^\W*(?:can|could|will|would|should|must|do|does)\s+(?:you|your)\b/i;
+export const CAN_YOU = /^\W*(?:can|could|will|would|should|must|do|does)\s+(?:you|your)\b/i;
 /** What the user wants, likes, needs or agrees to: only they can say. */
-const WISH = /\b(?:want|wanna|like|prefer|need|wish|mind|rather|ok|okay|fine|happy|alright)\b/i;
+export const WISH = /\b(?:want|wanna|like|prefer|need|wish|mind|rather|ok|okay|fine|happy|alright)\b/i;
 /** A question to the user: only they can answer it. */
-const USER = /\b(?:you|y['’]all)\b/i;
+export const USER = /\b(?:you|y['’]all)\b/i;
 /** The agent's own question about what it does. */
-const AGENT = /\b(?:I|we|me|us)\b/i;
+export const AGENT = /\b(?:I|we|me|us)\b/i;
 
 export function readStructure(message: string, options: UnitOptions): Structure {
   const blocks = parseBlocks(message);
@@ -317,10 +319,13 @@ function unit(fields: Omit<Unit, "question" | "answered" | "items">): Unit {
  * options of an aside ("which role counts as a manager (`admin`? `finance_lead`?)"), cut into sentences at each
  * mark, not a question to the user.
  */
-const CODE_ASKED = /(?:^|[(?？,]\s*)(?:‹code›|‹quote›)[?？]\s*\)?[\s.,;:]*$/u;
+export const CODE_ASKED = /(?:^|[(?？,]\s*)(?:‹code›|‹quote›)[?？]\s*\)?[\s.,;:]*$/u;
 
-/** Closing question and exclamation marks repeated (`??`, `?!`, `!?`, `！！`): read as one, a question if any is one. */
-const REPEATED_MARKS = /[?？!！]{2,}(?=[\s"”’」』)]*$)/u;
+/**
+ * Closing question and exclamation marks repeated (`??`, `?!`, `!?`, `！！`): read as one, a question if any is one.
+ * Tried only where a run of marks starts: from inside a long run every start would read the rest of it again.
+ */
+export const REPEATED_MARKS = /(?<![?？!！])[?？!！]{2,}(?=[\s"”’」』)]*$)/u;
 const oneMark = (run: string) => run.match(/[?？]/)?.[0] ?? run[0]!;
 
 function lastIndex<T>(list: readonly T[], test: (item: T) => boolean): number {
