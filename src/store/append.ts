@@ -7,6 +7,7 @@
 import { checkWritable, UnsafeFileError } from "./safe_file.ts";
 import { tempPathFor } from "./atomic.ts";
 import { writeAll } from "./write_all.ts";
+import { readAt } from "./read_at.ts";
 
 const encoder = new TextEncoder();
 
@@ -18,15 +19,29 @@ export interface AppendHooks {
   beforeOpen?: () => Promise<void>;
   /** Copies a file for the detach (default Deno.copyFile; tests: a copy that fails part way, as on a full disk). */
   copyFile?: (from: string, to: string) => Promise<void>;
+  /** Writes the bytes to the opened file (default writeAll; tests: a write cut short by a full disk). */
+  write?: (file: Deno.FsFile, bytes: Uint8Array) => Promise<void>;
+}
+
+export interface AppendOptions extends AppendHooks {
+  /**
+   * The data is whole lines: a file that does not end in a line break (a line a full disk cut short, whose process
+   * could write no more) gets one before them, so the torn line does not swallow the first of ours. Costs one fstat
+   * and a one-byte read. A writer tearing its line in the instant between our look and our write can still glue ours
+   * to it: the look and the write are two calls, and undoing a short write is no safer, since another process may
+   * have appended after it.
+   */
+  lines?: boolean;
 }
 
 export async function appendToFile(
   path: string,
   data: string | Uint8Array,
   mode = 0o600,
-  hooks: AppendHooks = {},
+  options: AppendOptions = {},
 ): Promise<void> {
-  const bytes = typeof data === "string" ? encoder.encode(data) : data;
+  const hooks = options;
+  let bytes = typeof data === "string" ? encoder.encode(data) : data;
   if (bytes.length === 0) return;
   for (let tries = 1;; tries++) {
     // an append opens with O_APPEND, which follows a link and blocks on a FIFO: only a regular file, or nothing yet
@@ -38,7 +53,7 @@ export async function appendToFile(
     // the path may have been swapped for a link since the check: a missing file is created with O_EXCL (which never
     // follows a link, even a dangling one), an existing one is opened without create, and what was opened must still
     // be the regular file at the path before anything is written
-    const file = await openForAppend(path, info === null, mode);
+    const file = await openForAppend(path, info === null, mode, options.lines === true);
     // null: created or removed by someone else since the check; "other": a rotation renamed it, and the new file at
     // the path takes the line. Either way, look again (a few times: a path that keeps changing is refused)
     const same = file === null ? "other" : await sameFileAtPath(path, file).catch((e) => {
@@ -52,17 +67,36 @@ export async function appendToFile(
     }
     if (same === "other") continue;
     using opened = file!;
-    await writeAll(opened, bytes);
+    if (options.lines && info !== null && !(await endsALine(opened))) bytes = withLineBreakFirst(bytes);
+    await (hooks.write ?? writeAll)(opened, bytes);
     return;
   }
 }
 
-/** `path` opened for appending, created exclusively when `missing`; null when that guess was wrong (start again). */
-async function openForAppend(path: string, missing: boolean, mode: number): Promise<Deno.FsFile | null> {
+/** Whether the file is empty or ends in a line break. */
+async function endsALine(file: Deno.FsFile): Promise<boolean> {
+  const size = (await file.stat()).size;
+  if (size === 0) return true;
+  const last = await readAt(file, size - 1, 1);
+  return last.length === 0 || last[0] === 0x0a;
+}
+
+function withLineBreakFirst(bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(bytes.length + 1);
+  out[0] = 0x0a;
+  out.set(bytes, 1);
+  return out;
+}
+
+/**
+ * `path` opened for appending (and reading, for `endsALine`, when `read`), created exclusively when `missing`; null
+ * when that guess was wrong (start again).
+ */
+async function openForAppend(path: string, missing: boolean, mode: number, read: boolean): Promise<Deno.FsFile | null> {
   try {
     return missing
       ? await Deno.open(path, { append: true, createNew: true, mode })
-      : await Deno.open(path, { append: true });
+      : await Deno.open(path, { append: true, read });
   } catch (e) {
     if (missing && e instanceof Deno.errors.AlreadyExists) return null;
     if (!missing && e instanceof Deno.errors.NotFound) return null;

@@ -134,3 +134,28 @@ Deno.test("sameFileAtPath(): the opened file against what is at the path now", a
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("appendToFile({ lines }): a line a full disk cut short does not swallow the next one", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "log.jsonl");
+    await appendToFile(path, '{"n":1}\n', 0o600, { lines: true });
+    // a write that takes half the line, then finds the disk full, as write(2) does on ENOSPC
+    const full = new Deno.errors.WriteZero("No space left on device (os error 28)");
+    const short = async (file: Deno.FsFile, bytes: Uint8Array) => {
+      await file.write(bytes.subarray(0, 4));
+      throw full;
+    };
+    await assert.rejects(appendToFile(path, '{"n":2}\n', 0o600, { lines: true, write: short }), (e) => e === full);
+    assert.equal(await Deno.readTextFile(path), '{"n":1}\n{"n"');
+    await appendToFile(path, '{"n":3}\n', 0o600, { lines: true });
+    await appendToFile(path, '{"n":4}\n', 0o600, { lines: true });
+    assert.deepEqual((await Deno.readTextFile(path)).split("\n"), ['{"n":1}', '{"n"', '{"n":3}', '{"n":4}', ""]);
+    // without `lines` the data is appended as it is (a file of other text)
+    await Deno.writeTextFile(path, "abc");
+    await appendToFile(path, "def");
+    assert.equal(await Deno.readTextFile(path), "abcdef");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

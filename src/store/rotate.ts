@@ -70,7 +70,8 @@ export async function appendRotating(path: string, text: string, options: Append
     });
   }
   // appendToFile never appends through a planted link, into a FIFO or a folder
-  await appendToFile(path, bytes, options.mode ?? 0o600);
+  // whole lines: a line torn by a full disk before them does not swallow the first
+  await appendToFile(path, bytes, options.mode ?? 0o600, { lines: true });
 }
 
 /**

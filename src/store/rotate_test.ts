@@ -161,3 +161,11 @@ Deno.test("appendRotating() whose rotation lock is blocked (a folder with a file
       assert.ok(await Deno.lstat(lock), `${kind}: left as it is`);
     }
   }));
+
+Deno.test("appendRotating(): the line after one torn by a full disk starts on a line of its own", () =>
+  withDir(async (dir) => {
+    const path = join(dir, "log.jsonl");
+    await Deno.writeTextFile(path, '{"n":1}\n{"n":2,"cut');
+    await appendRotating(path, '{"n":3}\n', { maxBytes: 0 });
+    assert.deepEqual((await Deno.readTextFile(path)).split("\n"), ['{"n":1}', '{"n":2,"cut', '{"n":3}', ""]);
+  }));
