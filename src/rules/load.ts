@@ -2,8 +2,9 @@
  * Building the rule set: the embedded built-ins merged with the user's rule files. `buildRuleSet`
  * is pure (text in, RuleSet out); `readUserRuleFiles` is the only part that touches the disk.
  *
- * A user file loads whole or not at all: a JSONC syntax error, a schema error, a bad regex or an id
- * clash makes it an error entry in `RuleSet.files` and none of its rules apply. Built-ins always do.
+ * A user file loads whole or not at all: a JSONC syntax error, a schema error, a bad regex (one with a nested
+ * quantifier included, nested_quantifiers.ts) or an id clash makes it an error entry in `RuleSet.files` and none of
+ * its rules apply. Built-ins always do.
  */
 import { readRegularText } from "../store/safe_file.ts";
 import { join } from "../path.ts";
@@ -13,6 +14,7 @@ import type { BuiltinRuleFile, BuiltinSource, PrefilterData } from "./builtin.ts
 import type { CompiledRule, RuleFile, RuleFileReport, RuleFileSchema, RuleKind, RuleSet } from "./schema.ts";
 import { foldable, mayFold } from "./case_fold.ts";
 import { tolerateAccents } from "./accents.ts";
+import { nestedQuantifier } from "./nested_quantifiers.ts";
 
 /** A user rule file as read from disk: its text, or why it could not be read. */
 export type UserRuleSource = { origin: string; text: string } | { origin: string; error: string };
@@ -232,7 +234,11 @@ function loadData(
       }
       expanded += source.text.length;
       const compiled = compilePattern(source.text, rule.flags);
-      const problem = typeof compiled === "string" ? compiled : trusted ? null : emptyMatchProblem(compiled);
+      const problem = typeof compiled === "string"
+        ? compiled
+        : trusted
+        ? null
+        : emptyMatchProblem(compiled) ?? nestedQuantifier(source.text, rule.flags);
       if (typeof compiled === "string" || problem) return { error: `${where} patterns[${p}]: ${problem}` };
       regexes.push(compiled);
     }

@@ -196,6 +196,22 @@ Deno.test("buildFullRuleSet() refuses a file whose patterns expand past the file
   );
 });
 
+Deno.test("buildFullRuleSet() refuses a whole user file with a nested quantifier, naming the rule and why", () => {
+  const set = buildFullRuleSet({
+    fileSchema,
+    userFiles: [
+      userFile("slow.json", { kind: "early-stop", rules: [rule("fine", ["ok"]), rule("words", ["^(\\w+\\s?)+$"])] }),
+    ],
+  });
+  assert.deepEqual(set.earlyStop.map((r) => r.id), BUILTIN_EARLY_STOP);
+  const bad = report(set, "slow.json");
+  assert.equal(bad.rules, 0);
+  assert.match(
+    bad.error ?? "",
+    /^rules\[1\] "words" patterns\[0\]: nested quantifier: the group `\(\\w\+\\s\?\)\+` repeats/,
+  );
+});
+
 Deno.test("buildFullRuleSet() reports invalid JSONC in words, with line and column", () => {
   const text = '{\n  "kind": "early-stop",\n  "rules": [ { "id": "x" ]\n}\n';
   const set = buildFullRuleSet({ fileSchema, userFiles: [{ origin: "broken.jsonc", text }] });
