@@ -54,3 +54,16 @@ for (const kind of ["fifo", "dev-zero", "oversized"] as const) {
       else assert.match(wrap.problems.join("\n"), refusal);
     }, "cliffhanger-wrap-health-cli-"));
 }
+
+Deno.test("32 runs of one wrapped hook at once count 32: none gives up on the health lock", () =>
+  withTempHome(async (home) => {
+    const runs = await answers(
+      "wrap",
+      Promise.all(Array.from({ length: 32 }, () => runCli(["wrap", "--name", "t", "--", "true"], { home }))),
+    );
+    assert.deepEqual(runs.map((r) => r.code), Array(32).fill(0));
+    const record = JSON.parse(await Deno.readTextFile(join(home, ".cliffhanger", "wrap", "t.json")));
+    assert.equal(record.runs, 32);
+    assert.equal(record.ok, 32);
+    assert.doesNotMatch(await readErrors(home), /LockTimeout/);
+  }));

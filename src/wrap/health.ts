@@ -171,14 +171,22 @@ export interface RecordedRun {
 }
 
 /**
+ * Longest wait for a name's health lock. Each holder keeps it for one read and one atomic write, but dozens of runs of
+ * one hook started at once on a busy machine queue for it for seconds (48 parallel runs waited past 2 s and lost their
+ * counts); wrap is past its command by then, so a longer wait costs no hook its budget.
+ */
+export const HEALTH_LOCK_WAIT_MS = 10_000;
+
+/**
  * Adds one run to `<root>/wrap/<name>.json` under its lock. A file the safe reader refuses counts as no record (the
- * counts start again) and is named in `refused`. Throws on a lock timeout or an unwritable home (a FIFO or a folder
- * at the file's name is not replaced).
+ * counts start again) and is named in `refused`. Throws on a lock timeout (past `waitMs`, default
+ * HEALTH_LOCK_WAIT_MS) or an unwritable home (a FIFO or a folder at the file's name is not replaced).
  */
 export async function recordRun(
   paths: { root: string; locks: string },
   name: string,
   run: RunReport,
+  { waitMs = HEALTH_LOCK_WAIT_MS }: { waitMs?: number } = {},
 ): Promise<RecordedRun> {
   const file = healthFile(paths.root, name);
   return await withLock(healthLock(paths.locks, name), async () => {
@@ -199,7 +207,7 @@ export async function recordRun(
       throw new UnsafeFileError(`${refused}; not replaced: ${e instanceof Error ? e.message : String(e)}`);
     }
     return { record, refused };
-  }, { waitMs: 2000, under: dirname(paths.locks), folderMode: 0o700 });
+  }, { waitMs, under: dirname(paths.locks), folderMode: 0o700 });
 }
 
 /**

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
+  HEALTH_LOCK_WAIT_MS,
   healthFile,
+  healthLock,
   listHealth,
   MAX_COMMAND_CHARS,
   MAX_RECORD_BYTES,
@@ -13,6 +15,9 @@ import {
   shortError,
 } from "./health.ts";
 import { UnsafeFileError } from "../store/safe_file.ts";
+import { LockTimeoutError } from "../store/lock.ts";
+import { holdLock } from "../testing/held_lock.ts";
+import { FILE_TIME_LIMIT_MS } from "./wrap.ts";
 
 function report(outcome: RunReport["outcome"], extra: Partial<RunReport> = {}): RunReport {
   return {
@@ -70,6 +75,27 @@ Deno.test("recordRun(): 20 parallel updates under the lock lose no count", async
     assert.equal(record?.failures, 10);
     const files = [...Deno.readDirSync(join(root, "wrap"))].map((e) => e.name);
     assert.deepEqual(files, ["par.json"], "no temp files left behind");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("recordRun() waits for the health lock as long as its option says, and wrap's file time covers that wait", async () => {
+  // dozens of parallel runs of one hook queue for the lock for seconds: the wait is 10 s (it was 2 s, and counts were
+  // lost), inside wrap's time for its file work, which leaves two more seconds for the rest
+  assert.ok(HEALTH_LOCK_WAIT_MS >= 10_000);
+  assert.ok(FILE_TIME_LIMIT_MS >= HEALTH_LOCK_WAIT_MS + 2000);
+  const root = await Deno.makeTempDir({ prefix: "cliffhanger-health-" });
+  try {
+    const paths = { root, locks: join(root, "locks") };
+    await Deno.mkdir(join(paths.locks, "wrap"), { recursive: true });
+    const held = await holdLock(healthLock(paths.locks, "busy"));
+    try {
+      await assert.rejects(recordRun(paths, "busy", report("ok"), { waitMs: 0 }), LockTimeoutError);
+    } finally {
+      held.release();
+    }
+    assert.equal((await recordRun(paths, "busy", report("ok"), { waitMs: 0 })).record.runs, 1);
   } finally {
     await Deno.remove(root, { recursive: true });
   }

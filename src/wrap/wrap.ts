@@ -9,14 +9,17 @@
 import { shellWord } from "../settings/handler_words.ts";
 import { appendError } from "../store/errors_log.ts";
 import { type ByteSink, type ChildSpec, runChild } from "./child.ts";
-import { type HealthRecord, recordRun } from "./health.ts";
+import { HEALTH_LOCK_WAIT_MS, type HealthRecord, recordRun } from "./health.ts";
 import type { KillOptions } from "./kill.ts";
 import type { WrapRequest } from "./options.ts";
 import { decide, type Verdict } from "./verdict.ts";
 import { within } from "./within.ts";
 
-/** Longest wrap spends on errors.log and the health file once the command has ended (its lock waits 2 s of it). */
-export const FILE_TIME_LIMIT_MS = 3000;
+/**
+ * Longest wrap spends on errors.log and the health file once the command has ended: the health lock's wait
+ * (HEALTH_LOCK_WAIT_MS) and two seconds for the rest.
+ */
+export const FILE_TIME_LIMIT_MS = HEALTH_LOCK_WAIT_MS + 2000;
 /** Longest wait for the errors.log line that says the file work was given up. */
 const GIVE_UP_LINE_WAIT_MS = 250;
 
