@@ -55,6 +55,12 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const now = ctx.now().getTime();
   for (const [i, file] of files.entries()) {
     progress(i, acc.report.stops);
+    if (file.unlisted !== undefined) {
+      // a folder the walk could not list (its mode, a path too long): what it holds is not replayed
+      acc.report.unreadable++;
+      ctx.err(`cliffhanger-bin: replay: cannot read "${file.path}": ${file.unlisted}\n`);
+      continue;
+    }
     if (file.special !== undefined) {
       // a FIFO would wait for a writer and a device never end: counted as unreadable, never opened
       acc.report.unreadable++;
@@ -114,7 +120,7 @@ async function collect(
     }
     try {
       for await (const file of walkTranscripts(input)) {
-        if (options.since !== null && file.mtimeMs < options.since) continue;
+        if (options.since !== null && file.unlisted === undefined && file.mtimeMs < options.since) continue;
         files.push(file);
       }
     } catch (e) {
