@@ -77,3 +77,24 @@ Deno.test("stats: a log line with no end in sight is one unreadable line; a log 
     assert.equal(linked.code, 1);
     assert.match(linked.stderr, /log file ".*log\.jsonl\.1" leads out of ".*\.cliffhanger"; refused/);
   }));
+
+Deno.test("stats reads a log file once when log.jsonl.1 leads to log.jsonl inside the home (a link or a hard link)", () =>
+  withTempHome(async (home) => {
+    const root = join(home, ".cliffhanger");
+    await Deno.mkdir(root, { recursive: true });
+    const log = join(root, "log.jsonl");
+    const stop = { session_id: "s", hook_event_name: "Stop", last_assistant_message: "Want me to continue?" };
+    assert.equal((await runCli(["hook", "stop"], { home, stdin: JSON.stringify(stop) })).code, 0);
+    for (
+      const [kind, make] of [["link", () => Deno.symlink("log.jsonl", join(root, "log.jsonl.1"))], [
+        "hard link",
+        () => Deno.link(log, join(root, "log.jsonl.1")),
+      ]] as const
+    ) {
+      await make();
+      const run = await runCli(["stats", "--json"], { home });
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(JSON.parse(run.stdout).caught, 1, kind);
+      await Deno.remove(join(root, "log.jsonl.1"));
+    }
+  }));

@@ -40,9 +40,15 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
         `rebuild for it: deno task compile --cliffhanger-home ${ctx.paths.root}, or unset CLIFFHANGER_HOME`,
     );
   }
-  // the rotated generation first, then the live file: stats survive one rotation
+  // the rotated generation first, then the live file: stats survive one rotation. A file is read once, even when both
+  // names lead to it (a link or a hard link at log.jsonl.1 inside the home), or every line would count twice
+  const seen = new Set<string>();
   for (const path of generations(ctx.paths.log)) {
-    await readLines(path, ctx.paths.root, (line) => line === null ? acc.addUnreadable() : acc.addText(line));
+    await readLines(
+      path,
+      { root: ctx.paths.root, seen },
+      (line) => line === null ? acc.addUnreadable() : acc.addText(line),
+    );
   }
   const stats = acc.result();
   if (parsed.values["json"]) {
@@ -57,12 +63,21 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
 /** The longest log line read: a decision line is well under a KiB; a longer "line" is counted as unreadable. */
 const MAX_LOG_LINE_BYTES = 1024 * 1024;
 
-async function readLines(path: string, root: string, onLine: (line: string | null) => void): Promise<void> {
+async function readLines(
+  path: string,
+  { root, seen }: { root: string; seen: Set<string> },
+  onLine: (line: string | null) => void,
+): Promise<void> {
   try {
     // a FIFO, a device, a folder or a link out of the home at the log's name is refused before it is opened (the
     // stream would hang on a FIFO); the file is streamed, so its size does not matter, and every line is bounded
     if ((await lookRegular(path, { within: root, label: "log file" })) === null) return;
     using file = await Deno.open(path, { read: true });
+    // which file was opened, by its own stat: one already read under the other name is not read again
+    const { dev, ino } = await file.stat();
+    const key = `${dev}:${ino}`;
+    if (seen.has(key)) return;
+    seen.add(key);
     await forEachBoundedLine(file, { maxLineBytes: MAX_LOG_LINE_BYTES, chunkBytes: 1024 * 1024 }, onLine);
   } catch (e) {
     if (!isNotFound(e)) throw new CommandError(`Cannot read "${path}": ${e instanceof Error ? e.message : e}`);
