@@ -91,7 +91,8 @@ class StopSink implements LineSink {
 
   oversize(line: OversizeLine, lineNo: number): void {
     this.stats.lines++;
-    this.stats.oversize++;
+    // an entry only if it opens as a JSON object: a long run of NUL bytes or other garbage is no entry
+    if (opensObject(line.head)) this.stats.oversize++;
     this.#apply(classifyOversize(line, { includeSidechain: this.includeSidechain }), lineNo, null);
   }
 
@@ -220,4 +221,13 @@ export function promptHead(value: unknown): string {
   };
   const raw = text(at(at(value, "message"), "content")) || text(at(at(value, "attachment"), "prompt"));
   return raw.slice(0, PROMPT_HEAD_CHARS);
+}
+
+/** Whether the bytes begin, after JSON whitespace, with `{`. */
+export function opensObject(head: Uint8Array): boolean {
+  for (const byte of head) {
+    if (byte === 0x20 || byte === 0x09 || byte === 0x0d || byte === 0x0a) continue;
+    return byte === 0x7b;
+  }
+  return false;
 }

@@ -142,3 +142,18 @@ Deno.test("an older summary that lists a failed hook's error with no failedHookE
   ]);
   assert.deepEqual(stops.map((s) => [s.line, s.hookActive, s.nextPrompt]), [[2, false, "yes go on"], [5, false, null]]);
 });
+
+Deno.test("a file of NUL bytes longer than a line may be has no entry; an oversize JSON line is one", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "zeros.jsonl");
+    await Deno.writeFile(path, new Uint8Array(3 * 1024 * 1024));
+    const zeros = await scanTranscript(path, { includeSidechain: false, onStop: () => {} });
+    assert.equal(zeros.parsed + zeros.oversize, 0);
+    await Deno.writeTextFile(path, `  ${user("x".repeat(2 * 1024 * 1024))}\n`);
+    const long = await scanTranscript(path, { includeSidechain: false, onStop: () => {} });
+    assert.equal(long.oversize, 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
