@@ -88,7 +88,7 @@ export function quoted(span: string): string {
 }
 
 /** A Chinese, Japanese or Korean letter (kana, CJK ideographs, hangul). */
-const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
+export const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 
 /** Longest sentence a rule reads; a longer run without a stop is cut into pieces of this size. */
 export const MAX_SENTENCE_CHARS = 600;
