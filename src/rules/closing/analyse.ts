@@ -133,15 +133,12 @@ function hitsOf(rule: CompiledRule, units: readonly Unit[], rawTail: string): Hi
   for (const unit of units) {
     if (!inScope(rule, unit)) continue;
     const matched = matchRule(rule, unit.text);
-    // a question the next sentence answers (units.ts answeredAtOnce) is not asked: a match of the question itself,
-    // up to its mark ("要不要给 token 加缓存？不需要——…"), does not count
-    if (matched !== null && !(unit.answered && ENDS_ASKING.test(matched))) out.push({ rule, unit, matched });
+    // a question the next sentence answers (units.ts answeredAtOnce) is not asked, and states nothing: no match in it
+    // counts ("要不要给 token 加缓存？不需要——…", "¿Hace falta el `await`? Sí: …"); its answer is read on its own
+    if (matched !== null && !unit.answered) out.push({ rule, unit, matched });
   }
   return out;
 }
-
-/** A match that runs up to a question mark: the question itself. */
-export const ENDS_ASKING = /[?？][\s"”’」』)]*$/;
 
 function inScope(rule: CompiledRule, unit: Unit): boolean {
   switch (rule.scope) {
