@@ -7,6 +7,7 @@ import { type CommandSpec, type FlagSpec, parseCommandArgs, type Parsed } from "
 import type { CliContext } from "./context.ts";
 import { UsageError } from "../errors.ts";
 import { type ApplyResult, applySettingsEdit } from "../settings/apply.ts";
+import { readCreatedRecord, updateCreatedRecord, withoutPath, withPath } from "../settings/created_record.ts";
 import type { EditResult } from "../settings/edit.ts";
 import type { LauncherChange } from "../settings/launcher.ts";
 import { HOOK_SUBCOMMANDS, type HookSubcommand, parseHookList } from "../settings/hook_command.ts";
@@ -122,27 +123,21 @@ export async function runSettingsCommand(
   const hooks = parseEventsFlag(spec, parsed);
   checkStopFlags(spec, parsed, hooks);
   const { edit, warning: before, beforeWrite, editWarning } = await options.makeEdit(parsed, hooks, settingsPath);
+  // uninstall: the settings files install created, which it removes again once only `{}` is left in them
+  const record = options.action === "uninstall" ? await readCreatedRecord(ctx.paths.createdSettings) : null;
+  const apply = { settingsPath, paths: ctx.paths, claudeDir: ctx.paths.claudeDir, edit, now: ctx.now() };
   let launcher: LauncherChange | null = null;
   if (!dryRun && beforeWrite) {
-    await applySettingsEdit({
-      settingsPath,
-      paths: ctx.paths,
-      claudeDir: ctx.paths.claudeDir,
-      edit,
-      dryRun: true,
-      now: ctx.now(),
-    });
+    await applySettingsEdit({ ...apply, dryRun: true });
     launcher = await beforeWrite();
   }
   const result = await applySettingsEdit({
-    settingsPath,
-    paths: ctx.paths,
-    claudeDir: ctx.paths.claudeDir,
-    edit,
+    ...apply,
     dryRun,
-    now: ctx.now(),
+    ...(record === null ? {} : { installCreated: (target: string) => record.paths.includes(target) }),
   });
-  const warnings = [before, editWarning?.() ?? null].filter((w) => w !== null);
+  const recordWarning = dryRun ? null : await updateRecord(ctx, options.action, result, record?.paths ?? []);
+  const warnings = [before, editWarning?.() ?? null, record?.warning ?? null, recordWarning].filter((w) => w !== null);
   const warning = warnings.length === 0 ? null : warnings.join("; also, ");
   if (warning !== null) ctx.err(`cliffhanger-bin: warning: ${warning}\n`);
   ctx.out(
@@ -154,8 +149,28 @@ export async function runSettingsCommand(
 }
 
 /**
+ * Keep the record of the settings files install created (created_record.ts) true to what the run did: install adds a
+ * file it created; uninstall drops one it removed, or one that is gone. Returns a warning, or null.
+ */
+function updateRecord(
+  ctx: CliContext,
+  action: SettingsAction,
+  result: ApplyResult,
+  recorded: readonly string[],
+): Promise<string | null> {
+  if (action === "install" && result.changed && !result.existed) {
+    return updateCreatedRecord(ctx.paths, (paths) => withPath(paths, result.target));
+  }
+  if (action === "uninstall" && recorded.includes(result.target) && (result.deleted || !result.existed)) {
+    return updateCreatedRecord(ctx.paths, (paths) => withoutPath(paths, result.target));
+  }
+  return Promise.resolve(null);
+}
+
+/**
  * `{action, settings, changed, backup, events, added?, updated?, timeouts?, deduplicated?, removed?, keptTimeouts?,
- * replacedPython?, launcher?, dryRun, diff?, warning?}` on one line.
+ * replacedPython?, launcher?, deleted?, dryRun, diff?, warning?}` on one line (`deleted`: uninstall removed the
+ * file, or on a dry run would).
  */
 export function renderJson(
   action: SettingsAction,
@@ -181,6 +196,7 @@ export function renderJson(
     ...some("keptTimeouts", result.keptTimeouts),
     ...(result.replacedPython !== null ? { replacedPython: result.replacedPython } : {}),
     ...(launcher === null ? {} : { launcher }),
+    ...(result.deleted ? { deleted: true } : {}),
     dryRun,
   };
   if (dryRun) body["diff"] = result.diff ?? "";
@@ -194,7 +210,10 @@ export function renderText(
   result: ApplyResult,
   launcher: LauncherChange | null = null,
 ): string {
-  if (result.diff !== null) return result.diff === "" ? `no change to ${result.settings}\n` : result.diff;
+  if (result.diff !== null) {
+    if (result.diff === "") return `no change to ${result.settings}\n`;
+    return result.deleted ? `${result.diff}${deletedLine(result, "Would remove")}\n` : result.diff;
+  }
   const events = result.events.join(", ");
   const lines: string[] = [];
   if (action === "install") {
@@ -228,8 +247,15 @@ export function renderText(
     lines.push(`Removed cliffhanger hooks for ${events} from ${result.settings}`);
   }
   if (result.changed && result.target !== result.settings) lines.push(`Edited the symlink target ${result.target}`);
+  if (result.deleted) lines.push(deletedLine(result, "Removed"));
   if (result.backup) lines.push(`Backup of the previous file: ${result.backup}`);
   return lines.join("\n") + "\n";
+}
+
+/** `Removed P: install created it, and nothing is left in it but {}`, P the file itself (a link's target). */
+function deletedLine(result: ApplyResult, verb: "Removed" | "Would remove"): string {
+  const left = verb === "Removed" ? "nothing was left in it but {}" : "nothing would be left in it but {}";
+  return `${verb} ${result.target}: install created it, and ${left}`;
 }
 
 /**

@@ -21,7 +21,12 @@ export const spec: CommandSpec = {
     "no-subagent": { type: "boolean", help: "keep the SubagentStop hook (remove only the others)" },
     "replace-python": { type: "boolean", help: "remove the Python cliffhanger's handlers (hooks/cliffhanger.py) too" },
   },
-  details: EXIT_CODES_HELP,
+  details: [
+    "A settings file install created (there was none) is removed once our hooks are out and only {} is left",
+    "in it (the backup keeps what it held); one that was there before install, or holds anything else, stays.",
+    "",
+    EXIT_CODES_HELP,
+  ].join("\n"),
 };
 
 export interface UninstallDeps {

@@ -2,7 +2,7 @@
  * The file layer around the pure edit: follow symlinks, lock, read, edit, back up, write atomically beside
  * the target. A file that does not parse is reported and left untouched; a dry run writes nothing at all.
  */
-import { readRegularBytes } from "../store/safe_file.ts";
+import { lstatOrNull, readLookedAtText, readRegularBytes } from "../store/safe_file.ts";
 import { dirname } from "node:path";
 import { CommandError, type ScopeRoots, scopeText } from "../errors.ts";
 import { settingsLockFile, settingsTempPath } from "../permissions.ts";
@@ -14,6 +14,7 @@ import type { EditResult, HandlerUpdate, TimeoutChange } from "./edit.ts";
 import { SettingsParseError } from "./settings_doc.ts";
 import { resolveSymlinks, writeBackup } from "./target.ts";
 import { pruneBackups } from "./backup_prune.ts";
+import { isEmptyObjectText } from "./created_record.ts";
 
 export interface ApplyOptions {
   /** The settings file as named by the user (absolute). */
@@ -29,6 +30,11 @@ export interface ApplyOptions {
   now?: Date;
   /** Longest wait for another install editing the same file (default 10 s). */
   lockWaitMs?: number;
+  /**
+   * Uninstall: whether install created the file `target` (links followed). Such a file that the edit leaves an empty
+   * object (`{}`, nothing else) is removed once its backup is written; a dry run says it would be.
+   */
+  installCreated?: (target: string) => boolean;
 }
 
 export interface ApplyResult {
@@ -40,6 +46,8 @@ export interface ApplyResult {
   changed: boolean;
   /** The copy of the previous file, when one was written. */
   backup: string | null;
+  /** Uninstall: `target` was removed (a dry run: would be), since install created it and only `{}` was left. */
+  deleted: boolean;
   events: string[];
   /** Install: the events whose handler of ours it removed (SubagentStop under `--no-subagent`). */
   removed: string[];
@@ -123,13 +131,21 @@ async function editOnce(options: ApplyOptions, target: string, mode: Mode): Prom
     timeouts: result.timeouts ?? [],
     deduplicated: result.deduplicated ?? [],
   };
+  // a file install created, which the edit leaves holding nothing: removed rather than left as `{}`
+  const deletes = result.changed && current !== null && isEmptyObjectText(result.newText) &&
+    (options.installCreated?.(target) ?? false);
   if (mode === "diff") {
-    const diff = result.changed ? unifiedDiff(target, current === null ? null : before, result.newText) : "";
-    return { ...base, changed: result.changed, backup: null, diff };
+    const diff = result.changed
+      ? unifiedDiff(target, current === null ? null : before, deletes ? null : result.newText)
+      : "";
+    return { ...base, changed: result.changed, backup: null, deleted: deletes, diff };
   }
-  if (mode === "check" || !result.changed) return { ...base, changed: result.changed, backup: null, diff: null };
+  if (mode === "check" || !result.changed) {
+    return { ...base, changed: result.changed, backup: null, deleted: false, diff: null };
+  }
 
   const now = options.now ?? new Date();
+  const written = (hasBom ? BOM : "") + result.newText;
   const backup = current === null ? null : await io(
     "Cannot write a backup",
     () => writeBackup(options.paths.backups, target, current.bytes, now),
@@ -138,7 +154,7 @@ async function editOnce(options: ApplyOptions, target: string, mode: Mode): Prom
   try {
     await io(
       `Cannot write "${target}"`,
-      () => writeSettings(target, (hasBom ? BOM : "") + result.newText, current?.mode),
+      () => writeSettings(target, written, current?.mode),
       { settingsFiles: [target], ...claudeDirOf(options) },
     );
   } catch (e) {
@@ -146,9 +162,33 @@ async function editOnce(options: ApplyOptions, target: string, mode: Mode): Prom
     if (backup) await Deno.remove(backup).catch(() => {});
     throw e;
   }
+  // only with the previous file safe in its backup; a file changed or swapped since the write stays
+  const deleted = deletes && backup !== null && await isRegularFile(backup) && await removeIfWritten(target, written);
   // the file's older backups past the newest 20 (none less than a day old) go
   if (backup) await pruneBackups(options.paths.backups, target, now);
-  return { ...base, changed: true, backup, diff: null };
+  return { ...base, changed: true, backup, deleted, diff: null };
+}
+
+/**
+ * Remove `target` if it is still a regular file (not a link, not swapped for another kind of file) holding exactly
+ * `text`, the content just written; true when it was removed. Any doubt or failure keeps the file (false).
+ */
+export async function removeIfWritten(target: string, text: string): Promise<boolean> {
+  try {
+    const info = await lstatOrNull(target);
+    if (info === null || !info.isFile) return false;
+    const now = await readLookedAtText(target, info, { maxBytes: MAX_SETTINGS_BYTES, label: "settings file" });
+    // the reader drops a leading BOM
+    if (now !== (text.startsWith(BOM) ? text.slice(BOM.length) : text)) return false;
+    await Deno.remove(target);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function isRegularFile(path: string): Promise<boolean> {
+  return (await lstatOrNull(path).catch(() => null))?.isFile ?? false;
 }
 
 /**

@@ -4,7 +4,7 @@ import { CommandError } from "../errors.ts";
 import { envFrom } from "../env.ts";
 import { settingsTempPath } from "../permissions.ts";
 import { homePaths } from "../store/paths.ts";
-import { type ApplyOptions, applySettingsEdit } from "./apply.ts";
+import { type ApplyOptions, applySettingsEdit, removeIfWritten } from "./apply.ts";
 import { installHooks, uninstallHooks } from "./edit.ts";
 import { type HookCommand, selectRegistrations } from "./hook_command.ts";
 import { inspectSettingsText } from "./inspect.ts";
@@ -241,4 +241,62 @@ Deno.test("applySettingsEdit() keeps a group-writable file's mode under a umask 
   }
   assert.equal((await Deno.stat(home.settings)).mode! & 0o777, 0o664);
   assert.ok((await Deno.readTextFile(home.settings)).includes("hook"));
+});
+
+Deno.test("applySettingsEdit(): a file install created that the edit leaves {} is removed, after its backup", async () => {
+  await using home = await tempHome();
+  await applySettingsEdit(options(home.dir, home.settings));
+  const installed = await Deno.readTextFile(home.settings);
+  const uninstall = { edit: (text: string) => uninstallHooks(text) };
+  const created = (target: string) => target === home.settings;
+
+  const dry = await applySettingsEdit(
+    options(home.dir, home.settings, { ...uninstall, installCreated: created, dryRun: true }),
+  );
+  assert.equal(dry.deleted, true);
+  assert.ok(dry.diff?.startsWith(`--- ${home.settings}\n+++ /dev/null\n`));
+  assert.equal(await Deno.readTextFile(home.settings), installed, "a dry run removes nothing");
+
+  // not recorded as created: left as {}
+  const kept = await applySettingsEdit(options(home.dir, home.settings, { ...uninstall, installCreated: () => false }));
+  assert.equal(kept.deleted, false);
+  assert.equal(await Deno.readTextFile(home.settings), "{}\n");
+  await Deno.writeTextFile(home.settings, installed);
+
+  const result = await applySettingsEdit(options(home.dir, home.settings, { ...uninstall, installCreated: created }));
+  assert.deepEqual([result.changed, result.deleted], [true, true]);
+  assert.equal(await Deno.readTextFile(result.backup!), installed);
+  assert.deepEqual(await listDir(dirname(home.settings)), [], "no file, no temp file, no lock");
+});
+
+Deno.test("applySettingsEdit(): through a link, the created target is removed and the link left", async () => {
+  await using home = await tempHome();
+  const real = join(home.dir, "dotfiles", "claude-settings.json");
+  await Deno.mkdir(dirname(real), { recursive: true });
+  await Deno.mkdir(dirname(home.settings), { recursive: true });
+  await Deno.symlink(real, home.settings);
+  assert.equal((await applySettingsEdit(options(home.dir, home.settings))).target, real);
+  const result = await applySettingsEdit(
+    options(home.dir, home.settings, { edit: (text) => uninstallHooks(text), installCreated: (t) => t === real }),
+  );
+  assert.deepEqual([result.target, result.deleted], [real, true]);
+  assert.deepEqual(await listDir(dirname(real)), []);
+  assert.equal(await Deno.readLink(home.settings), real, "the link is as it was before install");
+});
+
+Deno.test("removeIfWritten(): only a regular file holding the text just written is removed", async () => {
+  await using home = await tempHome();
+  const path = join(home.dir, "s.json");
+  await Deno.writeTextFile(path, '{"model": "opus"}\n');
+  assert.equal(await removeIfWritten(path, "{}\n"), false, "changed since the write");
+  assert.equal(await Deno.readTextFile(path), '{"model": "opus"}\n');
+  const other = join(home.dir, "other.json");
+  await Deno.writeTextFile(other, "{}\n");
+  await Deno.remove(path);
+  await Deno.symlink(other, path);
+  assert.equal(await removeIfWritten(path, "{}\n"), false, "swapped for a link");
+  assert.deepEqual(await listDir(home.dir), ["other.json", "s.json"]);
+  assert.equal(await removeIfWritten(join(home.dir, "gone.json"), "{}\n"), false);
+  assert.equal(await removeIfWritten(other, "{}\n"), true);
+  assert.deepEqual(await listDir(home.dir), ["s.json"]);
 });

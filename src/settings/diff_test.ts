@@ -12,3 +12,10 @@ Deno.test("unifiedDiff() shows a new file against /dev/null, and nothing for no 
   assert.equal(unifiedDiff("/h/s.json", null, "{}\n"), "--- /dev/null\n+++ /h/s.json\n@@ -0,0 +1,1 @@\n+{}\n");
   assert.equal(unifiedDiff("/h/s.json", "{}\n", "{}\n"), "");
 });
+
+Deno.test("unifiedDiff() shows a removed file against /dev/null", () => {
+  assert.equal(
+    unifiedDiff("/h/s.json", '{\n  "a": 1\n}\n', null),
+    '--- /h/s.json\n+++ /dev/null\n@@ -1,3 +0,0 @@\n-{\n-  "a": 1\n-}\n',
+  );
+});

@@ -17,6 +17,8 @@ export interface HomePaths {
   state: string;
   rules: string;
   backups: string;
+  /** The settings files `install` created, for `uninstall` to remove again (settings/created_record.ts). */
+  createdSettings: string;
   locks: string;
   /** The off switch: while this file exists every hook allows and logs nothing. */
   off: string;
@@ -39,6 +41,7 @@ export function homePaths(env: EnvReader): HomePaths {
     state: join(root, "state"),
     rules: join(root, "rules"),
     backups: join(root, "backups"),
+    createdSettings: join(root, "created-settings.json"),
     locks: join(root, "locks"),
     off: join(root, "off"),
     stallOff: join(root, "stall-off"),

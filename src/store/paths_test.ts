@@ -11,6 +11,7 @@ Deno.test("homePaths(): the folders under HOME, unless CLIFFHANGER_HOME or CLAUD
   ]);
   const named = homePaths(envFrom({ HOME: "/home/me", CLIFFHANGER_HOME: "/c", CLAUDE_CONFIG_DIR: "/d" }));
   assert.deepEqual([named.root, named.userSettings], ["/c", "/d/settings.json"]);
+  assert.equal(named.createdSettings, "/c/created-settings.json");
   assert.equal(expandHome("~/x.jsonl", "/home/me"), "/home/me/x.jsonl");
 });
 
