@@ -75,9 +75,12 @@ async function readLines(
     using file = await Deno.open(path, { read: true });
     // which file was opened, by its own stat: one already read under the other name is not read again
     const { dev, ino } = await file.stat();
-    const key = `${dev}:${ino}`;
-    if (seen.has(key)) return;
-    seen.add(key);
+    // where the platform gives no inode the two names cannot be told apart: both are read
+    if (ino !== null) {
+      const key = `${dev}:${ino}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+    }
     await forEachBoundedLine(file, { maxLineBytes: MAX_LOG_LINE_BYTES, chunkBytes: 1024 * 1024 }, onLine);
   } catch (e) {
     if (!isNotFound(e)) throw new CommandError(`Cannot read "${path}": ${e instanceof Error ? e.message : e}`);

@@ -102,7 +102,7 @@ const GO_AHEAD_WORD =
   "(?:y|yes|yep|yeah|ok|okay|sure|go|go ahead|go on|continue|proceed|do it|carry on|keep going|next|lgtm|please|please do|sounds good|ship it|thanks|thank you)";
 export const GO_AHEAD = new RegExp(`^${GO_AHEAD_WORD}(?:[\\s.,!]+${GO_AHEAD_WORD})*[\\s.,!]*$`, "i");
 
-const QUESTION_START =
+export const QUESTION_START =
   /^(?:what|what's|whats|why|how|when|where|who|whom|whose|which|is|are|am|was|were|does|do|did|can|could|should|would|will|shall|may|might|has|have|had|isn't|aren't|doesn't|don't|didn't|can't|won't)\b/i;
 
 /**

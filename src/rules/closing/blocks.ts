@@ -236,7 +236,7 @@ const MAX_TITLE_WORDS = 2;
 const MAX_TITLE_CJK = 6;
 export const CJK_OR_HANGUL = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 /** Words that say a list is done or empty, in the guard's languages. */
-const DONE_WORDS =
+export const DONE_WORDS =
   /(?<![\w\u00C0-\u024F])(?:none|nothing|done|n\/a|complete|completed|finished|merged|resolved|closed|ninguno|nada|hecho|resuelto|resueltos|keine|nichts|erledigt|aucun|rien|fait|nenhum|feito|resolvido|nessuno|niente|fatto|geen|niets|klaar|gedaan|нет|ничего|готово)(?![\w\u00C0-\u024F])|なし|無し|完了|済み|済|无|無|没有|沒有|已完成|完成|없음|완료/i;
 
 /**

@@ -26,7 +26,7 @@ export const HANGUL = /[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]/;
  * Additional block), and two Greek letters in a row (a lone "Δ" or "π" is English technical text): a text with them
  * runs the `mul` rules even when its few Latin words read as English ("REST").
  */
-const MORE_SCRIPTS =
+export const MORE_SCRIPTS =
   /[\u0590-\u05ff\u0600-\u06ff\u0900-\u097f\u1ea0-\u1ef9\u01a0\u01a1\u01af\u01b0\u0110\u0111]|[\u0370-\u03ff]{2}/;
 /**
  * The rules of lang `mul`: the commonest closings of languages with no rules of their own (Polish, Turkish,
@@ -47,10 +47,11 @@ export const ENGLISH =
   /(?<![A-Za-z])(?:the|and|to|is|are|it|this|that|with|for|of|you|I|in|on|was|be|have|not)(?![A-Za-z])/g;
 /**
  * Words common in Spanish, German, French, Portuguese, Italian or Dutch and rare in English prose; `¿`, `¡`, `ñ`, `ß`,
- * accents.
+ * accents (a letter with one, anywhere: the word around it is not read, which on a long run of plain letters read it
+ * again from every start).
  */
-const EUROPEAN =
-  /[¿¡ñßãõçœ]|[a-zà-ÿ]*[áéíóúàèìòùâêîôûäöüë][a-zà-ÿ]*|(?<![A-Za-zÀ-ÿ])(?:que|los|las|el|il|una|pero|para|con|está|ya|muy|puedo|quieres|und|der|die|das|ist|nicht|ich|mit|auch|soll|noch|les|des|est|pour|avec|je|pas|vous|une|dans|não|os|uma|com|você|posso|quer|eu|che|sono|anche|vuoi|della|questo|questa|gli|ancora|fatto|het|een|ik|niet|ook|wil|nog|wel|maar|zijn|naar|kun|jij|deze)(?![A-Za-zÀ-ÿ])/i;
+export const EUROPEAN =
+  /[¿¡ñßãõçœáéíóúàèìòùâêîôûäöüë]|(?<![A-Za-zÀ-ÿ])(?:que|los|las|el|il|una|pero|para|con|está|ya|muy|puedo|quieres|und|der|die|das|ist|nicht|ich|mit|auch|soll|noch|les|des|est|pour|avec|je|pas|vous|une|dans|não|os|uma|com|você|posso|quer|eu|che|sono|anche|vuoi|della|questo|questa|gli|ancora|fatto|het|een|ik|niet|ook|wil|nog|wel|maar|zijn|naar|kun|jij|deze)(?![A-Za-zÀ-ÿ])/i;
 
 /**
  * Latin letters of the sixteen `mul` languages that none of the six writes (Polish, Turkish, Nordic, Czech, Slovak,
@@ -76,7 +77,7 @@ export const MORE_WORDS = new RegExp(
  * The six European languages' own words (not their accents, which Finnish, Swedish or Czech write too, nor words the
  * sixteen also use: "el", "una", "mit", "des", "kun", "com"); read in prose outside code and URLs.
  */
-const SIX_WORDS =
+export const SIX_WORDS =
   /(?<![A-Za-zÀ-ÿ])(?:que|los|las|pero|está|muy|puedo|quieres|und|der|das|ist|nicht|ich|auch|soll|noch|les|pour|avec|pas|vous|dans|não|você|posso|quer|che|sono|anche|vuoi|della|questo|questa|gli|ancora|fatto|het|een|niet|ook|wil|nog|maar|zijn|naar|jij|deze)(?![A-Za-zÀ-ÿ])/i;
 
 /**

@@ -3,6 +3,7 @@
  * reads text the agent is quoting ("the button now says 'Want me to save?'"), and the rest is cut into sentences.
  * Pure and linear: each mask is one regex pass without nested quantifiers.
  */
+import { CJK_OR_HANGUL } from "./blocks.ts";
 import { WORD_CLASS } from "./word_class.ts";
 
 /** What a masked span becomes: a neutral word, so the sentence around it still reads as one. */
@@ -83,12 +84,11 @@ export function quoted(span: string): string {
   const inner = span.replace(/^["“„«「『‘'”»]|["”“»«」』’']$/g, "");
   if (/[?？!！.。:：，;；、]/.test(inner)) return QUOTE_MARK;
   // Chinese, Japanese and Korean write a phrase without spaces: a term there is a few characters long
-  const short = CJK.test(inner) ? inner.length <= 8 : inner.trim().split(/\s+/).length <= 2 && inner.length <= 24;
+  const short = CJK_OR_HANGUL.test(inner)
+    ? inner.length <= 8
+    : inner.trim().split(/\s+/).length <= 2 && inner.length <= 24;
   return short ? inner : QUOTE_MARK;
 }
-
-/** A Chinese, Japanese or Korean letter (kana, CJK ideographs, hangul). */
-export const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 
 /** Longest sentence a rule reads; a longer run without a stop is cut into pieces of this size. */
 export const MAX_SENTENCE_CHARS = 600;

@@ -5,7 +5,7 @@
  * addressed to the user; a list's lead-in ("Remaining:", "Next steps") is read together with its items.
  */
 import { type Block, isContinuation, parseBlocks } from "./blocks.ts";
-import { maskInline, splitSentences } from "./prose.ts";
+import { CODE_MARK, maskInline, QUOTE_MARK, splitSentences } from "./prose.ts";
 import { closingBeforeReference } from "./reference_sections.ts";
 
 export type UnitKind = "sentence" | "lead";
@@ -119,7 +119,7 @@ export const LEAD_IN_YES_NO =
   /^[^.?!,:;]{1,40},\s*(?:yes|no|sim|sí|si|oui|ja|não|nao|non|nein|nee|да|нет)\s*[,;:.!—–-]/i;
 
 /** A question labelled as one: "Q:", "Question:", and the word in the guard's other languages. */
-const LABELLED =
+export const LABELLED =
   /^\W*(?:q|question|frage|pregunta|pergunta|domanda|vraag|вопрос|pytanie|ot[áa]zka|soru|c[âa]u\s+h[ỏo]i|pertanyaan|sp[øo]rsm[åa]l|fr[åa]ga|sp[øo]rgsm[åa]l|kysymys|[îi]ntrebare|питання|ερώτηση|k[ée]rd[ée]s|שאלה|سؤال|प्रश्न|質問|问题|問題|질문)\s*\**\s*[:：.)]/iu;
 /**
  * A question word opening a question, in the guard's Latin-script languages, Russian and the sixteen (Chinese, Japanese
@@ -144,7 +144,7 @@ export const WH_OPEN = new RegExp(
  * A yes or no with punctuation (not "No rush.", not "Yes or no?"; a Korean "아니요," takes the comma it is written
  * with); in the `mul` pack's languages (but for the Scandinavian "ja") and in Chinese, Japanese and Korean a no only (a yes with a reason can be an offer: "Czy mam dodać …? Tak — …").
  */
-const YES_NO =
+export const YES_NO =
   /^(?:I\s+wouldn['’]?t\s*[,;:.!—–-]|(?:yes|no|yep|nope|yeah|nah|oui|non|sí|si|ja|nein|sim|não|nao|sì|nee|nie|nei|nej|ne|нет|ні|hayır|ei|nem|όχι|tidak|không|नहीं|لا|לא)\s*[,;:.!—–،-]|(?:不需要|不用|不必|没必要|沒必要|不会|不會|没有|沒有|不是|可以|是的|いいえ|はい|아니요|아뇨|아니오|네|예)\s*[，。、：:！!—–,.-])/i;
 /**
  * "Short answer:", an arrow to the answer ("Per-user or per-token? → per-token"), a check made or a run with its result
@@ -152,7 +152,7 @@ const YES_NO =
  * my end.", "Tidak ada, …", "Niets.", "Aucune, c'était la dernière."), a yes or no for some of the things asked about
  * ("For most fields yes, by design").
  */
-const ANSWER =
+export const ANSWER =
   /^(?:(?:not|nie|nicht|pas|no|não|non|niet|nej|ikke|inte)\s+(?:here|really|in\s+this\s+case|much|tutaj|tu|hier|ici|aquí|aqui|qui|her|här)\s*[,;:.!—–-]|(?:none|nothing)(?:\s+(?:on\s+my\s+(?:end|side)|left|remains))?\s*[,;:.!—–-]|(?:nada|nichts|rien|niente|nulla|niets|nic|ничего|нічого|ingenting|inget|intet|nimic|τίποτα|semmi|tidak\s+ada|aucun(?:e|s|es)?|ning[uú]n[oa]?|nenhum(?:a)?|nessun[oa]?|kein(?:e[rns]?)?|geen|никаких|никакой|никакого|никакие|kh[ôo]ng\s+c[óo]n\s+g[ìi]|कुछ\s+नहीं|لا\s+شيء|כלום|שום\s+דבר)\s*[,;:.!—–،-]|(?:for\s+)?(?:most|some|all|many)\s+(?:[\w-]+\s+){0,2}?(?:yes|no)\s*[,;:.!—–-]|(?:→|->|=>|⇒)\s*\S|(?:short|quick)\s+answer\b|in\s+short\s*[,:]|answer\s*:|(?:I|we)\s+(?:checked|verified|confirmed|tested|measured|searched|ran|re-?ran|benchmarked|profiled|timed)\b[^.?!:]{0,80}:|(?:checked|verified|confirmed|tested)\s*:|(?:it|they|that)\s+(?:doesn['’]t|does\s+not|didn['’]t|did\s+not|isn['’]t|is\s+not|wasn['’]t|was\s+not|don['’]t|do\s+not|aren['’]t|are\s+not)\b|(?:it|they)\s+(?:stays?|remains?)\b|(?:it|they)\s+(?:is|are|was|were|does|do|did)\b\s*(?:[:;,—–]|\s(?:still|now|already|only|not))|only\b)/i;
 /**
  * A hedged answer: "Arguably, but …", "In theory, yes" (not "Probably" or "Maybe": "Compiles? Probably — tsc wasn't
@@ -161,7 +161,7 @@ const ANSWER =
  */
 export const HEDGED = /^(?:arguably|in\s+theory|in\s+principle|technically)\s*[,;:.!—–-]/i;
 /** The hedged answers that grant the user's "could you …?" with a but: "You could, but …", "…, yes, but …". */
-const GRANTED_BUT =
+export const GRANTED_BUT =
   /^(?:(?:you|it|we|they|one)\s+(?:could|can|would|might)(?:\s+\w+)?\s*,\s*but\b|[^.?!,:;]{1,80},\s*(?:yes|no)\s*,\s*but\b)/i;
 /** What would happen to a thing, in English: "What would happen if you dropped the index?", "What happens when …?" */
 export const WHAT_IF_EN = /^\W*(?:so\s*,?\s+)?what\s+(?:would\s+happen|happens|would\s+break|breaks)\s+(?:if|when)\b/i;
@@ -315,11 +315,12 @@ function unit(fields: Omit<Unit, "question" | "answered" | "items">): Unit {
 }
 
 /**
- * A question mark after nothing but a code span or a quote, alone or just after a parenthesis or another mark: the
- * options of an aside ("which role counts as a manager (`admin`? `finance_lead`?)"), cut into sentences at each
- * mark, not a question to the user.
+ * A question mark after nothing but a code span or a quote, alone or just after an opening parenthesis or another
+ * question mark: the options of an aside ("which role counts as a manager (`admin`? `finance_lead`?)"), cut into
+ * sentences at each mark, not a question to the user. Options after a comma or a colon stay a question ("Which backend
+ * next: `postgres`, `sqlite`?").
  */
-export const CODE_ASKED = /(?:^|[(?？,]\s*)(?:‹code›|‹quote›)[?？]\s*\)?[\s.,;:]*$/u;
+export const CODE_ASKED = new RegExp(`(?:^|[(?？]\\s*)(?:${CODE_MARK}|${QUOTE_MARK})[?？]\\s*\\)?[\\s.,;:]*$`, "u");
 
 /**
  * Closing question and exclamation marks repeated (`??`, `?!`, `!?`, `！！`): read as one, a question if any is one.

@@ -151,7 +151,14 @@ Deno.test("readStructure(): a question said back before its answer (labelled, or
 Deno.test("readStructure(): a code span asked in an aside is not a question; a question about one is", () => {
   const aside = "The spec doesn't say which role counts as a manager (`admin`? `finance_lead`?). I used `admin`.";
   assert.ok(read(aside).every((u) => !u.question), aside);
-  for (const text of ["Should I use `foo`?", "Done. `npm run e2e` too?", "(Want me to add `e2e` too?)"]) {
+  const asked = [
+    "Should I use `foo`?",
+    "Done. `npm run e2e` too?",
+    "(Want me to add `e2e` too?)",
+    "Done. Which backend should I target next: `postgres`, `sqlite`?",
+    "Which default, `fast`, `safe`?",
+  ];
+  for (const text of asked) {
     assert.ok(read(text).some((u) => u.question), text);
   }
 });
