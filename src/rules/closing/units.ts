@@ -77,7 +77,8 @@ export function answeredAtOnce(question: string, next: string): boolean {
     // about what the user wants or would like ("Do you want …? Yes: …") still waits for them
     // "Could you use FLOAT for it? You could, but …"; "What would happen if you dropped the index? Writes …"
     const wish = WISH.test(question);
-    return because || (CAN_YOU.test(question) && !wish && (YES_NO.test(next) || GRANTED_BUT.test(next))) ||
+    return because ||
+      (CAN_YOU.test(question) && !wish && (YES_NO.test(next) || HEDGED_YES_NO.test(next) || GRANTED_BUT.test(next))) ||
       (!wish && WHAT_IF_EN.test(question) && !QUESTION.test(next));
   }
   if (because) return true;
@@ -153,13 +154,15 @@ export const YES_NO =
  * ("For most fields yes, by design").
  */
 export const ANSWER =
-  /^(?:(?:not|nie|nicht|pas|no|não|non|niet|nej|ikke|inte)\s+(?:here|really|in\s+this\s+case|much|tutaj|tu|hier|ici|aquí|aqui|qui|her|här)\s*[,;:.!—–-]|(?:none|nothing)(?:\s+(?:on\s+my\s+(?:end|side)|left|remains))?\s*[,;:.!—–-]|(?:nada|nichts|rien|niente|nulla|niets|nic|ничего|нічого|ingenting|inget|intet|nimic|τίποτα|semmi|tidak\s+ada|aucun(?:e|s|es)?|ning[uú]n[oa]?|nenhum(?:a)?|nessun[oa]?|kein(?:e[rns]?)?|geen|никаких|никакой|никакого|никакие|kh[ôo]ng\s+c[óo]n\s+g[ìi]|कुछ\s+नहीं|لا\s+شيء|כלום|שום\s+דבר)\s*[,;:.!—–،-]|(?:for\s+)?(?:most|some|all|many)\s+(?:[\w-]+\s+){0,2}?(?:yes|no)\s*[,;:.!—–-]|(?:→|->|=>|⇒)\s*\S|(?:short|quick)\s+answer\b|in\s+short\s*[,:]|answer\s*:|(?:I|we)\s+(?:checked|verified|confirmed|tested|measured|searched|ran|re-?ran|benchmarked|profiled|timed)\b[^.?!:]{0,80}:|(?:checked|verified|confirmed|tested)\s*:|(?:it|they|that)\s+(?:doesn['’]t|does\s+not|didn['’]t|did\s+not|isn['’]t|is\s+not|wasn['’]t|was\s+not|don['’]t|do\s+not|aren['’]t|are\s+not)\b|(?:it|they)\s+(?:stays?|remains?)\b|(?:it|they)\s+(?:is|are|was|were|does|do|did)\b\s*(?:[:;,—–]|\s(?:still|now|already|only|not))|only\b)/i;
+  /^(?:(?:not|nie|nicht|pas|no|não|non|niet|nej|ikke|inte)\s+(?:here|really|in\s+this\s+case|much|tutaj|tu|hier|ici|aquí|aqui|qui|her|här)\s*[,;:.!—–-]|(?:none|nothing)(?:\s+(?:on\s+my\s+(?:end|side)|left|remains|(?:from|for|in|on)\s+(?:this|that|the|my|our)\s+[\w-]+))?\s*[,;:.!—–-]|not\s+that\s+I\s+(?:can\s+(?:find|see|tell)|know\s+of)\b|(?:nada|nichts|rien|niente|nulla|niets|nic|ничего|нічого|ingenting|inget|intet|nimic|τίποτα|semmi|tidak\s+ada|aucun(?:e|s|es)?|ning[uú]n[oa]?|nenhum(?:a)?|nessun[oa]?|kein(?:e[rns]?)?|geen|никаких|никакой|никакого|никакие|kh[ôo]ng\s+c[óo]n\s+g[ìi]|कुछ\s+नहीं|لا\s+شيء|כלום|שום\s+דבר)\s*[,;:.!—–،-]|(?:for\s+)?(?:most|some|all|many)\s+(?:[\w-]+\s+){0,2}?(?:yes|no)\s*[,;:.!—–-]|(?:→|->|=>|⇒)\s*\S|(?:short|quick)\s+answer\b|in\s+short\s*[,:]|answer\s*:|(?:I|we)\s+(?:checked|verified|confirmed|tested|measured|searched|ran|re-?ran|benchmarked|profiled|timed)\b[^.?!:]{0,80}:|(?:checked|verified|confirmed|tested)\s*:|(?:it|they|that)\s+(?:doesn['’]t|does\s+not|didn['’]t|did\s+not|isn['’]t|is\s+not|wasn['’]t|was\s+not|don['’]t|do\s+not|aren['’]t|are\s+not)\b|(?:it|they)\s+(?:stays?|remains?)\b|(?:it|they)\s+(?:is|are|was|were|does|do|did)\b\s*(?:[:;,—–]|\s(?:still|now|already|only|not))|only\b)/i;
 /**
  * A hedged answer: "Arguably, but …", "In theory, yes" (not "Probably" or "Maybe": "Compiles? Probably — tsc wasn't
  * run"). With GRANTED_BUT below, it closes a question about a thing; not the agent's own question ("Should I add it?
  * Maybe, …" stays).
  */
-export const HEDGED = /^(?:arguably|in\s+theory|in\s+principle|technically)\s*[,;:.!—–-]/i;
+export const HEDGED = /^(?:arguably|in\s+theory|in\s+principle|technically)(?:\s+(?:yes|no))?\s*[,;:.!—–-]/i;
+/** A hedge with its yes or no ("Technically yes, but …"): it answers even the user's "could you …?". */
+export const HEDGED_YES_NO = /^(?:arguably|in\s+theory|in\s+principle|technically)\s+(?:yes|no)\s*[,;:.!—–-]/i;
 /** The hedged answers that grant the user's "could you …?" with a but: "You could, but …", "…, yes, but …". */
 export const GRANTED_BUT =
   /^(?:(?:you|it|we|they|one)\s+(?:could|can|would|might)(?:\s+\w+)?\s*,\s*but\b|[^.?!,:;]{1,80},\s*(?:yes|no)\s*,\s*but\b)/i;

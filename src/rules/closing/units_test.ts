@@ -55,6 +55,9 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     // a run with its result after a colon, and an arrow to the answer
     "Could it still flake? I ran it 500 times (`pytest --count=500`): 500/500 passed.",
     "1. Per-user or per-token? → per-token (you answered this in the review)",
+    "Still to do? Nothing from this ticket.",
+    "Should anything else be changed? Not that I can find — I diffed the generated spec.",
+    "Could you go smaller with Alpine? Technically yes, but numpy has no musl wheels for your pins.",
     // outside English: what happens to a thing, told at once
     "Was passiert, wenn der Worker abstürzt? Das Event bleibt unbestätigt in der Queue und wird erneut zugestellt.",
     "E se o Redis cair? As requisições continuam funcionando direto no Postgres, só mais lentas.",
