@@ -212,6 +212,16 @@ Deno.test("buildFullRuleSet() refuses a whole user file with a nested quantifier
   );
 });
 
+Deno.test("buildFullRuleSet() loads a user file whose repeated group takes a fixed count (a commit hash)", () => {
+  const origin = "hash.json";
+  const set = buildFullRuleSet({
+    fileSchema,
+    userFiles: [userFile(origin, { kind: "escape", rules: [rule("hash", ["\\bcommit (?:[0-9a-f]{2}){20}\\b"])] })],
+  });
+  assert.equal(report(set, origin).error, null);
+  assert.ok(set.escape.find((r) => r.id === "hash")!.regexes[0]!.test(`commit ${"ab".repeat(20)}`));
+});
+
 Deno.test("buildFullRuleSet() reports invalid JSONC in words, with line and column", () => {
   const text = '{\n  "kind": "early-stop",\n  "rules": [ { "id": "x" ]\n}\n';
   const set = buildFullRuleSet({ fileSchema, userFiles: [{ origin: "broken.jsonc", text }] });

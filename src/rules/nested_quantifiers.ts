@@ -129,7 +129,8 @@ function allOf(element: Element, ctx: Context): Set<number> {
 }
 
 /**
- * The repeating elements a round can end with, and the characters they match; null when none. An element ends a round
+ * The repeating elements a round can end with, and the characters they match; null when none. An element repeats when
+ * its length can vary (`a+`, `a{1,3}`, not `a{2}`: a fixed count splits a text one way only). An element ends a round
  * when what follows it in the round may be left out, or is all characters it matches itself (`.+,`: the `.+` can take
  * the comma too, so a run of commas splits into rounds in every way).
  */
@@ -139,7 +140,8 @@ function endRepeats(seq: Seq, ctx: Context): { text: string; chars: Set<number> 
   for (let k = seq.length - 1; k >= 0; k--) {
     const element = seq[k]!;
     const rest = seq.slice(k + 1);
-    if (element.max > 1) {
+    // only an element whose length can vary splits a round more than one way: `[0-9a-f]{2}` takes two, always
+    if (element.max > element.min) {
       const own = allOf(element, ctx);
       const within = (e: Element) => {
         const chars = allOf(e, ctx);
@@ -150,6 +152,7 @@ function endRepeats(seq: Seq, ctx: Context): { text: string; chars: Set<number> 
         for (const c of own) chars.add(c);
       }
     } else if (element.atom.kind === "group" && !element.atom.look && rest.every(nullable)) {
+      // a group repeated a fixed number of times ends as its body does: `(?:a+){2}`
       for (const inner of element.atom.body) {
         const found = endRepeats(inner, ctx);
         if (found === null) continue;
