@@ -14,7 +14,7 @@ import type { BuiltinRuleFile, BuiltinSource, PrefilterData } from "./builtin.ts
 import type { CompiledRule, RuleFile, RuleFileReport, RuleFileSchema, RuleKind, RuleSet } from "./schema.ts";
 import { foldable, mayFold } from "./case_fold.ts";
 import { tolerateAccents } from "./accents.ts";
-import { nestedQuantifier } from "./nested_quantifiers.ts";
+import { MAX_CHECK_STEPS, nestedQuantifier } from "./nested_quantifiers.ts";
 
 /** A user rule file as read from disk: its text, or why it could not be read. */
 export type UserRuleSource = { origin: string; text: string } | { origin: string; error: string };
@@ -213,6 +213,17 @@ function loadData(
   const rules: CompiledRule[] = [];
   const seen = new Set<string>();
   let expanded = 0;
+  let checked = 0;
+  const shapeProblem = (source: string, flags: string): string | null => {
+    const left = MAX_FILE_CHECK_STEPS - checked;
+    const problem = nestedQuantifier(source, flags, {
+      maxSteps: Math.min(MAX_CHECK_STEPS, left),
+      onSteps: (steps) => checked += steps,
+    });
+    return problem !== null && left < MAX_CHECK_STEPS && problem.startsWith("too large to check")
+      ? `the file's patterns take more than ${MAX_FILE_CHECK_STEPS} steps in all to check for nested quantifiers`
+      : problem;
+  };
   for (const [index, rule] of file.rules.entries()) {
     const where = `rules[${index}] "${rule.id}"`;
     if (seen.has(rule.id)) return { error: `${where}: duplicate id in this file` };
@@ -238,7 +249,7 @@ function loadData(
         ? compiled
         : trusted
         ? null
-        : emptyMatchProblem(compiled) ?? nestedQuantifier(source.text, rule.flags);
+        : emptyMatchProblem(compiled) ?? shapeProblem(source.text, rule.flags);
       if (typeof compiled === "string" || problem) return { error: `${where} patterns[${p}]: ${problem}` };
       regexes.push(compiled);
     }
@@ -343,6 +354,12 @@ const PART = /(?<!\\[pPu])\{([A-Z][A-Z0-9_]*)\}/g;
  * Parts that use parts multiply: eight levels of a part written sixteen times is 16^8 copies from a few hundred bytes.
  */
 export const MAX_EXPANDED_PATTERN_CHARS = 64 * 1024;
+
+/**
+ * The most steps the nested-quantifier check may take on all of a user file's patterns (nested_quantifiers.ts bounds
+ * one pattern's at `MAX_CHECK_STEPS`): about 300 ms, once a file, so no file's check holds up a stop for long.
+ */
+export const MAX_FILE_CHECK_STEPS = 16_000_000;
 
 /** The longest a user file's patterns may grow to in all (the built-in early-stop file's are about 530,000). */
 export const MAX_EXPANDED_FILE_CHARS = 4 * 1024 * 1024;

@@ -222,6 +222,22 @@ Deno.test("buildFullRuleSet() loads a user file whose repeated group takes a fix
   assert.ok(set.escape.find((r) => r.id === "hash")!.regexes[0]!.test(`commit ${"ab".repeat(20)}`));
 });
 
+Deno.test("buildFullRuleSet() bounds the nested-quantifier check on all of a file's patterns", () => {
+  // each pattern is checkable on its own (about 1.6 million steps), ten of them are not
+  const distinct = Array.from({ length: 1200 }, (_, i) => String.fromCharCode(0x4e00 + i)).join("|");
+  const rules = Array.from({ length: 12 }, (_, i) => rule(`r${i}`, [`(?:${distinct})+x`]));
+  const one = buildFullRuleSet({
+    fileSchema,
+    userFiles: [userFile("one.json", { kind: "escape", rules: [rules[0]] })],
+  });
+  assert.equal(report(one, "one.json").error, null);
+  const set = buildFullRuleSet({ fileSchema, userFiles: [userFile("many.json", { kind: "escape", rules })] });
+  assert.match(
+    report(set, "many.json").error ?? "",
+    /^rules\[\d+\] "r\d+" patterns\[0\]: the file's patterns take more than 16000000 steps in all to check/,
+  );
+});
+
 Deno.test("buildFullRuleSet() reports invalid JSONC in words, with line and column", () => {
   const text = '{\n  "kind": "early-stop",\n  "rules": [ { "id": "x" ]\n}\n';
   const set = buildFullRuleSet({ fileSchema, userFiles: [{ origin: "broken.jsonc", text }] });

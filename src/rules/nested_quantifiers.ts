@@ -31,8 +31,25 @@ const SAMPLES: readonly string[] = [
   ..."\t\n\r\u00a0\u2028\u3000éÉßçñøжЖ中日ーあ한ά’‘“”—–…؟？！。、😀",
 ];
 
+/**
+ * The most steps one pattern's check may take (a step: a sample tried on a character or class, a sample added to or
+ * looked up in a set, an element walked; about 50,000 a millisecond). The check is linear in the pattern's length: a
+ * 64 KiB pattern (load.ts's cap) of ASCII takes about 200,000. Only a long pattern with thousands of distinct
+ * characters inside repeated groups, each tried on each, goes past; it is refused rather than checked for longer than
+ * a hook can wait. load.ts also bounds a file's patterns in all (`MAX_FILE_CHECK_STEPS`).
+ */
+export const MAX_CHECK_STEPS = 2_000_000;
+
+export interface NestedQuantifierOptions {
+  /** The step budget (tests make it small). */
+  maxSteps?: number;
+  /** Told the steps the check took, when it ends (tests count them). */
+  onSteps?: (steps: number) => void;
+}
+
 /** Why the pattern has the shape, in words, or null. The source is read as JavaScript reads it. */
-export function nestedQuantifier(source: string, flags = ""): string | null {
+export function nestedQuantifier(source: string, flags = "", options: NestedQuantifierOptions = {}): string | null {
+  const { maxSteps = MAX_CHECK_STEPS, onSteps } = options;
   let parsed: Alt;
   try {
     parsed = parse(source);
@@ -42,31 +59,60 @@ export function nestedQuantifier(source: string, flags = ""): string | null {
   // and the pattern's own characters, so that a word in any script meets its own letters
   const samples = [...new Set([...SAMPLES, ...source])];
   const sets = new Map<string, Set<number>>();
-  const charsOf = (text: string): Set<number> => {
-    let set = sets.get(text);
-    if (set === undefined) {
-      set = new Set();
-      let regex: RegExp | null = null;
-      try {
-        regex = new RegExp(`^(?:${text})$`, flags.replace(/[gy]/g, ""));
-      } catch {
-        regex = null;
+  const ctx: Context = {
+    steps: 0,
+    step(n = 1) {
+      ctx.steps += n;
+      if (ctx.steps > maxSteps) throw new TooLong();
+    },
+    charsOf(text: string): Set<number> {
+      let set = sets.get(text);
+      if (set === undefined) {
+        set = new Set();
+        let regex: RegExp | null = null;
+        try {
+          regex = new RegExp(`^(?:${text})$`, flags.replace(/[gy]/g, ""));
+        } catch {
+          regex = null;
+        }
+        ctx.step(samples.length);
+        for (const [i, sample] of samples.entries()) if (regex === null || regex.test(sample)) set.add(i);
+        sets.set(text, set);
       }
-      for (const [i, sample] of samples.entries()) if (regex === null || regex.test(sample)) set.add(i);
-      sets.set(text, set);
-    }
-    return set;
+      return set;
+    },
+    all: new Map(),
+    first: new Map(),
+    empty: new Map(),
   };
-  return findIn(parsed, { charsOf });
+  try {
+    return findIn(parsed, ctx);
+  } catch (error) {
+    if (!(error instanceof TooLong)) throw error;
+    return `too large to check for nested quantifiers (more than ${maxSteps} steps): shorten the pattern or split it ` +
+      "into several";
+  } finally {
+    onSteps?.(ctx.steps);
+  }
 }
 
+class TooLong extends Error {}
+
 interface Context {
+  steps: number;
+  /** Counts work, and throws TooLong past the budget. */
+  step: (n?: number) => void;
   charsOf: (text: string) => Set<number>;
+  /** Each element's allOf, firstOf and nullable, worked out once. */
+  all: Map<Element, Set<number>>;
+  first: Map<Element, Set<number>>;
+  empty: Map<Element, boolean>;
 }
 
 function findIn(alt: Alt, ctx: Context): string | null {
   for (const seq of alt) {
     for (const element of seq) {
+      ctx.step();
       if (element.atom.kind !== "group") continue;
       const inner = findIn(element.atom.body, ctx);
       if (inner !== null) return inner;
@@ -75,6 +121,7 @@ function findIn(alt: Alt, ctx: Context): string | null {
       for (const round of element.atom.body) {
         const ends = endRepeats(round, ctx);
         if (ends === null) continue;
+        ctx.step(ends.chars.size);
         if ([...ends.chars].some((c) => starts.has(c))) {
           return `nested quantifier: the group ${shown(element.text)} repeats, and ${shown(ends.text)} inside it ` +
             "repeats too and may end a round with what the next round begins with, so a text that almost matches " +
@@ -90,14 +137,26 @@ function shown(text: string): string {
   return `\`${text.length > 48 ? `${text.slice(0, 45)}…` : text}\``;
 }
 
-function nullableAlt(alt: Alt): boolean {
-  return alt.some((seq) => seq.every(nullable));
+function nullableAlt(alt: Alt, ctx: Context): boolean {
+  return alt.some((seq) => seq.every((e) => nullable(e, ctx)));
 }
 
-function nullable(element: Element): boolean {
-  if (element.min === 0 || element.atom.kind === "assert") return true;
-  if (element.atom.kind === "group") return element.atom.look || nullableAlt(element.atom.body);
-  return false;
+function nullable(element: Element, ctx: Context): boolean {
+  let known = ctx.empty.get(element);
+  if (known === undefined) {
+    ctx.step();
+    if (element.min === 0 || element.atom.kind === "assert") known = true;
+    else if (element.atom.kind === "group") known = element.atom.look || nullableAlt(element.atom.body, ctx);
+    else known = false;
+    ctx.empty.set(element, known);
+  }
+  return known;
+}
+
+/** Adds `from` to `to`, counting the steps. */
+function addAll(to: Set<number>, from: Set<number>, ctx: Context): void {
+  ctx.step(from.size);
+  for (const c of from) to.add(c);
 }
 
 /** The sample characters a match of the group can begin with. */
@@ -105,8 +164,8 @@ function firstOfAlt(alt: Alt, ctx: Context): Set<number> {
   const out = new Set<number>();
   for (const seq of alt) {
     for (const element of seq) {
-      for (const c of firstOf(element, ctx)) out.add(c);
-      if (!nullable(element)) break;
+      addAll(out, firstOf(element, ctx), ctx);
+      if (!nullable(element, ctx)) break;
     }
   }
   return out;
@@ -114,16 +173,22 @@ function firstOfAlt(alt: Alt, ctx: Context): Set<number> {
 
 function firstOf(element: Element, ctx: Context): Set<number> {
   if (element.atom.kind === "chars") return ctx.charsOf(element.atom.text);
-  if (element.atom.kind === "group" && !element.atom.look) return firstOfAlt(element.atom.body, ctx);
-  return new Set();
+  if (element.atom.kind !== "group" || element.atom.look) return new Set();
+  let set = ctx.first.get(element);
+  if (set === undefined) ctx.first.set(element, set = firstOfAlt(element.atom.body, ctx));
+  return set;
 }
 
 /** Every sample character any part of the element can match. */
 function allOf(element: Element, ctx: Context): Set<number> {
   if (element.atom.kind === "chars") return ctx.charsOf(element.atom.text);
-  const out = new Set<number>();
-  if (element.atom.kind === "group" && !element.atom.look) {
-    for (const seq of element.atom.body) for (const e of seq) for (const c of allOf(e, ctx)) out.add(c);
+  let out = ctx.all.get(element);
+  if (out === undefined) {
+    out = new Set<number>();
+    if (element.atom.kind === "group" && !element.atom.look) {
+      for (const seq of element.atom.body) for (const e of seq) addAll(out, allOf(e, ctx), ctx);
+    }
+    ctx.all.set(element, out);
   }
   return out;
 }
@@ -132,33 +197,41 @@ function allOf(element: Element, ctx: Context): Set<number> {
  * The repeating elements a round can end with, and the characters they match; null when none. An element repeats when
  * its length can vary (`a+`, `a{1,3}`, not `a{2}`: a fixed count splits a text one way only). An element ends a round
  * when what follows it in the round may be left out, or is all characters it matches itself (`.+,`: the `.+` can take
- * the comma too, so a run of commas splits into rounds in every way).
+ * the comma too, so a run of commas splits into rounds in every way). One walk from the round's end, carrying what
+ * the elements after the current one must match: linear in the round's length.
  */
 function endRepeats(seq: Seq, ctx: Context): { text: string; chars: Set<number> } | null {
   const chars = new Set<number>();
   let text: string | null = null;
+  /** What the elements after `k` that may not be left out match, and whether one of them matches no sample. */
+  const restChars = new Set<number>();
+  let restMatchesNone = false;
+  let restNullable = true;
   for (let k = seq.length - 1; k >= 0; k--) {
+    ctx.step();
     const element = seq[k]!;
-    const rest = seq.slice(k + 1);
     // only an element whose length can vary splits a round more than one way: `[0-9a-f]{2}` takes two, always
     if (element.max > element.min) {
       const own = allOf(element, ctx);
-      const within = (e: Element) => {
-        const chars = allOf(e, ctx);
-        return chars.size > 0 && [...chars].every((c) => own.has(c));
-      };
-      if (rest.every((e) => nullable(e) || within(e))) {
+      ctx.step(restChars.size);
+      if (!restMatchesNone && [...restChars].every((c) => own.has(c))) {
         text ??= element.text;
-        for (const c of own) chars.add(c);
+        addAll(chars, own, ctx);
       }
-    } else if (element.atom.kind === "group" && !element.atom.look && rest.every(nullable)) {
+    } else if (element.atom.kind === "group" && !element.atom.look && restNullable) {
       // a group repeated a fixed number of times ends as its body does: `(?:a+){2}`
       for (const inner of element.atom.body) {
         const found = endRepeats(inner, ctx);
         if (found === null) continue;
         text ??= found.text;
-        for (const c of found.chars) chars.add(c);
+        addAll(chars, found.chars, ctx);
       }
+    }
+    if (!nullable(element, ctx)) {
+      restNullable = false;
+      const its = allOf(element, ctx);
+      if (its.size === 0) restMatchesNone = true;
+      addAll(restChars, its, ctx);
     }
   }
   return text === null ? null : { text, chars };

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { BUILTIN_SOURCE } from "./builtin.ts";
 import { expandGrammar } from "./load.ts";
-import { nestedQuantifier } from "./nested_quantifiers.ts";
+import { MAX_CHECK_STEPS, nestedQuantifier } from "./nested_quantifiers.ts";
 
 Deno.test("nestedQuantifier() finds a repeated group whose body repeats and may run into the next round", () => {
   const refused = [
@@ -64,4 +64,41 @@ Deno.test("nestedQuantifier(): every built-in pattern passes (the growth test pr
     }
   }
   assert.deepEqual(found, []);
+});
+
+/** The steps the check takes on `source`, and its answer. */
+function stepsOf(source: string, maxSteps?: number): { steps: number; why: string | null } {
+  let steps = 0;
+  const why = nestedQuantifier(source, "iu", {
+    ...(maxSteps === undefined ? {} : { maxSteps }),
+    onSteps: (n) => steps = n,
+  });
+  return { steps, why };
+}
+
+Deno.test("nestedQuantifier() takes steps in proportion to a round's length, so a long pattern finishes", () => {
+  const shapes = [(n: number) => `(?:${"[ab]+a".repeat(n)}c)+`, (n: number) => `(?:x${"a*".repeat(n)}y)+`];
+  for (const shape of shapes) {
+    const small = stepsOf(shape(1000));
+    const large = stepsOf(shape(4000));
+    assert.ok(small.steps > 0);
+    assert.equal(small.why, null, shape(1));
+    assert.equal(large.why, null, shape(1));
+    // four times the pattern, at most four times the steps (each element re-walked the rest of its round before)
+    assert.ok(large.steps <= 4 * small.steps, `${shape(1)}: ${small.steps} then ${large.steps} steps`);
+  }
+  // past load.ts's 64 KiB cap, and still well inside the budget
+  const long = stepsOf(`(?:${"[ab]+a".repeat(16_000)}c)+`);
+  assert.equal(long.why, null);
+  assert.ok(long.steps < MAX_CHECK_STEPS / 4, `${long.steps} steps`);
+  assert.match(stepsOf(`(?:${"a*".repeat(16_000)})+`).why ?? "", /^nested quantifier/);
+});
+
+Deno.test("nestedQuantifier() refuses a pattern it cannot check within its step budget", () => {
+  // thousands of distinct characters in a repeated group: each is tried on each
+  const distinct = Array.from({ length: 3000 }, (_, i) => String.fromCharCode(0x4e00 + i)).join("|");
+  const refused = stepsOf(`(?:${distinct})+`);
+  assert.match(refused.why ?? "", /^too large to check for nested quantifiers \(more than 2000000 steps\)/);
+  assert.ok(refused.steps <= MAX_CHECK_STEPS + 10_000, `${refused.steps} steps`);
+  assert.match(stepsOf("(?:\\w+\\s+)*x", 10).why ?? "", /^too large to check/);
 });
