@@ -14,7 +14,7 @@ import type { BuiltinRuleFile, BuiltinSource, PrefilterData } from "./builtin.ts
 import type { CompiledRule, RuleFile, RuleFileReport, RuleFileSchema, RuleKind, RuleSet } from "./schema.ts";
 import { foldable, mayFold } from "./case_fold.ts";
 import { tolerateAccents } from "./accents.ts";
-import { MAX_CHECK_STEPS, nestedQuantifier } from "./nested_quantifiers.ts";
+import type { nestedQuantifier } from "./nested_quantifiers.ts";
 
 /** A user rule file as read from disk: its text, or why it could not be read. */
 export type UserRuleSource = { origin: string; text: string } | { origin: string; error: string };
@@ -32,6 +32,11 @@ export interface BuildRuleSetOptions {
    * embedded built-in: required when there is one (a user's file, or `builtins`). loadRuleSet loads it only then.
    */
   fileSchema?: RuleFileSchema;
+  /**
+   * The nested-quantifier check (nested_quantifiers.ts), which every pattern of a user's file passes: required with
+   * `fileSchema`. loadRuleSet loads it only then, as it does the schema: a Stop hook without a user file never needs it.
+   */
+  nestedQuantifier?: typeof nestedQuantifier;
 }
 
 export interface LoadRuleSetOptions {
@@ -56,8 +61,11 @@ export async function loadRuleSet(dir: string, options: LoadRuleSetOptions = {})
   if (!userFiles.some((source) => "text" in source)) return buildRuleSet({ userFiles, builtins: some });
   // a user's file is checked against every built-in id (a clash, a `disable`, a replacement in place): the whole set
   const builtins = options.langs === undefined ? some : await whole();
-  const { ruleSchemas } = await import("./schema.ts");
-  return buildRuleSet({ userFiles, builtins, fileSchema: ruleSchemas().RuleFileSchema });
+  const [{ ruleSchemas }, { nestedQuantifier }] = await Promise.all([
+    import("./schema.ts"),
+    import("./nested_quantifiers.ts"),
+  ]);
+  return buildRuleSet({ userFiles, builtins, fileSchema: ruleSchemas().RuleFileSchema, nestedQuantifier });
 }
 
 /** User rule files larger than this are refused unread. */
@@ -78,7 +86,7 @@ export function buildRuleSet(options: BuildRuleSetOptions): RuleSet {
     const prefilters = listed ? null : source.prefilters;
     const loaded = loadData(
       { origin: builtin.origin, data: builtin.data, trusted: true, prefilters },
-      options.fileSchema,
+      options,
     );
     if ("error" in loaded) {
       files.push(report({ origin: builtin.origin, kind: null, error: loaded.error }));
@@ -97,7 +105,7 @@ export function buildRuleSet(options: BuildRuleSetOptions): RuleSet {
     const parsed = parseJsonc(source.text);
     const loaded = "error" in parsed
       ? parsed
-      : loadData({ origin: source.origin, data: parsed.data, trusted: false }, options.fileSchema);
+      : loadData({ origin: source.origin, data: parsed.data, trusted: false }, options);
     const clash = "error" in loaded ? null : kindClash(lists, loaded);
     if ("error" in loaded || clash !== null) {
       const kind = "error" in loaded ? null : loaded.file.kind;
@@ -193,7 +201,7 @@ function loadData(
     /** An embedded built-in's prefilter literals: the file skips the schema, its rules compile when first matched. */
     prefilters?: PrefilterData | null;
   },
-  fileSchema: RuleFileSchema | undefined,
+  { fileSchema, nestedQuantifier }: Pick<BuildRuleSetOptions, "fileSchema" | "nestedQuantifier">,
 ): Loaded | { error: string } {
   let file: RuleFile;
   const embedded = prefilters !== null;
@@ -201,6 +209,9 @@ function loadData(
   else {
     if (fileSchema === undefined) {
       throw new TypeError(`buildRuleSet: ${origin} needs the rule file schema (fileSchema)`);
+    }
+    if (!trusted && nestedQuantifier === undefined) {
+      throw new TypeError(`buildRuleSet: ${origin} needs the nested-quantifier check (nestedQuantifier)`);
     }
     const result = fileSchema.safeParse(data);
     if (!result.success) {
@@ -216,11 +227,9 @@ function loadData(
   let checked = 0;
   const shapeProblem = (source: string, flags: string): string | null => {
     const left = MAX_FILE_CHECK_STEPS - checked;
-    const problem = nestedQuantifier(source, flags, {
-      maxSteps: Math.min(MAX_CHECK_STEPS, left),
-      onSteps: (steps) => checked += steps,
-    });
-    return problem !== null && left < MAX_CHECK_STEPS && problem.startsWith("too large to check")
+    // nestedQuantifier keeps to its own budget for one pattern too (MAX_CHECK_STEPS), whichever is less
+    const problem = nestedQuantifier!(source, flags, { maxSteps: left, onSteps: (steps) => checked += steps });
+    return problem !== null && checked > MAX_FILE_CHECK_STEPS && problem.startsWith("too large to check")
       ? `the file's patterns take more than ${MAX_FILE_CHECK_STEPS} steps in all to check for nested quantifiers`
       : problem;
   };

@@ -16,6 +16,7 @@ import { buildFullRuleSet } from "./full.ts";
 import { BUILTIN_RULE_FILES } from "./builtin.ts";
 import { EARLY_STOP_ACTS } from "./acts.ts";
 import { ruleSchemas } from "./schema.ts";
+import { nestedQuantifier } from "./nested_quantifiers.ts";
 import { assertSameOutput } from "../testing/same_output.ts";
 
 /** What validates a user's rule file (the hook loads it only when there is one, loadRuleSet). */
@@ -64,6 +65,7 @@ Deno.test("buildFullRuleSet() replaces a built-in in place when a user rule has 
   const origin = "/home/u/.cliffhanger/rules/offers.jsonc";
   const set = buildFullRuleSet({
     fileSchema,
+    nestedQuantifier,
     userFiles: [userFile(origin, { kind: "early-stop", rules: [rule("offers-to-continue", ["\\bfancy offer\\b"])] })],
   });
   assert.deepEqual(set.earlyStop.map((r) => r.id), BUILTIN_EARLY_STOP);
@@ -78,6 +80,7 @@ Deno.test("buildFullRuleSet() replaces a built-in in place when a user rule has 
 Deno.test("buildFullRuleSet() appends new user rules after the built-ins of their kind", () => {
   const set = buildFullRuleSet({
     fileSchema,
+    nestedQuantifier,
     userFiles: [
       userFile("a.json", { kind: "early-stop", rules: [rule("my-first", ["first"])] }),
       userFile("b.json", { kind: "blocker", rules: [rule("vpn-down", ["\\bvpn is down\\b"])] }),
@@ -91,6 +94,7 @@ Deno.test("buildFullRuleSet() appends new user rules after the built-ins of thei
 Deno.test("buildFullRuleSet() lets a later user file replace an earlier one's rule, with a warning", () => {
   const set = buildFullRuleSet({
     fileSchema,
+    nestedQuantifier,
     userFiles: [
       userFile("a.json", { kind: "early-stop", rules: [rule("mine", ["one"])] }),
       userFile("b.json", { kind: "early-stop", rules: [rule("mine", ["two"])] }),
@@ -104,6 +108,7 @@ Deno.test("buildFullRuleSet() lets a later user file replace an earlier one's ru
 Deno.test("buildFullRuleSet() disable removes built-ins by id and warns about unknown ids", () => {
   const set = buildFullRuleSet({
     fileSchema,
+    nestedQuantifier,
     userFiles: [
       userFile("off.json", {
         kind: "early-stop",
@@ -127,6 +132,7 @@ Deno.test("buildFullRuleSet() disable removes built-ins by id and warns about un
 Deno.test("buildFullRuleSet() ignores a whole user file with a bad regex; built-ins still apply", () => {
   const set = buildFullRuleSet({
     fileSchema,
+    nestedQuantifier,
     userFiles: [
       userFile("bad.json", {
         kind: "early-stop",
@@ -148,6 +154,7 @@ Deno.test("buildFullRuleSet() refuses a file whose grammar parts multiply a patt
   for (let i = 0; i < 7; i++) grammar[names[i]!] = `{${names[i + 1]}}`.repeat(16);
   const set = buildFullRuleSet({
     fileSchema,
+    nestedQuantifier,
     userFiles: [userFile("bomb.json", { kind: "early-stop", grammar, rules: [rule("bomb", ["zz{A}"])] })],
   });
   assert.deepEqual(set.earlyStop.map((r) => r.id), BUILTIN_EARLY_STOP);
@@ -163,6 +170,7 @@ Deno.test("buildFullRuleSet() refuses a user pattern V8 will not compile as too 
   const rules = [rule("huge", [`{P}`])];
   const set = buildFullRuleSet({
     fileSchema,
+    nestedQuantifier,
     userFiles: [userFile("huge.json", { kind: "early-stop", grammar: { P: "y".repeat(60_000) }, rules })],
   });
   assert.equal(report(set, "huge.json").error, 'rules[0] "huge" patterns[0]: Regular expression too large');
@@ -186,6 +194,7 @@ Deno.test("buildFullRuleSet() refuses a file whose patterns expand past the file
   const rules = Array.from({ length: count }, (_, i) => rule(`r${i}`, [`{P}${i}`], { flags: "" }));
   const set = buildFullRuleSet({
     fileSchema,
+    nestedQuantifier,
     userFiles: [userFile("wide.json", { kind: "early-stop", grammar: { P: part }, rules })],
   });
   const bad = report(set, "wide.json");
@@ -199,6 +208,7 @@ Deno.test("buildFullRuleSet() refuses a file whose patterns expand past the file
 Deno.test("buildFullRuleSet() refuses a whole user file with a nested quantifier, naming the rule and why", () => {
   const set = buildFullRuleSet({
     fileSchema,
+    nestedQuantifier,
     userFiles: [
       userFile("slow.json", { kind: "early-stop", rules: [rule("fine", ["ok"]), rule("words", ["^(\\w+\\s?)+$"])] }),
     ],
@@ -216,6 +226,7 @@ Deno.test("buildFullRuleSet() loads a user file whose repeated group takes a fix
   const origin = "hash.json";
   const set = buildFullRuleSet({
     fileSchema,
+    nestedQuantifier,
     userFiles: [userFile(origin, { kind: "escape", rules: [rule("hash", ["\\bcommit (?:[0-9a-f]{2}){20}\\b"])] })],
   });
   assert.equal(report(set, origin).error, null);
@@ -228,24 +239,38 @@ Deno.test("buildFullRuleSet() bounds the nested-quantifier check on all of a fil
   const rules = Array.from({ length: 12 }, (_, i) => rule(`r${i}`, [`(?:${distinct})+x`]));
   const one = buildFullRuleSet({
     fileSchema,
+    nestedQuantifier,
     userFiles: [userFile("one.json", { kind: "escape", rules: [rules[0]] })],
   });
   assert.equal(report(one, "one.json").error, null);
-  const set = buildFullRuleSet({ fileSchema, userFiles: [userFile("many.json", { kind: "escape", rules })] });
+  const set = buildFullRuleSet({
+    fileSchema,
+    nestedQuantifier,
+    userFiles: [userFile("many.json", { kind: "escape", rules })],
+  });
   assert.match(
     report(set, "many.json").error ?? "",
     /^rules\[\d+\] "r\d+" patterns\[0\]: the file's patterns take more than 16000000 steps in all to check/,
   );
 });
 
+Deno.test("load.ts loads the nested-quantifier check only for a user's file: buildRuleSet needs it then", async () => {
+  const source = await Deno.readTextFile(new URL("./load.ts", import.meta.url));
+  // a type-only import is erased; a value import would load the check on every stop
+  assert.doesNotMatch(source, /^import \{[^}]*\} from "\.\/nested_quantifiers\.ts";$/m);
+  assert.match(source, /import\("\.\/nested_quantifiers\.ts"\)/);
+  const userFiles = [userFile("u.json", { kind: "escape", rules: [rule("u", ["\\bok\\b"])] })];
+  assert.throws(() => buildFullRuleSet({ fileSchema, userFiles }), /needs the nested-quantifier check/);
+});
+
 Deno.test("buildFullRuleSet() reports invalid JSONC in words, with line and column", () => {
   const text = '{\n  "kind": "early-stop",\n  "rules": [ { "id": "x" ]\n}\n';
-  const set = buildFullRuleSet({ fileSchema, userFiles: [{ origin: "broken.jsonc", text }] });
+  const set = buildFullRuleSet({ fileSchema, nestedQuantifier, userFiles: [{ origin: "broken.jsonc", text }] });
   const broken = report(set, "broken.jsonc");
   assert.equal(broken.kind, null);
   assert.equal(broken.error, "3:26: invalid JSON: comma expected");
   const unquoted = report(
-    buildFullRuleSet({ fileSchema, userFiles: [{ origin: "bare.jsonc", text: "{ kind: 1 }" }] }),
+    buildFullRuleSet({ fileSchema, nestedQuantifier, userFiles: [{ origin: "bare.jsonc", text: "{ kind: 1 }" }] }),
     "bare.jsonc",
   );
   assert.equal(unquoted.error, '1:3: invalid JSON: property names must be in double quotes: write "kind"');
@@ -261,7 +286,7 @@ Deno.test("buildFullRuleSet() accepts comments and trailing commas in JSONC", ()
       "examples": { "match": ["the vpn is down"], "pass": ["vpn is up"], }, },
   ],
 }`;
-  const set = buildFullRuleSet({ fileSchema, userFiles: [{ origin: "vpn.jsonc", text }] });
+  const set = buildFullRuleSet({ fileSchema, nestedQuantifier, userFiles: [{ origin: "vpn.jsonc", text }] });
   assert.equal(report(set, "vpn.jsonc").error, null);
   assert.equal(set.blocker.at(-1)?.id, "vpn-down");
 });
@@ -280,13 +305,18 @@ Deno.test("buildFullRuleSet() reports schema errors: unknown kind, unknown keys,
     ],
     ["notobject.json", [], /^invalid rule file: \(file\): /],
   ];
-  const set = buildFullRuleSet({ fileSchema, userFiles: cases.map(([origin, data]) => userFile(origin, data)) });
+  const set = buildFullRuleSet({
+    fileSchema,
+    nestedQuantifier,
+    userFiles: cases.map(([origin, data]) => userFile(origin, data)),
+  });
   for (const [origin, , expected] of cases) assert.match(report(set, origin).error ?? "(no error)", expected, origin);
 });
 
 Deno.test("buildFullRuleSet() refuses to move a rule id to another kind", () => {
   const set = buildFullRuleSet({
     fileSchema,
+    nestedQuantifier,
     userFiles: [userFile("clash.json", { kind: "blocker", rules: [rule("offers-to-continue", ["x"])] })],
   });
   assert.match(report(set, "clash.json").error ?? "", /already a early-stop rule.*cannot replace it/);
@@ -320,7 +350,10 @@ Deno.test("loadRuleSet() gives buildRuleSet's rule set for the user's files in a
     await Deno.writeTextFile(join(dir, "mine.json"), JSON.stringify({ kind: "blocker", rules: [rule("mine", ["x"])] }));
     await Deno.writeTextFile(join(dir, "bad.json"), JSON.stringify({ kind: "nope", rules: [] }));
     const set = await loadRuleSet(dir);
-    assert.deepEqual(set.files, buildFullRuleSet({ fileSchema, userFiles: await readUserRuleFiles(dir) }).files);
+    assert.deepEqual(
+      set.files,
+      buildFullRuleSet({ fileSchema, nestedQuantifier, userFiles: await readUserRuleFiles(dir) }).files,
+    );
     assert.equal(report(set, join(dir, "mine.json")).rules, 1);
     assert.match(report(set, join(dir, "bad.json")).error ?? "", /^invalid rule file: kind: /);
   } finally {
@@ -366,7 +399,7 @@ Deno.test("readUserRuleFiles() reads *.json and *.jsonc sorted by name; errors b
     assert.ok(dangling && "error" in dangling, "a dangling symlink is an error entry");
     assert.match(dangling.error, /^cannot read the file: /);
 
-    const set = buildFullRuleSet({ fileSchema, userFiles: sources });
+    const set = buildFullRuleSet({ fileSchema, nestedQuantifier, userFiles: sources });
     assert.match(report(set, join(dir, "c.json")).error ?? "", /^cannot read the file: /);
     assert.match(report(set, join(dir, "a.json")).error ?? "", /kind/, "an empty object has no kind");
   } finally {
@@ -394,7 +427,7 @@ Deno.test("buildFullRuleSet(): a user pattern with \\u{…} or \\p{…} is not r
     kind: "early-stop",
     rules: [rule("emoji-offer", ["\\u{1F449}\\s*want\\b", "\\p{Lu}{3,}:"])],
   });
-  const set = buildFullRuleSet({ fileSchema, userFiles: [{ origin: "emoji.json", text }] });
+  const set = buildFullRuleSet({ fileSchema, nestedQuantifier, userFiles: [{ origin: "emoji.json", text }] });
   assert.equal(report(set, "emoji.json").error, null);
 });
 
@@ -455,7 +488,7 @@ Deno.test("fillRuleFileDefaults: the schema's output for any valid rule file (op
 Deno.test("built-in rules compile lazily to the same regexes as an eager, validated load of the same files", () => {
   const lazy = buildFullRuleSet({ userFiles: [] });
   // the same files passed in as builtins take the validating path: schema, grammar, compile, eagerly
-  const eager = buildRuleSet({ fileSchema, userFiles: [], builtins: BUILTIN_RULE_FILES });
+  const eager = buildRuleSet({ fileSchema, nestedQuantifier, userFiles: [], builtins: BUILTIN_RULE_FILES });
   assert.deepEqual(eager.files.map((f) => f.error), [null, null, null, null]);
   for (const kind of ["escape", "blocker", "earlyStop", "counter"] as const) {
     assert.equal(lazy[kind].length, eager[kind].length);

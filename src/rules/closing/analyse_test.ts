@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { buildFullRuleSet } from "../full.ts";
 import { type RuleFile, ruleSchemas } from "../schema.ts";
+import { nestedQuantifier } from "../nested_quantifiers.ts";
 import { analyseClosing, quoteSentence } from "./analyse.ts";
 
 const set = buildFullRuleSet({ userFiles: [] });
@@ -97,6 +98,7 @@ Deno.test("analyseClosing(): weak hits add up only in the closing, one per rule"
   const weak = buildFullRuleSet({
     userFiles: [{ origin: "weak.json", text: JSON.stringify(file(0.5)) }],
     fileSchema: ruleSchemas().RuleFileSchema,
+    nestedQuantifier,
   });
   const run = (text: string) => analyseClosing(text, weak, { maxChars: 4000 }).early?.rule.id ?? null;
   assert.equal(run("Report. alpha beta."), "weak-alpha", "two weak rules in the closing add up to 1");
