@@ -378,7 +378,7 @@ export const MAX_EXPANDED_FILE_CHARS = 4 * 1024 * 1024;
  * letters also taking their plain spellings (accents.ts). Regex quantifiers (`{2,5}`) are digits, and Unicode
  * properties (`\p{L}`) and code points (`\u{FE0F}`) follow `\p` or `\u`, so none of them clashes with a part name.
  * Each level's length is counted before its text is built: a pattern that would grow past `maxChars` is an error
- * (`tooLong`).
+ * (`tooLong`), and so is one that the accents' spellings take past it, with grammar parts or without.
  */
 export function expandGrammar(
   pattern: string,
@@ -398,7 +398,18 @@ export function expandGrammar(
         return { text: "", error: `its grammar parts expand it past ${maxChars} characters`, tooLong: true };
       }
     }
-    if (parts === 0) return { text: tolerateAccents(text), error: null };
+    if (parts === 0) {
+      // the accents' plain spellings lengthen it too (`ñ` is `[ñn]`), and a pattern without parts is counted as well
+      const accented = tolerateAccents(text);
+      if (accented.length > maxChars) {
+        return {
+          text: "",
+          error: `with its accented letters taking their plain spellings it is longer than ${maxChars} characters`,
+          tooLong: true,
+        };
+      }
+      return { text: accented, error: null };
+    }
     text = text.replace(PART, (_all, name: string) => `(?:${grammar[name]})`);
   }
   return { text: "", error: "grammar parts nest more than 8 levels deep", tooLong: false };

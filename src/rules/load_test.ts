@@ -188,6 +188,42 @@ Deno.test("expandGrammar() counts each level before building it: over the cap is
   });
 });
 
+Deno.test("expandGrammar() counts the accents' spellings against the cap, with grammar parts or without", () => {
+  const accented = expandGrammar("{W}".repeat(10), { W: "ñéçüöä".repeat(1000) });
+  assert.deepEqual(accented, {
+    text: "",
+    error: `with its accented letters taking their plain spellings it is longer than ${MAX_EXPANDED_PATTERN_CHARS} ` +
+      "characters",
+    tooLong: true,
+  });
+  const word = `x${"ä".repeat(20)}x`;
+  const whole = expandGrammar(word, {});
+  assert.ok(whole.text.length > word.length, whole.text);
+  assert.deepEqual(expandGrammar(word, {}, { maxChars: whole.text.length }), whole);
+  assert.equal(
+    expandGrammar(word, {}, { maxChars: whole.text.length - 1 }).error?.startsWith("with its accented"),
+    true,
+  );
+});
+
+Deno.test("buildFullRuleSet() counts a pattern without grammar parts in the file's total", () => {
+  const part = "y".repeat(MAX_EXPANDED_PATTERN_CHARS / 8);
+  const each = expandGrammar("{P}", { P: part }).text.length;
+  const count = Math.floor(MAX_EXPANDED_FILE_CHARS / each);
+  const rules = Array.from({ length: count }, (_, i) => rule(`r${i}`, ["{P}"], { flags: "" }));
+  const over = MAX_EXPANDED_FILE_CHARS - count * each + 1;
+  rules.push(rule("plain", ["z".repeat(over)], { flags: "" }));
+  const set = buildFullRuleSet({
+    fileSchema,
+    nestedQuantifier,
+    userFiles: [userFile("wide.json", { kind: "early-stop", grammar: { P: part }, rules })],
+  });
+  assert.equal(
+    report(set, "wide.json").error,
+    `rules[${count}] "plain" patterns[0]: the file's patterns expand past 4194304 characters in all`,
+  );
+});
+
 Deno.test("buildFullRuleSet() refuses a file whose patterns expand past the file's cap in all", () => {
   const part = "y".repeat(MAX_EXPANDED_PATTERN_CHARS / 8);
   const count = Math.ceil(MAX_EXPANDED_FILE_CHARS / part.length) + 1;
