@@ -19,6 +19,7 @@ import { writeFileAtomic } from "../store/atomic.ts";
 import { installHooks, pythonHandlerEvents } from "../settings/edit.ts";
 import { claudeReadsHere, inspectSettingsText } from "../settings/inspect.ts";
 import { describeSkipped, skippedFix } from "../doctor/skipped.ts";
+import { isProjectRelay, OTHER_MAILBOX_ADVICE } from "../doctor/shared_relay.ts";
 import { STRICT_JSON_FIX, strictJsonProblem } from "../settings/strict_json.ts";
 import { shellWord } from "../settings/handler_words.ts";
 import { enabledOurPlugins, enabledPythonPlugins } from "../settings/plugins.ts";
@@ -166,13 +167,7 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
         return result;
       };
       const lost = launcher === null ? [] : await relayFoldersLost(launcher.path, launcher.text);
-      const lostWarning = lost.length === 0
-        ? null
-        : `the launcher it replaces could read the relay folder ${
-          lost.join(", ")
-        }, which the new one cannot, so a stop there would not wait: install again with CLIFFHANGER_RELAY_DIR=${
-          shellWord(lost[0]!)
-        } set for that run (an absolute relayDir in config.jsonc would send every project's stops to it)`;
+      const lostWarning = relayLostWarning(lost);
       const warnings = [hookCommandWarning(direct) ?? homeWarning(ctx.paths, launcher !== null), lostWarning]
         .filter((w) => w !== null);
       return {
@@ -183,6 +178,23 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
       };
     },
   });
+}
+
+/**
+ * install's warning when the launcher it writes may no longer read relay folders the one it replaces could (`lost`),
+ * or null. The variable for that one install puts a folder back; one not named `<project>/relay` is a stop's mailbox
+ * only through relayDir, which the warning says too.
+ */
+export function relayLostWarning(lost: readonly string[]): string | null {
+  if (lost.length === 0) return null;
+  const first = lost[0]!;
+  return `the launcher it replaces could read the relay folder ${
+    lost.join(", ")
+  }, which the new one cannot, so a stop there would not wait: install again with CLIFFHANGER_RELAY_DIR=${
+    shellWord(first)
+  } set for that run (an absolute relayDir in config.jsonc would send every project's stops to it)${
+    isProjectRelay(first) ? "" : `; ${OTHER_MAILBOX_ADVICE}`
+  }`;
 }
 
 /**

@@ -5,7 +5,8 @@ import { dirname, join } from "node:path";
 import { MAIN_PATH } from "../permissions.ts";
 import { inspectSettingsText } from "../settings/inspect.ts";
 import { BINARY, exitCodeOf, type FakeContext, fakeContext, listDir, tempHome } from "../testing/settings_support.ts";
-import { homeWarning, type InstallDeps, run, runInstall, spec } from "./install.ts";
+import { homeWarning, type InstallDeps, relayLostWarning, run, runInstall, spec } from "./install.ts";
+import { OTHER_MAILBOX_ADVICE } from "../doctor/shared_relay.ts";
 import { command as statusCommand } from "./status.ts";
 import { repairedWords } from "./settings_command.ts";
 import { backupPrefix } from "../settings/target.ts";
@@ -736,4 +737,13 @@ Deno.test("install while the cliffhanger plugin is enabled refuses (its hooks wo
   await Deno.writeTextFile(home.settings, `{ "enabledPlugins": { "cliffhanger@mkt": false } }\n`);
   const off = fakeContext(home.dir);
   assert.equal(await installCode(off, [], { hookCommand: BINARY }), 0, off.stderr());
+});
+
+Deno.test("relayLostWarning(): a lost <project>/relay comes back with the variable; any other folder needs relayDir", () => {
+  assert.equal(relayLostWarning([]), null);
+  const own = relayLostWarning(["/w/app/relay"]) ?? "";
+  assert.match(own, /install again with CLIFFHANGER_RELAY_DIR=\/w\/app\/relay set for that run/);
+  assert.ok(!own.includes(OTHER_MAILBOX_ADVICE));
+  const other = relayLostWarning(["/x/app/.mailbox"]) ?? "";
+  assert.ok(other.endsWith(`; ${OTHER_MAILBOX_ADVICE}`), other);
 });

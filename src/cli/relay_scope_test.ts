@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { relayScopeError } from "./relay_scope.ts";
 import { CommandError } from "../errors.ts";
+import { OTHER_MAILBOX_ADVICE } from "../doctor/shared_relay.ts";
 import { shellWords } from "../settings/handler_words.ts";
 
 const DIR = "/work/proj/relay";
@@ -102,4 +103,16 @@ Deno.test("relayScopeError(): through a launcher, or a bundle run another way, t
       `run relay through the launcher it writes, ${HOME.launcher}`,
   );
   for (const e of [through, bundle]) assert.doesNotMatch(e.message, /deno task cli|relayDir|\n|Requires|--allow-/);
+});
+
+Deno.test("relayScopeError(): through a launcher, a folder not named <project>/relay also needs relayDir, and says so", () => {
+  const launcher = { kind: "launcher", path: HOME.launcher, bundle: true } as const;
+  const dir = "/x/app/.mailbox";
+  const through = relayScopeError({ sub: "send", dir, message: refusal(dir), route: launcher, ...HOME });
+  assert.equal(
+    through.message,
+    `relay send: "${dir}" is outside this launcher's read scope; run \`CLIFFHANGER_RELAY_DIR=${dir} ${HOME.launcher} ` +
+      `install\` (the variable for that install only: it puts the folder in the launcher's scopes); ` +
+      OTHER_MAILBOX_ADVICE,
+  );
 });

@@ -9,6 +9,7 @@ import { isAbsolute, join } from "../path.ts";
 import type { EnvReader } from "../env.ts";
 import { BUNDLE_DIR, BUNDLE_ENTRY, MAIN_PATH } from "../permissions.ts";
 import { shellWord } from "../settings/handler_words.ts";
+import { isProjectRelay, OTHER_MAILBOX_ADVICE } from "../doctor/shared_relay.ts";
 import { type Launcher, readLauncher } from "../settings/launcher.ts";
 
 export type RunRoute =
@@ -91,11 +92,15 @@ export function forRoute(fix: string, route: RunRoute): string {
  * own scopes; through a launcher or a bundle, relay commands then run under the launcher's, which hold the folder.
  */
 export function relayInstallFix(dir: string, route: RunRoute): string {
+  // a stop reads a folder other than <project>/relay only through relayDir: the scoped install alone reaches no stop
+  const other = isProjectRelay(dir) ? "" : `; ${OTHER_MAILBOX_ADVICE}`;
   if (route.kind === "checkout" || route.kind === "compiled") {
-    return `CLIFFHANGER_RELAY_DIR=${shellWord(dir)} deno task cli install (from the checkout)`;
+    return `CLIFFHANGER_RELAY_DIR=${shellWord(dir)} deno task cli install (from the checkout)${other}`;
   }
   return `run \`CLIFFHANGER_RELAY_DIR=${shellWord(dir)} ${commandWord(route)} install\` (the variable for that ` +
-    "install only: it puts the folder in the launcher's scopes, and other projects keep their own relay/)";
+    `install only: it puts the folder in the launcher's scopes${
+      other === "" ? ", and other projects keep their own relay/" : ""
+    })${other}`;
 }
 
 /** What puts relay folder `dir` in the hooks' scopes for how this process runs: a build, else the scoped install. */

@@ -30,8 +30,22 @@ export function sharedRelayText(dir: string, configPath: string): string {
 }
 
 /**
+ * Whether `dir` is `<some project>/relay`: the folder a stop in that project uses with no relayDir. Any other folder
+ * is a stop's mailbox only through relayDir (or CLIFFHANGER_RELAY_DIR where Claude Code runs).
+ */
+export function isProjectRelay(dir: string): boolean {
+  const trimmed = dir.replace(/\/+$/, "");
+  return trimmed.slice(trimmed.lastIndexOf("/") + 1) === "relay";
+}
+
+/** What to do with a mailbox not named `<project>/relay` (doctor's relay-dir, relay's scope line, install's warning). */
+export const OTHER_MAILBOX_ADVICE = "a mailbox not named <project>/relay needs relayDir, which applies to every " +
+  "session: keep it only on a machine with one relay, or move the mailbox to <project>/relay";
+
+/**
  * The check: warn with the fix for a relay meant for one project, `scopeFix` being what puts the folder in the scopes
- * for how doctor runs (a build with --relay-dir, or the scoped install).
+ * for how doctor runs (a build with --relay-dir, or the scoped install). Removing relayDir helps only when the
+ * folder is `<project>/relay`, which the project's stops use without it; any other is no stop's mailbox without it.
  */
 export function checkSharedRelay(dir: string | null, configPath: string, scopeFix: string): Check {
   if (dir === null) {
@@ -41,7 +55,9 @@ export function checkSharedRelay(dir: string | null, configPath: string, scopeFi
     id: "relay-dir",
     status: "warn",
     detail: sharedRelayText(dir, configPath),
-    fix: `if the mailbox is one project's, remove relayDir from ${configPath} (each project's stops then use its own ` +
-      `relay/), and put the folder in the scopes: ${scopeFix}`,
+    fix: isProjectRelay(dir)
+      ? `if the mailbox is one project's, remove relayDir from ${configPath} (each project's stops then use its own ` +
+        `relay/), and put the folder in the scopes: ${scopeFix}`
+      : OTHER_MAILBOX_ADVICE,
   };
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { checkSharedRelay, sharedRelayDir } from "./shared_relay.ts";
+import { checkSharedRelay, isProjectRelay, OTHER_MAILBOX_ADVICE, sharedRelayDir } from "./shared_relay.ts";
 
 const CONFIG = "/h/.cliffhanger/config.jsonc";
 
@@ -30,4 +30,16 @@ Deno.test("sharedRelayDir(): the file's own absolute relayDir, not CLIFFHANGER_R
   } finally {
     await Deno.remove(home, { recursive: true });
   }
+});
+
+Deno.test("checkSharedRelay(): a mailbox not named <project>/relay keeps relayDir, or moves; removing it helps no stop", () => {
+  const check = checkSharedRelay("/x/app/.mailbox", CONFIG, "run `CLIFFHANGER_RELAY_DIR=/x/app/.mailbox x install`");
+  assert.equal(check.status, "warn");
+  assert.equal(check.fix, OTHER_MAILBOX_ADVICE);
+  assert.doesNotMatch(check.fix ?? "", /remove relayDir|CLIFFHANGER_RELAY_DIR/);
+  assert.match(check.fix ?? "", /needs relayDir, which applies to every session: keep it only on a machine with one/);
+  assert.deepEqual(
+    ["/w/app/relay", "/w/app/relay/", "/w/app/.mailbox", "/w/relay-old", "/w/app/Relay"].map(isProjectRelay),
+    [true, true, false, false, false],
+  );
 });
