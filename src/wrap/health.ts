@@ -173,7 +173,8 @@ export interface RecordedRun {
 /**
  * Longest wait for a name's health lock. Each holder keeps it for one read and one atomic write, but dozens of runs of
  * one hook started at once on a busy machine queue for it for seconds (48 parallel runs waited past 2 s and lost their
- * counts); wrap is past its command by then, so a longer wait costs no hook its budget.
+ * counts); wrap is past its command by then. wrap waits less when its command used most of --timeout: the whole of
+ * its file work ends by --timeout plus WRAP_MARGIN_MS from its start (wrap.ts), inside the hook's own limit.
  */
 export const HEALTH_LOCK_WAIT_MS = 10_000;
 

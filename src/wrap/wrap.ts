@@ -3,8 +3,10 @@
  * it failed open, say why in errors.log and in one stderr line. Never throws: an internal error fails open too.
  *
  * The file work after the command ended (errors.log, the health file under its lock) is bounded: at most
- * FILE_TIME_LIMIT_MS, and a stop signal (SIGTERM, SIGINT, SIGHUP) that comes once the command has ended cuts it
- * short. wrap then answers with the verdict's exit code and leaves the health file as it was.
+ * FILE_TIME_LIMIT_MS, and no later than --timeout plus WRAP_MARGIN_MS from wrap's start (the health lock's wait
+ * shrinks to fit), so wrap answers inside the hook's own time limit; and a stop signal (SIGTERM, SIGINT, SIGHUP)
+ * that comes once the command has ended cuts it short. wrap then answers with the verdict's exit code and leaves the
+ * health file as it was.
  */
 import { shellWord } from "../settings/handler_words.ts";
 import { appendError } from "../store/errors_log.ts";
@@ -20,6 +22,15 @@ import { within } from "./within.ts";
  * (HEALTH_LOCK_WAIT_MS) and two seconds for the rest.
  */
 export const FILE_TIME_LIMIT_MS = HEALTH_LOCK_WAIT_MS + 2000;
+/** Of the file work's time, what is kept for errors.log and the health file's read and write besides the lock. */
+const FILE_REST_MS = FILE_TIME_LIMIT_MS - HEALTH_LOCK_WAIT_MS;
+
+/**
+ * How long past --timeout, counted from wrap's start, wrap may still work on files: the default 25 s timeout and this
+ * stay under the 30 s a UserPromptSubmit hook is often given (options.ts). A command killed at its limit (two seconds
+ * for the group to go at most, child.ts) leaves the health update what is left.
+ */
+export const WRAP_MARGIN_MS = 4000;
 /** Longest wait for the errors.log line that says the file work was given up. */
 const GIVE_UP_LINE_WAIT_MS = 250;
 
@@ -35,8 +46,13 @@ export interface WrapDeps {
   cwd?: string;
   kill?: KillOptions;
   graceMs?: number;
-  /** Longest wait for errors.log and the health file after the command ended (default FILE_TIME_LIMIT_MS). */
+  /**
+   * Longest wait for errors.log and the health file after the command ended (default FILE_TIME_LIMIT_MS); less when
+   * --timeout plus WRAP_MARGIN_MS from wrap's start comes first.
+   */
   fileTimeLimitMs?: number;
+  /** A monotonic clock in ms (default performance.now; a test moves it by hand). */
+  clock?: () => number;
   /** Counts the run in the health file (default recordRun; a test gives one that never answers). */
   record?: typeof recordRun;
 }
@@ -50,6 +66,8 @@ export interface WrapResult {
 
 export async function wrap(request: WrapRequest, given: WrapDeps): Promise<WrapResult> {
   const deps = ownLines(given);
+  const clock = deps.clock ?? (() => performance.now());
+  const deadline = clock() + request.timeoutMs + WRAP_MARGIN_MS;
   const where = `wrap ${request.name}`;
   let verdict: Verdict;
   let durationMs = 0;
@@ -85,8 +103,9 @@ export async function wrap(request: WrapRequest, given: WrapDeps): Promise<WrapR
   if (verdict.error !== null) deps.notice(`cliffhanger-bin: ${where}: ${verdict.error} (${exitText})`);
   // a signal that interrupted the command is spent: the interrupted run is still counted, within the time limit
   const stop = verdict.outcome === "interrupted" ? undefined : deps.signal;
-  const limitMs = deps.fileTimeLimitMs ?? FILE_TIME_LIMIT_MS;
-  const settled = await within(countRun(request, verdict, durationMs, deps), {
+  const limitMs = fileLimitMs(deps.fileTimeLimitMs ?? FILE_TIME_LIMIT_MS, deadline - clock());
+  const waitMs = Math.min(HEALTH_LOCK_WAIT_MS, Math.max(0, limitMs - FILE_REST_MS));
+  const settled = await within(countRun(request, verdict, durationMs, deps, waitMs), {
     ms: limitMs,
     ...(stop ? { signal: stop } : {}),
   });
@@ -101,8 +120,13 @@ export async function wrap(request: WrapRequest, given: WrapDeps): Promise<WrapR
   return { exit: verdict.exit, verdict, health: null };
 }
 
+/** The file work's limit: `limitMs`, or what is left before wrap's deadline when that is less (never below 0). */
+export function fileLimitMs(limitMs: number, leftMs: number): number {
+  return Math.max(0, Math.min(limitMs, Math.floor(leftMs)));
+}
+
 /**
- * The file work of one run: the verdict's errors.log line, then the health file. A health file the safe reader
+ * The file work of one run: the verdict's errors.log line, then the health file (its lock waited for `waitMs`). A health file the safe reader
  * refused (its counts start again) or one that cannot be written is said on stderr and in errors.log.
  */
 async function countRun(
@@ -110,6 +134,7 @@ async function countRun(
   verdict: Verdict,
   durationMs: number,
   deps: WrapDeps,
+  waitMs: number,
 ): Promise<HealthRecord | null> {
   const where = `wrap ${request.name}`;
   if (verdict.error !== null) await appendError(deps.paths.errors, where, verdict.error, deps.now());
@@ -125,7 +150,7 @@ async function countRun(
       error: verdict.error,
       durationMs,
       at: deps.now(),
-    });
+    }, { waitMs });
     if (recorded.refused !== null) {
       const line = `${recorded.refused}; its counts start again`;
       deps.notice(`cliffhanger-bin: ${where}: ${line}`);

@@ -6,10 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { MAX_RECORD_BYTES, readRecord, type recordRun } from "./health.ts";
-import type { WrapRequest } from "./options.ts";
+import { HEALTH_LOCK_WAIT_MS, MAX_RECORD_BYTES, readRecord, type recordRun } from "./health.ts";
+import { DEFAULT_TIMEOUT_S, type WrapRequest } from "./options.ts";
 import { collector, script } from "./testing.ts";
-import { wrap, type WrapDeps, type WrapResult } from "./wrap.ts";
+import { FILE_TIME_LIMIT_MS, fileLimitMs, wrap, WRAP_MARGIN_MS, type WrapDeps, type WrapResult } from "./wrap.ts";
 
 interface Run {
   result: WrapResult;
@@ -151,4 +151,45 @@ Deno.test("a signal that interrupted the command does not cut the count short: t
     const { result } = await pending;
     assert.equal(result.verdict.outcome, "interrupted");
     assert.equal(result.health?.interrupted, 1);
+  }));
+
+/** A clock that reads `start` at wrap's start and `after` from then on (the command took `after - start`). */
+function steppedClock(start: number, after: number): () => number {
+  let calls = 0;
+  return () => calls++ === 0 ? start : after;
+}
+
+Deno.test("fileLimitMs(): the file work's limit, or what is left before wrap's deadline, never below 0", () => {
+  assert.equal(fileLimitMs(FILE_TIME_LIMIT_MS, 60_000), FILE_TIME_LIMIT_MS);
+  assert.equal(fileLimitMs(FILE_TIME_LIMIT_MS, 3500.7), 3500);
+  assert.equal(fileLimitMs(FILE_TIME_LIMIT_MS, -5), 0);
+});
+
+Deno.test("wrap's health update fits in what is left of --timeout plus the margin, counted from wrap's start", () =>
+  withHome(async (root) => {
+    const waits: (number | undefined)[] = [];
+    const record: typeof recordRun = (_paths, _name, _run, options) => {
+      waits.push(options?.waitMs);
+      return Promise.reject(new Error("not counted in this test"));
+    };
+    // the command ended at once: the whole lock wait
+    await run(root, { timeoutMs: 25_000 }, { record, clock: steppedClock(1000, 1100) });
+    // the command ran 25.5 s of its 25: 3.5 s are left, 2 of them kept for the rest of the file work
+    await run(root, { timeoutMs: 25_000 }, { record, clock: steppedClock(1000, 26_500) });
+    // within 1 s of the deadline: no wait for the lock at all
+    await run(root, { timeoutMs: 25_000 }, { record, clock: steppedClock(0, 25_000 + WRAP_MARGIN_MS - 1000) });
+    assert.deepEqual(waits, [HEALTH_LOCK_WAIT_MS, 1500, 0]);
+    // the default timeout and the margin stay under the 30 s UserPromptSubmit limit docs/wrap.md cites
+    assert.ok(DEFAULT_TIMEOUT_S * 1000 + WRAP_MARGIN_MS < 30_000);
+  }));
+
+Deno.test("wrap past its deadline gives the file work no time at all, and still answers", () =>
+  withHome(async (root) => {
+    const { result, notices } = await run(root, { timeoutMs: 25_000 }, {
+      record: never,
+      clock: steppedClock(0, 25_000 + WRAP_MARGIN_MS + 1),
+    });
+    assert.equal(result.exit, 0);
+    assert.equal(result.health, null);
+    assert.match(notices.join("\n"), /health file not updated: no answer .* within 0 ms/);
   }));
