@@ -63,6 +63,17 @@ export async function writeJsonAtomic(path: string, value: unknown, options: Ato
 }
 
 /** A fresh temp name beside `path` for a file that will be renamed over it (`<path>.tmp-<pid>-<random>`). */
+/**
+ * A name tempPathFor makes, `<name>.tmp-<pid>-<hex>`: the one recogniser of our temp files (leftover_temps.ts removes
+ * them from a folder it writes, prune_plan.ts from `state/`). atomic_test.ts holds every name tempPathFor makes to it.
+ */
+const TEMP_NAME = /^[^/]+\.tmp-\d+-[0-9a-f]+$/;
+
+/** Whether `name` (a file name, no folder) is one tempPathFor makes. */
+export function isTempName(name: string): boolean {
+  return TEMP_NAME.test(name);
+}
+
 export function tempPathFor(path: string): string {
   return `${path}.tmp-${Deno.pid}-${randomToken(4)}`;
 }

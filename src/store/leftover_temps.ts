@@ -3,14 +3,8 @@
  * a folder when it is next written, once they are old enough that no live writer can still rename them.
  */
 import { join } from "../path.ts";
+import { isTempName } from "./atomic.ts";
 import { TEMP_LEFTOVER_MS } from "./prune_plan.ts";
-
-/** A temp name of ours (atomic.ts tempPathFor): `<name>.tmp-<pid>-<hex>`. */
-const TEMP_NAME = /^[^/]+\.tmp-\d+-[0-9a-f]+$/;
-
-export function isTempName(name: string): boolean {
-  return TEMP_NAME.test(name);
-}
 
 /**
  * Removes our temp files older than `minAgeMs` (default TEMP_LEFTOVER_MS, the age at which pruning removes `state/`'s,

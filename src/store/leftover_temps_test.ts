@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { isTempName, removeLeftoverTemps } from "./leftover_temps.ts";
+import { removeLeftoverTemps } from "./leftover_temps.ts";
 import { TEMP_LEFTOVER_MS } from "./prune_plan.ts";
-import { tempPathFor } from "./atomic.ts";
 import { dirNames } from "../testing/files.ts";
 
 async function fileAged(path: string, ageMs: number, text = "{}\n"): Promise<void> {
@@ -10,23 +9,6 @@ async function fileAged(path: string, ageMs: number, text = "{}\n"): Promise<voi
   const t = new Date(Date.now() - ageMs);
   await Deno.utime(path, t, t);
 }
-
-Deno.test("isTempName(): the names tempPathFor makes, and nothing else", () => {
-  assert.ok(isTempName(tempPathFor("/r/state.json").slice("/r/".length)));
-  assert.ok(isTempName("to-code.md.tmp-123-ab12cd34"));
-  for (
-    const name of [
-      "state.json",
-      "state.json.tmp",
-      "state.json.tmp-",
-      "state.json.tmp-12-",
-      "notes.tmp-x-ab",
-      ".tmp-1-ab",
-    ]
-  ) {
-    assert.equal(isTempName(name), false, name);
-  }
-});
 
 Deno.test("removeLeftoverTemps(): our temp files a minute old go; newer ones, other files, links and folders stay", async () => {
   const dir = await Deno.makeTempDir();

@@ -8,6 +8,7 @@
  * (`<name>.json.tmp-…`, left by a writer killed between its write and its rename) once a minute old. Folders,
  * symlinks, other names and the marker file are never touched.
  */
+import { isTempName } from "./atomic.ts";
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -52,7 +53,6 @@ export interface PrunePlan {
   deferred: number;
 }
 
-const TEMP = /\.json\.tmp-[^/]*$/;
 /**
  * The temp files of our dot files: the zone cache's (src/hooks/prompt/zone_cache.ts ZONE_CACHE_FILE) and the lines
  * errors.log was told today (told_daily.ts TOLD_FILE; told_daily_test.ts holds the name equal). Written out, not
@@ -67,10 +67,12 @@ export function classifyStateName(name: string): StateName {
   if (name.includes("/")) return { kind: "foreign" };
   // our dot files (the prompt hook's zone cache `.zone.json`, `.told.json`) leave `<name>.tmp-…` when their writer is
   // killed; any other dot file is not ours to remove
+  // a temp file is one atomic.ts tempPathFor names, of a `.json` file
+  const temp = isTempName(name) && name.slice(0, name.lastIndexOf(".tmp-")).endsWith(".json");
   if (name.startsWith(".")) {
-    return DOT_FILE_TEMPS.some((t) => name.startsWith(t)) ? { kind: "temp" } : { kind: "foreign" };
+    return temp && DOT_FILE_TEMPS.some((t) => name.startsWith(t)) ? { kind: "temp" } : { kind: "foreign" };
   }
-  if (TEMP.test(name)) return { kind: "temp" };
+  if (temp) return { kind: "temp" };
   if (name.endsWith(".json") && name.length > ".json".length) {
     return { kind: "state", lock: `${name.slice(0, -".json".length)}.lock` };
   }
