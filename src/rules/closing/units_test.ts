@@ -56,6 +56,13 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     "Could it still flake? I ran it 500 times (`pytest --count=500`): 500/500 passed.",
     "1. Per-user or per-token? → per-token (you answered this in the review)",
     "Still to do? Nothing from this ticket.",
+    "Could this regress writes? Measured it: insert throughput is unchanged within noise.",
+    "Would Alpine shave off more? I tried it — musl broke the `psycopg2` wheels.",
+    "Is `--no-verify` safe here? It skips your pre-commit hooks, but CI runs the same checks.",
+    "Нужен ли индекс по `(user_id, created_at)`? Да: по `EXPLAIN ANALYZE` сейчас идёт Seq Scan.",
+    "要不要把 Redis 换成 Memcached？不建议：你们用 Redis 的 Sorted Set 做排行榜。",
+    "Perlu Kubernetes untuk aplikasi ini? Menurut saya belum: Docker Compose di satu VM sudah cukup.",
+    "Merită trecut de la REST la GraphQL aici? Nu neapărat: aveți doar 6 endpointuri.",
     "Should anything else be changed? Not that I can find — I diffed the generated spec.",
     "Could you go smaller with Alpine? Technically yes, but numpy has no musl wheels for your pins.",
     // outside English: what happens to a thing, told at once
