@@ -1,7 +1,7 @@
 /** A checkout install's launcher, black-box: it runs the hooks in the home it was written for. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { DENO_DIR, runCli, withTempHome } from "../testing/run_cli.ts";
+import { DENO_DIR, runCli, spawnText, withTempHome } from "../testing/run_cli.ts";
 
 Deno.test("a checkout install under another CLIFFHANGER_HOME: its launcher runs the hooks in that home without the variable", () =>
   withTempHome(async (home) => {
@@ -17,21 +17,13 @@ Deno.test("a checkout install under another CLIFFHANGER_HOME: its launcher runs 
       hook_event_name: "Stop",
       last_assistant_message: "Two of five call sites migrated. Want me to continue with the rest?",
     });
-    const child = new Deno.Command(launcher, {
+    const out = await spawnText(launcher, {
       args: ["hook", "stop"],
       env: { HOME: home, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", DENO_DIR, NO_COLOR: "1" },
-      clearEnv: true,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(payload));
-    await writer.close();
-    const out = await child.output();
-    const decoded = new TextDecoder().decode(out.stdout);
-    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-    assert.match(decoded, /"decision":"block"/);
+      stdin: payload,
+    });
+    assert.equal(out.code, 0, out.stderr);
+    assert.match(out.stdout, /"decision":"block"/);
     const log = await Deno.readTextFile(join(other, "log.jsonl"));
     assert.match(log, /launcher-home/);
     await assert.rejects(Deno.stat(join(home, ".cliffhanger", "log.jsonl")), Deno.errors.NotFound);

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { DENO_DIR, runCli, withTempHome } from "../testing/run_cli.ts";
+import { DENO_DIR, runCli, spawnText, withTempHome } from "../testing/run_cli.ts";
 
 interface Check {
   id: string;
@@ -115,19 +115,10 @@ Deno.test("relay through the launcher: a folder outside its scope names a scoped
 
 /** `hook stop` through the launcher, with `payload` on stdin. */
 async function hookThroughLauncher(home: string, payload: string, extra: Record<string, string>) {
-  const child = new Deno.Command(join(home, ".cliffhanger", "bin", "cliffhanger-bin"), {
+  return await spawnText(join(home, ".cliffhanger", "bin", "cliffhanger-bin"), {
     args: ["hook", "stop"],
     cwd: home,
     env: { HOME: home, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", DENO_DIR, NO_COLOR: "1", TZ: "UTC", ...extra },
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(payload));
-  await writer.close();
-  const out = await child.output();
-  const text = new TextDecoder();
-  return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
+    stdin: payload,
+  });
 }

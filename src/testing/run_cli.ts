@@ -86,16 +86,36 @@ export async function runCliBytes(
   // the deno flags and main.ts, then the arguments run (the same ones, unless the scopes were for others)
   const denoArgs = [...scoped.slice(0, scoped.length - (options.scopeArgs ?? args).length), ...args];
   const entry = options.entry;
-  const command = new Deno.Command(Deno.execPath(), {
+  return await spawnBytes(Deno.execPath(), {
     args: entry === undefined ? denoArgs : bundleRunArgs(denoArgs, entry),
     env: { ...env, ...options.runtimeEnv },
-    clearEnv: true,
     cwd: options.cwd ?? options.home,
+    stdin: options.stdin ?? "",
+  });
+}
+
+export interface SpawnOptions {
+  args: string[];
+  /** The whole environment (the child gets nothing else). */
+  env: Record<string, string>;
+  cwd?: string;
+  stdin?: string | Uint8Array;
+}
+
+/** Runs `path` with `stdin` written while it runs (a child that exits before reading it is fine). */
+export async function spawnBytes(
+  path: string,
+  options: SpawnOptions,
+): Promise<{ code: number; stdout: Uint8Array; stderr: Uint8Array }> {
+  const child = new Deno.Command(path, {
+    args: options.args,
+    env: options.env,
+    clearEnv: true,
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
-  });
-  const child = command.spawn();
+  }).spawn();
   const writer = child.stdin.getWriter();
   const input = options.stdin ?? "";
   const [, out] = await Promise.all([
@@ -106,6 +126,13 @@ export async function runCliBytes(
     child.output(),
   ]);
   return { code: out.code, stdout: out.stdout, stderr: out.stderr };
+}
+
+/** spawnBytes with stdout and stderr decoded. */
+export async function spawnText(path: string, options: SpawnOptions): Promise<CliRun> {
+  const out = await spawnBytes(path, options);
+  const decoder = new TextDecoder();
+  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
 }
 
 /** Runs `body` with a fresh temp HOME (tempHome), removed afterwards. */
