@@ -10,7 +10,7 @@
  */
 import { CommandError, denoRefusal } from "../errors.ts";
 import { shellWord } from "../settings/handler_words.ts";
-import { relayInstallFix, type RunRoute } from "./run_route.ts";
+import { relayInstallFix, relayRebuildFix, type RunRoute } from "./run_route.ts";
 
 export interface ScopeRefusal {
   /** The relay subcommand: on, send, … */
@@ -39,7 +39,7 @@ export function relayScopeError({ sub, dir, message, route, launcher }: ScopeRef
     ? "this launcher's"
     : "this run's";
   const fix = route.kind === "compiled"
-    ? `rebuild it with deno task compile --relay-dir ${shellWord(dir)}`
+    ? relayRebuildFix("rebuild it with", dir)
     : route.kind === "checkout"
     ? `run it as deno task cli relay ${sub}${sub === "on" || sub === "off" ? "" : " …"} --dir ${shellWord(dir)}`
     : route.kind === "launcher"

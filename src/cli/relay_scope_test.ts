@@ -116,3 +116,15 @@ Deno.test("relayScopeError(): through a launcher, a folder not named <project>/r
       OTHER_MAILBOX_ADVICE,
   );
 });
+
+Deno.test("relayScopeError(): a compiled binary's fix for a mailbox not named <project>/relay also says it needs relayDir", () => {
+  const other = relayScopeError({
+    sub: "send",
+    dir: "/x/app/.mailbox",
+    message: refusal("/x/app/.mailbox"),
+    ...COMPILED,
+  });
+  assert.match(other.message, /rebuild it with deno task compile --relay-dir \/x\/app\/\.mailbox; a mailbox not named/);
+  const own = relayScopeError({ sub: "send", dir: "/x/app/relay", message: refusal("/x/app/relay"), ...COMPILED });
+  assert.doesNotMatch(own.message, /not named/);
+});

@@ -105,7 +105,11 @@ export function relayInstallFix(dir: string, route: RunRoute): string {
 
 /** What puts relay folder `dir` in the hooks' scopes for how this process runs: a build, else the scoped install. */
 export function relayFolderFix(dir: string, route: RunRoute): string {
-  return route.kind === "compiled"
-    ? `rebuild with deno task compile --relay-dir ${shellWord(dir)}`
-    : relayInstallFix(dir, route);
+  return route.kind === "compiled" ? relayRebuildFix("rebuild with", dir) : relayInstallFix(dir, route);
+}
+
+/** The compiled binary's fix: a build whose scopes hold `dir`, and relayDir for a folder that is no `<project>/relay`. */
+export function relayRebuildFix(lead: string, dir: string): string {
+  const other = isProjectRelay(dir) ? "" : `; ${OTHER_MAILBOX_ADVICE}`;
+  return `${lead} deno task compile --relay-dir ${shellWord(dir)}${other}`;
 }
