@@ -56,6 +56,7 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     "Could it still flake? I ran it 500 times (`pytest --count=500`): 500/500 passed.",
     "1. Per-user or per-token? → per-token (you answered this in the review)",
     "Still to do? Nothing from this ticket.",
+    "Next steps? None needed — the cron job reads `config.yaml` on every run.",
     "Could this regress writes? Measured it: insert throughput is unchanged within noise.",
     "Would Alpine shave off more? I tried it — musl broke the `psycopg2` wheels.",
     "Is `--no-verify` safe here? It skips your pre-commit hooks, but CI runs the same checks.",
