@@ -201,9 +201,10 @@ function allOf(element: Element, ctx: Context): Set<number> {
  * the comma too, so a run of commas splits into rounds in every way). One walk from the round's end, carrying what
  * the elements after the current one must match: linear in the round's length.
  */
-function endRepeats(seq: Seq, ctx: Context): { text: string; chars: Set<number> } | null {
+function endRepeats(seq: Seq, ctx: Context): { text: string; chars: Set<number>; unbounded: boolean } | null {
   const chars = new Set<number>();
   let text: string | null = null;
+  let unbounded = false;
   /** What the elements after `k` that may not be left out match, and whether one of them matches no sample. */
   const restChars = new Set<number>();
   let restMatchesNone = false;
@@ -218,14 +219,22 @@ function endRepeats(seq: Seq, ctx: Context): { text: string; chars: Set<number> 
       if (!restMatchesNone && [...restChars].every((c) => own.has(c))) {
         text ??= element.text;
         addAll(chars, own, ctx);
+        if (element.max === Infinity) unbounded = true;
       }
-    } else if (element.atom.kind === "group" && !element.atom.look && restNullable) {
-      // a group repeated a fixed number of times ends as its body does: `(?:a+){2}`
+    } else if (element.atom.kind === "group" && !element.atom.look) {
+      // a group repeated a fixed number of times ends as its body does (`(?:a+){2}`), and like that body's own repeat
+      // it ends the round when what follows it may be left out or is all characters it matches (`(?:(?:a+){2}a)+`)
       for (const inner of element.atom.body) {
         const found = endRepeats(inner, ctx);
         if (found === null) continue;
+        ctx.step(restChars.size);
+        // when something must follow it, only an unbounded repeat inside (`a+`, not an optional `(?:\s+on)?`) can take
+        // what follows in more ways than one, round after round
+        const covers = found.unbounded && !restMatchesNone && [...restChars].every((c) => found.chars.has(c));
+        if (!restNullable && !covers) continue;
         text ??= found.text;
         addAll(chars, found.chars, ctx);
+        if (found.unbounded) unbounded = true;
       }
     }
     if (!nullable(element, ctx)) {
@@ -235,7 +244,7 @@ function endRepeats(seq: Seq, ctx: Context): { text: string; chars: Set<number> 
       addAll(restChars, its, ctx);
     }
   }
-  return text === null ? null : { text, chars };
+  return text === null ? null : { text, chars, unbounded };
 }
 
 /** A small reader of JavaScript regex syntax: alternatives, groups, classes, escapes, quantifiers. */

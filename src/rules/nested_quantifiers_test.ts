@@ -16,6 +16,9 @@ Deno.test("nestedQuantifier() finds a repeated group whose body repeats and may 
     "(?:ж+)*я",
     "(?:a{1,3})+$",
     "(?:(?:a+){2})+$",
+    "(?:(?:a+){2}a)+",
+    "(?:(?:\\w+){2}\\w)+",
+    "\\b(?:(?:\\w+){2}\\w)+:",
     "(?:(?:ab){1,2})+$",
   ];
   for (const source of refused) {
