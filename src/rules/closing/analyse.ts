@@ -133,11 +133,28 @@ function hitsOf(rule: CompiledRule, units: readonly Unit[], rawTail: string): Hi
   for (const unit of units) {
     if (!inScope(rule, unit)) continue;
     const matched = matchRule(rule, unit.text);
-    // a question the next sentence answers (units.ts answeredAtOnce) is not asked, and states nothing: no match in it
-    // counts ("要不要给 token 加缓存？不需要——…", "¿Hace falta el `await`? Sí: …"); its answer is read on its own
-    if (matched !== null && !unit.answered) out.push({ rule, unit, matched });
+    // a question the next sentence answers (units.ts answeredAtOnce) is not asked, and its question clause states
+    // nothing: no match in that clause counts ("要不要给 token 加缓存？不需要——…", "¿Hace falta el `await`? Sí: …"); a
+    // statement before it in the same sentence still does ("The e2e suite hasn't run yet — will old clients notice?")
+    if (matched !== null && !(unit.answered && inQuestionClause(unit.text, matched))) out.push({ rule, unit, matched });
   }
   return out;
+}
+
+/** What ends a clause before a question: a dash, a semicolon, ", but", ", so", ", and". */
+const CLAUSE_BREAKS = ["—", "–", ";", " - ", ", but ", ", so ", ", and "];
+
+/**
+ * Whether `matched` lies in the question clause of `text`, a question's sentence: the part after its last clause break
+ * (the whole sentence when it has none). Plain searches, linear in the sentence.
+ */
+function inQuestionClause(text: string, matched: string): boolean {
+  let start = 0;
+  for (const mark of CLAUSE_BREAKS) {
+    const at = text.lastIndexOf(mark);
+    if (at !== -1) start = Math.max(start, at + mark.length);
+  }
+  return text.indexOf(matched, start) !== -1;
 }
 
 function inScope(rule: CompiledRule, unit: Unit): boolean {

@@ -213,3 +213,14 @@ Deno.test("analyseClosing(): a prompt's copy changed from one question to anothe
     "| Screen | Before | After |\n|---|---|---|\n| Settings | old layout | not touched — shall I go ahead with this one too? |";
   assert.notEqual(analyse(`Redesign applied:\n\n${own}\n\nSnapshots pass.`).early, null);
 });
+
+Deno.test("analyseClosing(): a statement before an answered question's clause still counts; the clause itself does not", () => {
+  const set = buildFullRuleSet({ userFiles: [] });
+  const early = [
+    "Added the optional field. The e2e suite hasn't been run yet — will old clients notice? Not necessarily: they ignore unknown fields.",
+    "Half the call sites are migrated; the rest still use the old API — will that break anything? It only logs a deprecation warning.",
+  ];
+  for (const text of early) assert.notEqual(analyseClosing(text, set, { maxChars: 4000 }).early, null, text);
+  const good = "¿Hace falta el `await` en `handleSubmit`? Sí: sin él, el `finally` se ejecuta antes.";
+  assert.equal(analyseClosing(good, set, { maxChars: 4000 }).early, null);
+});

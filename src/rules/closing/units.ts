@@ -87,7 +87,7 @@ export function answeredAtOnce(question: string, next: string): boolean {
   // the agent's own question ("Should we keep v1? No — …") is closed by a plain yes or no only
   return AGENT.test(question)
     ? YES_NO.test(next)
-    : YES_NO.test(next) || ANSWER.test(next) || HEDGED.test(next) || GRANTED_BUT.test(next);
+    : YES_NO.test(next) || answers(next) || HEDGED.test(next) || GRANTED_BUT.test(next);
 }
 
 /**
@@ -101,7 +101,7 @@ function saidBack(question: string, next: string, opensMessage: boolean): boolea
   if (LABELLED.test(question)) return true;
   if (SUGGESTION.test(question) || USER.test(question)) return false;
   // a question about a thing, answered in the next paragraph ("Are replies hidden too? They stay visible …")
-  if (!AGENT.test(question) && (YES_NO.test(next) || ANSWER.test(next))) return true;
+  if (!AGENT.test(question) && (YES_NO.test(next) || answers(next))) return true;
   return opensMessage && (WH_OPEN.test(question) || LEAD_IN_YES_NO.test(next));
 }
 
@@ -154,7 +154,26 @@ export const YES_NO =
  * ("For most fields yes, by design").
  */
 export const ANSWER =
-  /^(?:(?:not|nie|nicht|pas|no|não|non|niet|nej|ikke|inte)\s+(?:here|really|in\s+this\s+case|much|tutaj|tu|hier|ici|aquí|aqui|qui|her|här)\s*[,;:.!—–-]|(?:none|nothing)(?:\s+(?:needed|required|necessary|on\s+my\s+(?:end|side)|left|remains|(?:from|for|in|on)\s+(?:this|that|the|my|our)\s+[\w-]+))?\s*[,;:.!—–-]|not\s+that\s+I\s+(?:can\s+(?:find|see|tell)|know\s+of)\b|(?:nada|nichts|rien|niente|nulla|niets|nic|ничего|нічого|ingenting|inget|intet|nimic|τίποτα|semmi|tidak\s+ada|aucun(?:e|s|es)?|ning[uú]n[oa]?|nenhum(?:a)?|nessun[oa]?|kein(?:e[rns]?)?|geen|никаких|никакой|никакого|никакие|kh[ôo]ng\s+c[óo]n\s+g[ìi]|कुछ\s+नहीं|لا\s+شيء|כלום|שום\s+דבר)\s*[,;:.!—–،-]|(?:for\s+)?(?:most|some|all|many)\s+(?:[\w-]+\s+){0,2}?(?:yes|no)\s*[,;:.!—–-]|(?:→|->|=>|⇒)\s*\S|(?:short|quick)\s+answer\b|in\s+short\s*[,:]|answer\s*:|(?:I|we)\s+(?:checked|verified|confirmed|tested|measured|searched|ran|re-?ran|benchmarked|profiled|timed)\b[^.?!:]{0,80}:|(?:checked|verified|confirmed|tested)\s*:|(?:I\s+)?(?:measured|checked|tested|tried|benchmarked|verified|profiled)\s+(?:it|that|this)\s*[:;—–-]|not\s+necessarily\s*[:,;.—–-]|nicht\s+unbedingt|pas\s+forc[ée]ment|no\s+necesariamente|n[ãa]o\s+necessariamente|non\s+necessariamente|nu\s+neap[ăa]rat|(?:menurut\s+saya\s+)?belum\s*[:,.—–-]|да\s*[:—–]|(?:it|this|that)\s+(?:only\s+)?[a-z]{3,}s\b(?![^.?!]{0,40}\?)|(?:it|they|that)\s+(?:doesn['’]t|does\s+not|didn['’]t|did\s+not|isn['’]t|is\s+not|wasn['’]t|was\s+not|don['’]t|do\s+not|aren['’]t|are\s+not)\b|(?:it|they)\s+(?:stays?|remains?)\b|(?:it|they)\s+(?:is|are|was|were|does|do|did)\b\s*(?:[:;,—–]|\s(?:still|now|already|only|not))|only\b)/i;
+  /^(?:(?:not|nie|nicht|pas|no|não|non|niet|nej|ikke|inte)\s+(?:here|really|in\s+this\s+case|much|tutaj|tu|hier|ici|aquí|aqui|qui|her|här)\s*[,;:.!—–-]|(?:none|nothing)(?:\s+(?:needed|required|necessary|on\s+my\s+(?:end|side)|left|remains|(?:from|for|in|on)\s+(?:this|that|the|my|our)\s+[\w-]+))?\s*[,;:.!—–-]|(?:nada|nichts|rien|niente|nulla|niets|nic|ничего|нічого|ingenting|inget|intet|nimic|τίποτα|semmi|tidak\s+ada|aucun(?:e|s|es)?|ning[uú]n[oa]?|nenhum(?:a)?|nessun[oa]?|kein(?:e[rns]?)?|geen|никаких|никакой|никакого|никакие|kh[ôo]ng\s+c[óo]n\s+g[ìi]|कुछ\s+नहीं|لا\s+شيء|כלום|שום\s+דבר)\s*[,;:.!—–،-]|(?:for\s+)?(?:most|some|all|many)\s+(?:[\w-]+\s+){0,2}?(?:yes|no)\s*[,;:.!—–-]|(?:→|->|=>|⇒)\s*\S|(?:short|quick)\s+answer\b|in\s+short\s*[,:]|answer\s*:|(?:I|we)\s+(?:checked|verified|confirmed|tested|measured|searched|ran|re-?ran|benchmarked|profiled|timed)\b[^.?!:]{0,80}:|(?:checked|verified|confirmed|tested)\s*:|(?:it|they|that)\s+(?:doesn['’]t|does\s+not|didn['’]t|did\s+not|isn['’]t|is\s+not|wasn['’]t|was\s+not|don['’]t|do\s+not|aren['’]t|are\s+not)\b|(?:it|they)\s+(?:stays?|remains?)\b|(?:it|they)\s+(?:is|are|was|were|does|do|did)\b\s*(?:[:;,—–]|\s(?:still|now|already|only|not))|only\b)/i;
+/**
+ * Looser answers, which close a question only when they leave no work open (OPEN_WORK): a measurement or a try
+ * ("Measured it: …", "I tried it — …"), "not necessarily", "not that I can find", a statement of what the thing does
+ * ("It skips your hooks, but CI runs the same checks"), and "Да:", "Nu neapărat", "Menurut saya belum:". "Is it ready to
+ * merge? It needs the Windows run first." stays a question.
+ */
+export const LOOSE_ANSWER = new RegExp(
+  "^(?:(?:I\\s+)?(?:measured|checked|tested|tried|benchmarked|verified|profiled)\\s+(?:it|that|this)\\s*[:;—–-]|not\\s+necessarily\\s*[:,;.—–-]|not\\s+that\\s+I\\s+(?:can\\s+(?:find|see|tell)|know\\s+of)\\b|nicht\\s+unbedingt|pas\\s+forc[ée]ment|no\\s+necesariamente|n[ãa]o\\s+necessariamente|non\\s+necessariamente|nu\\s+neap[ăa]rat|(?:menurut\\s+saya\\s+)?belum\\s*[:,.—–-]|да\\s*[:—–]|(?:it|this|that)\\s+(?:only\\s+)?[a-z]{3,}s\\b(?![^.?!]{0,40}\\?))",
+  "i",
+);
+/** Work still open in an answer: "still", "yet", "hasn't run", "needs", "is red", "failing", "pending". */
+export const OPEN_WORK =
+  /\b(?:still|yet|hasn['’]?t|haven['’]?t|isn['’]?t\s+(?:run|done|tested)|needs?|requires?|red|failing|fails|pending|TODO|only\s+once)\b/i;
+
+/** A direct answer, or a loose one that leaves no work open. */
+function answers(next: string): boolean {
+  return ANSWER.test(next) || (LOOSE_ANSWER.test(next) && !OPEN_WORK.test(next));
+}
+
 /**
  * A hedged answer: "Arguably, but …", "In theory, yes" (not "Probably" or "Maybe": "Compiles? Probably — tsc wasn't
  * run"). With GRANTED_BUT below, it closes a question about a thing; not the agent's own question ("Should I add it?

@@ -153,6 +153,11 @@ Deno.test("readStructure(): a question said back before its answer (labelled, or
     // bold, but the user's wish; and the agent's own question, answered only by a reason
     "Done.\n\n**Which format would you like?** Both pass the tests.",
     "Fixed it.\n\nShould I also update the docs?\n\nThey don't mention CRLF.",
+    // a loose answer that leaves work open does not close the question
+    "Fixed the race. Is it ready to merge? It needs the Windows run first.",
+    "Fixed the race. Is it ready to merge? Not necessarily: the Windows runner is still red.",
+    "Fixed the race. Is the retry path covered? Not that I can find — no test exercises it yet.",
+    "Fixed the race. Does it hold under load? I tried it — only once, locally; the soak test hasn't run.",
     // the agent's own question is closed by a plain yes or no only, not by an arrow
     "Fixed it. Should I also port the CLI? → it has the same bug.",
   ];
