@@ -34,8 +34,9 @@ export function sharedRelayText(dir: string, configPath: string): string {
  * is a stop's mailbox only through relayDir (or CLIFFHANGER_RELAY_DIR where Claude Code runs).
  */
 export function isProjectRelay(dir: string): boolean {
-  const trimmed = dir.replace(/\/+$/, "");
-  return trimmed.slice(trimmed.lastIndexOf("/") + 1) === "relay";
+  // a Windows path may use either separator (C:\work\app\relay)
+  const trimmed = dir.replace(/[\\/]+$/, "");
+  return trimmed.slice(Math.max(trimmed.lastIndexOf("/"), trimmed.lastIndexOf("\\")) + 1) === "relay";
 }
 
 /** What to do with a mailbox not named `<project>/relay` (doctor's relay-dir, relay's scope line, install's warning). */

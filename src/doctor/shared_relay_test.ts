@@ -39,7 +39,16 @@ Deno.test("checkSharedRelay(): a mailbox not named <project>/relay keeps relayDi
   assert.doesNotMatch(check.fix ?? "", /remove relayDir|CLIFFHANGER_RELAY_DIR/);
   assert.match(check.fix ?? "", /needs relayDir, which applies to every session: keep it only on a machine with one/);
   assert.deepEqual(
-    ["/w/app/relay", "/w/app/relay/", "/w/app/.mailbox", "/w/relay-old", "/w/app/Relay"].map(isProjectRelay),
-    [true, true, false, false, false],
+    [
+      "/w/app/relay",
+      "/w/app/relay/",
+      "/w/app/.mailbox",
+      "/w/relay-old",
+      "/w/app/Relay",
+      "C:\\w\\app\\relay",
+      "C:\\w\\mail",
+    ]
+      .map(isProjectRelay),
+    [true, true, false, false, false, true, false],
   );
 });

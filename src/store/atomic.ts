@@ -62,7 +62,6 @@ export async function writeJsonAtomic(path: string, value: unknown, options: Ato
   await writeFileAtomic(path, JSON.stringify(value) + "\n", options);
 }
 
-/** A fresh temp name beside `path` for a file that will be renamed over it (`<path>.tmp-<pid>-<random>`). */
 /**
  * A name tempPathFor makes, `<name>.tmp-<pid>-<hex>`: the one recogniser of our temp files (leftover_temps.ts removes
  * them from a folder it writes, prune_plan.ts from `state/`). atomic_test.ts holds every name tempPathFor makes to it.
@@ -74,6 +73,7 @@ export function isTempName(name: string): boolean {
   return TEMP_NAME.test(name);
 }
 
+/** A fresh temp name beside `path` for a file that will be renamed over it (`<path>.tmp-<pid>-<random>`). */
 export function tempPathFor(path: string): string {
   return `${path}.tmp-${Deno.pid}-${randomToken(4)}`;
 }
