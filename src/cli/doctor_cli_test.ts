@@ -5,13 +5,7 @@ import { runCli, tempHome, withTempHome } from "../testing/run_cli.ts";
 import { VERSION } from "../version.ts";
 import { installPluginFixture, ourPluginHooks, PYTHON_PLUGIN_HOOKS } from "../testing/plugin_fixture.ts";
 
-interface Check {
-  id: string;
-  status: string;
-  detail: string;
-  fix: string | null;
-  unverified?: string[];
-}
+import type { Check } from "../doctor/checks.ts";
 
 const byId = (checks: Check[]) => Object.fromEntries(checks.map((c) => [c.id, c]));
 

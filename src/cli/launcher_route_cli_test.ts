@@ -6,28 +6,16 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DENO_DIR, runCli, spawnText, withTempHome } from "../testing/run_cli.ts";
+import type { Check } from "../doctor/checks.ts";
 
-interface Check {
-  id: string;
-  status: string;
-  detail: string;
-  fix: string | null;
-  unverified?: string[];
-}
-
-/** Runs the launcher in `home` from `cwd`, with only what Claude Code's environment would give it. */
-async function throughLauncher(home: string, args: string[], cwd: string, extra: Record<string, string> = {}) {
-  const out = await new Deno.Command(join(home, ".cliffhanger", "bin", "cliffhanger-bin"), {
+/** Runs the launcher in `home` from `cwd`, with only what Claude Code's environment would give it, `stdin` on stdin. */
+function throughLauncher(home: string, args: string[], cwd: string, extra: Record<string, string> = {}, stdin = "") {
+  return spawnText(join(home, ".cliffhanger", "bin", "cliffhanger-bin"), {
     args,
     cwd,
     env: { HOME: home, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", DENO_DIR, NO_COLOR: "1", TZ: "UTC", ...extra },
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder();
-  return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
+    stdin,
+  });
 }
 
 Deno.test("doctor through the launcher: a registered program it cannot see is not verified, never 'nothing broken'", () =>
@@ -107,18 +95,8 @@ Deno.test("relay through the launcher: a folder outside its scope names a scoped
         last_assistant_message: "All done, tests pass.",
       });
     const wait = { CLIFFHANGER_RELAY_POLL_S: "0.05", CLIFFHANGER_RELAY_MAX_WAIT_S: "30" };
-    const elsewhere = await hookThroughLauncher(home, stop(other), wait);
+    const elsewhere = await throughLauncher(home, ["hook", "stop"], home, wait, stop(other));
     assert.equal(elsewhere.stdout, "", "another project's stop goes through");
-    const here = await hookThroughLauncher(home, stop(project), wait);
+    const here = await throughLauncher(home, ["hook", "stop"], home, wait, stop(project));
     assert.match(here.stdout, /"decision":"block".*instruction, turn 1/, here.stderr);
   }));
-
-/** `hook stop` through the launcher, with `payload` on stdin. */
-async function hookThroughLauncher(home: string, payload: string, extra: Record<string, string>) {
-  return await spawnText(join(home, ".cliffhanger", "bin", "cliffhanger-bin"), {
-    args: ["hook", "stop"],
-    cwd: home,
-    env: { HOME: home, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", DENO_DIR, NO_COLOR: "1", TZ: "UTC", ...extra },
-    stdin: payload,
-  });
-}

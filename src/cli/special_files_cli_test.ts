@@ -51,13 +51,18 @@ for (const kind of ["fifo", "dev-zero"] as const) {
     }));
 }
 
+/** A home whose log.jsonl holds one decision: a stop blocked for an offer. */
+async function oneBlockLogged(home: string): Promise<{ root: string; log: string }> {
+  const root = join(home, ".cliffhanger");
+  await Deno.mkdir(root, { recursive: true });
+  const stop = { session_id: "s", hook_event_name: "Stop", last_assistant_message: "Want me to continue?" };
+  assert.equal((await runCli(["hook", "stop"], { home, stdin: JSON.stringify(stop) })).code, 0);
+  return { root, log: join(root, "log.jsonl") };
+}
+
 Deno.test("stats: a log line with no end in sight is one unreadable line; a log generation linked out of the home is refused", () =>
   withTempHome(async (home) => {
-    const root = join(home, ".cliffhanger");
-    await Deno.mkdir(root, { recursive: true });
-    const log = join(root, "log.jsonl");
-    const stop = { session_id: "s", hook_event_name: "Stop", last_assistant_message: "Want me to continue?" };
-    assert.equal((await runCli(["hook", "stop"], { home, stdin: JSON.stringify(stop) })).code, 0);
+    const { root, log } = await oneBlockLogged(home);
     const line = (await Deno.readTextFile(log)).trim();
     // 600 MiB without a newline (sparse: longer than any string V8 can hold, so a reader that gathers whole lines
     // fails), then the good line
@@ -80,11 +85,7 @@ Deno.test("stats: a log line with no end in sight is one unreadable line; a log 
 
 Deno.test("stats reads a log file once when log.jsonl.1 leads to log.jsonl inside the home (a link or a hard link)", () =>
   withTempHome(async (home) => {
-    const root = join(home, ".cliffhanger");
-    await Deno.mkdir(root, { recursive: true });
-    const log = join(root, "log.jsonl");
-    const stop = { session_id: "s", hook_event_name: "Stop", last_assistant_message: "Want me to continue?" };
-    assert.equal((await runCli(["hook", "stop"], { home, stdin: JSON.stringify(stop) })).code, 0);
+    const { root, log } = await oneBlockLogged(home);
     for (
       const [kind, make] of [["link", () => Deno.symlink("log.jsonl", join(root, "log.jsonl.1"))], [
         "hard link",
