@@ -11,6 +11,7 @@ import type { FoundHandler } from "../settings/inspect.ts";
 import { stripControls } from "../controls.ts";
 import { VERSION } from "../version.ts";
 import type { Check } from "./checks.ts";
+import { firstLine } from "../errors.ts";
 
 /** The handler's program and the arguments that print its version. */
 export interface VersionCall {
@@ -189,7 +190,7 @@ async function runVersion(call: VersionCall): Promise<RunResult> {
     return {
       code: null,
       stdout: "",
-      problem: `did not start: ${(e instanceof Error ? e.message : String(e)).split("\n")[0]}`,
+      problem: `did not start: ${firstLine(e)}`,
     };
   } finally {
     clearTimeout(timer);

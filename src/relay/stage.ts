@@ -15,7 +15,7 @@
  * All I/O comes in through `io`, `now`, `sleep` and `checkpoint`, so tests drive the wait deterministically.
  */
 import { isPermissionError } from "./access.ts";
-import { denoRefusal } from "../errors.ts";
+import { denoRefusal, firstLine } from "../errors.ts";
 import { shellWord } from "../settings/handler_words.ts";
 import { linkedFolderText } from "./folder.ts";
 import { realRelayIo, type RelayIo } from "./io.ts";
@@ -274,7 +274,7 @@ export function refusalLine(dir: string, e: unknown): string {
     return `relay folder ${folder} is outside this binary's ${kind} scope; the stop is allowed (rebuild for it: ` +
       `deno task compile --relay-dir ${shellWord(dir)})`;
   }
-  return `relay folder ${folder}: permission denied (${e instanceof Error ? e.message.split("\n")[0] : String(e)}); ` +
+  return `relay folder ${folder}: permission denied (${firstLine(e)}); ` +
     `the stop is allowed`;
 }
 

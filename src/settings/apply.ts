@@ -4,7 +4,7 @@
  */
 import { lstatOrNull, readLookedAtText, readRegularBytes } from "../store/safe_file.ts";
 import { dirname } from "node:path";
-import { CommandError, type ScopeRoots, scopeText } from "../errors.ts";
+import { CommandError, firstLine, type ScopeRoots, scopeText } from "../errors.ts";
 import { settingsLockFile, settingsTempPath } from "../permissions.ts";
 import { writeFileAtomic } from "../store/atomic.ts";
 import { LockTimeoutError, withLock } from "../store/lock.ts";
@@ -98,7 +98,7 @@ export async function applySettingsEdit(options: ApplyOptions): Promise<ApplyRes
       throw new CommandError(`Cannot edit "${target}": another install holds ${lockPath}`);
     }
     if (e instanceof CommandError) throw e;
-    throw new CommandError(`Cannot lock "${target}": ${message(e)}`);
+    throw new CommandError(`Cannot lock "${target}": ${firstLine(e)}`);
   }
 }
 
@@ -275,7 +275,7 @@ async function readSettings(target: string): Promise<CurrentFile | null> {
     if (read === null) return null;
     bytes = read;
   } catch (e) {
-    throw new CommandError(`Cannot read "${target}": ${message(e)}`);
+    throw new CommandError(`Cannot read "${target}": ${firstLine(e)}`);
   }
   let text: string;
   try {
@@ -307,10 +307,6 @@ async function io<T>(what: string, body: () => Promise<T>, roots: ScopeRoots): P
     return await body();
   } catch (e) {
     if (e instanceof CommandError) throw e;
-    throw new CommandError(`${what}: ${scopeText(message(e), roots)}`);
+    throw new CommandError(`${what}: ${scopeText(firstLine(e), roots)}`);
   }
-}
-
-function message(e: unknown): string {
-  return (e instanceof Error ? e.message : String(e)).split("\n")[0] ?? "";
 }

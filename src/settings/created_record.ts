@@ -8,6 +8,7 @@
  * record bounded: at most MAX_CREATED paths, the newest kept.
  */
 import * as z from "../zod.ts";
+import { firstLine } from "../errors.ts";
 import { isAbsolute } from "../path.ts";
 import { writeJsonAtomic } from "../store/atomic.ts";
 import { withLock } from "../store/lock.ts";
@@ -86,7 +87,7 @@ export async function readCreatedRecord(file: string): Promise<CreatedRecord> {
     const { paths, problem } = parseCreatedRecord(text);
     return problem === null ? { paths, warning: null } : empty(problem);
   } catch (e) {
-    return empty(`cannot be read: ${message(e)}`);
+    return empty(`cannot be read: ${firstLine(e)}`);
   }
 }
 
@@ -118,11 +119,7 @@ export async function updateCreatedRecord(
       await writeJsonAtomic(file, after, { mode: 0o600, label: "record", folderMayBeLink: true });
     }, { waitMs: options.waitMs ?? RECORD_LOCK_WAIT_MS, folderMayBeLink: true, folderMode: 0o700 });
   } catch (e) {
-    warnings.push(`cannot update the record of settings files install created, ${file}: ${message(e)}`);
+    warnings.push(`cannot update the record of settings files install created, ${file}: ${firstLine(e)}`);
   }
   return warnings.length === 0 ? null : warnings.join("; also, ");
-}
-
-function message(e: unknown): string {
-  return (e instanceof Error ? e.message : String(e)).split("\n")[0] ?? "";
 }
