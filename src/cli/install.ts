@@ -19,7 +19,7 @@ import { writeFileAtomic } from "../store/atomic.ts";
 import { installHooks, pythonHandlerEvents } from "../settings/edit.ts";
 import { claudeReadsHere, inspectSettingsText } from "../settings/inspect.ts";
 import { describeSkipped, skippedFix } from "../doctor/skipped.ts";
-import { isProjectRelay, OTHER_MAILBOX_ADVICE } from "../doctor/shared_relay.ts";
+import { otherMailboxNote } from "../doctor/shared_relay.ts";
 import { STRICT_JSON_FIX, strictJsonProblem } from "../settings/strict_json.ts";
 import { shellWord } from "../settings/handler_words.ts";
 import { enabledOurPlugins, enabledPythonPlugins } from "../settings/plugins.ts";
@@ -193,7 +193,7 @@ export function relayLostWarning(lost: readonly string[]): string | null {
   }, which the new one cannot, so a stop there would not wait: install again with CLIFFHANGER_RELAY_DIR=${
     shellWord(first)
   } set for that run (an absolute relayDir in config.jsonc would send every project's stops to it)${
-    isProjectRelay(first) ? "" : `; ${OTHER_MAILBOX_ADVICE}`
+    otherMailboxNote(first)
   }`;
 }
 

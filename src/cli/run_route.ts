@@ -9,7 +9,7 @@ import { isAbsolute, join } from "../path.ts";
 import type { EnvReader } from "../env.ts";
 import { BUNDLE_DIR, BUNDLE_ENTRY, MAIN_PATH } from "../permissions.ts";
 import { shellWord } from "../settings/handler_words.ts";
-import { isProjectRelay, OTHER_MAILBOX_ADVICE } from "../doctor/shared_relay.ts";
+import { otherMailboxNote } from "../doctor/shared_relay.ts";
 import { type Launcher, readLauncher } from "../settings/launcher.ts";
 
 export type RunRoute =
@@ -93,7 +93,7 @@ export function forRoute(fix: string, route: RunRoute): string {
  */
 export function relayInstallFix(dir: string, route: RunRoute): string {
   // a stop reads a folder other than <project>/relay only through relayDir: the scoped install alone reaches no stop
-  const other = isProjectRelay(dir) ? "" : `; ${OTHER_MAILBOX_ADVICE}`;
+  const other = otherMailboxNote(dir);
   if (route.kind === "checkout" || route.kind === "compiled") {
     return `CLIFFHANGER_RELAY_DIR=${shellWord(dir)} deno task cli install (from the checkout)${other}`;
   }
@@ -110,6 +110,5 @@ export function relayFolderFix(dir: string, route: RunRoute): string {
 
 /** The compiled binary's fix: a build whose scopes hold `dir`, and relayDir for a folder that is no `<project>/relay`. */
 export function relayRebuildFix(lead: string, dir: string): string {
-  const other = isProjectRelay(dir) ? "" : `; ${OTHER_MAILBOX_ADVICE}`;
-  return `${lead} deno task compile --relay-dir ${shellWord(dir)}${other}`;
+  return `${lead} deno task compile --relay-dir ${shellWord(dir)}${otherMailboxNote(dir)}`;
 }

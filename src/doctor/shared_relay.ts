@@ -39,6 +39,11 @@ export function isProjectRelay(dir: string): boolean {
   return trimmed.slice(Math.max(trimmed.lastIndexOf("/"), trimmed.lastIndexOf("\\")) + 1) === "relay";
 }
 
+/** What a fix for relay folder `dir` adds when it is no `<project>/relay`: "; " and OTHER_MAILBOX_ADVICE, else "". */
+export function otherMailboxNote(dir: string): string {
+  return isProjectRelay(dir) ? "" : `; ${OTHER_MAILBOX_ADVICE}`;
+}
+
 /** What to do with a mailbox not named `<project>/relay` (doctor's relay-dir, relay's scope line, install's warning). */
 export const OTHER_MAILBOX_ADVICE = "a mailbox not named <project>/relay needs relayDir, which applies to every " +
   "session: keep it only on a machine with one relay, or move the mailbox to <project>/relay";
