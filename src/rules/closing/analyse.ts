@@ -83,7 +83,8 @@ export function analyseClosing(whole: string, set: RuleSet, options: AnalyseOpti
     for (let i = hits.length - 1; i >= 0; i--) {
       const hit = hits[i]!;
       const by = hit.unit === null ? undefined : owned.get(hit.unit.index);
-      if (by === undefined || !asks(hit)) continue;
+      // in a sentence that hands over such a choice, its choice and an offer asked in it are the user's to answer
+      if (by === undefined || !(choosing(hit) || (asks(hit) && hit.unit!.question))) continue;
       cancelled.push({ hit, by });
       hits.splice(i, 1);
     }
@@ -114,14 +115,20 @@ function asks(hit: Hit): boolean {
     (hit.rule.scope === "closing-question" || ASKING_ACTS.has(hit.rule.act ?? "offer"));
 }
 
+/** Whether a hit hands the user a choice: a hit of act `choice`, or a bare question in the closing. */
+function choosing(hit: Hit): boolean {
+  return hit.rule.act === "choice" || (hit.unit?.question === true && hit.rule.scope === "closing-question");
+}
+
 /**
- * The questions that hand the user a choice that is theirs by its nature, each with the counter that says so: a
- * question whose own sentence, or the sentence right before or after it, says the decision is a product, pricing,
- * business, legal or policy one, "not a code one" (a counter of act `user-decides`), and that asks a choice: a hit of
- * act `choice`, or only a bare question in the closing ("Which trade-off do you want?"). Every asking hit of such a
- * question is cancelled, an offer asked in a choice too ("Do you want the full rollback, or the code-only one?"); a
- * question with an offer or a permission request and no choice is not ("It's a pricing call. Want me to add a third
- * tier too?" still blocks), and neither is any other sentence.
+ * The sentences that hand the user a choice that is theirs by its nature, each with the counter that says so: a
+ * sentence whose own text, or the sentence right before or after it, says the decision is a product, pricing,
+ * business, legal or policy one, "not a code one" (a counter of act `user-decides`), and that hands over a choice: a
+ * hit of act `choice` ("Which retention period applies is a policy decision for you or Legal."), or a question with
+ * only a bare question's hit ("Which trade-off do you want?"). Its choice hits are cancelled, and so is an offer asked
+ * in the same question ("Do you want the full rollback, or the code-only one?"); a question with an offer or a
+ * permission request and no choice is not ("It's a pricing call. Want me to add a third tier too?" still blocks), nor
+ * is any other hit.
  */
 function userChoices(
   hits: readonly Hit[],
@@ -130,16 +137,17 @@ function userChoices(
 ): Map<number, CompiledRule> {
   const owned = new Map<number, CompiledRule>();
   if (owners.length === 0) return owned;
-  const asked = new Map<number, { choice: boolean; offer: boolean }>();
+  const asked = new Map<number, { choice: boolean; bare: boolean; offer: boolean }>();
   for (const hit of hits) {
-    if (hit.unit === null || !asks(hit)) continue;
-    const seen = asked.get(hit.unit.index) ?? { choice: false, offer: false };
+    if (hit.unit === null || !(choosing(hit) || asks(hit))) continue;
+    const seen = asked.get(hit.unit.index) ?? { choice: false, bare: false, offer: false };
     if (hit.rule.act === "choice") seen.choice = true;
-    else if (hit.rule.scope !== "closing-question") seen.offer = true;
+    else if (choosing(hit)) seen.bare = true;
+    else seen.offer = true;
     asked.set(hit.unit.index, seen);
   }
   for (const [index, seen] of asked) {
-    if (!seen.choice && seen.offer) continue;
+    if (!seen.choice && !(seen.bare && !seen.offer)) continue;
     for (const near of [units[index - 1], units[index], units[index + 1]]) {
       if (near === undefined || near.kind !== "sentence") continue;
       const by = owners.find((rule) => matchRule(rule, near.text) !== null);

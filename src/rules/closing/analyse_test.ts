@@ -88,6 +88,8 @@ Deno.test("analyseClosing(): a choice that is the user's by its nature, asked be
     analyse(`${built} Should it default to eager or lazy? It's a pricing call, not a code one.`).early,
     null,
   );
+  // a choice handed over in a statement that says so
+  assert.equal(analyse(`${built} Which one ships is a policy decision for you or Legal.`).early, null);
   // an offer asked in a choice is part of the choice
   assert.equal(analyse(`${built} ${owner} Do you want eager sync, or lazy sync with a banner?`).early, null);
   // the same question with no such sentence is a choice the agent could make

@@ -45,31 +45,45 @@ export function maskInline(text: string): string {
   if (out.includes("'")) {
     out = out.replace(SINGLE_QUOTES, quotedAfter);
   }
-  if (out.includes("**")) {
-    out = out.replace(UI_BOLD, quotedAfter);
+  if (out.includes("*")) {
+    out = out.replace(UI_BOLD, uiQuotedAfter);
   }
   if (out.includes("*") || out.includes("_")) out = out.replace(EMPHASIS, "");
   return out;
 }
 
 /**
- * A bold span of two words or more that a user-interface word names a few words before, with no colon between
+ * A bold or italic span of two words or more that a user-interface word names a few words before, with no colon between
  * ("the last page now shows a **Let me choose the install folder** checkbox", "the button reads **Save and
- * continue**", "ends with a bold **Please confirm …** line"): copy shown to the user, masked like a quotation. Bold the
- * agent puts on its own words stays read: at a line's start ("**Notes:** Happy to …"), after a label ("One open
- * question: **should I …?**", "Bottom line: **I haven't run …**") or after a word that is not the interface's ("in
- * line with the ticket, **I can port …**"). Bounded, so linear.
+ * continue**", "ends with a bold **Please confirm …** line", "i pulsanti *Sì, avvisami* e …"): copy shown to the user,
+ * masked like a quotation. Bold the agent puts on its own words stays read: at a line's start ("**Notes:** Happy to
+ * …"), after a label ("One open question: **should I …?**", "Bottom line: **I haven't run …**") or after a word that
+ * is not the interface's ("in line with the ticket, **I can port …**"). Bounded, so linear.
  */
 export const UI_BOLD = new RegExp(
-  `((?:^|[^${WORD_CLASS}])(?:shows?|displays?|reads?|says|labell?ed|titled|a\\s+bold|button|checkbox|banner|toast|` +
-    `tooltip|placeholder|dialog|modal|knopf|schaltfl\u00e4che|bouton|bot\u00f3n|bot\u00e3o|pulsante|knop|` +
-    `\u043a\u043d\u043e\u043f\u043a\u0430)(?![${WORD_CLASS}])[^*:\n]{0,40}?)\\*\\*([^*\n]{3,120}?)\\*\\*`,
+  `((?:^|[^${WORD_CLASS}])(?:shows?|displays?|reads?|says|labell?ed|titled|a\\s+bold|buttons?|checkbox(?:es)?|banner|` +
+    `toast|tooltip|placeholder|dialog|modal|knopf|kn\u00f6pfe|schaltfl\u00e4chen?|boutons?|bot\u00f3n|botones|` +
+    `bot\u00e3o|bot\u00f5es|pulsant[ei]|knop(?:pen)?|\u043a\u043d\u043e\u043f\u043a[\u0430\u0438])` +
+    `(?![${WORD_CLASS}])[^*:\n]{0,40}?)\\*(\\*?)([^*\n]{3,120}?)\\*\\2`,
   "giu",
 );
 
-/** A match of SINGLE_QUOTES or UI_BOLD: what stands before the span, then the span as quoted() reads it. */
+/** A match of SINGLE_QUOTES: what stands before the span, then the span as quoted() reads it. */
 function quotedAfter(_all: string, before: string, inner: string): string {
   return `${before}${quoted(inner)}`;
+}
+
+/** A match of UI_BOLD: what stands before the span, then the span (bold or italic) as uiQuoted() reads it. */
+function uiQuotedAfter(_all: string, before: string, _star: string, inner: string): string {
+  return `${before}${uiQuoted(inner)}`;
+}
+
+/**
+ * A span a user-interface word names is copy when it has two words or more ("Yes, notify me"): masked like a quotation.
+ * One word ("**Save**") is a term, as quoted() reads it, and so is a short CJK label.
+ */
+export function uiQuoted(inner: string): string {
+  return /\S\s+\S/.test(inner.trim()) ? QUOTE_MARK : quoted(inner);
 }
 
 /** The characters a DOUBLE_QUOTES match starts with. */

@@ -12,6 +12,7 @@ import {
   SINGLE_QUOTES,
   splitSentences,
   UI_BOLD,
+  uiQuoted,
   URL,
 } from "./prose.ts";
 
@@ -74,6 +75,12 @@ Deno.test("maskInline(): bold copy a user-interface word names is masked, the ag
     `The last page now shows a ${QUOTE_MARK} checkbox, unticked by default.`,
   );
   assert.ok(masked("It ends with a bold **Please confirm your address within 24 hours** line.").includes(QUOTE_MARK));
+  // italic copy too, after a plural interface word, in any language
+  assert.equal(
+    masked("Il banner ha i pulsanti *Sì, avvisami* e *No*, come da ticket."),
+    `Il banner ha i pulsanti ${QUOTE_MARK} e No, come da ticket.`,
+  );
+  assert.ok(masked("The dialog has two buttons: Cancel and *Yes, set it up for me*.").includes("Yes, set it up"));
 
   // a label at a line's start, emphasis on the agent's own words, and a one-word label stay read
   assert.equal(masked("**Notes:** Happy to extend the validation."), "Notes: Happy to extend the validation.");
@@ -101,7 +108,7 @@ Deno.test("maskInline(): skipping a mask for a text without its character gives 
       .replace(URL, CODE_MARK)
       .replace(DOUBLE_QUOTES, quoted)
       .replace(SINGLE_QUOTES, (_all, before: string, inner: string) => `${before}${quoted(inner)}`)
-      .replace(UI_BOLD, (_all, before: string, inner: string) => `${before}${quoted(inner)}`)
+      .replace(UI_BOLD, (_all, before: string, _star: string, inner: string) => `${before}${uiQuoted(inner)}`)
       .replace(EMPHASIS, "");
   const unit = fc.constantFrom(
     ..."ab ?.`'\"*_[]()\n".split(""),

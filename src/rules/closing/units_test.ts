@@ -81,6 +81,9 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     "Masih ada yang tersisa? Tidak ada, dari sisi saya sudah tuntas.",
     "Prochaine étape ? Aucune, c'était la dernière.",
     "Nächster Schritt? Keiner: die Checkliste ist abgehakt.",
+    "Il prossimo passo del piano? Non c’è: questo era l’ultimo.",
+    "Nästa steg? Det finns inget – det här var sista punkten.",
+    "¿Algo pendiente? No hay más: el plan está cerrado.",
     "Entao o problema era no codigo? Nao — so na versao do Node do CI.",
     // a hedged answer, a "you could, but", a "…, yes, but", what would happen, told at once
     "Would a `prefers-color-scheme` listener be nicer? Arguably, but FE-88 specifies a manual toggle only.",
@@ -94,6 +97,7 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     "Should I add the flag? It will take five minutes.",
     "Want me to continue?\n\nYes, the tests pass.",
     "Shall I merge it? Yes or no is fine.",
+    "¿Quieres que añada los tests de carga? No hay prisa.",
     "Should I deploy it to staging? It isn't deployed yet.",
     "Should I also update the docs? They don't mention CRLF.",
     "Should I open the PR? Because the branch is ready.",
