@@ -8,16 +8,21 @@
  * by markdown_checklist.ts, which reads drawn lists more warily). So is a list of next steps ("## Next steps",
  * "Follow-ups:") whose every open box opens by naming an owner other than the agent ("Translators: …", "Docs owners:
  * …", "Mobile team: …"); under a lead-in of the agent's own ("## Remaining") the boxes stay its own. English only: the
- * lead-ins other languages use are rarer in the labelled sets than the lists of the agent's own.
+ * lead-ins other languages use are rarer in the labelled sets than the lists of the agent's own. In any list, an open box
+ * that ends by naming its owner after a dash ("Production deploy — release team", "变更审批 —— 运维负责人") is theirs.
  */
 import { boxItemOf, type Fence, fenceAfter, hasBoxChar, mayHoldBoxes } from "./markdown_checklist.ts";
 
-/** A lead-in (marks, emphasis, a trailing parenthesis and colon removed) that names someone else as the owner. */
+/**
+ * A lead-in (marks, emphasis, a trailing parenthesis and colon removed) that names someone else as the owner, or says
+ * what follows is for finishing something on the user's side ("To finish connecting the sheet on your side").
+ */
 const OTHERS_LEAD = new RegExp(
   "^(?:(?:for|to\\s+do\\s+for|owned\\s+by|handled\\s+by)\\s+(?:the\\s+)?(?:[\\w-]+\\s+){0,2}?" +
     "(?:reviewers?|ops|qa|team|you|users?|maintainers?|owners?|release\\s+manager|admins?|dba|sre)" +
     "|(?:the\\s+)?reviewer(?:['’]s)?\\s+checklist|(?:after|post)[-\\s]merge" +
     "|your\\s+(?:part|side|steps|to-?dos?|checklist)" +
+    "|(?:to\\s+(?:finish|complete|wrap\\s+up|set\\s+up|connect)|left\\s+to\\s+do)\\b[^:]{0,80}\\b(?:on|from)\\s+your\\s+(?:side|end)" +
     "|(?:next\\s+steps?|to-?dos?|follow-?ups?)\\s+(?:for|on)\\s+" +
     "(?:you|your\\s+side|the\\s+(?:[\\w-]+\\s+){0,2}?team|ops|reviewers?|qa))$",
   "i",
@@ -31,6 +36,8 @@ const HANDOFF_ACTION = new RegExp(
   "^(?:please\\s+)?(?:review|skim|read|check|double-check|look\\s+(?:at|over)|eyeball|approve|confirm|verify|sign\\s+off|" +
     "try|test|smoke-test|click|rotate|revoke|remove|drop|delete|provision|deploy|merge|release|publish|enable|" +
     "disable|schedule|announce|notify|tell|update\\s+the\\s+(?:dns|dashboard|runbook|wiki|allow-?list)|" +
+    "open|authori[sz]e|grant|log\\s+in(?:to)?|sign\\s+in(?:to)?|run\\s+\\S+\\s+once|upload|paste|press|tap|forward|" +
+    "restart|reboot|request|" +
     "add\\s+\\S+\\s+to\\s+the)\\b",
   "i",
 );
@@ -51,6 +58,25 @@ const OWNER_LABEL = new RegExp(
   "^(?:\\*\\*|__)?(?:the\\s+)?(?:(?:[\\w-]+\\s+)?(?:translators|owners|reviewers|maintainers)|sre|dba|" +
     "release\\s+managers?|[\\w-]+\\s+team|you|ops|finance|legal|@[\\w.-]+)(?:\\*\\*|__)?\\s*[:：](?:\\*\\*|__)?\\s",
   "i",
+);
+
+/**
+ * An open box that names its owner after a dash, last: a person's role, a team, a department or the user, in the
+ * guard's languages ("CAB approval — change manager", "Production deploy — release team, in that window", "变更审批 ——
+ * 运维负责人", "Физическая замена блока — дежурный инженер в ЦОДе", "Byte av MX-post — koncernens IT-avdelning"). The
+ * part after the dash is short and names no work of the agent's: a box that goes on after its owner ("— release team
+ * to approve, then I deploy") is not one. Bounded, so linear.
+ */
+const OWNER_AFTER_DASH = new RegExp(
+  "(?:\\s[—–]{1,2}\\s*|\\s--\\s|——\\s*)(?![^—–]*\\b(?:I|I['’]ll|me|my|mine)\\b)[^—–]{0,50}?" +
+    "(?:\\b(?:[\\w-]+\\s+)?(?:team|manager|owner|lead|engineer|approver|admins?|administrator|dba|sre|cab|ops|legal|" +
+    "finance|security|on-?call|release\\s+(?:team|manager)|qa|client|customer|vendor|registrar|department|you|yours|" +
+    "privacyteam|fg|juridisch|beheerder|eigenaar|avdelning(?:en)?|it-avdelning(?:en)?|ansvarig|abteilung|verantwortliche[rn]?|" +
+    "equipo|equipe|responsable|respons[áa]vel|administrador|[ée]quipe|juristes?)\\b|дежурн\\S*|инженер\\S*|команд\\S*|" +
+    "юрист\\S*|бухгалтер\\S*|администратор\\S*|владел\\S*|руководител\\S*|负责人|團隊|团队|值班|运维|運維|法务|法務|管理员|" +
+    "管理員|您|担当|チーム|管理者|팀|담당자|관리자)(?!\\s*(?:wiki|docs?|page|channel|repo|dashboard|board|folder|drive|space)\\b)" +
+    "[^—–]{0,40}$",
+  "iu",
 );
 
 /**
@@ -122,6 +148,11 @@ export function withoutOthersChecklists(message: string): string {
       continue;
     }
     const box = boxItemOf(line, boxChars);
+    if (box?.open && OWNER_AFTER_DASH.test(box.text.trim())) {
+      // an open box that names its owner after a dash is theirs, whatever list it is in
+      out.push(DROPPED);
+      continue;
+    }
     if (box) {
       if (section !== null) {
         section.boxes.push(out.length);

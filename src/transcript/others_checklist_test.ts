@@ -16,10 +16,18 @@ Deno.test("isOthersLead(): a lead-in naming the reviewer, a team, the user or af
     "- **For the reviewer**",
     "Your steps:",
     "For the user:",
+    "To finish connecting the sheet to the warehouse on your side:",
   ];
   for (const line of others) assert.ok(isOthersLead(line), line);
   for (
-    const line of ["## Remaining", "Next steps:", "**TODO**", "For the parser I used a table:", "- For the reviewer"]
+    const line of [
+      "## Remaining",
+      "Next steps:",
+      "**TODO**",
+      "For the parser I used a table:",
+      "- For the reviewer",
+      "To finish the import on my side:",
+    ]
   ) {
     assert.ok(!isOthersLead(line), line);
   }
@@ -43,6 +51,14 @@ Deno.test("withoutOthersChecklists(): hand-off boxes under someone else's lead-i
     "- [x] port the parser",
   ].join("\r\n");
   assert.deepEqual(open(message), ["port the CLI"]);
+  // the user's own steps to finish a setup: opening, authorizing, a manual first run
+  assert.deepEqual(
+    open(
+      "To finish connecting the sheet on your side:\n- [ ] Open Extensions → Apps Script and authorize the service.\n" +
+        "- [ ] Run `refreshForecast()` once manually to approve the OAuth scopes.",
+    ),
+    [],
+  );
   // a message with only others' boxes has no open box of its own
   assert.deepEqual(open("Done.\n\nFor the ops team:\n1. [ ] rotate the key\n2. [ ] revoke the old token"), []);
   // a box inside fenced code stays as it was (the checklist reader skips it anyway)
@@ -154,4 +170,30 @@ Deno.test("withoutOthersChecklists(): drawn box lines of someone else's hand-off
   // a building task among them keeps the box lines (the drawn-list reader then judges the list)
   const own = "Shipped it.\n\n**For the ops team:**\n⬜ Port the CLI\n⬜ Deploy to prod";
   assert.equal(withoutOthersChecklists(own), own);
+});
+
+Deno.test("withoutOthersChecklists(): an open box that names its owner after a dash is theirs, in any list", () => {
+  const message = [
+    "PR #482 is ready for release:",
+    "",
+    "- [x] CI green",
+    "- [ ] CAB approval — change manager",
+    "- [ ] Production deploy — release team, in that window",
+    "- [ ] 变更审批 —— 运维负责人",
+    "- [ ] Физическая замена блока — дежурный инженер в ЦОДе",
+    "- [ ] Byte av MX-post hos domänleverantören — koncernens IT-avdelning",
+  ].join("\n");
+  assert.deepEqual(open(message), []);
+  // the agent's own boxes stay: no owner, an owner and then the agent's own work, a team's page
+  assert.deepEqual(
+    open(
+      "- [ ] write the migration — 2 h left\n- [ ] deploy — release team approves, then I run it\n" +
+        "- [ ] update the runbook — team wiki",
+    ),
+    [
+      "write the migration — 2 h left",
+      "deploy — release team approves, then I run it",
+      "update the runbook — team wiki",
+    ],
+  );
 });
