@@ -86,19 +86,79 @@ export function answeredAtOnce(question: string, next: string): boolean {
   if ((WHAT_IF.test(question) || WHAT_IF_EN.test(question)) && !QUESTION.test(next)) return true;
   // the agent's own question ("Should we keep v1? No — …") is closed by a plain yes or no only
   return AGENT.test(question)
-    ? YES_NO.test(next)
-    : YES_NO.test(next) || answers(next) || HEDGED.test(next) || GRANTED_BUT.test(next);
+    ? YES_NO.test(next) || namesAnOption(question, next)
+    : YES_NO.test(next) || answers(next) || HEDGED.test(next) || GRANTED_BUT.test(next) ||
+      namesAnOption(question, next);
 }
+
+/**
+ * The answer that names one of the question's own words and goes on after a colon, a comma or a dash: "Conviene Redis
+ * o Memcached? Redis: vi servono le TTL …", "Per-user or per-token? Per-token — …". The word (two characters or more,
+ * or a code span) must stand in the question as a word.
+ */
+export function namesAnOption(question: string, next: string): boolean {
+  const lead = OPTION_LEAD.exec(next);
+  if (!lead) return false;
+  const word = lead[1]!.toLowerCase();
+  if (word.length < 2 || NOT_AN_OPTION.has(word)) return false;
+  const lowered = question.toLowerCase();
+  for (let at = lowered.indexOf(word); at !== -1; at = lowered.indexOf(word, at + 1)) {
+    const before = at === 0 ? "" : lowered[at - 1]!;
+    const after = lowered[at + word.length] ?? "";
+    if (!WORD_CHAR.test(before) && !WORD_CHAR.test(after)) return true;
+  }
+  return false;
+}
+
+/**
+ * A first word (a code span too), after a short lead-in and a comma ("Per il vostro caso, Redis: …"), followed by a
+ * colon, a comma, a semicolon or a dash.
+ */
+const OPTION_LEAD = /^\W{0,3}(?:[^.?!,:;]{1,40},\s*)?(‹code›|[\p{L}\p{N}][\p{L}\p{N}._+#-]{0,40})\s*(?:[:,;—–]|\s-\s)/u;
+/** A letter, a digit or a connector: what a whole word of the question must not touch. */
+const WORD_CHAR = /[\p{L}\p{N}_-]/u;
+/** First words that name no option: pronouns, articles and fillers ("It: …", "So, …", "Well, …"). */
+const NOT_AN_OPTION = new Set([
+  "it",
+  "this",
+  "that",
+  "the",
+  "so",
+  "well",
+  "also",
+  "and",
+  "but",
+  "then",
+  "now",
+  "here",
+  "there",
+  "we",
+  "you",
+  "they",
+  "he",
+  "she",
+  "also",
+  "ok",
+  "okay",
+  "sure",
+  "maybe",
+  "perhaps",
+  "probably",
+  "hmm",
+  "note",
+  "update",
+  "edit",
+]);
 
 /**
  * A question said back before its answer, which follows it (in the next paragraph or list item too): one labelled as a
  * question ("Q: Should we switch to uv?", "**Frage:** …"), anywhere; or, opening the message, one that starts with a
  * question word ("Ile trwa pełna reindeksacja?", "Tại sao API chậm?", "What happens if two workers …?") — the user's
- * question restated as a heading. Not one about what the user wants or thinks ("Which would you prefer?") nor a
- * suggestion ("Why not …?").
+ * question restated as a heading; or the user's question said back as theirs ("You asked whether …?", "你問 …？"). Not
+ * one about what the user wants or thinks ("Which would you prefer?") nor a suggestion ("Why not …?").
  */
 function saidBack(question: string, next: string, opensMessage: boolean): boolean {
-  if (LABELLED.test(question)) return true;
+  if (LABELLED.test(question) || RESTATED.test(question)) return true;
   if (SUGGESTION.test(question) || USER.test(question)) return false;
   // a question about a thing, answered in the next paragraph ("Are replies hidden too? They stay visible …")
   if (!AGENT.test(question) && (YES_NO.test(next) || answers(next))) return true;
@@ -119,6 +179,9 @@ export const EMPHASIZED_QUESTION = /^(?:\s*(?:[-*+]|\d{1,3}[.)])\s+)?\s*(\*\*|__
 export const LEAD_IN_YES_NO =
   /^[^.?!,:;]{1,40},\s*(?:yes|no|sim|sí|si|oui|ja|não|nao|non|nein|nee|да|нет)\s*[,;:.!—–-]/i;
 
+/** The user's question said back as theirs: "You asked whether …?", "你問要不要 …？", "ご質問の …？". */
+export const RESTATED =
+  /^\W*(?:you\s+asked(?:\s+(?:whether|if|about|how|why|what|which|when))?|you['’]re\s+asking|(?:你|您)(?:問|问)(?:的是)?|ご質問(?:の|は)|質問は)/iu;
 /** A question labelled as one: "Q:", "Question:", and the word in the guard's other languages. */
 export const LABELLED =
   /^\W*(?:q|question|frage|pregunta|pergunta|domanda|vraag|вопрос|pytanie|ot[áa]zka|soru|c[âa]u\s+h[ỏo]i|pertanyaan|sp[øo]rsm[åa]l|fr[åa]ga|sp[øo]rgsm[åa]l|kysymys|[îi]ntrebare|питання|ερώτηση|k[ée]rd[ée]s|שאלה|سؤال|प्रश्न|質問|问题|問題|질문)\s*\**\s*[:：.)]/iu;
@@ -155,7 +218,7 @@ export const YES_NO =
  * ("For most fields yes, by design").
  */
 export const ANSWER =
-  /^(?:(?:not|nie|nicht|pas|no|não|non|niet|nej|ikke|inte)\s+(?:here|really|in\s+this\s+case|much|tutaj|tu|hier|ici|aquí|aqui|qui|her|här)\s*[,;:.!—–-]|(?:none|nothing)(?:\s+(?:needed|required|necessary|on\s+my\s+(?:end|side)|left|remains|(?:from|for|in|on)\s+(?:this|that|the|my|our)\s+[\w-]+))?\s*[,;:.!—–-]|(?:nada|nichts|rien|niente|nulla|niets|nic|ничего|нічого|ingenting|inget|intet|nimic|τίποτα|semmi|tidak\s+ada|aucun(?:e|s|es)?|ning[uú]n[oa]?|nenhum(?:a)?|nessun[oa]?|kein(?:e[rns]?)?|geen|никаких|никакой|никакого|никакие|kh[ôo]ng\s+c[óo]n\s+g[ìi]|कुछ\s+नहीं|لا\s+شيء|כלום|שום\s+דבר)\s*[,;:.!—–،-]|(?:non\s+c['’](?:è|e)|no\s+hay|n[ãa]o\s+h[áa]|il\s+n['’]y\s+(?:en\s+)?a\s+(?:pas|plus|rien)|det\s+finns\s+(?:inget|inga|ingen)|det\s+er\s+(?:ingen|intet|ikke\s+noe)|es\s+gibt\s+(?:keine[n]?|nichts)|er\s+is\s+(?:geen|niets)|nie\s+ma|(?:такого\s+)?нет)(?:\s+(?:mer|mere|più|más|mais|plus|mehr|meer|więcej|больше))?\s*[,;:.!—–-]|(?:for\s+)?(?:most|some|all|many)\s+(?:[\w-]+\s+){0,2}?(?:yes|no)\s*[,;:.!—–-]|(?:→|->|=>|⇒)\s*\S|(?:short|quick)\s+answer\b|in\s+short\s*[,:]|answer\s*:|(?:I|we)\s+(?:checked|verified|confirmed|tested|measured|searched|ran|re-?ran|benchmarked|profiled|timed)\b[^.?!:]{0,80}:|(?:checked|verified|confirmed|tested)\s*:|(?:it|they|that)\s+(?:doesn['’]t|does\s+not|didn['’]t|did\s+not|isn['’]t|is\s+not|wasn['’]t|was\s+not|don['’]t|do\s+not|aren['’]t|are\s+not)\b|(?:it|they)\s+(?:stays?|remains?)\b|(?:it|they)\s+(?:is|are|was|were|does|do|did)\b\s*(?:[:;,—–]|\s(?:still|now|already|only|not))|only\b)/i;
+  /^(?:(?:not|nie|nicht|pas|no|não|non|niet|nej|ikke|inte)\s+(?:here|really|in\s+this\s+case|much|meaningfully|significantly|noticeably|measurably|by\s+much|in\s+practice|tutaj|tu|hier|ici|aquí|aqui|qui|her|här)\s*[,;:.!—–-]|(?:none|nothing)(?:\s+(?:needed|required|necessary|on\s+my\s+(?:end|side)|left|remains|(?:from|for|in|on)\s+(?:this|that|the|my|our)\s+[\w-]+))?\s*[,;:.!—–-]|(?:nada|nichts|rien|niente|nulla|niets|nic|ничего|нічого|ingenting|inget|intet|nimic|τίποτα|semmi|tidak\s+ada|aucun(?:e|s|es)?|ning[uú]n[oa]?|nenhum(?:a)?|nessun[oa]?|kein(?:e[rns]?)?|geen|никаких|никакой|никакого|никакие|kh[ôo]ng\s+c[óo]n\s+g[ìi]|कुछ\s+नहीं|لا\s+شيء|כלום|שום\s+דבר)\s*[,;:.!—–،-]|(?:non\s+c['’](?:è|e)|no\s+hay|n[ãa]o\s+h[áa]|il\s+n['’]y\s+(?:en\s+)?a\s+(?:pas|plus|rien)|det\s+finns\s+(?:inget|inga|ingen)|det\s+er\s+(?:ingen|intet|ikke\s+noe)|es\s+gibt\s+(?:keine[n]?|nichts)|er\s+is\s+(?:geen|niets)|nie\s+ma|(?:такого\s+)?нет)(?:\s+(?:mer|mere|più|más|mais|plus|mehr|meer|więcej|больше))?\s*[,;:.!—–-]|(?:for\s+)?(?:most|some|all|many)\s+(?:[\w-]+\s+){0,2}?(?:yes|no)\s*[,;:.!—–-]|(?:→|->|=>|⇒)\s*\S|(?:short|quick)\s+answer\b|in\s+short\s*[,:]|answer\s*:|(?:I|we)\s+(?:checked|verified|confirmed|tested|measured|searched|ran|re-?ran|benchmarked|profiled|timed)\b[^.?!:]{0,80}:|(?:checked|verified|confirmed|tested)\s*:|(?:it|they|that)\s+(?:doesn['’]t|does\s+not|didn['’]t|did\s+not|isn['’]t|is\s+not|wasn['’]t|was\s+not|don['’]t|do\s+not|aren['’]t|are\s+not)\b|(?:it|they)\s+(?:stays?|remains?)\b|(?:it|they)\s+(?:is|are|was|were|does|do|did)\b\s*(?:[:;,—–]|\s(?:still|now|already|only|not))|only\b)/i;
 /**
  * Looser answers, which close a question only when they leave no work open (OPEN_WORK): a measurement or a try
  * ("Measured it: …", "I tried it — …"), "not necessarily", "not that I can find", a statement of what the thing does

@@ -82,6 +82,12 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     "Prochaine étape ? Aucune, c'était la dernière.",
     "Nächster Schritt? Keiner: die Checkliste ist abgehakt.",
     "Il prossimo passo del piano? Non c’è: questo era l’ultimo.",
+    // an option named at once, a "not meaningfully", the user's question said back
+    "Conviene Redis o Memcached? Per il vostro caso, Redis: vi servono le TTL per chiave.",
+    "Per-user or per-token limits? Per-token — a user with two tokens gets two budgets.",
+    "Would `asyncio.gather` make it faster? Not meaningfully — all three calls hit the same SQLite file.",
+    "你問要不要把 `setInterval` 換成 `requestAnimationFrame`？以你的倒數計時器來說，不用換。",
+    "You asked whether the cache survives a restart? It does: it is written to `cache.db` on every change.",
     "Nästa steg? Det finns inget – det här var sista punkten.",
     "¿Algo pendiente? No hay más: el plan está cerrado.",
     "Entao o problema era no codigo? Nao — so na versao do Node do CI.",
@@ -98,6 +104,9 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     "Want me to continue?\n\nYes, the tests pass.",
     "Shall I merge it? Yes or no is fine.",
     "¿Quieres que añada los tests de carga? No hay prisa.",
+    // a first word that is no option of the question, and an option the user is asked to pick
+    "Should I migrate the orders table or the invoices table? Well, both need it.",
+    "Do you want Redis or Memcached? Redis: faster, Memcached: simpler.",
     "Should I deploy it to staging? It isn't deployed yet.",
     "Should I also update the docs? They don't mention CRLF.",
     "Should I open the PR? Because the branch is ready.",
