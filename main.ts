@@ -83,7 +83,8 @@ export function mainHelp(): string {
     ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
     "",
     "Every command takes --help. --version prints the version.",
-    "Exit codes: 0 ok; 1 the command failed (message on stderr); 2 usage error. Hooks always exit 0.",
+    "Exit codes: 0 ok; 1 the command failed (message on stderr); 2 usage error. Hooks always exit 0; so does wrap, but",
+    "for a deliberate exit 2 it passes on under --policy hard (docs/wrap.md).",
   ];
   return lines.join("\n") + "\n";
 }
@@ -145,6 +146,11 @@ export async function main(argv: string[]): Promise<number> {
     return name === undefined ? 2 : 0;
   }
   if (name === "--version" || name === "-V" || name === "version") {
+    // a word after it is a mistake, as a word a command does not take is: `--version --bogus`, `version extra`
+    if (rest.length > 0) {
+      writeStderr(`cliffhanger-bin: ${name} takes no arguments (got "${rest[0]}"); see "cliffhanger-bin --help"\n`);
+      return 2;
+    }
     writeStdout(`cliffhanger-bin ${VERSION}\n`);
     return 0;
   }

@@ -15,6 +15,19 @@ Deno.test("cliffhanger-bin --version prints the version", () =>
     assert.equal(run.stdout, `cliffhanger-bin ${VERSION}\n`);
   }));
 
+Deno.test("--version with anything after it is a usage error (exit 2, one line), as a word a command does not take is", () =>
+  withHome(async (home) => {
+    for (const args of [["--version", "extra"], ["--version", "--bogus"], ["-V", "x"], ["version", "--json"]]) {
+      const run = await runCli(args, { home });
+      assert.equal(run.code, 2, args.join(" "));
+      assert.equal(run.stdout, "", args.join(" "));
+      assert.match(
+        run.stderr,
+        /^cliffhanger-bin: [-\w]+ takes no arguments \(got "[^"]+"\); see "cliffhanger-bin --help"\n$/,
+      );
+    }
+  }));
+
 Deno.test("every command answers --help on stdout with exit 0", () =>
   withHome(async (home) => {
     for (
