@@ -19,6 +19,7 @@ import * as prose from "../rules/closing/prose.ts";
 import * as referenceSections from "../rules/closing/reference_sections.ts";
 import * as units from "../rules/closing/units.ts";
 import * as wordClassData from "../rules/closing/word_class_data.ts";
+import * as othersChecklist from "../transcript/others_checklist.ts";
 import { big } from "./arbitraries.ts";
 import { describeGrowth, growth } from "./growth.ts";
 import { fuzzRuns, fuzzSeed } from "./harness.ts";
@@ -34,6 +35,7 @@ const MODULES: Record<string, Record<string, unknown>> = {
   "src/rules/closing/reference_sections.ts": referenceSections,
   "src/rules/closing/units.ts": units,
   "src/rules/closing/word_class_data.ts": wordClassData,
+  "src/transcript/others_checklist.ts": othersChecklist,
 };
 
 const KIB16 = 16 * 1024;

@@ -17,7 +17,7 @@ import { boxItemOf, type Fence, fenceAfter, hasBoxChar, mayHoldBoxes } from "./m
  * A lead-in (marks, emphasis, a trailing parenthesis and colon removed) that names someone else as the owner, or says
  * what follows is for finishing something on the user's side ("To finish connecting the sheet on your side").
  */
-const OTHERS_LEAD = new RegExp(
+export const OTHERS_LEAD = new RegExp(
   "^(?:(?:for|to\\s+do\\s+for|owned\\s+by|handled\\s+by)\\s+(?:the\\s+)?(?:[\\w-]+\\s+){0,2}?" +
     "(?:reviewers?|ops|qa|team|you|users?|maintainers?|owners?|release\\s+manager|admins?|dba|sre)" +
     "|(?:the\\s+)?reviewer(?:['’]s)?\\s+checklist|(?:after|post)[-\\s]merge" +
@@ -32,7 +32,7 @@ const OTHERS_LEAD = new RegExp(
  * An open box that hands an action to someone else: it starts with the verb of a review, a check or an operation
  * (a verb of building, such as "port" or "write", is the agent's own work).
  */
-const HANDOFF_ACTION = new RegExp(
+export const HANDOFF_ACTION = new RegExp(
   "^(?:please\\s+)?(?:review|skim|read|check|double-check|look\\s+(?:at|over)|eyeball|approve|confirm|verify|sign\\s+off|" +
     "try|test|smoke-test|click|rotate|revoke|remove|drop|delete|provision|deploy|merge|release|publish|enable|" +
     "disable|schedule|announce|notify|tell|update\\s+the\\s+(?:dns|dashboard|runbook|wiki|allow-?list)|" +
@@ -46,7 +46,7 @@ const HANDOFF_ACTION = new RegExp(
  * An open box about what only its owner can reach: production, a secret store, credentials, accounts, DNS, billing
  * ("Create the production Okta app", "Put the client secret in the vault"). Under someone else's lead-in it is theirs.
  */
-const OWNER_ONLY_OBJECT =
+export const OWNER_ONLY_OBJECT =
   /\b(?:production|prod|vault|secrets?|credentials?|api\s+keys?|dns|billing|licen[cs]es?|admin\s+console)\b/i;
 
 /**
@@ -54,7 +54,7 @@ const OWNER_ONLY_OBJECT =
  * owners: review …", "Mobile team: …", "You: approve …", "Ops: …", "Finance: …", "@maria: approve …"). Roles only:
  * an area label ("API:", "Security:", "QA:") or a user story's "Users:" may head the agent's own task, so it is not one.
  */
-const OWNER_LABEL = new RegExp(
+export const OWNER_LABEL = new RegExp(
   "^(?:\\*\\*|__)?(?:the\\s+)?(?:(?:[\\w-]+\\s+)?(?:translators|owners|reviewers|maintainers)|sre|dba|" +
     "release\\s+managers?|[\\w-]+\\s+team|you|ops|finance|legal|@[\\w.-]+)(?:\\*\\*|__)?\\s*[:：](?:\\*\\*|__)?\\s",
   "i",
@@ -67,8 +67,8 @@ const OWNER_LABEL = new RegExp(
  * part after the dash is short and names no work of the agent's: a box that goes on after its owner ("— release team
  * to approve, then I deploy") is not one. Bounded, so linear.
  */
-const OWNER_AFTER_DASH = new RegExp(
-  "(?:\\s[—–]{1,2}\\s*|\\s--\\s|——\\s*)(?![^—–]*\\b(?:I|I['’]ll|me|my|mine)\\b)[^—–]{0,50}?" +
+export const OWNER_AFTER_DASH = new RegExp(
+  "(?:\\s[—–]{1,2}\\s*|\\s--\\s|——\\s*)(?![^—–]{0,100}?\\b(?:I|I['’]ll|me|my|mine)\\b)[^—–]{0,50}?" +
     "(?:\\b(?:[\\w-]+\\s+)?(?:team|manager|owner|lead|engineer|approver|admins?|administrator|dba|sre|cab|ops|legal|" +
     "finance|security|on-?call|release\\s+(?:team|manager)|qa|client|customer|vendor|registrar|department|you|yours|" +
     "privacyteam|fg|juridisch|beheerder|eigenaar|avdelning(?:en)?|it-avdelning(?:en)?|ansvarig|abteilung|verantwortliche[rn]?|" +
@@ -83,11 +83,11 @@ const OWNER_AFTER_DASH = new RegExp(
  * The lead-ins under which owner labels are read: a list of next steps that does not say whose they are. A lead-in of
  * the agent's own ("Remaining", "Left for me", "TODO") keeps every box its own, labels or not.
  */
-const NEXT_STEPS_LEAD = /^(?:next\s+steps?|follow-?ups?|action\s+items?|hand-?offs?)$/i;
+export const NEXT_STEPS_LEAD = /^(?:next\s+steps?|follow-?ups?|action\s+items?|hand-?offs?)$/i;
 
 /** A list item: a bullet or a number (a thematic break "* * *" is not one). */
-const LIST_ITEM = /^[ \t]{0,12}(?:[-*+•]|\d{1,4}[.)])[ \t]+(?![-*_][ \t]*[-*_][ \t]*$)/;
-const THEMATIC_BREAK = /^[ \t]{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+export const LIST_ITEM = /^[ \t]{0,12}(?:[-*+•]|\d{1,4}[.)])[ \t]+(?![-*_][ \t]*[-*_][ \t]*$)/;
+export const THEMATIC_BREAK = /^[ \t]{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 
 /** The lead-in a line carries (a heading, a bold or emphasised line, a line or list item ending in ":"), or null. */
 function leadOf(line: string): string | null {

@@ -114,9 +114,10 @@ export function namesAnOption(question: string, next: string): boolean {
  * A first word (a code span too), after a short lead-in and a comma ("Per il vostro caso, Redis: …"), followed by a
  * colon, a comma, a semicolon or a dash.
  */
-const OPTION_LEAD = /^\W{0,3}(?:[^.?!,:;]{1,40},\s*)?(‹code›|[\p{L}\p{N}][\p{L}\p{N}._+#-]{0,40})\s*(?:[:,;—–]|\s-\s)/u;
+export const OPTION_LEAD =
+  /^\W{0,3}(?:[^.?!,:;]{1,40},\s*)?(‹code›|[\p{L}\p{N}][\p{L}\p{N}._+#-]{0,40})\s*(?:[:,;—–]|\s-\s)/u;
 /** A letter, a digit or a connector: what a whole word of the question must not touch. */
-const WORD_CHAR = /[\p{L}\p{N}_-]/u;
+export const WORD_CHAR = /[\p{L}\p{N}_-]/u;
 /** First words that name no option: pronouns, articles and fillers ("It: …", "So, …", "Well, …"). */
 const NOT_AN_OPTION = new Set([
   "it",
