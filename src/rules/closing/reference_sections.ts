@@ -17,7 +17,9 @@ export const REFERENCE_TITLE = new RegExp(
     "how\\s+(?:I\\s+)?(?:tested|verified|checked)(?:\\s+it)?|what\\s+I\\s+(?:ran|tested|checked)|checks?(?:\\s+(?:run|on\\s+[\\w\\s-]{1,30}))?|evidence|" +
     "verification|validation|how\\s+(?:to\\s+)?(?:test|verify|run\\s+it|try\\s+it)|" +
     "files?(?:\\s+(?:changed|touched|modified|added|updated|edited))?|changed\\s+files|changed|changes(?:\\s+made)?|" +
-    "what\\s+changed|commands?(?:\\s+run)?",
+    "what\\s+changed|commands?(?:\\s+run)?|(?:relevant|affected|key)\\s+files|migration\\s+files?|" +
+    // a section of finished work only: "What's done", "Done", "Completed"
+    "what['’]?s\\s+done|what\\s+I\\s+did|done|completed|finished",
     // Japanese, Chinese, Korean
     "テスト(?:結果|実行|状況)?|実行したテスト|根拠|確認(?:内容|結果)?|検証(?:結果)?|動作確認|変更(?:した)?ファイル|変更点|変更内容",
     "测试(?:结果|情况|记录)?|測試(?:結果|情況|記錄)?|驗證(?:結果)?|(?:變更|修改)(?:的)?檔案|依据|证据|验证(?:结果|情况)?|(?:改动|变更|修改)(?:的)?文件|改动|变更",
@@ -31,6 +33,16 @@ export const REFERENCE_TITLE = new RegExp(
     "testes|verifica[çc][ãa]o|arquivos(?:\\s+(?:alterados|modificados))?|mudan[çc]as|altera[çc][õo]es",
     "verifiche|file\\s+modificati|modifiche",
     "controles|gewijzigde\\s+bestanden|bestanden|wijzigingen",
+    // what is done, in the major languages
+    "hecho|erledigt|fait|feito|fatto|gedaan|klaar|сделано|готово|完了|已完成|完成|완료",
+    "relevante\\s+bestanden|betroffene\\s+dateien|fichiers\\s+concern[ée]s|archivos\\s+relevantes|arquivos\\s+relevantes",
+    // the sixteen languages: files changed, tests, checks
+    "zmienione\\s+pliki|pliki|testy|weryfikacja|de[ğg]i[şs]en\\s+dosyalar|dosyalar|testler|t[ệe]p\\s+(?:đ[ãa]\\s+)?(?:s[ửu]a|thay\\s+đ[ổo]i)|" +
+    "ki[ểe]m\\s+th[ửu]|file\\s+yang\\s+diubah|pengujian|बदली\\s+गई\\s+फ़ाइलें|बदली\\s+गई\\s+फाइलें|परीक्षण|" +
+    "الملفات\\s+المعدّلة|الملفات\\s+المعدلة|الاختبارات|קבצים\\s+שהשתנו|בדיקות|[äa]ndrade\\s+filer|relevanta\\s+filer|" +
+    "tester|[æa]ndrede\\s+filer|endrede\\s+filer|muutetut\\s+tiedostot|testit|zm[ěe]n[ěe]n[ée]\\s+soubory|" +
+    "soubory|fi[șş]iere\\s+modificate|teste|змінені\\s+файли|тести|перевірка|αρχεία|έλεγχος|τεστ|" +
+    "[ée]rintett\\s+f[áa]jlok|m[óo]dos[íi]tott\\s+f[áa]jlok|tesztek",
   ].join("|") + ")\\s*[:：]?\\s*$",
   "i",
 );
@@ -40,7 +52,26 @@ function sectionTitle(prose: readonly Block[], b: number): string | null {
   const block = prose[b]!;
   if (block.kind === "heading") return block.text;
   if (isColonLine(block) && prose[b + 1]?.kind === "item") return block.text;
-  return null;
+  return inlineReferenceLabel(block);
+}
+
+/** A label and its content on one line: "Tests: `npm test` — 96 passed", "Files: `a.py`, `b.py`". */
+const LABELLED_LINE = /^([^:：\n]{1,60})[:：][ \t]*\S[^\n]*$/;
+
+/**
+ * The label of a paragraph that is reference material on its own lines: every line a reference label with its
+ * content ("Tests: `npm run test:unit` — 96 passed", "Relevant files: `app/config.py`, `app/__init__.py`"). Null for
+ * any other block.
+ */
+function inlineReferenceLabel(block: Block): string | null {
+  if (block.kind !== "paragraph") return null;
+  let first: string | null = null;
+  for (const line of block.text.split("\n")) {
+    const label = LABELLED_LINE.exec(line.trim())?.[1] ?? null;
+    if (label === null || !isReferenceTitle(label)) return null;
+    first ??= label;
+  }
+  return first;
 }
 
 /** A paragraph that ends in a colon: the lead-in of what follows it. */

@@ -70,10 +70,33 @@ Deno.test("closingBeforeReference(): the paragraph before trailing reference sec
   assert.ok(range);
   assert.deepEqual(blocks.slice(range[0], range[1] + 1).map((b) => b.text), ["The cache key is up to you."]);
   // a list before the sections: the whole list
-  const list = prose("Done:\n- parser\n- lexer\n\n## Testing\n- 12 passed");
+  const list = prose("Ported:\n- parser\n- lexer\n\n## Testing\n- 12 passed");
   const listRange = closingBeforeReference(list);
   assert.ok(listRange);
   assert.deepEqual(list.slice(listRange[0], listRange[1] + 1).map((b) => b.text), ["parser", "lexer"]);
+});
+
+Deno.test("closingBeforeReference(): a section of finished work, and lines that are a label with its content, are reference material", () => {
+  const text =
+    "Intro.\n\nI'll move the call into `__init__.py` now.\n\n**What's done**\n- `Button.tsx` uses the tokens\n\n" +
+    "Relevant files: `app/config.py`, `app/__init__.py`\nTests: `npm test` — 96 passed";
+  const blocks = prose(text);
+  const range = closingBeforeReference(blocks);
+  assert.ok(range);
+  assert.deepEqual(blocks.slice(range[0], range[1] + 1).map((b) => b.text), ["I'll move the call into `__init__.py` now."]);
+  // in the sixteen languages too
+  const pl = prose(
+    "Mogę to samo zrobić w `kontakt.ts`.\n\n**Zmienione pliki**\n- `faktura.py`\n\n**Testy**\n- 19 passed",
+  );
+  const plRange = closingBeforeReference(pl);
+  assert.ok(plRange);
+  assert.equal(pl[plRange[0]]!.text, "Mogę to samo zrobić w `kontakt.ts`.");
+  // a line with a label that is no reference, or prose after the label's line, is not one
+  assert.equal(closingBeforeReference(prose("Done with the parser.\n\nNext: the lexer, after lunch")), null);
+  assert.equal(
+    closingBeforeReference(prose("Fixed it.\n\nTests: all green. I'll add the docs next.\nMore to come")),
+    null,
+  );
 });
 
 Deno.test("closingBeforeReference(): a section that is not reference material ends the search; nothing before, nothing read", () => {
