@@ -39,12 +39,6 @@ function buildSchemas() {
      * it cancels nothing alone, but lets a blocker anywhere in the message excuse the sentence's hits (analyse.ts).
      */
     "waits",
-    /**
-     * A counter that says a decision is the user's by its nature ("a pricing call, not a code one", "zo'n
-     * productbeslissing"): a choice asked as a question in its sentence or the next or previous one is not counted
-     * (analyse.ts userChoices); it cancels nothing else.
-     */
-    "user-decides",
     "report",
     "answer",
   ]);

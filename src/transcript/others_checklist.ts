@@ -61,23 +61,28 @@ export const OWNER_LABEL = new RegExp(
 );
 
 /**
- * An open box that names its owner after a dash, last: a person's role, a team, a department or the user, in the
- * guard's languages ("CAB approval — change manager", "Production deploy — release team, in that window", "变更审批 ——
- * 运维负责人", "Физическая замена блока — дежурный инженер в ЦОДе", "Byte av MX-post — koncernens IT-avdelning"). The
- * part after the dash is short and names no work of the agent's: a box that goes on after its owner ("— release team
- * to approve, then I deploy") is not one. Bounded, so linear.
+ * An open box that names its owner right after a dash: a person's role, a team or a department, in the guard's
+ * languages, with at most two words before it and a short note after it ("CAB approval — change manager",
+ * "Production deploy — release team, in that window", "变更审批 —— 运维负责人", "Физическая замена блока — дежурный
+ * инженер в ЦОДе", "Byte av MX-post — koncernens IT-avdelning"). Not a pronoun ("— you"), not a note that says the
+ * role wants or uses the work ("— QA flagged it", "— the client SDK reads them", "— on-call uses it"), and not a box
+ * whose text speaks of the agent (OWN_WORDS). Bounded, so linear.
  */
 export const OWNER_AFTER_DASH = new RegExp(
-  "(?:\\s[—–]{1,2}\\s*|\\s--\\s|——\\s*)(?![^—–]{0,100}?\\b(?:I|I['’]ll|me|my|mine)\\b)[^—–]{0,50}?" +
-    "(?:\\b(?:[\\w-]+\\s+)?(?:team|manager|owner|lead|engineer|approver|admins?|administrator|dba|sre|cab|ops|legal|" +
-    "finance|security|on-?call|release\\s+(?:team|manager)|qa|client|customer|vendor|registrar|department|you|yours|" +
-    "privacyteam|fg|juridisch|beheerder|eigenaar|avdelning(?:en)?|it-avdelning(?:en)?|ansvarig|abteilung|verantwortliche[rn]?|" +
-    "equipo|equipe|responsable|respons[áa]vel|administrador|[ée]quipe|juristes?)\\b|дежурн\\S*|инженер\\S*|команд\\S*|" +
-    "юрист\\S*|бухгалтер\\S*|администратор\\S*|владел\\S*|руководител\\S*|负责人|團隊|团队|值班|运维|運維|法务|法務|管理员|" +
-    "管理員|您|担当|チーム|管理者|팀|담당자|관리자)(?!\\s*(?:wiki|docs?|page|channel|repo|dashboard|board|folder|drive|space)\\b)" +
-    "[^—–]{0,40}$",
+  "(?:\\s[—–]{1,2}\\s*|\\s--\\s|——\\s*)(?:the\\s+)?(?:[^\\s—–,()]{1,30}\\s+){0,2}?" +
+    "(?:(?:team|manager|owner|lead|engineer|approver|admins?|administrator|dba|sre|cab|ops|legal|finance|security|" +
+    "on-?call|qa|client|customer|vendor|registrar|department|privacyteam|fg|juridisch|beheerder|eigenaar|" +
+    "avdelning(?:en)?|it-avdelning(?:en)?|ansvarig|abteilung|verantwortliche[rn]?|equipo|equipe|responsable|" +
+    "respons[áa]vel|administrador|juristes?)(?![\\p{L}\\p{N}])|дежурн\\p{L}*|инженер\\p{L}*|команд\\p{L}*|юрист\\p{L}*|" +
+    "бухгалтер\\p{L}*|администратор\\p{L}*|владел\\p{L}*|руководител\\p{L}*|负责人|團隊|团队|值班|运维|運維|法务|法務|" +
+    "管理员|管理員|担当|チーム|管理者|팀|담당자|관리자)(?!\\s*(?:wiki|docs?|page|channel|repo|dashboard|board|folder|drive|space)\\b)" +
+    "(?![^—–]{0,60}(?:\\b(?:asked|flagged|reported|requested|wants?|needs?|reads?|uses?|relies|expects|wanted|" +
+    "noticed|found)\\b|(?<![\\p{L}])(?:usa|utiliza|pidió|pide|использует|пользуется|просил\\p{L}*|нужн\\p{L}*)" +
+    "(?![\\p{L}])|需要|要求|使用))[^—–]{0,60}$",
   "iu",
 );
+/** A box's words for the agent itself: it is the agent's work, whoever is named after the dash. */
+export const OWN_WORDS = /(?<![\p{L}])(?:I|I['’](?:ll|ve|m|d))(?![\p{L}])|\b(?:me|my|mine|we|our|us)\b/u;
 
 /**
  * The lead-ins under which owner labels are read: a list of next steps that does not say whose they are. A lead-in of
@@ -148,7 +153,7 @@ export function withoutOthersChecklists(message: string): string {
       continue;
     }
     const box = boxItemOf(line, boxChars);
-    if (box?.open && OWNER_AFTER_DASH.test(box.text.trim())) {
+    if (box?.open && OWNER_AFTER_DASH.test(box.text.trim()) && !OWN_WORDS.test(box.text)) {
       // an open box that names its owner after a dash is theirs, whatever list it is in
       out.push(DROPPED);
       continue;

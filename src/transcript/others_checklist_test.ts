@@ -184,16 +184,19 @@ Deno.test("withoutOthersChecklists(): an open box that names its owner after a d
     "- [ ] Byte av MX-post hos domänleverantören — koncernens IT-avdelning",
   ].join("\n");
   assert.deepEqual(open(message), []);
-  // the agent's own boxes stay: no owner, an owner and then the agent's own work, a team's page
-  assert.deepEqual(
-    open(
-      "- [ ] write the migration — 2 h left\n- [ ] deploy — release team approves, then I run it\n" +
-        "- [ ] update the runbook — team wiki",
-    ),
-    [
-      "write the migration — 2 h left",
-      "deploy — release team approves, then I run it",
-      "update the runbook — team wiki",
-    ],
-  );
+  // the agent's own boxes stay: no owner, the agent's own words, a pronoun, a role that wants or uses the work
+  const own = [
+    "write the migration — 2 h left",
+    "deploy — release team approves, then I run it",
+    "update the runbook — team wiki",
+    "Port the CLI to v2 — you",
+    "Port the admin pages — our team",
+    "Port the CLI, then we ship it — release team",
+    "Fix the flaky login test — QA flagged it yesterday",
+    "Update the API docs for v2 — the client SDK reads them",
+    "Write the runbook for the new alerts — on-call uses it",
+    "Migrar la tabla `pedidos` — el equipo de ventas la usa a diario",
+    "Написать ранбук — команда дежурных им пользуется",
+  ];
+  assert.deepEqual(open(own.map((t) => `- [ ] ${t}`).join("\n")), own);
 });

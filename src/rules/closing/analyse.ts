@@ -74,21 +74,6 @@ export function analyseClosing(whole: string, set: RuleSet, options: AnalyseOpti
       else hits.push(hit);
     }
   }
-  const owned = userChoices(
-    hits,
-    units,
-    set.counter.filter((rule) => rule.act === "user-decides" && runsFor(rule.lang, langs)),
-  );
-  if (owned.size > 0) {
-    for (let i = hits.length - 1; i >= 0; i--) {
-      const hit = hits[i]!;
-      const by = hit.unit === null ? undefined : owned.get(hit.unit.index);
-      // in a sentence that hands over such a choice, its choice and an offer asked in it are the user's to answer
-      if (by === undefined || !(choosing(hit) || (asks(hit) && hit.unit!.question))) continue;
-      cancelled.push({ hit, by });
-      hits.splice(i, 1);
-    }
-  }
 
   const blockers = set.blocker.filter((rule) => runsFor(rule.lang, langs));
   // each blocker's hits, found once: all of them only when there is an early stop for them to excuse, else up to the
@@ -107,57 +92,6 @@ export function analyseClosing(whole: string, set: RuleSet, options: AnalyseOpti
     blocker: blockerHit ? toMatch(blockerHit) : null,
     early: early ? toMatch(early) : null,
   };
-}
-
-/** Whether a hit asks the user something: an asking act, or a bare question in the closing. */
-function asks(hit: Hit): boolean {
-  return hit.unit?.question === true &&
-    (hit.rule.scope === "closing-question" || ASKING_ACTS.has(hit.rule.act ?? "offer"));
-}
-
-/** Whether a hit hands the user a choice: a hit of act `choice`, or a bare question in the closing. */
-function choosing(hit: Hit): boolean {
-  return hit.rule.act === "choice" || (hit.unit?.question === true && hit.rule.scope === "closing-question");
-}
-
-/**
- * The sentences that hand the user a choice that is theirs by its nature, each with the counter that says so: a
- * sentence whose own text, or the sentence right before or after it, says the decision is a product, pricing,
- * business, legal or policy one, "not a code one" (a counter of act `user-decides`), and that hands over a choice: a
- * hit of act `choice` ("Which retention period applies is a policy decision for you or Legal."), or a question with
- * only a bare question's hit ("Which trade-off do you want?"). Its choice hits are cancelled, and so is an offer asked
- * in the same question ("Do you want the full rollback, or the code-only one?"); a question with an offer or a
- * permission request and no choice is not ("It's a pricing call. Want me to add a third tier too?" still blocks), nor
- * is any other hit.
- */
-function userChoices(
-  hits: readonly Hit[],
-  units: readonly Unit[],
-  owners: readonly CompiledRule[],
-): Map<number, CompiledRule> {
-  const owned = new Map<number, CompiledRule>();
-  if (owners.length === 0) return owned;
-  const asked = new Map<number, { choice: boolean; bare: boolean; offer: boolean }>();
-  for (const hit of hits) {
-    if (hit.unit === null || !(choosing(hit) || asks(hit))) continue;
-    const seen = asked.get(hit.unit.index) ?? { choice: false, bare: false, offer: false };
-    if (hit.rule.act === "choice") seen.choice = true;
-    else if (choosing(hit)) seen.bare = true;
-    else seen.offer = true;
-    asked.set(hit.unit.index, seen);
-  }
-  for (const [index, seen] of asked) {
-    if (!seen.choice && !(seen.bare && !seen.offer)) continue;
-    for (const near of [units[index - 1], units[index], units[index + 1]]) {
-      if (near === undefined || near.kind !== "sentence") continue;
-      const by = owners.find((rule) => matchRule(rule, near.text) !== null);
-      if (by !== undefined) {
-        owned.set(index, by);
-        break;
-      }
-    }
-  }
-  return owned;
 }
 
 /** How many sentences before and after a blocker's own sentence it excuses. */
@@ -248,8 +182,8 @@ function counterFor(hit: Hit, counters: readonly CompiledRule[], langs: Readonly
   const act = hit.rule.act;
   for (const counter of counters) {
     // a counter of another language than the message's is never compiled for it, like an early-stop rule; a `waits`
-    // counter cancels nothing alone (unexcused), and a `user-decides` one cancels only a choice's question (userChoices)
-    if (counter.act === "waits" || counter.act === "user-decides" || !runsFor(counter.lang, langs)) continue;
+    // counter cancels nothing alone (unexcused)
+    if (counter.act === "waits" || !runsFor(counter.lang, langs)) continue;
     if (!reaches(counter, act)) continue;
     if ((counter.scope === "lead") !== (unit.kind === "lead")) continue;
     if (matchRule(counter, counterText(unit)) !== null) return counter;

@@ -75,37 +75,6 @@ Deno.test("analyseClosing(): a sentence that waits on something is excused by a 
   assert.ok(analyse(`${blocker} ${details}\n\nI'll stop here for today.`).early);
 });
 
-Deno.test("analyseClosing(): a choice that is the user's by its nature, asked beside the sentence that says so, is not counted", () => {
-  const built = "Both strategies are implemented behind `SYNC_MODE`; 40 tests pass.";
-  const owner =
-    "Which one ships is a product call: eager sync doubles the API quota, lazy sync can be 10 minutes stale.";
-  // the choice right after, in the same sentence, or right before: cancelled by the counter that says so
-  const after = analyse(`${built} ${owner} Which trade-off do you want?`);
-  assert.equal(after.early, null);
-  assert.ok(after.cancelled.some((c) => c.by.id === "user-decides"));
-  assert.equal(analyse(`${built} That's a product trade-off — which do you want?`).early, null);
-  assert.equal(
-    analyse(`${built} Should it default to eager or lazy? It's a pricing call, not a code one.`).early,
-    null,
-  );
-  // a choice handed over in a statement that says so
-  assert.equal(analyse(`${built} Which one ships is a policy decision for you or Legal.`).early, null);
-  // an offer asked in a choice is part of the choice
-  assert.equal(analyse(`${built} ${owner} Do you want eager sync, or lazy sync with a banner?`).early, null);
-  // the same question with no such sentence is a choice the agent could make
-  assert.ok(analyse(`${built} Which trade-off do you want?`).early);
-  // an offer beside it, with no choice, still blocks, and so does a choice two sentences away
-  assert.equal(
-    analyse(`${built} ${owner} Want me to add a third mode too?`).early?.rule.id,
-    "offers-to-continue",
-  );
-  assert.ok(
-    analyse(`${owner} Both strategies are implemented. The docs are updated. Which trade-off do you want?`).early,
-  );
-  // a sentence that says the decision is not the user's gives nothing away
-  assert.ok(analyse(`${built} This isn't a product decision, it's a bug. Which fix do you want?`).early);
-});
-
 Deno.test("analyseClosing(): weak hits add up only in the closing, one per rule", () => {
   const file = (weight: number): RuleFile => ({
     kind: "early-stop",

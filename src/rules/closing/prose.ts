@@ -58,13 +58,15 @@ export function maskInline(text: string): string {
  * continue**", "ends with a bold **Please confirm …** line", "i pulsanti *Sì, avvisami* e …"): copy shown to the user,
  * masked like a quotation. Bold the agent puts on its own words stays read: at a line's start ("**Notes:** Happy to
  * …"), after a label ("One open question: **should I …?**", "Bottom line: **I haven't run …**") or after a word that
- * is not the interface's ("in line with the ticket, **I can port …**"). Bounded, so linear.
+ * is not the interface's ("in line with the ticket, **I can port …**"), or after a sentence's end or a dash ("The
+ * button is debounced now — *happy to restyle …*", "… new banner. *Want me to add …?*"). Only spans in asterisks are
+ * read. Bounded, so linear.
  */
 export const UI_BOLD = new RegExp(
   `((?:^|[^${WORD_CLASS}])(?:shows?|displays?|reads?|says|labell?ed|titled|a\\s+bold|buttons?|checkbox(?:es)?|banner|` +
     `toast|tooltip|placeholder|dialog|modal|knopf|kn\u00f6pfe|schaltfl\u00e4chen?|boutons?|bot\u00f3n|botones|` +
     `bot\u00e3o|bot\u00f5es|pulsant[ei]|knop(?:pen)?|\u043a\u043d\u043e\u043f\u043a[\u0430\u0438])` +
-    `(?![${WORD_CLASS}])[^*:\n]{0,40}?)\\*(\\*?)([^*\n]{3,120}?)\\*\\2`,
+    `(?![${WORD_CLASS}])[^*:.!?;\u2014\u2013\n]{0,40}?)\\*(\\*?)([^*\n]{3,120}?)\\*\\2`,
   "giu",
 );
 

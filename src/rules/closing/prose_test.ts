@@ -81,6 +81,13 @@ Deno.test("maskInline(): bold copy a user-interface word names is masked, the ag
     `Il banner ha i pulsanti ${QUOTE_MARK} e No, come da ticket.`,
   );
   assert.ok(masked("The dialog has two buttons: Cancel and *Yes, set it up for me*.").includes("Yes, set it up"));
+  // the agent's own italics after a sentence's end or a dash that follow an interface word stay read
+  for (
+    const own of [
+      "The settings page now shows the new banner. *Want me to add the same banner to the admin page?*",
+      "The button is debounced now — *happy to restyle the Cancel button the same way if you want*.",
+    ]
+  ) assert.ok(!masked(own).includes(QUOTE_MARK), own);
 
   // a label at a line's start, emphasis on the agent's own words, and a one-word label stay read
   assert.equal(masked("**Notes:** Happy to extend the validation."), "Notes: Happy to extend the validation.");

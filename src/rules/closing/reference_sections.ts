@@ -34,7 +34,7 @@ export const REFERENCE_TITLE = new RegExp(
     "verifiche|file\\s+modificati|modifiche",
     "controles|gewijzigde\\s+bestanden|bestanden|wijzigingen",
     // what is done, in the major languages
-    "hecho|erledigt|fait|feito|fatto|gedaan|klaar|сделано|готово|完了|已完成|完成|완료",
+    "hecho|erledigt|fait|feito|fatto|gedaan|klaar|сделано|готово|完了|已完成|完成|완료|έτοιμα|gjort\\s+s[åa]\\s+langt|klart",
     "relevante\\s+bestanden|betroffene\\s+dateien|fichiers\\s+concern[ée]s|archivos\\s+relevantes|arquivos\\s+relevantes",
     // the sixteen languages: files changed, tests, checks
     "zmienione\\s+pliki|pliki|testy|weryfikacja|de[ğg]i[şs]en\\s+dosyalar|dosyalar|testler|t[ệe]p\\s+(?:đ[ãa]\\s+)?(?:s[ửu]a|thay\\s+đ[ổo]i)|" +
@@ -56,7 +56,7 @@ function sectionTitle(prose: readonly Block[], b: number): string | null {
 }
 
 /** A label and its content on one line: "Tests: `npm test` — 96 passed", "Files: `a.py`, `b.py`". */
-const LABELLED_LINE = /^([^:：\n]{1,60})[:：][ \t]*\S[^\n]*$/;
+export const LABELLED_LINE = /^([^:：\n]{1,60})[:：][ \t]*\S[^\n]*$/;
 
 /**
  * The label of a paragraph that is reference material on its own lines: every line a reference label with its

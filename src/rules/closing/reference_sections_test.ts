@@ -83,7 +83,9 @@ Deno.test("closingBeforeReference(): a section of finished work, and lines that 
   const blocks = prose(text);
   const range = closingBeforeReference(blocks);
   assert.ok(range);
-  assert.deepEqual(blocks.slice(range[0], range[1] + 1).map((b) => b.text), ["I'll move the call into `__init__.py` now."]);
+  assert.deepEqual(blocks.slice(range[0], range[1] + 1).map((b) => b.text), [
+    "I'll move the call into `__init__.py` now.",
+  ]);
   // in the sixteen languages too
   const pl = prose(
     "Mogę to samo zrobić w `kontakt.ts`.\n\n**Zmienione pliki**\n- `faktura.py`\n\n**Testy**\n- 19 passed",

@@ -85,18 +85,19 @@ export function answeredAtOnce(question: string, next: string): boolean {
   // "Was passiert, wenn der Worker abstürzt? Das Event bleibt …": what happens to a thing, told at once
   if ((WHAT_IF.test(question) || WHAT_IF_EN.test(question)) && !QUESTION.test(next)) return true;
   // the agent's own question ("Should we keep v1? No — …") is closed by a plain yes or no only
-  return AGENT.test(question)
-    ? YES_NO.test(next) || namesAnOption(question, next)
-    : YES_NO.test(next) || answers(next) || HEDGED.test(next) || GRANTED_BUT.test(next) ||
-      namesAnOption(question, next);
+  if (AGENT.test(question)) return YES_NO.test(next);
+  return YES_NO.test(next) || answers(next) || HEDGED.test(next) || GRANTED_BUT.test(next) ||
+    (NONE_ASKED.test(question) && THERE_IS_NONE.test(next)) || namesAnOption(question, next);
 }
 
 /**
- * The answer that names one of the question's own words and goes on after a colon, a comma or a dash: "Conviene Redis
- * o Memcached? Redis: vi servono le TTL …", "Per-user or per-token? Per-token — …". The word (two characters or more,
- * or a code span) must stand in the question as a word.
+ * The answer that names one of the question's options and goes on after a colon, a comma or a dash: "Conviene Redis
+ * o Memcached? Redis: vi servono le TTL …", "Per-user or per-token? Per-token — …". The question offers options (an
+ * "or" in one of the guard's languages), the word (two letters or more; not a code span, which the mask makes alike)
+ * stands in it as a word, and the answer leaves no work open (OPEN_WORK) nor defers it ("Later, I think: …").
  */
 export function namesAnOption(question: string, next: string): boolean {
+  if (!OFFERS_OPTIONS.test(question) || OPEN_WORK.test(next)) return false;
   const lead = OPTION_LEAD.exec(next);
   if (!lead) return false;
   const word = lead[1]!.toLowerCase();
@@ -110,17 +111,27 @@ export function namesAnOption(question: string, next: string): boolean {
   return false;
 }
 
+/** A question that offers options: an "or" (or "vs") in the guard's languages. */
+export const OFFERS_OPTIONS =
+  /\s(?:or|o|ou|oder|of|eller|vai|tai|lub|czy|nebo|sau|veya|atau|hay|hoặc|или|або|ή|vagy|או|أو|या|vs\.?)\s|还是|還是|或者|それとも|아니면/iu;
 /**
- * A first word (a code span too), after a short lead-in and a comma ("Per il vostro caso, Redis: …"), followed by a
- * colon, a comma, a semicolon or a dash.
+ * A first word, after a short lead-in and a comma ("Per il vostro caso, Redis: …"), followed by a colon, a comma, a
+ * semicolon or a dash.
  */
-export const OPTION_LEAD =
-  /^\W{0,3}(?:[^.?!,:;]{1,40},\s*)?(‹code›|[\p{L}\p{N}][\p{L}\p{N}._+#-]{0,40})\s*(?:[:,;—–]|\s-\s)/u;
+export const OPTION_LEAD = /^\W{0,3}(?:[^.?!,:;]{1,40},\s*)?([\p{L}\p{N}][\p{L}\p{N}._+#-]{0,40})\s*(?:[:,;—–]|\s-\s)/u;
 /** A letter, a digit or a connector: what a whole word of the question must not touch. */
 export const WORD_CHAR = /[\p{L}\p{N}_-]/u;
 /** First words that name no option: pronouns, articles and fillers ("It: …", "So, …", "Well, …"). */
 const NOT_AN_OPTION = new Set([
   "it",
+  "later",
+  "tomorrow",
+  "next",
+  "soon",
+  "today",
+  "first",
+  "both",
+  "all",
   "this",
   "that",
   "the",
@@ -159,7 +170,11 @@ const NOT_AN_OPTION = new Set([
  * one about what the user wants or thinks ("Which would you prefer?") nor a suggestion ("Why not …?").
  */
 function saidBack(question: string, next: string, opensMessage: boolean): boolean {
-  if (LABELLED.test(question) || RESTATED.test(question)) return true;
+  if (LABELLED.test(question)) return true;
+  // the user's question said back is closed only by an answer to it, and not when the agent asks in it too
+  if (RESTATED.test(question)) {
+    return !AGENT.test(question) && (YES_NO.test(next) || answers(next) || LEAD_IN_YES_NO.test(next));
+  }
   if (SUGGESTION.test(question) || USER.test(question)) return false;
   // a question about a thing, answered in the next paragraph ("Are replies hidden too? They stay visible …")
   if (!AGENT.test(question) && (YES_NO.test(next) || answers(next))) return true;
@@ -180,7 +195,10 @@ export const EMPHASIZED_QUESTION = /^(?:\s*(?:[-*+]|\d{1,3}[.)])\s+)?\s*(\*\*|__
 export const LEAD_IN_YES_NO =
   /^[^.?!,:;]{1,40},\s*(?:yes|no|sim|sí|si|oui|ja|não|nao|non|nein|nee|да|нет)\s*[,;:.!—–-]/i;
 
-/** The user's question said back as theirs: "You asked whether …?", "你問要不要 …？", "ご質問の …？". */
+/**
+ * The user's question said back as theirs: "You asked whether …?", "你問要不要 …？", "ご質問の …？" (closed only by a
+ * yes or no or an answer, saidBack).
+ */
 export const RESTATED =
   /^\W*(?:you\s+asked(?:\s+(?:whether|if|about|how|why|what|which|when))?|you['’]re\s+asking|(?:你|您)(?:問|问)(?:的是)?|ご質問(?:の|は)|質問は)/iu;
 /** A question labelled as one: "Q:", "Question:", and the word in the guard's other languages. */
@@ -214,12 +232,11 @@ export const YES_NO =
 /**
  * "Short answer:", an arrow to the answer ("Per-user or per-token? → per-token"), a check made or a run with its result
  * after a colon ("I ran it 500 times: 500/500 passed"), a denial, a "not here", a "none" or "nothing" ("Nothing on
- * my end.", "Tidak ada, …", "Niets.", "Aucune, c'était la dernière."), a "there is none" ("Non c'è: …", "Det finns
- * inget – …", "No hay más."), a yes or no for some of the things asked about
+ * my end.", "Tidak ada, …", "Niets.", "Aucune, c'était la dernière."), a yes or no for some of the things asked about
  * ("For most fields yes, by design").
  */
 export const ANSWER =
-  /^(?:(?:not|nie|nicht|pas|no|não|non|niet|nej|ikke|inte)\s+(?:here|really|in\s+this\s+case|much|meaningfully|significantly|noticeably|measurably|by\s+much|in\s+practice|tutaj|tu|hier|ici|aquí|aqui|qui|her|här)\s*[,;:.!—–-]|(?:none|nothing)(?:\s+(?:needed|required|necessary|on\s+my\s+(?:end|side)|left|remains|(?:from|for|in|on)\s+(?:this|that|the|my|our)\s+[\w-]+))?\s*[,;:.!—–-]|(?:nada|nichts|rien|niente|nulla|niets|nic|ничего|нічого|ingenting|inget|intet|nimic|τίποτα|semmi|tidak\s+ada|aucun(?:e|s|es)?|ning[uú]n[oa]?|nenhum(?:a)?|nessun[oa]?|kein(?:e[rns]?)?|geen|никаких|никакой|никакого|никакие|kh[ôo]ng\s+c[óo]n\s+g[ìi]|कुछ\s+नहीं|لا\s+شيء|כלום|שום\s+דבר)\s*[,;:.!—–،-]|(?:non\s+c['’](?:è|e)|no\s+hay|n[ãa]o\s+h[áa]|il\s+n['’]y\s+(?:en\s+)?a\s+(?:pas|plus|rien)|det\s+finns\s+(?:inget|inga|ingen)|det\s+er\s+(?:ingen|intet|ikke\s+noe)|es\s+gibt\s+(?:keine[n]?|nichts)|er\s+is\s+(?:geen|niets)|nie\s+ma|(?:такого\s+)?нет)(?:\s+(?:mer|mere|più|más|mais|plus|mehr|meer|więcej|больше))?\s*[,;:.!—–-]|(?:for\s+)?(?:most|some|all|many)\s+(?:[\w-]+\s+){0,2}?(?:yes|no)\s*[,;:.!—–-]|(?:→|->|=>|⇒)\s*\S|(?:short|quick)\s+answer\b|in\s+short\s*[,:]|answer\s*:|(?:I|we)\s+(?:checked|verified|confirmed|tested|measured|searched|ran|re-?ran|benchmarked|profiled|timed)\b[^.?!:]{0,80}:|(?:checked|verified|confirmed|tested)\s*:|(?:it|they|that)\s+(?:doesn['’]t|does\s+not|didn['’]t|did\s+not|isn['’]t|is\s+not|wasn['’]t|was\s+not|don['’]t|do\s+not|aren['’]t|are\s+not)\b|(?:it|they)\s+(?:stays?|remains?)\b|(?:it|they)\s+(?:is|are|was|were|does|do|did)\b\s*(?:[:;,—–]|\s(?:still|now|already|only|not))|only\b)/i;
+  /^(?:(?:not|nie|nicht|pas|no|não|non|niet|nej|ikke|inte)\s+(?:here|really|in\s+this\s+case|much|meaningfully|significantly|noticeably|measurably|by\s+much|in\s+practice|tutaj|tu|hier|ici|aquí|aqui|qui|her|här)\s*[,;:.!—–-]|(?:none|nothing)(?:\s+(?:needed|required|necessary|on\s+my\s+(?:end|side)|left|remains|(?:from|for|in|on)\s+(?:this|that|the|my|our)\s+[\w-]+))?\s*[,;:.!—–-]|(?:nada|nichts|rien|niente|nulla|niets|nic|ничего|нічого|ingenting|inget|intet|nimic|τίποτα|semmi|tidak\s+ada|aucun(?:e|s|es)?|ning[uú]n[oa]?|nenhum(?:a)?|nessun[oa]?|kein(?:e[rns]?)?|geen|никаких|никакой|никакого|никакие|kh[ôo]ng\s+c[óo]n\s+g[ìi]|कुछ\s+नहीं|لا\s+شيء|כלום|שום\s+דבר)\s*[,;:.!—–،-]|(?:for\s+)?(?:most|some|all|many)\s+(?:[\w-]+\s+){0,2}?(?:yes|no)\s*[,;:.!—–-]|(?:→|->|=>|⇒)\s*\S|(?:short|quick)\s+answer\b|in\s+short\s*[,:]|answer\s*:|(?:I|we)\s+(?:checked|verified|confirmed|tested|measured|searched|ran|re-?ran|benchmarked|profiled|timed)\b[^.?!:]{0,80}:|(?:checked|verified|confirmed|tested)\s*:|(?:it|they|that)\s+(?:doesn['’]t|does\s+not|didn['’]t|did\s+not|isn['’]t|is\s+not|wasn['’]t|was\s+not|don['’]t|do\s+not|aren['’]t|are\s+not)\b|(?:it|they)\s+(?:stays?|remains?)\b|(?:it|they)\s+(?:is|are|was|were|does|do|did)\b\s*(?:[:;,—–]|\s(?:still|now|already|only|not))|only\b)/i;
 /**
  * Looser answers, which close a question only when they leave no work open (OPEN_WORK): a measurement or a try
  * ("Measured it: …", "I tried it — …"), "not necessarily", "not that I can find", a statement of what the thing does
@@ -233,6 +250,17 @@ export const LOOSE_ANSWER = new RegExp(
 /** Work still open in an answer: "still", "yet", "hasn't run", "needs", "is red", "failing", "pending". */
 export const OPEN_WORK =
   /\b(?:still|yet|hasn['’]?t|haven['’]?t|isn['’]?t\s+(?:run|done|tested)|needs?|requires?|red|failing|fails|pending|TODO|only\s+once)\b/i;
+
+/**
+ * "There is none", for a question about what is left or comes next ("Il prossimo passo del piano? Non c'è: questo era
+ * l'ultimo.", "Nästa steg? Det finns inget – …", "¿Algo pendiente? No hay más."): NONE_ASKED must hold of the question,
+ * so that the agent's "¿Sigo con los de facturación? No hay más, …" still asks.
+ */
+export const THERE_IS_NONE =
+  /^(?:non\s+c['’](?:è|e)|no\s+hay|n[ãa]o\s+h[áa]|il\s+n['’]y\s+(?:en\s+)?a\s+(?:pas|plus|rien)|det\s+finns\s+(?:inget|inga|ingen)|det\s+er\s+(?:ingen|intet|ikke\s+noe)|es\s+gibt\s+(?:keine[n]?|nichts)|er\s+is\s+(?:geen|niets)|nie\s+ma|(?:такого\s+)?нет)(?:\s+(?:mer|mere|più|más|mais|plus|mehr|meer|więcej|больше))?\s*[,;:.!—–-]/i;
+/** A question about what is left or what comes next: "Next step?", "Il prossimo passo?", "¿Algo pendiente?". */
+export const NONE_ASKED =
+  /(?<![\p{L}\p{N}])(?:next|left|remaining|pending|open|prossim[oa]|passo|resta|rimane|n[äa]sta|steg|kvar|n[æa]ste|igjen|tilbage|pendiente|queda|falta|siguiente|n[äa]chste[rs]?|schritt|offen|suivante?|reste|pr[óo]xim[oa]|volgende|stap|over|следующ\p{L}*|осталось|następn\p{L}*|zostało)(?![\p{L}\p{N}])/iu;
 
 /** A direct answer, or a loose one that leaves no work open. */
 function answers(next: string): boolean {

@@ -86,7 +86,6 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     "Conviene Redis o Memcached? Per il vostro caso, Redis: vi servono le TTL per chiave.",
     "Per-user or per-token limits? Per-token — a user with two tokens gets two budgets.",
     "Would `asyncio.gather` make it faster? Not meaningfully — all three calls hit the same SQLite file.",
-    "你問要不要把 `setInterval` 換成 `requestAnimationFrame`？以你的倒數計時器來說，不用換。",
     "You asked whether the cache survives a restart? It does: it is written to `cache.db` on every change.",
     "Nästa steg? Det finns inget – det här var sista punkten.",
     "¿Algo pendiente? No hay más: el plan está cerrado.",
@@ -107,6 +106,16 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     // a first word that is no option of the question, and an option the user is asked to pick
     "Should I migrate the orders table or the invoices table? Well, both need it.",
     "Do you want Redis or Memcached? Redis: faster, Memcached: simpler.",
+    // the agent's own question, one with no options, a deferral, an option that leaves work open, a code span
+    "Should I also patch `billing.ts`? `billing.ts`, `search.ts` and `cart.ts` all have the same bug.",
+    "Worth doing the same for orders? Orders: same pattern, three call sites.",
+    "Migrate the other three now, or leave them for later? Later, I think: they're bigger than they look.",
+    "Port `a` or `b` next? `b`: it still needs the adapter.",
+    // "there is none" to a question that is not about what is left, and a said-back question with no answer
+    "¿Sigo con los de facturación? No hay más, solo esos tres.",
+    "Procedo con la migrazione delle altre tre tabelle? Non c'è, che io sappia, nessun blocco.",
+    "You asked about the other three services too — should I port them now? They use the same client.",
+    "你问其他三个服务要不要也一起改？改动都一样，很小。",
     "Should I deploy it to staging? It isn't deployed yet.",
     "Should I also update the docs? They don't mention CRLF.",
     "Should I open the PR? Because the branch is ready.",
