@@ -201,9 +201,12 @@ export const LEAD_IN_YES_NO =
  */
 export const RESTATED =
   /^\W*(?:you\s+asked(?:\s+(?:whether|if|about|how|why|what|which|when))?|you['’]re\s+asking|(?:你|您)(?:問|问)(?:的是)?|ご質問(?:の|は)|質問は)/iu;
-/** A question labelled as one: "Q:", "Question:", and the word in the guard's other languages. */
+/**
+ * A question labelled as one: "Q:", "Question:", "Question for reviewers:" (a pull request's question about the code,
+ * which the message answers or leaves to its reviewers), and the word in the guard's other languages.
+ */
 export const LABELLED =
-  /^\W*(?:q|question|frage|pregunta|pergunta|domanda|vraag|вопрос|pytanie|ot[áa]zka|soru|c[âa]u\s+h[ỏo]i|pertanyaan|sp[øo]rsm[åa]l|fr[åa]ga|sp[øo]rgsm[åa]l|kysymys|[îi]ntrebare|питання|ερώτηση|k[ée]rd[ée]s|שאלה|سؤال|प्रश्न|質問|问题|問題|질문)\s*\**\s*[:：.)]/iu;
+  /^\W*(?:q|question(?:\s+for\s+(?:the\s+)?reviewers?)?|frage|pregunta|pergunta|domanda|vraag|вопрос|pytanie|ot[áa]zka|soru|c[âa]u\s+h[ỏo]i|pertanyaan|sp[øo]rsm[åa]l|fr[åa]ga|sp[øo]rgsm[åa]l|kysymys|[îi]ntrebare|питання|ερώτηση|k[ée]rd[ée]s|שאלה|سؤال|प्रश्न|質問|问题|問題|질문)\s*\**\s*[:：.)]/iu;
 /**
  * A question word opening a question, in the guard's Latin-script languages, Russian and the sixteen (Chinese, Japanese
  * and Korean put theirs elsewhere).

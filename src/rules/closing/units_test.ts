@@ -82,6 +82,7 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     "Prochaine étape ? Aucune, c'était la dernière.",
     "Nächster Schritt? Keiner: die Checkliste ist abgehakt.",
     "Il prossimo passo del piano? Non c’è: questo era l’ultimo.",
+    "Question for reviewers: is `fct_revenue_legacy` still read by anyone? I left it untouched, so this PR is safe.",
     // an option named at once, a "not meaningfully", the user's question said back
     "Conviene Redis o Memcached? Per il vostro caso, Redis: vi servono le TTL per chiave.",
     "Per-user or per-token limits? Per-token — a user with two tokens gets two budgets.",
