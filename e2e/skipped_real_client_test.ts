@@ -11,7 +11,9 @@
  *   neither our Stop nor our UserPromptSubmit hook runs; doctor names that entry; the same for a top-level key given a
  *   value that does not fit (`"permissions": { "allow": "Bash(git status)" }`, not a list): doctor names the key;
  * - `"disableAllHooks": true` in the user settings: no hook runs, and doctor names the file; with the project's own
- *   settings saying false, the offer is blocked again (the project's file wins over the user's).
+ *   settings saying false, the offer is blocked again (the project's file wins over the user's);
+ * - `"async": true` on our Stop handler: the client starts it in the background and does not wait for its answer, so
+ *   the offer ends the run; doctor fails `registered`, and after our `install` the same offer is blocked.
  *
  * Every shape and top-level key is measured in src/settings/client_schema_test.ts and every precedence in
  * src/doctor/hooks_off_test.ts; these keep the premise checked against the client itself.
@@ -51,10 +53,10 @@ async function breakSettings(sandbox: Sandbox, change: (settings: Settings) => v
   );
 }
 
-/** `doctor --json` on the sandbox's home, run as a user runs it, from the project: its `registered` check. */
-async function doctorRegistered(sandbox: Sandbox): Promise<{ status: string; detail: string; fix: string | null }> {
-  const out = await runProcess(Deno.execPath(), {
-    args: [...cliArgs(sandbox), "doctor", "--json"],
+/** Our CLI on the sandbox's home, run as a user runs it, from the project. */
+async function ourCli(sandbox: Sandbox, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return await runProcess(Deno.execPath(), {
+    args: [...cliArgs(sandbox), ...args],
     cwd: sandbox.project,
     env: {
       ...passthroughEnv(),
@@ -66,6 +68,11 @@ async function doctorRegistered(sandbox: Sandbox): Promise<{ status: string; det
     clearEnv: true,
     timeoutMs: 60_000,
   });
+}
+
+/** `doctor --json` on the sandbox's home: its `registered` check. */
+async function doctorRegistered(sandbox: Sandbox): Promise<{ status: string; detail: string; fix: string | null }> {
+  const out = await ourCli(sandbox, ["doctor", "--json"]);
   assert.equal(out.code, 1, `doctor should fail:\n${out.stdout}\n${out.stderr}`);
   const checks = JSON.parse(out.stdout).checks as { id: string; status: string; detail: string; fix: string | null }[];
   return checks.find((c) => c.id === "registered")!;
@@ -165,4 +172,45 @@ Deno.test("real client: disableAllHooks true in the user settings runs no hook; 
     { action: "block", rule: "offers-to-continue" },
     { action: "allow", rule: "no-pattern" },
   ], describeRun(on));
+});
+
+Deno.test("real client: async on our Stop handler lets an offer end the run; doctor fails registered; install fixes it", async () => {
+  let registered: Awaited<ReturnType<typeof doctorRegistered>> | null = null;
+  const async = await runScenario(OFFER, {
+    setup: async (sandbox) => {
+      await breakSettings(sandbox, (s) => void (s.hooks.Stop![0]!.hooks[0]!.async = true));
+      registered = await doctorRegistered(sandbox);
+    },
+  });
+  // the client ran our hook in the background and went on: the offer is the result of a one-reply run (whether the
+  // hook got as far as logging before the client exited is not asserted)
+  const why = describeRun(async);
+  assert.equal(async.exitCode, 0, why);
+  assert.equal(async.result?.result, "Two of five call sites migrated. Want me to continue with the rest?", why);
+  assert.deepEqual([async.played, async.overruns], [1, 0], `the offer was blocked\n  ${why}`);
+  assert.deepEqual(async.hookEvents.map((e) => e.event), ["Stop"], `the client did not reach Stop\n  ${why}`);
+  assert.equal(registered!.status, "fail");
+  assert.match(
+    registered!.detail,
+    /\(hooks\.Stop\[0\]\.hooks\[0\]\.async\): "async" is true: Claude Code runs the hook/,
+  );
+  assert.match(registered!.fix ?? "", /install --settings .*settings\.json --events stop \(it removes "async"/);
+
+  // the same settings, then our install: it removes the key, and the offer is blocked once
+  let installed = "";
+  const finish = { content: [{ type: "text" as const, text: "All five call sites migrated; tests pass." }] };
+  const fixed = await runScenario({ ...OFFER, replies: [...OFFER.replies, finish] }, {
+    setup: async (sandbox) => {
+      await breakSettings(sandbox, (s) => void (s.hooks.Stop![0]!.hooks[0]!.async = true));
+      const out = await ourCli(sandbox, ["install", "--settings", sandbox.settingsFile]);
+      assert.equal(out.code, 0, out.stderr);
+      installed = out.stdout;
+    },
+  });
+  assert.match(installed, /^Removed "async": true from the cliffhanger handler for Stop in /);
+  assert.deepEqual(decisions(fixed.log), [
+    { action: "block", rule: "offers-to-continue" },
+    { action: "allow", rule: "no-pattern" },
+  ], describeRun(fixed));
+  assert.equal(fixed.result?.result, "All five call sites migrated; tests pass.");
 });

@@ -133,6 +133,13 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       blockAt: config.loopBlock,
       windowMin: config.loopWindowMin,
       registered: files.some((f) => f.events.includes("PreToolUse")),
+      matchers: files.flatMap((f) =>
+        f.handlers.filter((h) => h.event === "PreToolUse").map((h) => {
+          const matcher = (h.limits ?? []).find((l) => l.field === "matcher")?.value;
+          const plugin = "plugin" in f && typeof f.plugin === "string" ? { plugin: f.plugin } : {};
+          return { path: f.path, ...plugin, matcher: typeof matcher === "string" ? matcher : null };
+        })
+      ),
     }),
     checkPrompt({
       clock: !config.noClock,

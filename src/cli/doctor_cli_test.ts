@@ -509,6 +509,68 @@ Deno.test("doctor and status: a handler of ours Claude Code skips (a timeout tha
     );
   }));
 
+Deno.test("doctor, status and install: async on our Stop handler is failed, shown and removed; a matcher on PreToolUse too", () =>
+  withTempHome(async (home) => {
+    assert.equal((await runCli(["install", "--events", "stop,pretool"], { home })).code, 0);
+    const settings = join(home, ".claude", "settings.json");
+    const doc = JSON.parse(await Deno.readTextFile(settings));
+    doc.hooks.Stop[0].hooks[0].async = true;
+    await Deno.writeTextFile(settings, JSON.stringify(doc, null, 2));
+    const run = await runCli(["doctor", "--json"], { home, runCommands: [] });
+    assert.equal(run.code, 1, run.stdout);
+    const c = byId(JSON.parse(run.stdout).checks);
+    assert.equal(c["registered"]?.status, "fail", JSON.stringify(c["registered"]));
+    assert.match(
+      c["registered"]!.detail,
+      /^our Stop handler in .*settings\.json \(hooks\.Stop\[0\]\.hooks\[0\]\.async\): "async" is true: Claude Code runs the hook in the background and does not use its answer, so a stop it would block goes through; so Claude Code uses the answer of no handler of ours for Stop; registered for Stop, SubagentStop, PreToolUse in /,
+    );
+    assert.equal(
+      c["registered"]!.fix,
+      `deno task cli install --settings ${settings} --events stop (it removes "async" from our entry)`,
+    );
+    const status = await runCli(["status"], { home });
+    assert.match(
+      status.stdout,
+      /settings\.json: registered for Stop, SubagentStop, PreToolUse; ANSWER NOT USED: our Stop handler \(hooks\.Stop\[0\]\.hooks\[0\]\.async\): "async" is true: .* \(doctor says how to fix it\)\n/,
+    );
+    const json = JSON.parse((await runCli(["status", "--json"], { home })).stdout);
+    const entry = json.settings.find((s: { path: string }) => s.path === settings);
+    assert.deepEqual(entry.handlers[0].limits.map((l: { key: string }) => l.key), ["hooks.Stop[0].hooks[0].async"]);
+    // install is no longer "Already installed": it removes the key and says so
+    const install = await runCli(["install", "--events", "stop"], { home });
+    assert.equal(install.code, 0, install.stderr);
+    assert.match(
+      install.stdout,
+      /^Removed "async": true from the cliffhanger handler for Stop in .*settings\.json: Claude Code ran the hook in the background and did not use its answer\n/,
+    );
+    assert.equal(JSON.parse(await Deno.readTextFile(settings)).hooks.Stop[0].hooks[0].async, undefined);
+    const fixed = byId(JSON.parse((await runCli(["doctor", "--json"], { home, runCommands: [] })).stdout).checks);
+    assert.equal(fixed["registered"]?.status, "ok", JSON.stringify(fixed["registered"]));
+
+    // a matcher on our PreToolUse group: registered and loop warn; install --events pretool takes it away
+    const again = JSON.parse(await Deno.readTextFile(settings));
+    again.hooks.PreToolUse[0].matcher = "Bash";
+    await Deno.writeTextFile(settings, JSON.stringify(again, null, 2));
+    const warned = await runCli(["doctor", "--json"], { home, runCommands: [] });
+    const w = byId(JSON.parse(warned.stdout).checks);
+    assert.equal(w["registered"]?.status, "warn", JSON.stringify(w["registered"]));
+    assert.match(
+      w["registered"]!.detail,
+      /\(hooks\.PreToolUse\[0\]\.matcher\): "matcher" is "Bash": the hook sees only/,
+    );
+    assert.equal(w["loop"]?.status, "warn", JSON.stringify(w["loop"]));
+    assert.match(w["loop"]!.detail, /lets no Agent, Task, AskUserQuestion call through/);
+    const stillOk = await runCli(["install", "--events", "stop"], { home });
+    assert.match(stillOk.stdout, /^Already installed/, "installing other hooks leaves it");
+    const pretool = await runCli(["install", "--events", "pretool"], { home });
+    assert.match(
+      pretool.stdout,
+      /^Removed "matcher": "Bash" from the cliffhanger group for PreToolUse in .*: it hid the other tools' calls from the hook\n/,
+    );
+    const clean = byId(JSON.parse((await runCli(["doctor", "--json"], { home, runCommands: [] })).stdout).checks);
+    assert.deepEqual([clean["registered"]?.status, clean["loop"]?.status], ["ok", "ok"]);
+  }));
+
 Deno.test("status says off and doctor fails while disableAllHooks is true; the project's false wins in its folder", () =>
   withTempHome(async (home) => {
     assert.equal((await runCli(["install"], { home })).code, 0);

@@ -55,6 +55,8 @@ export const spec: CommandSpec = {
     "events (each runs `hook <name>`):",
     ...describeHooks().map((line) => `  ${line}`),
     "Hooks left out of --events are not touched: install again with another list to add to what is there.",
+    'From our handlers of the hooks named it removes "async", "asyncRewake" and "if", and a matcher that hides',
+    "calls from the hook: with them Claude Code does not use the answer, or the hook misses calls.",
     "A settings file that still runs the Python cliffhanger (hooks/cliffhanger.py) is not changed without",
     "--replace-python: two guards would both block every stop. --dry-run shows the replacement. The same goes",
     "for the Python cliffhanger installed as an enabled Claude Code plugin: --replace-python sets it to false",
@@ -162,7 +164,8 @@ export function runInstall(ctx: CliContext, argv: string[], deps: InstallDeps): 
               "then install again; nothing was written",
           );
         }
-        // what install leaves as it is (a matcher, async, an if): the handler is written but skipped
+        // what install leaves as it is (a "shell" that is not bash or powershell, a "statusMessage" that is not a
+        // string, …): the handler is written but skipped
         skipped = (after.skipped ?? []).length === 0 ? null : `${describeSkipped(after)}; fix: ${skippedFix(after)}`;
         return result;
       };

@@ -414,7 +414,7 @@ Deno.test("install refuses a settings file with a comment or a trailing comma: C
   assert.deepEqual(inspectSettingsText(await Deno.readTextFile(home.settings)).events, ["Stop", "SubagentStop"]);
 });
 
-Deno.test("install refuses a file Claude Code ignores whole; what it leaves skipped (a matcher) is a warning", async () => {
+Deno.test("install refuses a file Claude Code ignores whole; what it leaves skipped (a shell) is a warning", async () => {
   await using home = await tempHome();
   await Deno.mkdir(dirname(home.settings), { recursive: true });
   // another tool's PreToolUse handler that does not load: Claude Code 2.1.328 then runs no hook of the file
@@ -440,21 +440,24 @@ Deno.test("install refuses a file Claude Code ignores whole; what it leaves skip
   const repaired = fakeContext(home.dir);
   assert.equal(await installCode(repaired, ["--events", "pretool"], { hookCommand: BINARY }), 0, repaired.stderr());
   assert.deepEqual(inspectSettingsText(await Deno.readTextFile(home.settings)).events, ["PreToolUse"]);
-  // a matcher that is not a string on our group (under PreToolUse it would make the whole file ignored): written,
-  // but said, with the edit by hand
+  // a matcher that is not a string on our group (under PreToolUse it would make the whole file ignored) is removed;
+  // a "shell" Claude Code does not know is left: written, but said, with the edit by hand
   await Deno.writeTextFile(
     home.settings,
-    JSON.stringify({ hooks: { Stop: [{ matcher: 5, hooks: [{ ...binaryHandler("stop"), timeout: "60" }] }] } }),
+    JSON.stringify({
+      hooks: { Stop: [{ matcher: 5, hooks: [{ ...binaryHandler("stop"), timeout: "60", shell: "zsh" }] }] },
+    }),
   );
   const warned = fakeContext(home.dir);
   assert.equal(await installCode(warned, ["--no-subagent", "--json"], { hookCommand: BINARY }), 0, warned.stderr());
   assert.equal(
     JSON.parse(warned.stdout()).warning,
-    `Claude Code skips our Stop handler in ${home.settings} (hooks.Stop[0].hooks[0]): hooks.Stop[0]: "matcher" is 5, ` +
-      `not a string; fix: in ${home.settings}, fix or remove "matcher" in hooks.Stop[0] (install leaves these keys ` +
-      "as they are)",
+    `Claude Code skips our Stop handler in ${home.settings} (hooks.Stop[0].hooks[0]): "shell" is "zsh", not "bash" ` +
+      `or "powershell"; fix: in ${home.settings}, fix or remove "shell" in hooks.Stop[0].hooks[0] (install leaves ` +
+      "these keys as they are)",
   );
   assert.deepEqual(JSON.parse(warned.stdout()).timeouts, [{ event: "Stop", from: "60", to: 60 }]);
+  assert.deepEqual(JSON.parse(warned.stdout()).dropped, [{ event: "Stop", field: "matcher", value: 5 }]);
   // a top-level key Claude Code knows, given a value that does not fit: refused, naming the key
   const model = '{ "model": 5 }\n';
   await Deno.writeTextFile(home.settings, model);
@@ -536,6 +539,45 @@ Deno.test("install says what it changed: a timeout set, a handler added beside o
   assert.equal(await installCode(dup, ["--settings", path, "--events", "stop"], { hookCommand: BINARY }), 0);
   assert.match(dup.stdout(), /^Removed extra copies of the cliffhanger handler for Stop from /);
   assert.doesNotMatch(dup.stdout(), /Installed|Already/);
+});
+
+Deno.test("install removes async from our Stop handler and a matcher from our PreToolUse group, and says why", async () => {
+  await using home = await tempHome();
+  const path = join(home.dir, "s.json");
+  const events = ["--settings", path, "--events", "stop,pretool"];
+  assert.equal(await installCode(fakeContext(home.dir), events, { hookCommand: BINARY }), 0);
+  const installed = await Deno.readTextFile(path);
+  const doc = JSON.parse(installed);
+  doc.hooks.Stop[0].hooks[0].async = true;
+  doc.hooks.PreToolUse[0].matcher = "Bash";
+  await Deno.writeTextFile(path, JSON.stringify(doc, null, 2) + "\n");
+  const ctx = fakeContext(home.dir);
+  assert.equal(await installCode(ctx, events, { hookCommand: BINARY }), 0, ctx.stderr());
+  assert.equal(
+    ctx.stdout(),
+    `Removed "async": true from the cliffhanger handler for Stop in ${path}: Claude Code ran the hook in the ` +
+      "background and did not use its answer\n" +
+      `Removed "matcher": "Bash" from the cliffhanger group for PreToolUse in ${path}: it hid the other tools' calls ` +
+      "from the hook\n" +
+      `Backup of the previous file: ${join(home.dir, ".cliffhanger", "backups", backupPrefix(path))}.` +
+      "20260822T101530123Z.bak\n",
+  );
+  assert.deepEqual(JSON.parse(await Deno.readTextFile(path)), JSON.parse(installed));
+  // our handler in another tool's group: moved out, theirs keep the matcher; --json lists what was removed
+  doc.hooks.Stop[0].hooks[0].async = false;
+  doc.hooks.PreToolUse[0].hooks.unshift({ type: "command", command: "guard.sh" });
+  await Deno.writeTextFile(path, JSON.stringify(doc, null, 2) + "\n");
+  const json = fakeContext(home.dir, new Date("2026-08-22T11:00:00Z"));
+  assert.equal(await installCode(json, [...events, "--json"], { hookCommand: BINARY }), 0, json.stderr());
+  assert.deepEqual(JSON.parse(json.stdout()).dropped, [
+    { event: "PreToolUse", field: "matcher", value: "Bash", moved: true },
+  ]);
+  const after = JSON.parse(await Deno.readTextFile(path));
+  assert.deepEqual(after.hooks.PreToolUse.map((g: { matcher?: string }) => g.matcher), ["Bash", undefined]);
+  assert.equal(after.hooks.Stop[0].hooks[0].async, false, '"async": false changes nothing and is kept');
+  const text = fakeContext(home.dir);
+  assert.equal(await installCode(text, events, { hookCommand: BINARY }), 0);
+  assert.equal(text.stdout(), `Already installed in ${path} (Stop, SubagentStop, PreToolUse)\n`);
 });
 
 Deno.test("install --events pretool --dry-run shows the new group in the diff and writes nothing", async () => {

@@ -8,7 +8,8 @@ import type { CliContext } from "./context.ts";
 import { UsageError } from "../errors.ts";
 import { type ApplyResult, applySettingsEdit } from "../settings/apply.ts";
 import { readCreatedRecord, updateCreatedRecord, withoutPath, withPath } from "../settings/created_record.ts";
-import type { EditResult } from "../settings/edit.ts";
+import type { DroppedKey, EditResult } from "../settings/edit.ts";
+import { removedBecause } from "../settings/handler_limits.ts";
 import type { LauncherChange } from "../settings/launcher.ts";
 import { HOOK_SUBCOMMANDS, type HookSubcommand, parseHookList } from "../settings/hook_command.ts";
 import { hookNameHint } from "./event_hint.ts";
@@ -168,8 +169,8 @@ function updateRecord(
 }
 
 /**
- * `{action, settings, changed, backup, events, added?, updated?, timeouts?, deduplicated?, removed?, keptTimeouts?,
- * replacedPython?, launcher?, deleted?, dryRun, diff?, warning?}` on one line (`deleted`: uninstall removed the
+ * `{action, settings, changed, backup, events, added?, updated?, timeouts?, deduplicated?, dropped?, removed?,
+ * keptTimeouts?, replacedPython?, launcher?, deleted?, dryRun, diff?, warning?}` on one line (`deleted`: uninstall removed the
  * file, or on a dry run would).
  */
 export function renderJson(
@@ -192,6 +193,7 @@ export function renderJson(
     ...(done ? some("updated", result.updated) : {}),
     ...(done ? some("timeouts", result.timeouts) : {}),
     ...(done ? some("deduplicated", result.deduplicated) : {}),
+    ...(done ? some("dropped", result.dropped) : {}),
     ...some("removed", result.removed),
     ...some("keptTimeouts", result.keptTimeouts),
     ...(result.replacedPython !== null ? { replacedPython: result.replacedPython } : {}),
@@ -284,9 +286,27 @@ function handlerChanges(result: ApplyResult): string[] {
   if (result.deduplicated.length > 0) {
     lines.push(`Removed extra copies of the cliffhanger handler for ${result.deduplicated.join(", ")} from ${where}`);
   }
+  for (const d of result.dropped) lines.push(droppedLine(d, where));
   // our handlers were right: the change (a handler removed, the Python guard replaced) has its own line below
   if (lines.length === 0) lines.push(`Cliffhanger hooks for ${result.events.join(", ")} were already in ${where}`);
   return lines;
+}
+
+/**
+ * A key install removed from our handler or its group, and why: `Removed "async": true from the cliffhanger handler
+ * for Stop in P: Claude Code ran the hook in the background and did not use its answer`; a group's matcher that other
+ * handlers keep: `Moved the cliffhanger handler for PreToolUse in P out of its group with "matcher": "Bash" (the other
+ * handlers there keep it) into a group of its own: …`.
+ */
+function droppedLine(d: DroppedKey, where: string): string {
+  const key = `"${d.field}": ${JSON.stringify(d.value)}`;
+  const why = removedBecause(d.field, d.event, d.value);
+  if (d.moved) {
+    return `Moved the cliffhanger handler for ${d.event} in ${where} out of its group with ${key} (the other handlers ` +
+      `there keep it) into a group of its own: ${why}`;
+  }
+  const from = d.field === "matcher" ? "group" : "handler";
+  return `Removed ${key} from the cliffhanger ${from} for ${d.event} in ${where}: ${why}`;
 }
 
 /**

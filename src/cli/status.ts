@@ -1,6 +1,7 @@
 /** `status [--settings PATH] [--json]`: is it on, where is it registered, how is it configured, what may it touch. */
 import { describeHooksOff } from "../doctor/hooks_off.ts";
 import { describeSkipped } from "../doctor/skipped.ts";
+import { answerUnused, describeLimited } from "../doctor/limited.ts";
 import { sharedRelayText } from "../doctor/shared_relay.ts";
 import type { inspectSettings } from "../settings/inspect.ts";
 import { VERSION } from "../version.ts";
@@ -332,9 +333,15 @@ function describeSettings(s: Awaited<ReturnType<typeof inspectSettings>>[number]
     ? ""
     : `; NOT RUN: ${describeSkipped(s, false)} (doctor says how to fix it)`;
   const off = s.disableAllHooks === undefined ? "" : `; sets disableAllHooks: ${s.disableAllHooks}`;
+  // a handler of ours whose answer Claude Code does not use ("async": true), or that sees fewer calls (a matcher)
+  const limited = s.handlers.some((h) => (h.limits ?? []).length > 0)
+    ? `; ${s.handlers.some(answerUnused) ? "ANSWER NOT USED" : "LIMITED"}: ${
+      describeLimited(s, false)
+    } (doctor says how to fix it)`
+    : "";
   return `${s.path}: ${
     events.length > 0 ? `registered for ${[...new Set(events)].join(", ")}` : "not registered"
-  }${python}${off}${skipped}`;
+  }${python}${off}${skipped}${limited}`;
 }
 
 export const command: Command = { spec, run };

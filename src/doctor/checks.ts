@@ -3,12 +3,14 @@
  * (src/cli/doctor.ts) does the I/O.
  */
 import { HOOK_REGISTRATIONS, HOOK_TIMEOUT_MARGIN_S, PROMPT_TIMEOUT_MAX_S } from "../settings/hook_command.ts";
+import { matcherMatches } from "../settings/handler_limits.ts";
 import { handlerProgram, shellWord } from "../settings/handler_words.ts";
 import type { FoundHandler, SettingsFileReport } from "../settings/inspect.ts";
 import { MAX_SETTINGS_BYTES } from "../settings/apply.ts";
 import { isStrictJsonProblem, STRICT_JSON_FIX } from "../settings/strict_json.ts";
 import { describeHooksOff, type HooksOff, hooksOffFix } from "./hooks_off.ts";
 import { describeSkipped, filesWithSkipped, skippedFix } from "./skipped.ts";
+import { answerUnused, describeLimited, eventsAnswerUnused, filesWithLimits, limitedFix } from "./limited.ts";
 import { describeWrongEvent, wrongEventFixes, wrongEvents } from "./wrong_event.ts";
 
 export type CheckStatus = "ok" | "warn" | "fail";
@@ -174,9 +176,19 @@ export function checkRegistered(
   const registered = events.length === 0 ? [] : [`registered for ${events.join(", ")} in ${where.join(", ")}`];
   // a handler under an event its hook does not answer fails open on every call: registered, but guarding nothing
   const wrong = wrongEvents(files);
+  // handlers of ours that run but whose answer Claude Code does not use ("async": true), or that see fewer calls (a
+  // narrower matcher): a failure for an event where no copy's answer is used, else a warning
+  const limited = filesWithLimits(files);
+  const unused = eventsAnswerUnused(files);
+  const limitedDetail = limited.map((f) => describeLimited(f));
+  const limitedFixes = limited.map((f) => limitedFix(f));
+  const covered = [...new Set(files.flatMap((f) => f.handlers.filter(answerUnused).map((h) => h.event)))].filter((e) =>
+    !unused.includes(e)
+  );
+  const coveredNote = covered.length > 0 ? [`another copy of ours answers for ${covered.join(", ")}`] : [];
   // no handler of ours anywhere, skipped or not
   const nothing = events.length === 0 && skipping.length === 0;
-  if (wrong.length > 0 || lost.length > 0 || hooksOff !== null) {
+  if (wrong.length > 0 || lost.length > 0 || hooksOff !== null || unused.length > 0) {
     return {
       id: "registered",
       status: "fail",
@@ -185,6 +197,9 @@ export function checkRegistered(
         ...wrong.map(describeWrongEvent),
         ...skippedDetail,
         ...(lost.length > 0 ? [`so no handler of ours runs for ${lost.join(", ")}`] : []),
+        ...limitedDetail,
+        ...(unused.length > 0 ? [`so Claude Code uses the answer of no handler of ours for ${unused.join(", ")}`] : []),
+        ...coveredNote,
         ...registered,
         ...(nothing ? [NOTHING_REGISTERED] : []),
         ...notes,
@@ -193,6 +208,7 @@ export function checkRegistered(
         ...(hooksOff === null ? [] : [hooksOffFix(hooksOff)]),
         ...(wrong.length > 0 ? wrongEventFixes(wrong, files) : []),
         ...skippedFixes,
+        ...limitedFixes,
         ...(nothing ? ["cliffhanger-bin install"] : []),
       ].join("; "),
     };
@@ -209,13 +225,21 @@ export function checkRegistered(
         : "cliffhanger-bin install (or load plugin/ as a Claude Code plugin)",
     };
   }
-  if (skipping.length > 0) {
-    // each event still has a copy of ours that runs: this one is dead weight, and one edit from being the only one
+  if (skipping.length > 0 || limited.length > 0) {
+    // each event still has a copy of ours that runs and is heard: this one is dead weight, and one edit from being the
+    // only one; or a copy sees fewer calls than install registers it for
     return {
       id: "registered",
       status: "warn",
-      detail: [...registered, ...skippedDetail, "another copy runs for each of those events", ...notes].join("; "),
-      fix: skippedFixes.join("; "),
+      detail: [
+        ...registered,
+        ...skippedDetail,
+        ...(skipping.length > 0 ? ["another copy runs for each of those events"] : []),
+        ...limitedDetail,
+        ...coveredNote,
+        ...notes,
+      ].join("; "),
+      fix: [...skippedFixes, ...limitedFixes].join("; "),
     };
   }
   return {
@@ -683,6 +707,11 @@ export interface LoopFacts {
   windowMin: number;
   /** PreToolUse is registered in a file whose handlers run. */
   registered: boolean;
+  /**
+   * Each PreToolUse handler of ours that runs: its file (and the plugin, for a plugin's hook file), and the narrower
+   * matcher it is under (settings/handler_limits.ts), or null when it sees every tool (absent: not known).
+   */
+  matchers?: readonly { path: string; plugin?: string; matcher: string | null }[];
 }
 
 export function checkLoop(l: LoopFacts): Check {
@@ -700,6 +729,35 @@ export function checkLoop(l: LoopFacts): Check {
       detail: `${detail}: loopTools names no tool, so the guard watches nothing`,
       fix: 'set "loopTools" (or CLIFFHANGER_LOOP_TOOLS, which wins) to the tools to watch (default ' +
         '"Bash,Agent,Task,AskUserQuestion"; "*" for all)',
+    };
+  }
+  // the guarded tools no PreToolUse handler of ours sees, for a matcher on its group (with "*" every tool is guarded,
+  // which the registered check says of any narrower matcher)
+  const matchers = l.matchers ?? [];
+  const hidden =
+    !l.registered || list.includes("*") || matchers.length === 0 || matchers.some((m) => m.matcher === null)
+      ? []
+      : list.filter((t) => !matchers.some((m) => m.matcher !== null && matcherMatches(m.matcher, t)));
+  if (hidden.length > 0) {
+    const shown = [...new Set(matchers.map((m) => JSON.stringify(m.matcher)))].join(", ");
+    const none = hidden.length === list.length;
+    return {
+      id: "loop",
+      status: none ? "fail" : "warn",
+      detail: `${detail}: the PreToolUse matcher ${shown} on our handler lets ${
+        none ? "none of the guarded tools" : `no ${hidden.join(", ")} call`
+      } through, so the guard ${none ? "sees no call it guards" : `never sees ${hidden.join(", ")}`}`,
+      fix: [
+        ...new Set(
+          matchers.map((m) =>
+            m.plugin !== undefined
+              ? `update or disable the plugin (claude plugin disable ${m.plugin}): its hook file ${m.path} is not ours ` +
+                "to edit"
+              : `cliffhanger-bin install --settings ${m.path} --events pretool (it takes our handler out from under the ` +
+                "matcher)"
+          ),
+        ),
+      ].join("; "),
     };
   }
   if (l.warnAt >= l.blockAt) {

@@ -288,6 +288,35 @@ Deno.test("loop: a warning threshold at or over the block one, and a guard that 
   assert.match(checkLoop({ ...base, registered: false }).detail, /^not registered \(install --events pretool\)/);
 });
 
+Deno.test("loop: a PreToolUse matcher that hides every guarded tool fails, one that hides some warns", () => {
+  const base = { tools: "Bash,Agent", maxRetries: 3, warnAt: 3, blockAt: 5, windowMin: 5, registered: true };
+  const at = (...matchers: (string | null)[]) =>
+    checkLoop({ ...base, matchers: matchers.map((m) => ({ path: "/h/s.json", matcher: m })) });
+  assert.equal(at(null).status, "ok");
+  assert.equal(at("Bash|Task").status, "ok", "Task is the subagent tool's old name");
+  const none = at("Edit|Write");
+  assert.equal(none.status, "fail");
+  assert.match(
+    none.detail,
+    /: the PreToolUse matcher "Edit\|Write" on our handler lets none of the guarded tools through, so the guard sees no call it guards$/,
+  );
+  assert.equal(
+    none.fix,
+    "cliffhanger-bin install --settings /h/s.json --events pretool (it takes our handler out from under the matcher)",
+  );
+  const some = at("Bash");
+  assert.equal(some.status, "warn");
+  assert.match(some.detail, /lets no Agent call through, so the guard never sees Agent$/);
+  // another copy of ours without a matcher sees them all
+  assert.equal(at("Edit", null).status, "ok");
+  // every tool guarded: the registered check says what a matcher hides
+  assert.equal(checkLoop({ ...base, tools: "*", matchers: [{ path: "/h/s.json", matcher: "Edit" }] }).status, "ok");
+  assert.match(
+    checkLoop({ ...base, matchers: [{ path: "/p/hooks.json", plugin: "p@m", matcher: "Edit" }] }).fix ?? "",
+    /^update or disable the plugin \(claude plugin disable p@m\)/,
+  );
+});
+
 Deno.test("prompt: a bad zone, and a registered hook with everything off, are warnings", () => {
   const base = { clock: true, terse: true, quirks: true, zone: "UTC", zoneProblem: null, registered: true };
   assert.equal(checkPrompt(base).status, "ok");
@@ -562,7 +591,7 @@ Deno.test("registered: a handler of ours Claude Code skips fails when no copy of
   assert.match(checkRegistered([alone]).detail, /^Claude Code skips our Stop handler .*: has no "type"; so no handler/);
 });
 
-Deno.test("registered: what install leaves (a matcher, async, an if) is an edit by hand, named by key", () => {
+Deno.test("registered: install puts right a matcher, async or if Claude Code skips for; the rest is an edit by hand", () => {
   const f = edited("/h/s.json", ["stop", "prompt"], (d) => {
     d.hooks.Stop![0]!.matcher = 5;
     d.hooks.UserPromptSubmit![0]!.hooks[0]!.async = "no";
@@ -570,12 +599,62 @@ Deno.test("registered: what install leaves (a matcher, async, an if) is an edit 
   });
   const check = checkRegistered([f]);
   assert.equal(check.status, "fail");
+  assert.equal(check.fix, "cliffhanger-bin install --settings /h/s.json --events stop,prompt");
+  assert.match(check.detail, /so no handler of ours runs for Stop, SubagentStop, UserPromptSubmit$/);
+  // a key install leaves
+  const shell = edited("/h/s.json", ["stop"], (d) => void (d.hooks.Stop![0]!.hooks[0]!.shell = "zsh"));
+  assert.equal(
+    checkRegistered([shell]).fix,
+    'in /h/s.json, fix or remove "shell" in hooks.Stop[0].hooks[0] (install leaves these keys as they are)',
+  );
+});
+
+Deno.test("registered: async on our Stop handler fails (its answer is not used); a narrower matcher warns", () => {
+  const f = edited("/h/s.json", ["stop", "pretool"], (d) => void (d.hooks.Stop![0]!.hooks[0]!.async = true));
+  const check = checkRegistered([f]);
+  assert.equal(check.status, "fail");
+  assert.equal(
+    check.detail,
+    'our Stop handler in /h/s.json (hooks.Stop[0].hooks[0].async): "async" is true: Claude Code runs the hook in the ' +
+      "background and does not use its answer, so a stop it would block goes through; so Claude Code uses the answer " +
+      "of no handler of ours for Stop; registered for Stop, SubagentStop, PreToolUse in /h/s.json",
+  );
   assert.equal(
     check.fix,
-    'in /h/s.json, fix or remove "matcher" in hooks.Stop[0], remove "if" from hooks.SubagentStop[0].hooks[0], fix or ' +
-      'remove "async" in hooks.UserPromptSubmit[0].hooks[0] (install leaves these keys as they are)',
+    'cliffhanger-bin install --settings /h/s.json --events stop (it removes "async" from our entry)',
   );
-  assert.match(check.detail, /so no handler of ours runs for Stop, SubagentStop, UserPromptSubmit$/);
+  // asyncRewake the same
+  const rewake = edited("/h/s.json", ["stop"], (d) => void (d.hooks.SubagentStop![0]!.hooks[0]!.asyncRewake = true));
+  assert.equal(checkRegistered([rewake]).status, "fail");
+  assert.match(checkRegistered([rewake]).detail, /"asyncRewake" is true: in an interactive or stream-json session/);
+  // another copy of ours, without it, answers: a warning
+  const elsewhere = file("/h/.claude/settings.json", [["Stop", "stop", 60]]);
+  const covered = checkRegistered([elsewhere, f]);
+  assert.equal(covered.status, "warn");
+  assert.match(covered.detail, /; another copy of ours answers for Stop$/);
+  // a matcher on our PreToolUse group: the guard sees fewer calls
+  const matcher = edited("/h/s.json", ["pretool"], (d) => void (d.hooks.PreToolUse![0]!.matcher = "Bash"));
+  const narrower = checkRegistered([matcher]);
+  assert.equal(narrower.status, "warn");
+  assert.match(
+    narrower.detail,
+    /^registered for PreToolUse in \/h\/s\.json; our PreToolUse handler in \/h\/s\.json \(hooks\.PreToolUse\[0\]\.matcher\): "matcher" is "Bash": the hook sees only the calls it matches, .* an edit-then-test loop is denied like a burst$/,
+  );
+  assert.equal(
+    narrower.fix,
+    'cliffhanger-bin install --settings /h/s.json --events pretool (it removes "matcher" from our entry)',
+  );
+  // on Stop Claude Code reads no matcher
+  const stop = edited("/h/s.json", ["stop"], (d) => void (d.hooks.Stop![0]!.matcher = "Bash"));
+  assert.equal(checkRegistered([stop]).status, "ok");
+  // in a plugin's hook file: the plugin's to fix
+  const plugin = {
+    ...edited("/c/p/hooks/hooks.json", ["stop"], (d) => void (d.hooks.Stop![0]!.hooks[0]!.async = true)),
+  };
+  assert.equal(
+    checkRegistered([{ ...plugin, plugin: "p@m" } as SettingsFileReport]).fix,
+    "update or disable the plugin (claude plugin disable p@m): its hook file /c/p/hooks/hooks.json is not ours to edit",
+  );
 });
 
 Deno.test("registered: a skipped copy beside one that runs elsewhere is a warning", () => {

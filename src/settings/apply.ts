@@ -10,7 +10,7 @@ import { writeFileAtomic } from "../store/atomic.ts";
 import { LockTimeoutError, withLock } from "../store/lock.ts";
 import type { HomePaths } from "../store/paths.ts";
 import { unifiedDiff } from "./diff.ts";
-import type { EditResult, HandlerUpdate, TimeoutChange } from "./edit.ts";
+import type { DroppedKey, EditResult, HandlerUpdate, TimeoutChange } from "./edit.ts";
 import { SettingsParseError } from "./settings_doc.ts";
 import { resolveSymlinks, writeBackup } from "./target.ts";
 import { pruneBackups } from "./backup_prune.ts";
@@ -60,6 +60,8 @@ export interface ApplyResult {
   updated: HandlerUpdate[];
   timeouts: TimeoutChange[];
   deduplicated: string[];
+  /** Install: keys it removed from our handlers and their groups (edit.ts). */
+  dropped: DroppedKey[];
   /** The unified diff, on a dry run only ("" for no change). */
   diff: string | null;
 }
@@ -130,6 +132,7 @@ async function editOnce(options: ApplyOptions, target: string, mode: Mode): Prom
     updated: result.updated ?? [],
     timeouts: result.timeouts ?? [],
     deduplicated: result.deduplicated ?? [],
+    dropped: result.dropped ?? [],
   };
   // a file install created, which the edit leaves holding nothing: removed rather than left as `{}`
   const deletes = result.changed && current !== null && isEmptyObjectText(result.newText) &&

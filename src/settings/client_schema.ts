@@ -24,8 +24,11 @@ export const IF_EVENTS: readonly string[] = [
   "PermissionDenied",
 ];
 
-/** The handler fields install writes (HOOK_REGISTRATIONS): a problem in one of these, install puts right. */
-export const INSTALL_FIELDS: readonly string[] = ["type", "command", "args", "timeout"];
+/**
+ * The handler fields install puts right: those it writes (HOOK_REGISTRATIONS) and those it removes from our handler
+ * (handler_limits.ts, handlerKeysInstallRemoves). A problem in one of these, install puts right.
+ */
+export const INSTALL_FIELDS: readonly string[] = ["type", "command", "args", "timeout", "async", "asyncRewake", "if"];
 
 type FieldCheck = (value: unknown) => string | null;
 

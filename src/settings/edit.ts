@@ -13,6 +13,7 @@ import {
   PROMPT_TIMEOUT_MAX_S,
 } from "./hook_command.ts";
 import { insertMember, removeMember, replaceValue } from "./jsonc_edits.ts";
+import { groupMatcherInstallRemoves, handlerKeysInstallRemoves } from "./handler_limits.ts";
 import { detectFormat, type TextFormat } from "./jsonc_format.ts";
 import {
   findOurHandlers,
@@ -48,6 +49,23 @@ export interface EditResult {
   timeouts?: TimeoutChange[];
   /** Install: the events where it removed extra copies of our handler (one is kept). */
   deduplicated?: string[];
+  /**
+   * Install: keys it removed because they kept Claude Code from using our answer, hid calls from the hook, or made it
+   * skip the handler: `async`, `asyncRewake` and `if` on our handler, the `matcher` of its group (handler_limits.ts).
+   */
+  dropped?: DroppedKey[];
+}
+
+export interface DroppedKey {
+  event: string;
+  field: string;
+  /** The value it had. */
+  value: unknown;
+  /**
+   * A group's matcher: true when the group holds other handlers too, which keep it: our handler was moved out into a
+   * group of its own instead.
+   */
+  moved?: boolean;
 }
 
 export interface HandlerUpdate {
@@ -97,6 +115,7 @@ export function installHooks(text: string, options: InstallEdit): EditResult {
   const updated: HandlerUpdate[] = [];
   const timeouts: TimeoutChange[] = [];
   const deduplicated: string[] = [];
+  const dropped: DroppedKey[] = [];
   for (const { event, hook } of managed.values()) {
     const wanted = options.registrations.find((r) => r.event === event && r.hook === hook);
     if (wanted) {
@@ -107,6 +126,7 @@ export function installHooks(text: string, options: InstallEdit): EditResult {
       if (ensured.fields.length > 0) updated.push({ event, fields: ensured.fields, command: options.command.command });
       if (ensured.timeout !== null) timeouts.push({ event, ...ensured.timeout, to: wanted.timeout });
       if (ensured.deduplicated) deduplicated.push(event);
+      dropped.push(...ensured.dropped.map((d) => ({ event, ...d })));
       continue;
     }
     const before = current;
@@ -129,6 +149,7 @@ export function installHooks(text: string, options: InstallEdit): EditResult {
     updated,
     timeouts,
     deduplicated,
+    dropped,
     ...(replacedPython && (replacedPython.events.length > 0 || replacedPython.plugins.length > 0)
       ? { replacedPython }
       : {}),
@@ -199,15 +220,21 @@ interface Ensured {
   timeout: { from?: unknown } | null;
   /** Extra copies of the handler were removed. */
   deduplicated: boolean;
+  /** Keys removed from the handler or its group (handler_limits.ts). */
+  dropped: Omit<DroppedKey, "event">[];
 }
 
 /**
  * One handler of ours for `registration` (its event, running its hook), with the wanted fields; extra copies are
  * removed. A new handler goes in a new group with the registration's matcher; an existing one stays in its group,
- * whose matcher is left as it is (the user may have widened it). An existing timeout longer than the registration's
+ * whose matcher is left as it is when it lets every call through (the user may have widened it; see below for one that
+ * does not). An existing timeout longer than the registration's
  * is kept (never lowered: a relay install's wait, or one raised by hand), but not a UserPromptSubmit one over
  * PROMPT_TIMEOUT_MAX_S; a shorter one, one that is not a number, one over that limit, or none is set to the
- * registration's.
+ * registration's. What keeps Claude Code from using the answer or hides calls from the hook goes (handler_limits.ts):
+ * `async`, `asyncRewake` and `if` are removed from the handler, and a group matcher narrower than the registration's
+ * (or one that is not a string) is removed from a group that holds only our handler; from a group that holds others'
+ * too, our handler moves out into a new group of its own, and theirs keep the matcher.
  */
 function ensureHandler(
   text: string,
@@ -220,7 +247,7 @@ function ensureHandler(
   const first = findOurHandlers(doc, registration.event).find(same);
   if (!first) {
     const added = edit(text, addGroup(text, registration, command, format));
-    return { text: added, keptTimeout: null, added: true, fields: [], timeout: null, deduplicated: false };
+    return { text: added, keptTimeout: null, added: true, fields: [], timeout: null, deduplicated: false, dropped: [] };
   }
   let current = text;
   let keptTimeout: number | null = null;
@@ -248,8 +275,62 @@ function ensureHandler(
       node ? [replaceValue(current, node, value, format)] : insertMember(current, handler, { key, value }, format),
     );
   }
+  const dropped: Ensured["dropped"] = [];
+  for (
+    const key of handlerKeysInstallRemoves(getNodeValue(handlerAt(parseSettings(current, REFUSE_REPEATED), first)))
+  ) {
+    // the value that counts is the last copy's (JSON.parse); every copy goes
+    dropped.push({ field: key, value: getNodeValue(propertyValue(handlerAt(parseSettings(current), first), key)!) });
+    for (;;) {
+      const handler = handlerAt(parseSettings(current, REFUSE_REPEATED), first);
+      const index = propertyIndex(handler, key);
+      if (index < 0) break;
+      current = edit(current, removeMember(current, handler, index));
+    }
+  }
   const single = removeOurs(current, same, 1);
-  return { text: single, keptTimeout, added: false, fields, timeout, deduplicated: single !== current };
+  const freed = freeFromMatcher(single, registration, format);
+  if (freed !== null) dropped.push(freed.dropped);
+  return {
+    text: freed?.text ?? single,
+    keptTimeout,
+    added: false,
+    fields,
+    timeout,
+    deduplicated: single !== current,
+    dropped,
+  };
+}
+
+/**
+ * Our one handler for `registration` out of the reach of its group's matcher, when install removes that matcher
+ * (handler_limits.ts): the key goes from a group that holds only our handler; from a group that holds others' too, our
+ * handler moves out into a new group of its own (with the registration's matcher, if it has one). Null: nothing to do.
+ */
+function freeFromMatcher(
+  text: string,
+  registration: HookRegistration,
+  format: TextFormat,
+): { text: string; dropped: Omit<DroppedKey, "event"> } | null {
+  const doc = parseSettings(text, REFUSE_REPEATED);
+  const ref = findOurHandlers(doc, registration.event).find((r) => r.hook === registration.hook);
+  const group = ref?.groups.children?.[ref.groupIndex];
+  if (!ref || !group || !groupMatcherInstallRemoves(registration.event, getNodeValue(group), registration.matcher)) {
+    return null;
+  }
+  const value = getNodeValue(propertyValue(group, "matcher")!);
+  if ((ref.handlers.children?.length ?? 0) === 1) {
+    const removed = edit(text, removeMember(text, group, propertyIndex(group, "matcher")));
+    return { text: removed, dropped: { field: "matcher", value } };
+  }
+  const handler = getNodeValue(ref.handler);
+  const without = edit(text, removeMember(text, ref.handlers, ref.handlerIndex));
+  const groups = propertyValue(parseSettings(without, REFUSE_REPEATED).hooks!, registration.event)!;
+  const own = registration.matcher === undefined
+    ? { hooks: [handler] }
+    : { matcher: registration.matcher, hooks: [handler] };
+  const moved = edit(without, insertMember(without, groups, { value: own }, format));
+  return { text: moved, dropped: { field: "matcher", value, moved: true } };
 }
 
 function addGroup(text: string, registration: HookRegistration, command: HookCommand, format: TextFormat): Edit[] {

@@ -76,16 +76,69 @@ Deno.test("installHooks() updates a moved binary only for the hooks it is asked 
   ]);
 });
 
-Deno.test("installHooks() keeps a matcher the user put on our PreToolUse group", () => {
-  const before = install("", ["pretool"]).newText.replace(
-    '{\n        "hooks"',
-    '{\n        "matcher": "Bash|Edit",\n        "hooks"',
-  );
+Deno.test("installHooks() removes a matcher put on our PreToolUse group: it hid the other tools' calls", () => {
+  const installed = install("", ["pretool"]).newText;
+  const before = installed.replace('{\n        "hooks"', '{\n        "matcher": "Bash|Edit",\n        "hooks"');
   assert.equal(JSON.parse(before).hooks.PreToolUse[0].matcher, "Bash|Edit");
   const again = install(before, ["pretool"]);
-  assert.deepEqual([again.changed, again.newText], [false, before]);
-  const moved = install(before, ["pretool"], { command: "/new/cliffhanger-bin", prefixArgs: [] });
-  assert.equal(moved.newText, before.replace("/opt/bin/cliffhanger-bin", "/new/cliffhanger-bin"));
+  assert.equal(again.newText, installed);
+  assert.deepEqual(again.dropped, [{ event: "PreToolUse", field: "matcher", value: "Bash|Edit" }]);
+  assert.equal(install(again.newText, ["pretool"]).changed, false);
+  // one that lets every tool through is no narrower than ours: kept
+  for (const every of ["*", "", ".*"]) {
+    const wide = installed.replace(
+      '{\n        "hooks"',
+      `{\n        "matcher": ${JSON.stringify(every)},\n        "hooks"`,
+    );
+    assert.equal(install(wide, ["pretool"]).changed, false, every);
+  }
+  // installing other hooks leaves it (doctor names the fix: install --events pretool)
+  assert.ok(install(before, ["stop"]).newText.includes('"matcher": "Bash|Edit"'));
+});
+
+Deno.test("installHooks() moves our handler out of a group whose matcher another tool's handler keeps", () => {
+  const ours = handler("pretool", 15);
+  const before = JSON.stringify(
+    { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "guard.sh" }, ours] }] } },
+    null,
+    2,
+  );
+  const result = install(before, ["pretool"]);
+  assert.deepEqual(JSON.parse(result.newText).hooks.PreToolUse, [
+    { matcher: "Bash", hooks: [{ type: "command", command: "guard.sh" }] },
+    { hooks: [ours] },
+  ]);
+  assert.deepEqual(result.dropped, [{ event: "PreToolUse", field: "matcher", value: "Bash", moved: true }]);
+  assert.deepEqual(inspectSettingsText(result.newText).handlers.map((h) => h.limits), [undefined]);
+  assert.equal(install(result.newText, ["pretool"]).changed, false);
+});
+
+Deno.test("installHooks() removes async, asyncRewake and if from our handlers, and a matcher on SubagentStop", () => {
+  const installed = install("", ALL).newText;
+  const doc = JSON.parse(installed);
+  doc.hooks.Stop[0].hooks[0].async = true;
+  doc.hooks.Stop[0].matcher = "Bash"; // Stop reads no matcher: left as it is
+  doc.hooks.SubagentStop[0].matcher = "Explore";
+  doc.hooks.SubagentStop[0].hooks[0].asyncRewake = true;
+  doc.hooks.UserPromptSubmit[0].hooks[0].async = "no";
+  doc.hooks.PreToolUse[0].hooks[0].if = "Bash(npm test)";
+  doc.hooks.PreToolUse[0].hooks[0].statusMessage = "guarding";
+  const result = install(JSON.stringify(doc, null, 2), ALL);
+  assert.deepEqual(result.dropped, [
+    { event: "Stop", field: "async", value: true },
+    { event: "SubagentStop", field: "asyncRewake", value: true },
+    { event: "SubagentStop", field: "matcher", value: "Explore" },
+    { event: "UserPromptSubmit", field: "async", value: "no" },
+    { event: "PreToolUse", field: "if", value: "Bash(npm test)" },
+  ]);
+  const fixed = JSON.parse(installed);
+  fixed.hooks.Stop[0].matcher = "Bash";
+  fixed.hooks.PreToolUse[0].hooks[0].statusMessage = "guarding";
+  assert.deepEqual(JSON.parse(result.newText), fixed);
+  assert.deepEqual(inspectSettingsText(result.newText).handlers.filter((h) => h.limits !== undefined), []);
+  // "async": false changes nothing: kept
+  const keptFalse = install(JSON.stringify(fixed).replace('"timeout":60}', '"timeout":60,"async":false}'), ALL);
+  assert.equal(keptFalse.changed, false);
 });
 
 Deno.test("installHooks() adds our PreToolUse group beside the user's own, with tabs and comments kept", () => {
@@ -129,7 +182,8 @@ Deno.test("installHooks() leaves one pretool handler when several are present", 
   const ours = '{"type": "command", "command": "/opt/bin/cliffhanger-bin", "args": ["hook", "pretool"], "timeout": 15}';
   const before = `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [${ours}]}, {"hooks": [${ours}]}]}}`;
   const groups = JSON.parse(install(before, ["pretool"]).newText).hooks.PreToolUse;
-  assert.deepEqual(groups, [{ matcher: "Bash", hooks: [JSON.parse(ours)] }]);
+  // the first copy is kept, and taken out from under its matcher
+  assert.deepEqual(groups, [{ hooks: [JSON.parse(ours)] }]);
 });
 
 Deno.test("uninstallHooks() removes every hook of ours by default, or only the hooks named", () => {

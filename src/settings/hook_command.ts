@@ -48,7 +48,8 @@ export const DEFAULT_HOOKS: readonly HookSubcommand[] = ["stop"];
  * PreToolUse has no matcher on purpose: the anti-loop guard warns and denies only the tools in
  * CLIFFHANGER_LOOP_TOOLS, but it records every other call too, because an Edit between two identical test runs
  * breaks the streak. A matcher listing only the guarded tools would hide those calls and turn every
- * edit-then-test loop into a burst.
+ * edit-then-test loop into a burst: doctor warns about one added by hand, and install takes our handler out from
+ * under it (handler_limits.ts).
  */
 /** Seconds every registered timeout leaves over the hook's budget (doctor checks it against the configured one). */
 export const HOOK_TIMEOUT_MARGIN_S = 5;

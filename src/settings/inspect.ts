@@ -6,6 +6,7 @@ import { firstLine, scopeText } from "../errors.ts";
 import type { HomePaths } from "../store/paths.ts";
 import { getNodeValue, type Node } from "jsonc-parser";
 import { strictJsonProblem } from "./strict_json.ts";
+import { type HandlerLimit, handlerLimits } from "./handler_limits.ts";
 import {
   describeProblems,
   groupProblem,
@@ -35,6 +36,11 @@ export interface FoundHandler {
   timeout: number | null;
   /** Where its timeout is (or would be) written, as a path of keys: `hooks.Stop[0].hooks[0].timeout`. */
   timeoutKey?: string;
+  /**
+   * What keeps Claude Code from using its answer (`"async": true`), or hides calls from it (a narrower `matcher`), each
+   * with where it is (handler_limits.ts); absent: none. The handler runs, so it is still in `events`.
+   */
+  limits?: HandlerLimit[];
 }
 
 /**
@@ -49,9 +55,12 @@ export interface SkippedHandler {
   key: string;
   /** What is wrong, in Claude Code's terms: `"timeout" is "60", not a positive number`. */
   problem: string;
-  /** install puts part of it right: a problem in a field it writes (type, command, args, timeout). */
+  /**
+   * install puts part of it right: a problem in a field it writes (type, command, args, timeout) or removes (async,
+   * asyncRewake, if), or the matcher of its group.
+   */
   byInstall: boolean;
-  /** What is left to edit by hand, each as an instruction: `fix or remove "async" in hooks.Stop[0].hooks[0]`. */
+  /** What is left to edit by hand, each as an instruction: `fix or remove "shell" in hooks.Stop[0].hooks[0]`. */
   edits: string[];
 }
 
@@ -166,6 +175,9 @@ export function inspectSettingsText(
         skipped.push(skip);
         continue;
       }
+      const groupKey = `hooks.${ref.event}[${ref.groupIndex}]`;
+      const group = getNodeValue(ref.groups.children![ref.groupIndex]!);
+      const limits = handlerLimits({ event: ref.event, group, handler: ref.value, groupKey, key });
       handlers.push({
         event: ref.event,
         hook: ref.hook,
@@ -173,6 +185,7 @@ export function inspectSettingsText(
         args: Array.isArray(ref.value["args"]) ? ref.value["args"].map(String) : [],
         timeout: typeof ref.value["timeout"] === "number" ? ref.value["timeout"] : null,
         timeoutKey: `${key}.timeout`,
+        ...(limits.length > 0 ? { limits } : {}),
       });
     }
     const python = [...new Set(findPythonHandlers(doc).map((r) => r.event))];
@@ -210,13 +223,21 @@ function ignoredBecause(doc: SettingsDoc, source: SettingsSource): IgnoredFile |
   if (top !== null) return { key: top.field ?? "", problem: top.problem, hook: null, byInstall: false };
   const guard = guardEntryProblem(doc.hooks ? getNodeValue(doc.hooks) : undefined);
   if (guard === null) return null;
-  // one of ours: install puts it right when every problem is in a field it writes
+  // one of ours: install puts it right when every problem is in a field it writes or removes
   const ours = findOurHandlers(doc, guard.event).find((r) =>
     guard.key === `hooks.${r.event}[${r.groupIndex}].hooks[${r.handlerIndex}]`
   );
+  // or the matcher of a group that holds only a handler of ours, which install removes
+  const group = findOurHandlers(doc, guard.event).find((r) =>
+    guard.key === `hooks.${r.event}[${r.groupIndex}]` && (r.handlers.children?.length ?? 0) === 1 &&
+    guard.problems.every((p) => p.field === "matcher")
+  );
   const problems = ours === undefined ? guard.problems : ourHandlerProblems(ours.value);
-  const byInstall = ours !== undefined && problems.every((p) => INSTALL_FIELDS.includes(p.field ?? ""));
-  return { key: guard.key, problem: describeProblems(problems), hook: ours?.hook ?? null, byInstall };
+  const fixable = (p: { field: string | null }) => INSTALL_FIELDS.includes(p.field ?? "");
+  const byInstall = ours !== undefined
+    ? problems.every(fixable)
+    : group !== undefined && ourHandlerProblems(group.value).every(fixable);
+  return { key: guard.key, problem: describeProblems(problems), hook: (ours ?? group)?.hook ?? null, byInstall };
 }
 
 /** Why Claude Code does not run one of our handlers (its group or its own fields, or an `if`), or null when it does. */
@@ -228,11 +249,12 @@ function skippedBecause(ref: HandlerRef, key: string): SkippedHandler | null {
   const never = neverRuns(ref.event, ref.value);
   const problems = [...(inGroup === null ? [] : [inGroup]), ...own, ...(never === null ? [] : [never])];
   if (problems.length === 0) return null;
-  const byInstall = own.some((p) => INSTALL_FIELDS.includes(p.field ?? ""));
+  // install takes our handler out of a group whose matcher is not a string, and removes an `if`
+  const byInstall = inGroup?.field === "matcher" || never !== null ||
+    own.some((p) => INSTALL_FIELDS.includes(p.field ?? ""));
   const edits = [
-    ...(inGroup === null ? [] : [`fix or remove "${inGroup.field}" in ${groupKey}`]),
+    ...(inGroup === null || inGroup.field === "matcher" ? [] : [`fix or remove "${inGroup.field}" in ${groupKey}`]),
     ...own.filter((p) => !INSTALL_FIELDS.includes(p.field ?? "")).map((p) => `fix or remove "${p.field}" in ${key}`),
-    ...(never === null ? [] : [`remove "if" from ${key}`]),
   ];
   const where = (p: { field: string | null }) => p === inGroup ? `${groupKey}: ` : "";
   return {

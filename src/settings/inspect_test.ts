@@ -171,20 +171,29 @@ Deno.test("inspectSettingsText(): a handler of ours Claude Code skips is not reg
       hook: "stop",
       key: "hooks.SubagentStop[0].hooks[0]",
       problem: 'hooks.SubagentStop[0]: "matcher" is 5, not a string; "async" is "no", not true or false',
-      byInstall: false,
-      edits: [
-        'fix or remove "matcher" in hooks.SubagentStop[0]',
-        'fix or remove "async" in hooks.SubagentStop[0].hooks[0]',
-      ],
+      // install takes our handler out from under the matcher and removes "async"
+      byInstall: true,
+      edits: [],
     },
   ]);
+  // what install leaves is an edit by hand
+  const shell = structuredClone(installed);
+  shell.hooks.Stop[0].hooks[0].shell = "zsh";
+  assert.deepEqual(inspectSettingsText(JSON.stringify(shell)).skipped, [{
+    event: "Stop",
+    hook: "stop",
+    key: "hooks.Stop[0].hooks[0]",
+    problem: '"shell" is "zsh", not "bash" or "powershell"',
+    byInstall: false,
+    edits: ['fix or remove "shell" in hooks.Stop[0].hooks[0]'],
+  }]);
   // another tool's handler that does not load, beside ours under Stop: only it is skipped, ours runs
   const beside = structuredClone(installed);
   beside.hooks.Stop[0].hooks.push({ type: "command", command: "true", timeout: "60" }, "true");
   assert.deepEqual(inspectSettingsText(JSON.stringify(beside)).events, ["Stop", "SubagentStop"]);
 });
 
-Deno.test("inspectSettingsText(): install puts right each field it writes, so the handler runs again", () => {
+Deno.test("inspectSettingsText(): install puts right each field it writes or removes, so the handler runs again", () => {
   const installed = installHooks("", {
     command: BINARY,
     registrations: selectRegistrations({ hooks: ["stop", "prompt"] }),
@@ -197,6 +206,10 @@ Deno.test("inspectSettingsText(): install puts right each field it writes, so th
     { type: "cmd" },
     { type: undefined },
     { type: "http" },
+    // removed: a value Claude Code skips the handler for, or an "if" on an event that reads none
+    { async: "no" },
+    { asyncRewake: 1 },
+    { if: "Bash(git *)" },
   ];
   for (const shape of shapes) {
     const doc = JSON.parse(installed.newText);
@@ -213,6 +226,28 @@ Deno.test("inspectSettingsText(): install puts right each field it writes, so th
     assert.equal(after.skipped, undefined, `${JSON.stringify(shape)}: ${again.newText}`);
     assert.deepEqual(after.events, ["Stop", "SubagentStop", "UserPromptSubmit"]);
   }
+});
+
+Deno.test("inspectSettingsText(): a handler of ours that runs with async, a narrower matcher or an if has its limits", () => {
+  const installed = JSON.parse(
+    installHooks("", { command: BINARY, registrations: selectRegistrations({ hooks: ["stop", "pretool"] }) }).newText,
+  );
+  assert.deepEqual(inspectSettingsText(JSON.stringify(installed)).handlers.map((h) => h.limits), [
+    undefined,
+    undefined,
+    undefined,
+  ]);
+  const doc = structuredClone(installed);
+  doc.hooks.Stop[0].hooks[0].async = true;
+  doc.hooks.PreToolUse[0].matcher = "Bash";
+  const report = inspectSettingsText(JSON.stringify(doc));
+  // they run: still registered
+  assert.deepEqual(report.events, ["Stop", "SubagentStop", "PreToolUse"]);
+  assert.deepEqual(report.handlers.map((h) => (h.limits ?? []).map((l) => [l.key, l.severity])), [
+    [["hooks.Stop[0].hooks[0].async", "fail"]],
+    [],
+    [["hooks.PreToolUse[0].matcher", "warn"]],
+  ]);
 });
 
 Deno.test("inspectSettingsText(): a file Claude Code ignores whole registers nothing and enables no plugin", () => {
@@ -241,6 +276,23 @@ Deno.test("inspectSettingsText(): a file Claude Code ignores whole registers not
     hook: "pretool",
     byInstall: true,
   });
+  // the matcher of our own PreToolUse group, alone in it: install takes it away
+  const group = structuredClone(installed);
+  group.hooks.PreToolUse[0].matcher = 5;
+  assert.deepEqual(inspectSettingsText(JSON.stringify(group)).ignored, {
+    key: "hooks.PreToolUse[0]",
+    problem: '"matcher" is 5, not a string',
+    hook: "pretool",
+    byInstall: true,
+  });
+  const regrouped = installHooks(JSON.stringify(group), {
+    command: BINARY,
+    registrations: selectRegistrations({ hooks: ["stop", "pretool"] }),
+  }).newText;
+  assert.deepEqual(inspectSettingsText(regrouped).events, ["Stop", "SubagentStop", "PreToolUse"]);
+  // with another tool's handler in that group, the group stays as it is: an edit by hand
+  group.hooks.PreToolUse[0].hooks.push({ type: "command", command: "lint" });
+  assert.equal(inspectSettingsText(JSON.stringify(group)).ignored?.byInstall, false);
   // disableAllHooks that is not true or false
   const off = inspectSettingsText(JSON.stringify({ ...installed, disableAllHooks: "yes" }));
   assert.equal(off.ignored?.key, "disableAllHooks");
