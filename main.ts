@@ -83,8 +83,8 @@ export function mainHelp(): string {
     ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
     "",
     "Every command takes --help. --version prints the version.",
-    "Exit codes: 0 ok; 1 the command failed (message on stderr); 2 usage error. Hooks always exit 0; so does wrap, but",
-    "for a deliberate exit 2 it passes on under --policy hard (docs/wrap.md).",
+    "Exit codes: 0 ok; 1 the command failed (message on stderr); 2 usage error. Hooks always exit 0;",
+    "so does wrap, but for a deliberate exit 2 it passes on under --policy hard (docs/wrap.md).",
   ];
   return lines.join("\n") + "\n";
 }
