@@ -27,7 +27,10 @@ export const SIGNED_MAX_CHARS = 1 << 20;
  * input (a 20 MB command) is signed by its first and last half-MiB and its length, so hashing stays bounded.
  */
 export function callSignature(tool: string, input: Record<string, unknown>): string {
-  const json = canonicalJson(input);
+  return signatureOf(tool, canonicalJson(input));
+}
+
+function signatureOf(tool: string, json: string): string {
   const half = SIGNED_MAX_CHARS / 2;
   const signed = json.length <= SIGNED_MAX_CHARS
     ? json
@@ -43,20 +46,34 @@ export const DESCRIPTION_MAX_CHARS = 60;
  * the first question for AskUserQuestion, else the canonical input. Whitespace collapsed, cut at 60 characters.
  */
 export function describeCall(tool: string, input: Record<string, unknown>): string {
+  return descriptionOf(primaryText(tool, input, () => canonicalJson(input)));
+}
+
+/**
+ * callSignature() and describeCall() of one call, its input serialised once: the hook signs and describes every call
+ * it records, guarded or not, so that a loop through an unguarded tool is shown with what that call did.
+ */
+export function signAndDescribe(tool: string, input: Record<string, unknown>): { sig: string; desc: string } {
+  const json = canonicalJson(input);
+  return { sig: signatureOf(tool, json), desc: descriptionOf(primaryText(tool, input, () => json)) };
+}
+
+function descriptionOf(text: string): string {
   // cut before the O(n) steps: only the head of the text can reach the 60 characters shown
-  return truncate(collapse(primaryText(tool, input).slice(0, DESCRIBED_MAX_CHARS)), DESCRIPTION_MAX_CHARS);
+  return truncate(collapse(text.slice(0, DESCRIBED_MAX_CHARS)), DESCRIPTION_MAX_CHARS);
 }
 
 /** Characters of a call's text looked at to describe it: whitespace runs collapse, so more than the 60 shown. */
 const DESCRIBED_MAX_CHARS = 64 * 1024;
 
-function primaryText(tool: string, input: Record<string, unknown>): string {
+/** The text a call is described by; `canonical()` gives the canonical input, for a call with no telling field. */
+function primaryText(tool: string, input: Record<string, unknown>, canonical: () => string): string {
   const text = (key: string): string | null => {
     const v = input[key];
     return typeof v === "string" && v.trim() !== "" ? v : null;
   };
-  if (tool === "Bash" || tool === "PowerShell") return text("command") ?? canonicalJson(input);
-  if (tool === "Agent" || tool === "Task") return text("description") ?? text("prompt") ?? canonicalJson(input);
+  if (tool === "Bash" || tool === "PowerShell") return text("command") ?? canonical();
+  if (tool === "Agent" || tool === "Task") return text("description") ?? text("prompt") ?? canonical();
   if (tool === "AskUserQuestion") {
     const questions = input["questions"];
     if (Array.isArray(questions)) {
@@ -64,7 +81,7 @@ function primaryText(tool: string, input: Record<string, unknown>): string {
       if (typeof first?.question === "string" && first.question.trim() !== "") return first.question;
     }
   }
-  return canonicalJson(input);
+  return canonical();
 }
 
 function collapse(text: string): string {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { callSignature, canonicalJson, describeCall, truncate } from "./canonical.ts";
+import { callSignature, canonicalJson, describeCall, signAndDescribe, truncate } from "./canonical.ts";
 import { describeGrowth, growth } from "../../reliability/growth.ts";
 
 Deno.test("canonicalJson() sorts keys at every depth and keeps array order", () => {
@@ -48,4 +48,20 @@ Deno.test("describeCall() and callSignature() of a 20 MB command stay bounded: c
     callSignature("Bash", { command });
   }, 8 * 1024 * 1024);
   assert.ok(!g.superLinear, describeGrowth(g));
+});
+
+Deno.test("signAndDescribe() is callSignature() and describeCall() with the input serialised once", () => {
+  const cases: [string, Record<string, unknown>][] = [
+    ["Bash", { command: "npm test", description: "run" }],
+    ["Edit", { file_path: "/a.ts", old_string: "x", new_string: "y" }],
+    ["Agent", { prompt: "do it" }],
+    ["mcp__db__query", {}],
+  ];
+  for (const [tool, input] of cases) {
+    assert.deepEqual(signAndDescribe(tool, input), {
+      sig: callSignature(tool, input),
+      desc: describeCall(tool, input),
+    });
+    assert.notEqual(signAndDescribe(tool, input).desc, "", tool);
+  }
 });

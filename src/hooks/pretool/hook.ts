@@ -5,7 +5,7 @@
  * A warning or a denial is logged; observe mode prints nothing.
  */
 import type { HookDefinition } from "../contract.ts";
-import { callSignature, describeCall } from "./canonical.ts";
+import { signAndDescribe } from "./canonical.ts";
 import { decideLoop, type LoopDecision, type LoopFinding, type LoopInput, recordCall } from "./decide.ts";
 import { boundToolId } from "../../transcript/item_text.ts";
 import { loopKey, loopLockPath, type LoopState, loopStatePath, readLoopState, writeLoopState } from "./loop_state.ts";
@@ -52,11 +52,8 @@ export const PRETOOL_HOOK: HookDefinition<PretoolPayload, null, LoopState, Resul
     const guarded = isGuarded(guardedTools(config.loopTools), payload.tool_name);
     const input: LoopInput = {
       history: state!.history,
-      call: {
-        tool: payload.tool_name,
-        sig: callSignature(payload.tool_name, payload.tool_input),
-        desc: guarded ? describeCall(payload.tool_name, payload.tool_input) : "",
-      },
+      // an unguarded call is described too: a cycle through it names it with the rest of the loop
+      call: { tool: payload.tool_name, ...signAndDescribe(payload.tool_name, payload.tool_input) },
       settings: loopSettings(config),
       now: clock.now,
     };

@@ -147,6 +147,30 @@ Deno.test("hook pretool: unguarded tools are never warned or denied, but break a
   }
 });
 
+Deno.test("hook pretool: a cycle through an unguarded tool names that call too, as it would if it were guarded", async () => {
+  const h = await harness();
+  try {
+    const edit = () => ({
+      ...pre("x"),
+      tool_name: "Edit",
+      tool_input: { file_path: "/a.ts", old_string: "x", new_string: "y" },
+    });
+    const calls = Array.from({ length: 11 }, (_, i) => (i % 2 === 0 ? pre("npm test") : edit()));
+    assert.equal((await runAll(h, calls)).at(-1), "deny");
+    const reason: string = JSON.parse(h.stdout.at(-1)!).hookSpecificOutput.permissionDecisionReason;
+    assert.match(
+      reason,
+      /\(Bash `npm test` → Edit `\{"file_path":"\/a\.ts","new_string":"y","old_string":"x"\}` → …\)/,
+    );
+    const history = JSON.parse(await Deno.readTextFile(h.loopFile("s1"))).history;
+    const edits = history.filter((e: { tool: string }) => e.tool === "Edit");
+    assert.equal(edits.length, 5);
+    for (const e of edits) assert.equal(e.desc, '{"file_path":"/a.ts","new_string":"y","old_string":"x"}');
+  } finally {
+    await h.cleanup();
+  }
+});
+
 Deno.test("hook pretool: CLIFFHANGER_LOOP_TOOLS picks the guarded tools; * guards all", async () => {
   const h = await harness({ CLIFFHANGER_LOOP_TOOLS: "Read" });
   try {

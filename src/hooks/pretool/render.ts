@@ -46,7 +46,8 @@ export function denyReason(f: LoopFinding): string {
 }
 
 function loop(f: LoopFinding): string {
-  return f.calls.map((c) => `${c.tool} ${quote(c.desc)}`).join(" → ") + " → …";
+  // a history written before unguarded calls were described holds them with no description: the tool name alone
+  return f.calls.map((c) => (c.desc === "" ? c.tool : `${c.tool} ${quote(c.desc)}`)).join(" → ") + " → …";
 }
 
 function quote(desc: string): string {

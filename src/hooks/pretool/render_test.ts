@@ -54,3 +54,12 @@ Deno.test("renderPretool(): a cycle names the loop, current call first, inputs t
     /a loop of 2 \(Bash `A` → Bash `B` → …\), back to this call 3 times within 5 min\. At 5 the loop is denied/,
   );
 });
+
+Deno.test("renderPretool(): a call stored with no description (a history from before they were all described) shows its tool alone", () => {
+  const a = bash("npm test");
+  const edit = { ...call("Edit", { file_path: "/a.ts" }), desc: "" };
+  const deny = play([a, edit, a, edit, a, edit, a, edit, a, edit, a]).decisions.at(-1)!;
+  const reason: string = JSON.parse(renderPretool(deny)).hookSpecificOutput.permissionDecisionReason;
+  assert.match(reason, /\(Bash `npm test` → Edit → …\)/);
+  assert.ok(!reason.includes("``"), reason);
+});
