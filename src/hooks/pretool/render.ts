@@ -25,11 +25,11 @@ export function warningText(f: LoopFinding): string {
   if (f.pattern === "burst") {
     const call = f.calls[0]!;
     return `anti-loop-guard warning: this is the ${ordinal(f.repeats)} identical ${call.tool} call in a row ` +
-      `within ${minutes(f.windowMs)} (${quote(call.desc)}). Repeating it unchanged gives the same result; ` +
+      `within ${windowText(f.windowMs)} (${quote(call.desc)}). Repeating it unchanged gives the same result; ` +
       `one more identical call will be denied. Change course now: ${WAYS_OUT}`;
   }
   return `anti-loop-guard warning: your calls are going round a loop of ${f.period} (${loop(f)}), ` +
-    `back to this call ${f.repeats} times within ${minutes(f.windowMs)}. At ${f.denyAt} the loop is denied. ` +
+    `back to this call ${f.repeats} times within ${windowText(f.windowMs)}. At ${f.denyAt} the loop is denied. ` +
     `Break the cycle now: ${WAYS_OUT}`;
 }
 
@@ -37,11 +37,11 @@ export function denyReason(f: LoopFinding): string {
   if (f.pattern === "burst") {
     const call = f.calls[0]!;
     return `anti-loop-guard: denied the same ${call.tool} call requested ${f.repeats} times in a row within ` +
-      `${minutes(f.windowMs)} (${quote(call.desc)}). It was not run: repeating it unchanged will not change ` +
+      `${windowText(f.windowMs)} (${quote(call.desc)}). It was not run: repeating it unchanged will not change ` +
       `the result. Instead: ${WAYS_OUT}`;
   }
   return `anti-loop-guard: denied a call that repeats a loop of ${f.period} calls for the ${ordinal(f.repeats)} ` +
-    `time within ${minutes(f.windowMs)} (${loop(f)}). It was not run: going round again will not change the ` +
+    `time within ${windowText(f.windowMs)} (${loop(f)}). It was not run: going round again will not change the ` +
     `result. Break the cycle with a different approach: ${WAYS_OUT}`;
 }
 
@@ -54,9 +54,13 @@ function quote(desc: string): string {
   return `\`${desc}\``;
 }
 
-function minutes(ms: number): string {
-  const min = ms / 60_000;
-  return `${Number.isInteger(min) ? min : min.toFixed(1)} min`;
+/**
+ * The window as the guard applies it, never rounded: in minutes from a minute up when it is a whole number of hundredths
+ * of a minute (5 min, 2.5 min), else in seconds (3 s for 0.05 min, 0.6 s for 0.01 min, 75.3 s for 1.255 min).
+ */
+function windowText(ms: number): string {
+  if (ms >= 60_000 && ms % 600 === 0) return `${Number((ms / 60_000).toFixed(2))} min`;
+  return `${Number((ms / 1000).toFixed(3))} s`;
 }
 
 function ordinal(n: number): string {

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import { DEFAULT_CONFIG } from "../../config.ts";
 import { renderPretool } from "./render.ts";
+import { loopSettings } from "./settings.ts";
 import { bash, call, DEFAULTS, letters, play } from "./test_support.ts";
 
 Deno.test("renderPretool(): nothing on allow", () => {
@@ -62,4 +64,31 @@ Deno.test("renderPretool(): a call stored with no description (a history from be
   const reason: string = JSON.parse(renderPretool(deny)).hookSpecificOutput.permissionDecisionReason;
   assert.match(reason, /\(Bash `npm test` → Edit → …\)/);
   assert.ok(!reason.includes("``"), reason);
+});
+
+Deno.test("renderPretool(): the window is said as configured, in seconds under a minute, never rounded", () => {
+  const cases: [number, string][] = [
+    [5, "5 min"],
+    [2.5, "2.5 min"],
+    [1440, "1440 min"],
+    [0.05, "3 s"],
+    [
+      0.01,
+      "0.6 s",
+    ],
+    [0.5, "30 s"],
+    [1.255, "75.3 s"],
+  ];
+  for (const [loopWindowMin, said] of cases) {
+    const settings = loopSettings({ ...DEFAULT_CONFIG, loopWindowMin });
+    // 60 ms apart, so that all four are inside the shortest window
+    const { decisions } = play([0, 1, 2, 3].map((i) => ({ call: bash("ls"), atMin: i / 1000 })), settings);
+    const warning: string = JSON.parse(renderPretool(decisions[2]!)).hookSpecificOutput.additionalContext;
+    assert.ok(warning.includes(`in a row within ${said} (`), `${loopWindowMin}: ${warning}`);
+    const reason: string = JSON.parse(renderPretool(decisions[3]!)).hookSpecificOutput.permissionDecisionReason;
+    assert.ok(reason.includes(`in a row within ${said} (`), `${loopWindowMin}: ${reason}`);
+  }
+  const steps = letters("ABABABA").map((call, i) => ({ call, atMin: i / 1000 }));
+  const cycle = play(steps, loopSettings({ ...DEFAULT_CONFIG, loopWindowMin: 0.05 })).decisions[6]!;
+  assert.match(JSON.parse(renderPretool(cycle)).hookSpecificOutput.additionalContext, /3 times within 3 s\./);
 });
