@@ -113,6 +113,7 @@ const EVENTS: Record<HookName, EventHelp> = {
       ["tool_name, tool_input", "the call; the same name and input are the same call"],
       ["agent_id", "a subagent's own history"],
       ["tool_use_id", "a second registration's copy of a call"],
+      ["prompt_id", "a new user prompt starts the counts fresh"],
       ["hook_event_name", "PreToolUse, or absent"],
       ["cwd", "the log line"],
     ],

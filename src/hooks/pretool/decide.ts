@@ -72,6 +72,24 @@ export function recentHistory(history: readonly HistoryEntry[], settings: LoopSe
   return history.filter((e) => now - e.at <= settings.windowMs && e.at - now <= AHEAD_SLACK_MS);
 }
 
+/**
+ * The history a call is judged against and recorded after. A call of a new user prompt (a prompt_id other than the
+ * one of the calls before it) starts the burst and cycle counts fresh: the user asked for what follows, so its first
+ * call repeats nothing. A Stop hook's block goes on with the same prompt, so it changes nothing. A call or a history
+ * without a prompt_id (a hand-made payload, a file written before) keeps the history, and the window alone ages it.
+ */
+export function historyOfPrompt(
+  { history, historyPrompt, prompt }: {
+    history: readonly HistoryEntry[];
+    /** The prompt_id of the newest recorded call that carried one. */
+    historyPrompt: string | undefined;
+    /** The call's prompt_id, or null without one. */
+    prompt: string | null;
+  },
+): readonly HistoryEntry[] {
+  return prompt !== null && historyPrompt !== undefined && prompt !== historyPrompt ? [] : history;
+}
+
 /** The loop shape that ends the sequence (the current call last), if any. */
 export function findLoop(sigs: readonly string[]): LoopShape | null {
   const n = sigs.length;

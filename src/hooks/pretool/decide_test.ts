@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { AHEAD_SLACK_MS, findLoop } from "./decide.ts";
+import { AHEAD_SLACK_MS, findLoop, historyOfPrompt } from "./decide.ts";
 import { bash, call, DEFAULTS, letters, play } from "./test_support.ts";
 
 const repeat = <T>(n: number, x: T): T[] => Array.from({ length: n }, () => x);
@@ -195,3 +195,12 @@ function sortDeep(v: unknown): unknown {
   }
   return v;
 }
+
+Deno.test("historyOfPrompt(): a call of another prompt_id starts afresh; without a prompt_id on either side, nothing changes", () => {
+  const { history } = play(repeat(4, bash("npm test")));
+  assert.equal(history.length, 4);
+  assert.deepEqual(historyOfPrompt({ history, historyPrompt: "p1", prompt: "p2" }), [], "a new user prompt");
+  assert.equal(historyOfPrompt({ history, historyPrompt: "p1", prompt: "p1" }), history, "the same prompt");
+  assert.equal(historyOfPrompt({ history, historyPrompt: "p1", prompt: null }), history, "a call without one");
+  assert.equal(historyOfPrompt({ history, historyPrompt: undefined, prompt: "p2" }), history, "a history without one");
+});

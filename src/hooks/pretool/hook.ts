@@ -2,11 +2,19 @@
  * `hook pretool`'s definition for the hook runner (../runner.ts): the payload (a tool name first, then the rest),
  * the session's loop history under its lock, and the pure step: decideLoop for a guarded tool, or only recording
  * an unguarded call (an Edit between two identical test runs means the agent is working, so it breaks a streak).
+ * A call of a new user prompt (another prompt_id) is judged against an empty history.
  * A warning or a denial is logged; observe mode prints nothing.
  */
 import type { HookDefinition } from "../contract.ts";
 import { signAndDescribe } from "./canonical.ts";
-import { decideLoop, type LoopDecision, type LoopFinding, type LoopInput, recordCall } from "./decide.ts";
+import {
+  decideLoop,
+  historyOfPrompt,
+  type LoopDecision,
+  type LoopFinding,
+  type LoopInput,
+  recordCall,
+} from "./decide.ts";
 import { boundToolId } from "../../transcript/item_text.ts";
 import { loopKey, loopLockPath, type LoopState, loopStatePath, readLoopState, writeLoopState } from "./loop_state.ts";
 import type { LoopLogLine } from "./log_line.ts";
@@ -50,8 +58,10 @@ export const PRETOOL_HOOK: HookDefinition<PretoolPayload, null, LoopState, Resul
     // a second copy of one call (the hook registered twice runs both at once): the same answer, not a repeat
     if (repeated) return { result: { decision: repeated, observe: config.observe }, state: null, log: [] };
     const guarded = isGuarded(guardedTools(config.loopTools), payload.tool_name);
+    const prompt = payload.prompt_id ? boundToolId(payload.prompt_id) : null;
     const input: LoopInput = {
-      history: state!.history,
+      // a call of a new user prompt starts the counts fresh
+      history: historyOfPrompt({ history: state!.history, historyPrompt: state!.prompt, prompt }),
       // an unguarded call is described too: a cycle through it names it with the rest of the loop
       call: { tool: payload.tool_name, ...signAndDescribe(payload.tool_name, payload.tool_input) },
       settings: loopSettings(config),
@@ -64,6 +74,8 @@ export const PRETOOL_HOOK: HookDefinition<PretoolPayload, null, LoopState, Resul
       ? state!.answered ?? []
       : [...(state!.answered ?? []), { id, decision, finishedAt: clock.now }].slice(-ANSWERS_KEPT);
     const next: LoopState = { v: 1, history: recordCall(input, denied), answered };
+    const newest = prompt ?? state!.prompt;
+    if (newest !== undefined) next.prompt = newest;
     const log = decision.action === "allow" ? [] : [logLine(payload, decision, config.observe, clock.now)];
     return { result: { decision, observe: config.observe }, state: next, log };
   },

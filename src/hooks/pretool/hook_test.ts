@@ -190,6 +190,61 @@ Deno.test("hook pretool: CLIFFHANGER_LOOP_TOOLS picks the guarded tools; * guard
   }
 });
 
+Deno.test("hook pretool: a call of a new user prompt (another prompt_id) starts the burst and cycle counts fresh", async () => {
+  const h = await harness();
+  try {
+    const turn = (prompt_id: string) => pre("npm test", { prompt_id });
+    assert.deepEqual(await runAll(h, [turn("p1"), turn("p1"), turn("p1"), turn("p1")]), [
+      "allow",
+      "allow",
+      "warn",
+      "deny",
+    ]);
+    // the user asks for it again: the first call of the new prompt is run, and the counts build up from it
+    assert.deepEqual(await runAll(h, [turn("p2"), turn("p2"), turn("p2"), turn("p2")]), [
+      "allow",
+      "allow",
+      "warn",
+      "deny",
+    ]);
+    const state = JSON.parse(await Deno.readTextFile(h.loopFile("s1")));
+    assert.equal(state.prompt, "p2");
+    assert.equal(state.history.length, 4, "the earlier prompt's calls are dropped");
+    // a cycle too
+    const ab = (c: string, prompt_id: string) => pre(c, { prompt_id });
+    const cycle = [..."ABABABABAB"].map((c) => ab(c, "p3"));
+    assert.equal((await runAll(h, [...cycle, ab("A", "p3")])).at(-1), "deny");
+    assert.equal(await h.run(ab("A", "p4")), "allow");
+    // a payload without prompt_id keeps the history (and the prompt it holds), as before prompt_id was sent
+    assert.deepEqual(await runAll(h, [ab("A", "p4"), pre("A"), pre("A")]), ["allow", "warn", "deny"]);
+    assert.equal(JSON.parse(await Deno.readTextFile(h.loopFile("s1"))).prompt, "p4");
+    assert.equal(await h.run(ab("A", "p4")), "deny", "the same prompt goes on");
+  } finally {
+    await h.cleanup();
+  }
+});
+
+Deno.test("hook pretool: without prompt_id, a history is kept across user prompts, as before", async () => {
+  const h = await harness();
+  try {
+    assert.deepEqual(await runAll(h, Array.from({ length: 5 }, () => pre("npm test"))), [
+      "allow",
+      "allow",
+      "warn",
+      "deny",
+      "deny",
+    ]);
+    assert.equal(JSON.parse(await Deno.readTextFile(h.loopFile("s1"))).prompt, undefined);
+    // a prompt_id that is not a string is passed over
+    assert.equal(await h.run(pre("npm test", { prompt_id: 5 })), "deny");
+    // a history without a prompt_id is not known to be another prompt's: kept
+    assert.equal(await h.run(pre("npm test", { prompt_id: "p1" })), "deny");
+    assert.equal(await h.errors(), "");
+  } finally {
+    await h.cleanup();
+  }
+});
+
 Deno.test("hook pretool: CLIFFHANGER_LOOP_BYPASS=1 allows everything and records nothing", async () => {
   const h = await harness({ CLIFFHANGER_LOOP_BYPASS: "1" });
   try {

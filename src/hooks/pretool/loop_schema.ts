@@ -25,5 +25,7 @@ export const LoopStateSchema = z.strictObject({
   history: z.array(HistoryEntrySchema),
   /** Absent in files written before it existed. */
   answered: z.optional(z.array(AnsweredSchema)),
+  /** The prompt_id of the newest recorded call that carried one: a call of another prompt starts a new user turn. */
+  prompt: z.optional(z.string()),
 });
 export type LoopState = z.infer<typeof LoopStateSchema>;

@@ -25,6 +25,8 @@ export interface LoopState {
   history: HistoryEntry[];
   /** Absent in files written before it existed. */
   answered?: { id: string; decision: unknown; finishedAt: number }[] | undefined;
+  /** The prompt_id of the newest recorded call that carried one; absent before one did. */
+  prompt?: string | undefined;
 }
 
 export function freshLoopState(): LoopState {
@@ -62,7 +64,7 @@ const ENTRY_KEYS = ["tool", "sig", "desc", "at", "denied"] as const;
 
 /** LoopStateSchema's output for a file it accepts, or null when this check cannot vouch for the file. */
 export function checkLoopState(raw: unknown): LoopState | null {
-  if (!isObj(raw) || !exactly(raw, ["v", "history"], ["answered"]) || raw["v"] !== 1) return null;
+  if (!isObj(raw) || !exactly(raw, ["v", "history"], ["answered", "prompt"]) || raw["v"] !== 1) return null;
   const history = raw["history"];
   if (!Array.isArray(history)) return null;
   const entries: HistoryEntry[] = [];
@@ -74,16 +76,22 @@ export function checkLoopState(raw: unknown): LoopState | null {
     entries.push({ tool, sig, desc, at, denied });
   }
   const out: LoopState = { v: 1, history: entries };
-  if (!Object.hasOwn(raw, "answered")) return out;
-  const answered = raw["answered"];
-  if (!Array.isArray(answered)) return null;
-  out.answered = [];
-  for (const a of answered) {
-    // a plain object: other keys are dropped, as the schema drops them
-    if (!isObj(a) || Object.hasOwn(a, "__proto__") || !Object.hasOwn(a, "decision")) return null;
-    const { id, decision, finishedAt } = a;
-    if (typeof id !== "string" || decision === undefined || !finite(finishedAt)) return null;
-    out.answered.push({ id, decision, finishedAt });
+  if (Object.hasOwn(raw, "answered")) {
+    const answered = raw["answered"];
+    if (!Array.isArray(answered)) return null;
+    out.answered = [];
+    for (const a of answered) {
+      // a plain object: other keys are dropped, as the schema drops them
+      if (!isObj(a) || Object.hasOwn(a, "__proto__") || !Object.hasOwn(a, "decision")) return null;
+      const { id, decision, finishedAt } = a;
+      if (typeof id !== "string" || decision === undefined || !finite(finishedAt)) return null;
+      out.answered.push({ id, decision, finishedAt });
+    }
+  }
+  if (Object.hasOwn(raw, "prompt")) {
+    const prompt = raw["prompt"];
+    if (typeof prompt !== "string") return null;
+    out.prompt = prompt;
   }
   return out;
 }

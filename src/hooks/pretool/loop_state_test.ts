@@ -43,6 +43,7 @@ const file = near({
   v: fc.constantFrom(1, 1, 1, 1, 1, 2),
   history: fc.array(entry, { maxLength: 3 }),
   answered: fc.array(answer, { maxLength: 3 }),
+  prompt: fc.constantFrom("p1", "p2", ""),
 });
 
 Deno.test("checkLoopState: the schema's output for every file the schema accepts, and nothing it refuses", () => {

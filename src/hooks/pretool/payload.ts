@@ -18,6 +18,8 @@ export const PretoolPayloadSchema = z.looseObject({
   /** The call's id: two copies of one call (the hook registered twice) share it. */
   tool_use_id: z.catch(z.nullish(z.string()), undefined),
   cwd: z.nullish(z.string()),
+  /** The user prompt the call belongs to (Claude Code 2.1.196 and later): a new one starts the counts fresh. */
+  prompt_id: z.catch(z.nullish(z.string()), undefined),
 });
 export type PretoolPayload = z.infer<typeof PretoolPayloadSchema>;
 

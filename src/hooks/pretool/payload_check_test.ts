@@ -1,7 +1,7 @@
 /**
  * payload_check.ts against payload.ts's schemas, on generated payloads near the PreToolUse shape: whatever the check
  * accepts, both schemas accept with the same output (key order included); and it accepts every payload the schemas
- * accept as it is (it leaves to them only a `tool_use_id` they would replace).
+ * accept as it is (it leaves to them only a `tool_use_id` or `prompt_id` they would replace).
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
@@ -37,8 +37,11 @@ Deno.test("checkPretoolPayload: both schemas' output for every payload they acce
       const head = PretoolHeadSchema.safeParse(raw);
       const full = PretoolPayloadSchema.safeParse(raw);
       const got = checkPretoolPayload(raw);
-      const id = raw["tool_use_id"];
-      const asItIs = id === undefined || id === null || typeof id === "string";
+      // a tool_use_id or prompt_id of another type the schema replaces: left to it
+      const asItIs = ["tool_use_id", "prompt_id"].every((key) => {
+        const id = raw[key];
+        return id === undefined || id === null || typeof id === "string";
+      });
       if (!head.success || !full.success || !asItIs) {
         assert.equal(got, null, text);
         return;
