@@ -23,7 +23,8 @@ export const SAME_LAYER: Record<string, string> = {
   "hooks → relay": "the Stop hook's relay stage (hooks/stop/relay_stage.ts) reads and writes the mailbox",
   "replay → hooks": "replay runs the Stop step itself",
   "stats → hooks": "stats reads the hooks' log line schemas",
-  "doctor → hooks": "status and doctor report the quirk files and the stall switch as the hooks read them",
+  "doctor → hooks":
+    "status and doctor report the quirk files, the stall switch and the guarded tools as the hooks read them",
   "doctor → relay": "status and doctor report the relay's fit under the Stop timeout",
   "stats → relay": "stats reads the relay's log line schema",
   "settings → permissions": "install computes the scopes a settings file needs",

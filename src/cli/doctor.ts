@@ -127,6 +127,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     ),
     checkQuirks(facts.quirks.used, facts.quirks.problems),
     checkLoop({
+      bypass: config.loopBypass,
       tools: config.loopTools,
       maxRetries: config.loopMaxRetries,
       warnAt: config.loopWarn,

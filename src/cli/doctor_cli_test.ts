@@ -219,6 +219,43 @@ Deno.test("status shows the anti-loop guard's and the prompt hook's settings; do
     );
   }));
 
+Deno.test("status and doctor show loopTools and stallMaxRetries alike: normalised, and off when nothing can happen", () =>
+  withTempHome(async (home) => {
+    await Deno.mkdir(join(home, ".cliffhanger"), { recursive: true });
+    const config = join(home, ".cliffhanger", "config.jsonc");
+    await Deno.writeTextFile(config, '{ "loopTools": " Bash , Task " }');
+    const spaced = await runCli(["status"], { home });
+    assert.match(spaced.stdout, /^anti-loop guard: on; tools Bash,Task; 3 identical calls allowed/m);
+    assert.deepEqual(JSON.parse((await runCli(["status", "--json"], { home })).stdout).loop.tools, ["Bash", "Task"]);
+    let doctor = byId(JSON.parse((await runCli(["doctor", "--json"], { home })).stdout).checks);
+    assert.match(doctor["loop"]!.detail, /tools Bash,Task; 3 identical calls allowed/);
+
+    await Deno.writeTextFile(config, '{ "loopTools": "", "stallMaxRetries": 0 }');
+    const off = await runCli(["status"], { home });
+    assert.match(off.stdout, /^anti-loop guard: off \(loopTools names no tool\); tools none; /m);
+    assert.match(
+      off.stdout,
+      /^stall nudges: off \(stallMaxRetries is 0: no tool call is ever nudged\); 0 per tool call/m,
+    );
+    const json = JSON.parse((await runCli(["status", "--json"], { home })).stdout);
+    assert.deepEqual([json.loop.on, json.loop.off, json.loop.tools], [false, "loopTools names no tool", []]);
+    assert.equal(json.stall.on, false);
+    doctor = byId(JSON.parse((await runCli(["doctor", "--json"], { home })).stdout).checks);
+    assert.equal(doctor["loop"]!.status, "warn");
+    assert.match(doctor["loop"]!.detail, /tools none; .*loopTools names no tool, so the guard watches nothing/);
+    assert.equal(doctor["switches"]!.status, "warn");
+    assert.match(doctor["switches"]!.detail, /stallMaxRetries is 0: silent tool stalls are never nudged/);
+    assert.match(doctor["switches"]!.fix ?? "", /"stallMaxRetries" \(or CLIFFHANGER_STALL_MAX_RETRIES, which wins\)/);
+
+    // a warning doctor gives is one status prints too
+    await Deno.writeTextFile(config, '{ "loopWarn": 5 }');
+    const never = await runCli(["status"], { home });
+    assert.match(
+      never.stdout,
+      /^ {2}warning: a cycle is denied before \(or when\) it would be warned, so the warning never shows/m,
+    );
+  }));
+
 Deno.test("doctor checks what a checkout install's launcher runs: another checkout's main.ts is named", () =>
   withTempHome(async (home) => {
     assert.equal((await runCli(["install"], { home })).code, 0);

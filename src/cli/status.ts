@@ -1,5 +1,6 @@
 /** `status [--settings PATH] [--json]`: is it on, where is it registered, how is it configured, what may it touch. */
 import { describeHooksOff } from "../doctor/hooks_off.ts";
+import { loopView } from "../doctor/loop_view.ts";
 import { describeSkipped } from "../doctor/skipped.ts";
 import { answerUnused, describeLimited } from "../doctor/limited.ts";
 import { sharedRelayText } from "../doctor/shared_relay.ts";
@@ -73,6 +74,13 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     run: query({ name: "run" }),
     ...runScope(wrapHealth.records),
   };
+  // the guard's settings as the hook reads them, and what they make impossible: doctor's loop check says the same
+  const loop = loopView({
+    bypass: config.loopBypass,
+    tools: config.loopTools,
+    warnAt: config.loopWarn,
+    blockAt: config.loopBlock,
+  });
   const report = {
     version: VERSION,
     on: facts.on,
@@ -96,12 +104,14 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       maxRetries: config.stallMaxRetries,
     },
     loop: {
-      on: !config.loopBypass,
-      tools: config.loopTools,
+      on: loop.on,
+      off: loop.off,
+      tools: loop.tools,
       maxRetries: config.loopMaxRetries,
       windowMin: config.loopWindowMin,
       warnAt: config.loopWarn,
       blockAt: config.loopBlock,
+      problems: loop.problems.map((p) => p.problem),
     },
     prompt: {
       clock: !config.noClock,
@@ -168,16 +178,21 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   );
   lines.push(
     `stall nudges: ${report.stall.on ? "on" : "off"}${
-      report.stall.killSwitchFileExists ? ` (kill switch file ${paths.stallOff})` : ""
+      report.stall.killSwitchFileExists
+        ? ` (kill switch file ${paths.stallOff})`
+        : switches.stallNoRetries
+        ? " (stallMaxRetries is 0: no tool call is ever nudged)"
+        : ""
     }; ` +
       `${config.stallMaxRetries} per tool call; cooldown ${config.stallCooldownS} s`,
   );
-  const loopTools = Array.isArray(config.loopTools) ? config.loopTools.join(",") : config.loopTools;
   lines.push(
-    `anti-loop guard: ${config.loopBypass ? "off (loopBypass)" : "on"}; tools ${loopTools}; ` +
+    `anti-loop guard: ${loop.on ? "on" : `off (${loop.off})`}; tools ${loop.toolsText}; ` +
       `${config.loopMaxRetries} identical calls allowed; cycles warned at ${config.loopWarn}, denied at ` +
       `${config.loopBlock}; window ${config.loopWindowMin} min`,
   );
+  // the one that turns the guard off is said above; doctor's loop check gives each fix
+  for (const p of loop.problems) if (p.kind !== "no-tools") lines.push(`  warning: ${p.problem} (doctor's loop check)`);
   lines.push(
     `prompt hook: clock ${
       config.noClock ? "off" : `on (${config.tz === "" ? `the system zone, ${facts.zone.zone}` : facts.zone.zone})`

@@ -12,6 +12,7 @@ import { describeHooksOff, type HooksOff, hooksOffFix } from "./hooks_off.ts";
 import { describeSkipped, filesWithSkipped, skippedFix } from "./skipped.ts";
 import { answerUnused, describeLimited, eventsAnswerUnused, filesWithLimits, limitedFix } from "./limited.ts";
 import { describeWrongEvent, wrongEventFixes, wrongEvents } from "./wrong_event.ts";
+import { type LoopProblem, type LoopSettingsFacts, loopView } from "./loop_view.ts";
 
 export type CheckStatus = "ok" | "warn" | "fail";
 
@@ -595,6 +596,8 @@ export function renderChecks(checks: readonly Check[]): string {
 export interface Switches {
   offFile: string | null;
   stallOffFile: string | null;
+  /** stallMaxRetries is 0 and nothing else turned the stall nudges off: no call is ever nudged. */
+  stallNoRetries: boolean;
   disableEnv: boolean;
   disableConfig: boolean;
   observe: boolean;
@@ -621,6 +624,13 @@ export function checkSwitches(s: Switches): Check {
   if (s.stallOffFile !== null) {
     notes.push(`${s.stallOffFile} exists: silent tool stalls are not nudged`);
     fixes.push(`rm ${s.stallOffFile}`);
+  }
+  if (s.stallNoRetries) {
+    notes.push("stallMaxRetries is 0: silent tool stalls are never nudged");
+    fixes.push(
+      'set "stallMaxRetries" (or CLIFFHANGER_STALL_MAX_RETRIES, which wins) to 1 or more (default 3), or ' +
+        '"stallDisable": true to turn the nudges off by name',
+    );
   }
   if (s.observe && s.observeBecause !== null) {
     notes.push(
@@ -699,11 +709,8 @@ export function checkQuirks(files: readonly string[], problems: readonly string[
 }
 
 /** The anti-loop guard's settings, as the pretool hook reads them. */
-export interface LoopFacts {
-  tools: string | readonly string[];
+export interface LoopFacts extends LoopSettingsFacts {
   maxRetries: number;
-  warnAt: number;
-  blockAt: number;
   windowMin: number;
   /** PreToolUse is registered in a file whose handlers run. */
   registered: boolean;
@@ -714,23 +721,15 @@ export interface LoopFacts {
   matchers?: readonly { path: string; plugin?: string; matcher: string | null }[];
 }
 
+/** The guard's settings as status shows them (loop_view.ts), with each thing they make impossible as a warning. */
 export function checkLoop(l: LoopFacts): Check {
-  const list = (typeof l.tools === "string" ? l.tools.split(",") : [...l.tools]).map((t) => t.trim()).filter((t) =>
-    t !== ""
-  );
-  const detail =
-    `${l.registered ? "" : "not registered (install --events pretool); "}tools ${list.join(",") || "none"}; ` +
+  const view = loopView(l);
+  const detail = `${l.registered ? "" : "not registered (install --events pretool); "}tools ${view.toolsText}; ` +
     `${l.maxRetries} identical calls allowed; cycles warned at ${l.warnAt}, denied at ${l.blockAt}; window ` +
     `${l.windowMin} min`;
-  if (list.length === 0) {
-    return {
-      id: "loop",
-      status: "warn",
-      detail: `${detail}: loopTools names no tool, so the guard watches nothing`,
-      fix: 'set "loopTools" (or CLIFFHANGER_LOOP_TOOLS, which wins) to the tools to watch (default ' +
-        '"Bash,Agent,Task,AskUserQuestion"; "*" for all)',
-    };
-  }
+  // no tool guarded: the matcher has nothing to hide
+  if (view.problems.some((p) => p.kind === "no-tools")) return problemsCheck(detail, view.problems);
+  const list = view.tools;
   // the guarded tools no PreToolUse handler of ours sees, for a matcher on its group (with "*" every tool is guarded,
   // which the registered check says of any narrower matcher)
   const matchers = l.matchers ?? [];
@@ -760,17 +759,18 @@ export function checkLoop(l: LoopFacts): Check {
       ].join("; "),
     };
   }
-  if (l.warnAt >= l.blockAt) {
-    return {
-      id: "loop",
-      status: "warn",
-      detail: `${detail}: a cycle is denied before (or when) it would be warned, so the warning never shows`,
-      fix: `set "loopWarn" (or CLIFFHANGER_LOOP_WARN, which wins) below "loopBlock" (${l.blockAt}), e.g. ${
-        Math.max(1, l.blockAt - 2)
-      }`,
-    };
-  }
-  return ok("loop", detail);
+  return problemsCheck(detail, view.problems);
+}
+
+/** The loop check of the guard's settings: ok, or a warning naming each thing they make impossible. */
+function problemsCheck(detail: string, problems: readonly LoopProblem[]): Check {
+  if (problems.length === 0) return ok("loop", detail);
+  return {
+    id: "loop",
+    status: "warn",
+    detail: `${detail}: ${problems.map((p) => p.problem).join("; ")}`,
+    fix: problems.map((p) => p.fix).join("; "),
+  };
 }
 
 /** The prompt hook's settings and its time zone as the hook resolves it. */

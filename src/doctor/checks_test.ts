@@ -119,6 +119,7 @@ Deno.test("switches: each switch that softens or stops the hooks is a warning th
   const none = {
     offFile: null,
     stallOffFile: null,
+    stallNoRetries: false,
     disableEnv: false,
     disableConfig: false,
     observe: false,
@@ -129,6 +130,7 @@ Deno.test("switches: each switch that softens or stops the hooks is a warning th
   const all = checkSwitches({
     offFile: "/h/off",
     stallOffFile: "/h/stall-off",
+    stallNoRetries: true,
     disableEnv: true,
     disableConfig: true,
     observe: true,
@@ -142,6 +144,7 @@ Deno.test("switches: each switch that softens or stops the hooks is a warning th
       "config disable",
       "/h/off exists",
       "stalls are not nudged",
+      "stallMaxRetries is 0: silent tool stalls are never nudged",
       "observe mode",
       "anti-loop guard is off",
     ]
@@ -273,7 +276,15 @@ Deno.test("python: the Python cliffhanger still registered fails, with the repla
 });
 
 Deno.test("loop: a warning threshold at or over the block one, and a guard that watches nothing, are warnings", () => {
-  const base = { tools: "Bash,Agent", maxRetries: 3, warnAt: 3, blockAt: 5, windowMin: 5, registered: true };
+  const base = {
+    bypass: false,
+    tools: "Bash,Agent",
+    maxRetries: 3,
+    warnAt: 3,
+    blockAt: 5,
+    windowMin: 5,
+    registered: true,
+  };
   const fine = checkLoop(base);
   assert.equal(fine.status, "ok");
   assert.equal(
@@ -284,7 +295,17 @@ Deno.test("loop: a warning threshold at or over the block one, and a guard that 
   assert.equal(never.status, "warn");
   assert.match(never.detail, /the warning never shows/);
   assert.match(never.fix ?? "", /"loopWarn" \(or CLIFFHANGER_LOOP_WARN, which wins\) below "loopBlock" \(5\)/);
-  assert.match(checkLoop({ ...base, tools: " , " }).detail, /watches nothing/);
+  assert.match(
+    checkLoop({ ...base, tools: " , " }).detail,
+    /tools none; .*: loopTools names no tool, so the guard watches nothing$/,
+  );
+  // the names as the hook reads them: trimmed, blank ones dropped, each once; `*` is every tool
+  assert.match(checkLoop({ ...base, tools: " Bash , Task ,,Bash" }).detail, /^tools Bash,Task; /);
+  assert.match(checkLoop({ ...base, tools: ["Read", "*"] }).detail, /^tools \* \(every tool\); /);
+  // both problems at once, each with its fix
+  const both = checkLoop({ ...base, tools: "", warnAt: 5 });
+  assert.match(both.detail, /watches nothing; a cycle is denied before/);
+  assert.match(both.fix ?? "", /"loopTools".*; set "loopWarn"/);
   assert.match(checkLoop({ ...base, registered: false }).detail, /^not registered \(install --events pretool\)/);
 });
 

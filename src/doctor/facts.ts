@@ -56,6 +56,7 @@ export interface Facts {
   hooksOff: HooksOff | null;
   /** Why the managed settings' drop-in folder could not be listed, or null. */
   managedProblem: string | null;
+  /** The stall stage can nudge: no kill switch, and stallMaxRetries is over 0. */
   stallOn: boolean;
   config: Config;
   configExists: boolean;
@@ -125,11 +126,14 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
   const enabled = ours.filter((p) => p.enabled === true);
   const registrations = [...settings.filter((f) => !enabled.some((p) => p.path === f.path)), ...enabled];
   const [offFile, stallOffFile] = [await pathExists(paths.off), await pathExists(paths.stallOff)];
+  const stallKilled = stallKillSwitch(env, config, stallOffFile);
   const disableEnv = isOn(env("CLIFFHANGER_DISABLE"));
   const switches: Switches = {
     offFile: offFile ? paths.off : null,
     // the file decides only when the variable does not (set to a readable value, it wins either way)
     stallOffFile: stallOffFile && !stallVariableDecides(env) ? paths.stallOff : null,
+    // a cap of 0 nudges nothing: off as surely as a switch, said when no switch says it
+    stallNoRetries: !stallKilled && config.stallMaxRetries === 0,
     disableEnv,
     // the environment wins over the file: say the one that has the effect
     disableConfig: config.disable && !disableEnv,
@@ -157,7 +161,7 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
     on: !offFile && !config.disable && homeInScope && hooksOff === null,
     hooksOff,
     managedProblem: managed.problem === null ? null : scoped(managed.problem),
-    stallOn: !stallKillSwitch(env, config, stallOffFile),
+    stallOn: !stallKilled && config.stallMaxRetries > 0,
     config,
     configExists: read.exists,
     configReadProblem: read.readProblem === null ? null : scoped(read.readProblem),
