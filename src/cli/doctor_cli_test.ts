@@ -256,6 +256,25 @@ Deno.test("status and doctor show loopTools and stallMaxRetries alike: normalise
     );
   }));
 
+Deno.test('a loopTools name in the wrong case ("bash"): status and doctor warn and name the tool meant', () =>
+  withTempHome(async (home) => {
+    await Deno.mkdir(join(home, ".cliffhanger"), { recursive: true });
+    await Deno.writeTextFile(join(home, ".cliffhanger", "config.jsonc"), '{ "loopTools": "bash" }');
+    const doctor = byId(JSON.parse((await runCli(["doctor", "--json"], { home })).stdout).checks);
+    assert.equal(doctor["loop"]!.status, "warn");
+    assert.match(doctor["loop"]!.detail, /tools bash; .*loopTools names "bash" \(did you mean "Bash"\?\)/);
+    assert.match(doctor["loop"]!.fix ?? "", /as Claude Code does: Bash$/);
+    const status = await runCli(["status"], { home });
+    assert.match(status.stdout, /^anti-loop guard: on; tools bash; /m);
+    assert.match(
+      status.stdout,
+      /^ {2}warning: loopTools names "bash" \(did you mean "Bash"\?\): names are matched exactly/m,
+    );
+    const json = JSON.parse((await runCli(["status", "--json"], { home })).stdout);
+    assert.equal(json.loop.problems.length, 1);
+    assert.match(json.loop.problems[0], /did you mean "Bash"\?/);
+  }));
+
 Deno.test("doctor checks what a checkout install's launcher runs: another checkout's main.ts is named", () =>
   withTempHome(async (home) => {
     assert.equal((await runCli(["install"], { home })).code, 0);

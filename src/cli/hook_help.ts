@@ -127,7 +127,7 @@ const EVENTS: Record<HookName, EventHelp> = {
       ["loopWindowMin", "only calls of the last N minutes count"],
       ["loopWarn", "a cycle repeated this many times is warned"],
       ["loopBlock", "a cycle repeated this many times is denied"],
-      ["loopTools", "guarded tools; * = all"],
+      ["loopTools", "guarded tools, as Claude Code spells them (Bash); * = all"],
       ["loopBypass", "the guard off: allow and record nothing"],
       ["observe", "decide and log, print nothing"],
     ],

@@ -4,6 +4,7 @@
  * every tool), whether the guard can act at all, and what in its settings can never happen.
  */
 import { guardedTools } from "../hooks/pretool/settings.ts";
+import { clientToolInOtherCase } from "../settings/client_tools.ts";
 
 export interface LoopSettingsFacts {
   bypass: boolean;
@@ -13,8 +14,11 @@ export interface LoopSettingsFacts {
 }
 
 export interface LoopProblem {
-  /** `no-tools`: the guard watches nothing (status says it is off); `never-warned`: loopWarn ≥ loopBlock. */
-  kind: "no-tools" | "never-warned";
+  /**
+   * `no-tools`: the guard watches nothing (status says it is off); `miscased`: a name that is a Claude Code tool's in
+   * another case, which guards nothing; `never-warned`: loopWarn ≥ loopBlock.
+   */
+  kind: "no-tools" | "miscased" | "never-warned";
   problem: string;
   fix: string;
 }
@@ -43,6 +47,23 @@ export function loopView(l: LoopSettingsFacts): LoopView {
       kind: "no-tools",
       problem: "loopTools names no tool, so the guard watches nothing",
       fix: `set ${TOOLS_KEY} to the tools to watch (default "Bash,Agent,Task,AskUserQuestion"; "*" for all)`,
+    });
+  }
+  // names are matched exactly, as Claude Code's matchers match them: "bash" is no tool Claude Code calls
+  const miscased = guarded.all ? [] : tools.flatMap((name) => {
+    const tool = clientToolInOtherCase(name);
+    return tool === null ? [] : [{ name, tool }];
+  });
+  if (miscased.length > 0) {
+    const one = miscased.length === 1;
+    problems.push({
+      kind: "miscased",
+      problem: `loopTools names ${miscased.map((m) => `"${m.name}" (did you mean "${m.tool}"?)`).join(", ")}: ` +
+        `names are matched exactly, as Claude Code's matchers match them, so ${one ? "it guards" : "they guard"} ` +
+        "nothing",
+      fix: `spell the name${one ? "" : "s"} in ${TOOLS_KEY} as Claude Code does: ${
+        miscased.map((m) => m.tool).join(",")
+      }`,
     });
   }
   if (l.warnAt >= l.blockAt) {

@@ -34,3 +34,21 @@ Deno.test("loopView(): a warning threshold at or over the block one can never wa
   assert.deepEqual(v.problems.map((p) => p.kind), ["never-warned"]);
   assert.match(v.problems[0]!.fix, /below "loopBlock" \(5\), e\.g\. 3/);
 });
+
+Deno.test("loopView(): a name that is a Claude Code tool's in another case guards nothing: a warning that names the tool", () => {
+  const v = loopView({ ...base, tools: "bash" });
+  assert.deepEqual([v.on, v.tools], [true, ["bash"]]);
+  assert.deepEqual(v.problems.map((p) => p.kind), ["miscased"]);
+  assert.equal(
+    v.problems[0]!.problem,
+    'loopTools names "bash" (did you mean "Bash"?): names are matched exactly, as Claude Code\'s matchers match them, ' +
+      "so it guards nothing",
+  );
+  assert.match(v.problems[0]!.fix, /as Claude Code does: Bash$/);
+  const two = loopView({ ...base, tools: ["Bash", "webfetch", "TASK", "mcp__db__query"] });
+  assert.match(two.problems[0]!.problem, /"webfetch" \(did you mean "WebFetch"\?\), "TASK" \(did you mean "Task"\?\)/);
+  assert.match(two.problems[0]!.fix, /: WebFetch,Task$/);
+  // exact names, other tools' names and `*` are not said
+  assert.deepEqual(loopView({ ...base, tools: "Bash,mcp__x__y,MyTool" }).problems, []);
+  assert.deepEqual(loopView({ ...base, tools: "bash,*" }).problems, []);
+});

@@ -245,6 +245,17 @@ Deno.test("hook pretool: without prompt_id, a history is kept across user prompt
   }
 });
 
+Deno.test("hook pretool: loopTools names are exact and case-sensitive, as Claude Code's matchers are", async () => {
+  const h = await harness({ CLIFFHANGER_LOOP_TOOLS: "bash" });
+  try {
+    // Claude Code sends "Bash": "bash" guards nothing (status and doctor warn of it)
+    assert.deepEqual(await runAll(h, Array.from({ length: 4 }, () => pre("npm test"))), Array(4).fill("allow"));
+    assert.deepEqual(await h.log(), []);
+  } finally {
+    await h.cleanup();
+  }
+});
+
 Deno.test("hook pretool: CLIFFHANGER_LOOP_BYPASS=1 allows everything and records nothing", async () => {
   const h = await harness({ CLIFFHANGER_LOOP_BYPASS: "1" });
   try {
