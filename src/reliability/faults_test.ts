@@ -233,6 +233,10 @@ Deno.test("fault: a user rule file with a bad regex is reported; the built-ins s
     );
     await healthy(box);
     assert.match(await readText(box.paths.errors), /rules: .*bad\.json/);
+    // it lasts until the file is fixed: said once a day, not on every stop
+    await healthy(box);
+    const said = (await readText(box.paths.errors)).split("\n").filter((l) => /rules: .*bad\.json/.test(l));
+    assert.equal(said.length, 1, said.join("\n"));
   } finally {
     await removeSandbox(box);
   }

@@ -27,6 +27,7 @@ import { readModelFromTail } from "./tail.ts";
 import type { TerseOptions } from "./terse.ts";
 import type { KnownOffset } from "./clock.ts";
 import { hookZone } from "./hook_zone.ts";
+import { tellDaily } from "../tell_daily.ts";
 
 type ModelSource = PromptLogLine["modelSource"];
 
@@ -64,7 +65,7 @@ export const PROMPT_HOOK: HookDefinition<PromptPayload, Prepared, Held, string |
   parse: (raw) => checkPromptPayload(raw) ?? import("./payload.ts").then((m) => m.parsePromptPayload(raw)),
   async prepare(payload, io) {
     const zone = await hookZone(io);
-    if (zone.problem) await io.error(zone.problem);
+    if (zone.problem) await tellDaily(io, "hook prompt", [zone.problem]);
     const found = io.config.noQuirks ? { model: null, source: "none" as const } : await findModel(payload, io);
     // a model id is payload or transcript text that is logged and named in <model-notes>: only the characters model
     // ids use (so no injected sentence survives), at most MAX_MODEL_CHARS
@@ -163,6 +164,6 @@ async function loadQuirks(io: HookIo): Promise<Quirk[]> {
   const set = files.sources.length === 0
     ? { quirks: BUILTIN_QUIRKS, problems: [] }
     : (await import("./quirks_user.ts")).buildQuirkSet(files.sources);
-  for (const problem of [...files.problems, ...set.problems]) await io.error(problem, "quirks");
+  await tellDaily(io, "quirks", [...files.problems, ...set.problems]);
   return set.quirks;
 }

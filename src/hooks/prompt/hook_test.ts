@@ -155,6 +155,24 @@ Deno.test("hook prompt: the user's quirks file is merged; a bad one is reported 
     assert.match(await h.errors(), /quirks: .*quirks\.json: quirks: .*; file ignored/);
   }));
 
+Deno.test("hook prompt: a quirk file's or a zone's problem is said in errors.log once a day, not on every prompt", () =>
+  withHarness(async (h) => {
+    const root = join(h.home, ".cliffhanger");
+    await Deno.mkdir(root, { recursive: true });
+    await Deno.writeTextFile(join(root, "quirks.json"), '{"disable":["nosuch"]}');
+    const prompt = (id: string, at: number) =>
+      h.run(payload({ prompt_id: id, model: "claude-opus-4-7" }), { at, env: { CLIFFHANGER_TZ: "Mars/X" } });
+    await prompt("p-1", T0);
+    await prompt("p-2", T0 + 60_000);
+    const lines = (await h.errors()).trim().split("\n");
+    assert.equal(lines.filter((l) => /quirks: .*quirks\.json: disable: unknown quirk id "nosuch"$/.test(l)).length, 1);
+    assert.equal(lines.filter((l) => /hook prompt: Bad value for CLIFFHANGER_TZ: "Mars\/X"/.test(l)).length, 1);
+    assert.equal(lines.length, 2, lines.join("\n"));
+    // a day later it is said again
+    await prompt("p-3", T0 + 24 * 60 * 60 * 1000 + 60_000);
+    assert.equal((await h.errors()).trim().split("\n").length, 4);
+  }));
+
 Deno.test("hook prompt: an invalid CLIFFHANGER_TZ falls back to the system zone and is reported", () =>
   withHarness(async (h) => {
     const out = context(await h.run(payload(), { env: { CLIFFHANGER_TZ: "Mars/Olympus" } }));

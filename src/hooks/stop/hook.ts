@@ -26,6 +26,7 @@ import type { StopResult } from "./result.ts";
 import { needsTranscript } from "./stages.ts";
 import { readSessionState, sessionKey, type SessionState, statePath, writeSessionState } from "./state.ts";
 import { stallKillSwitch } from "./stall/switch.ts";
+import { tellDaily } from "../tell_daily.ts";
 import { stopStep } from "./step.ts";
 
 /**
@@ -75,7 +76,8 @@ export const STOP_HOOK: HookDefinition<StopPayload, Prepared, SessionState, Stop
   async prepare(payload, io) {
     // only the rules of the languages the final message can be in: an English ending loads none of the others'
     const rules = await loadRuleSet(io.paths.rules, { langs: languagesOf(payload.last_assistant_message ?? "") });
-    for (const file of rules.files) if (file.error) await io.error(`${file.origin}: ${file.error}`, "rules");
+    // a rule file's problem lasts until it is fixed: said once a day, not on every stop
+    await tellDaily(io, "rules", rules.files.flatMap((file) => file.error ? [`${file.origin}: ${file.error}`] : []));
     return { rules, stallOff: stallKillSwitch(io.env, io.config, await pathExists(io.paths.stallOff)), view: null };
   },
   state(payload, _prepared, io) {
