@@ -146,6 +146,8 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       clock: !config.noClock,
       terse: !config.noTerse,
       quirks: !config.noQuirks,
+      shortMaxWords: config.terseShortMaxWords,
+      mediumMaxWords: config.terseMediumMaxWords,
       zone: facts.zone.zone,
       zoneProblem: facts.zone.problem,
       registered: files.some((f) => f.events.includes("UserPromptSubmit")),

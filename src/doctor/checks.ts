@@ -778,6 +778,9 @@ export interface PromptFacts {
   clock: boolean;
   terse: boolean;
   quirks: boolean;
+  /** The length nudge's bands: `terseShortMaxWords` and `terseMediumMaxWords`. */
+  shortMaxWords: number;
+  mediumMaxWords: number;
   /** The zone the clock uses, and the problem with a configured one (it then falls back). */
   zone: string;
   zoneProblem: string | null;
@@ -789,26 +792,38 @@ export function checkPrompt(p: PromptFacts): Check {
   const detail = `${p.registered ? "" : "not registered (install --events prompt); "}clock ${
     p.clock ? `on (${p.zone})` : "off"
   }; length nudge ${p.terse ? "on" : "off"}; model notes ${p.quirks ? "on" : "off"}`;
+  const notes: string[] = [];
+  const fixes: string[] = [];
   if (p.clock && p.zoneProblem !== null) {
-    return {
-      id: "prompt",
-      status: "warn",
-      detail: `${detail}: ${p.zoneProblem}`,
-      // the problem names where the zone was set: the variable, or config.jsonc's key
-      fix: p.zoneProblem.startsWith("Bad value for CLIFFHANGER_TZ:")
+    notes.push(p.zoneProblem);
+    // the problem names where the zone was set: the variable, or config.jsonc's key
+    fixes.push(
+      p.zoneProblem.startsWith("Bad value for CLIFFHANGER_TZ:")
         ? 'set CLIFFHANGER_TZ to an IANA zone such as "Europe/Paris", or unset it (then config.jsonc\'s "tz" applies, ' +
           "else the system zone)"
         : 'set "tz" in config.jsonc to an IANA zone such as "Europe/Paris", or leave it empty for the system zone',
-    };
+    );
+  }
+  if (p.terse && p.shortMaxWords > p.mediumMaxWords) {
+    // a prompt over the medium band is silent before the short band is looked at (terse.ts)
+    const [short, medium] = [p.shortMaxWords, p.mediumMaxWords];
+    notes.push(
+      `terseShortMaxWords (${short}) is above terseMediumMaxWords (${medium}): a prompt of more than ${medium} ` +
+        `words gets no length nudge, so a question of ${medium + 1} to ${short} words gets none and the short band ` +
+        `ends at ${medium}`,
+    );
+    fixes.push(
+      `set "terseShortMaxWords" at or below "terseMediumMaxWords" (${medium}) in config.jsonc, or raise ` +
+        `"terseMediumMaxWords" to ${short} or more`,
+    );
   }
   if (p.registered && !p.clock && !p.terse && !p.quirks) {
-    return {
-      id: "prompt",
-      status: "warn",
-      detail: `${detail}: the prompt hook is registered but adds nothing`,
-      fix: "turn one of noClock, noTerse, noQuirks back off (in config.jsonc, or unset CLIFFHANGER_NO_CLOCK, " +
+    notes.push("the prompt hook is registered but adds nothing");
+    fixes.push(
+      "turn one of noClock, noTerse, noQuirks back off (in config.jsonc, or unset CLIFFHANGER_NO_CLOCK, " +
         "CLIFFHANGER_NO_TERSE, CLIFFHANGER_NO_QUIRKS, which win), or cliffhanger-bin uninstall --events prompt",
-    };
+    );
   }
-  return ok("prompt", detail);
+  if (notes.length === 0) return ok("prompt", detail);
+  return { id: "prompt", status: "warn", detail: `${detail}: ${notes.join("; ")}`, fix: fixes.join("; ") };
 }

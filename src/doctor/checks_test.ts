@@ -339,7 +339,16 @@ Deno.test("loop: a PreToolUse matcher that hides every guarded tool fails, one t
 });
 
 Deno.test("prompt: a bad zone, and a registered hook with everything off, are warnings", () => {
-  const base = { clock: true, terse: true, quirks: true, zone: "UTC", zoneProblem: null, registered: true };
+  const base = {
+    clock: true,
+    terse: true,
+    quirks: true,
+    shortMaxWords: 15,
+    mediumMaxWords: 60,
+    zone: "UTC",
+    zoneProblem: null,
+    registered: true,
+  };
   assert.equal(checkPrompt(base).status, "ok");
   const zone = checkPrompt({ ...base, zoneProblem: 'Bad value for CLIFFHANGER_TZ: "Mars/Base"; using UTC' });
   assert.equal(zone.status, "warn");
@@ -359,6 +368,42 @@ Deno.test("prompt: a bad zone, and a registered hook with everything off, are wa
   );
   assert.match(nothing.fix ?? "", /uninstall --events prompt/);
   assert.equal(checkPrompt({ ...base, clock: false, terse: false, quirks: false, registered: false }).status, "ok");
+});
+
+Deno.test("prompt: a short band wider than the medium one is a warning, as a loop warning at its block is", () => {
+  const base = {
+    clock: true,
+    terse: true,
+    quirks: true,
+    shortMaxWords: 15,
+    mediumMaxWords: 60,
+    zone: "UTC",
+    zoneProblem: null,
+    registered: true,
+  };
+  // equal bands are fine: a question up to 10 words is short, any other prompt up to 10 medium
+  assert.equal(checkPrompt({ ...base, shortMaxWords: 10, mediumMaxWords: 10 }).status, "ok");
+  const wide = checkPrompt({ ...base, shortMaxWords: 20, mediumMaxWords: 10 });
+  assert.equal(wide.status, "warn");
+  assert.match(
+    wide.detail,
+    /: terseShortMaxWords \(20\) is above terseMediumMaxWords \(10\): .* a question of 11 to 20 words gets none/,
+  );
+  assert.equal(
+    wide.fix,
+    'set "terseShortMaxWords" at or below "terseMediumMaxWords" (10) in config.jsonc, or raise "terseMediumMaxWords" ' +
+      "to 20 or more",
+  );
+  // the length nudge off: its bands do not matter; a bad zone as well: both are said
+  assert.equal(checkPrompt({ ...base, terse: false, shortMaxWords: 20, mediumMaxWords: 10 }).status, "ok");
+  const both = checkPrompt({
+    ...base,
+    shortMaxWords: 20,
+    mediumMaxWords: 10,
+    zoneProblem: "Bad value for CLIFFHANGER_TZ: x",
+  });
+  assert.match(both.detail, /Bad value for CLIFFHANGER_TZ: x; terseShortMaxWords \(20\)/);
+  assert.match(both.fix ?? "", /^set CLIFFHANGER_TZ .*; set "terseShortMaxWords"/);
 });
 
 Deno.test("binary: a shell-form handler is checked by its program, with ~ and $HOME expanded", () => {
