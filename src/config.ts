@@ -7,7 +7,7 @@
  */
 import { parse as parseJsonc, type ParseError, parseProblem, positionOf } from "./jsonc.ts";
 import * as z from "./zod.ts";
-import type { EnvReader } from "./env.ts";
+import { type EnvReader, OFF_WORDS, ON_WORDS } from "./env.ts";
 import { didYouMean, suggestion } from "./did_you_mean.ts";
 import { coerceEnv, type ConfigValues, DEFAULT_CONFIG, ENV_KEYS, forceObserve, LENIENT_KEYS } from "./config_check.ts";
 
@@ -127,17 +127,26 @@ export interface LoadedConfig {
 /** What a list of loopTools holds, for its message (the union's issue does not say). */
 const UNION_WORDS: Readonly<Record<string, string>> = { loopTools: "a string or a list of tool names" };
 
+/** How a bad value was given, for its problem's words (valueInWords). */
+export interface GivenValue {
+  /** The setting takes only whole numbers (a z.int()): "a whole number", not "a number", whatever the issue says. */
+  whole?: boolean;
+  /** A value the setting takes, given in quotes (`"3"`, `"true"`): the text between them, trimmed. */
+  quoted?: string;
+}
+
 /**
  * A bad value's problem in words, from the schema's issue: `max must be a whole number`, `max must be at most 100`,
  * `attended must be "observe" or "block"`, `loopTools must be a string or a list of tool names`, never the
- * validator's own "Invalid input" or "expected int, received number".
+ * validator's own "Invalid input" or "expected int, received number". A number or true/false written in quotes says
+ * so: `max must be a whole number, written without quotes (3)`. `key` is what the user wrote: the key, or the variable.
  */
-export function valueInWords(key: string, issue: unknown): string {
+export function valueInWords(key: string, issue: unknown, given: GivenValue = {}): string {
   const i = (issue ?? {}) as Record<string, unknown>;
   const n = (v: unknown) => String(v);
   switch (i["code"]) {
     case "invalid_type": {
-      const expected = String(i["expected"]);
+      const expected = given.whole && i["expected"] === "number" ? "int" : String(i["expected"]);
       const what: Record<string, string> = {
         int: "a whole number",
         number: "a number",
@@ -145,7 +154,8 @@ export function valueInWords(key: string, issue: unknown): string {
         string: "a string in double quotes",
         array: "a list",
       };
-      return `${key} must be ${what[expected] ?? `a ${expected}`}`;
+      const unquote = given.quoted === undefined ? "" : `, written without quotes (${given.quoted})`;
+      return `${key} must be ${what[expected] ?? `a ${expected}`}${unquote}`;
     }
     case "too_small":
     case "too_big": {
@@ -193,6 +203,59 @@ export function lenientMeant(key: string, value: unknown): keyof ConfigValues | 
       ?.[1];
   if (near === undefined || near === "attended") return null;
   return value === false || value === null || value === 0 || value === "" ? null : near;
+}
+
+/** The field takes only whole numbers: z.int()'s own issue for a fraction is "expected int". */
+function takesWhole(field: z.ZodMiniType): boolean {
+  const issue = field.safeParse(0.5).error?.issues[0] as { expected?: unknown } | undefined;
+  return issue?.expected === "int";
+}
+
+/**
+ * Why a value in the file cannot be used (valueInWords). A number or true/false in quotes is judged as what it
+ * spells: `"3"` for max is "a whole number, written without quotes (3)", `"2.5"` is "a whole number", `"-1"` is "at
+ * least 0".
+ */
+function fileValueInWords(key: string, field: z.ZodMiniType, value: unknown, error: z.core.$ZodError): string {
+  const whole = takesWhole(field);
+  const text = typeof value === "string" ? value.trim() : "";
+  const spelt = /^-?\d+(?:\.\d+)?$/.test(text)
+    ? Number(text)
+    : text === "true" || text === "false"
+    ? text === "true"
+    : null;
+  if (spelt === null) return valueInWords(key, error.issues[0], { whole });
+  const unquoted = field.safeParse(spelt);
+  return unquoted.success
+    ? valueInWords(key, error.issues[0], { whole, quoted: text })
+    : valueInWords(key, unquoted.error.issues[0], { whole });
+}
+
+/**
+ * Why a variable's value cannot be used, in the words a bad value in the file gets: `CLIFFHANGER_MAX must be a whole
+ * number` (for `2.5` or `ten`), `CLIFFHANGER_MAX must be at least 0`, `CLIFFHANGER_ATTENDED must be "observe" or
+ * "block"`, and for a switch the words it reads (`CLIFFHANGER_OBSERVE must be 1, true, yes or on, or 0, false, no or
+ * off`).
+ */
+export function envValueInWords(name: string, key: keyof ConfigValues, raw: string): string {
+  const field = (ConfigSchema.shape as Record<string, z.ZodMiniType>)[key]!;
+  const defaultValue = DEFAULT_CONFIG[key];
+  if (typeof defaultValue === "boolean") {
+    const list = (words: readonly string[]) => `${words.slice(0, -1).join(", ")} or ${words.at(-1)}`;
+    return `${name} must be ${list(ON_WORDS)}, or ${list(OFF_WORDS)}`;
+  }
+  const value = coerceEnv(key, raw);
+  if (typeof defaultValue === "number" && value === undefined) {
+    // not written in plain digits: a number all the same (-1, 1e3) is judged as one, anything else is not a number
+    const text = raw.trim();
+    const number = text === "" ? NaN : Number(text);
+    const issue = Number.isFinite(number) ? field.safeParse(number).error?.issues[0] : undefined;
+    if (issue !== undefined) return valueInWords(name, issue, { whole: takesWhole(field) });
+    return `${name} must be ${takesWhole(field) ? "a whole number" : "a number"}${
+      Number.isFinite(number) ? `, written in plain digits (${number})` : ""
+    }`;
+  }
+  return valueInWords(name, field.safeParse(value).error?.issues[0], { whole: takesWhole(field) });
 }
 
 /**
@@ -250,7 +313,7 @@ export function loadConfig(fileText: string | null, env: EnvReader, filePath = "
     const result = field.safeParse(value);
     if (result.success) merged[key] = value;
     else {
-      problems.push(`Bad value for "${key}" in "${filePath}": ${valueInWords(key, result.error.issues[0])}`);
+      problems.push(`Bad value for "${key}" in "${filePath}": ${fileValueInWords(key, field, value, result.error)}`);
       lenient(key, `"${key}" in "${filePath}" has a value it does not take`);
     }
   }
@@ -262,7 +325,7 @@ export function loadConfig(fileText: string | null, env: EnvReader, filePath = "
     const result = value === undefined ? null : shape[key]!.safeParse(value);
     if (result?.success) merged[key] = value;
     else {
-      problems.push(`Bad value for ${name}: "${raw}"`);
+      problems.push(`Bad value for ${name}: "${raw}": ${envValueInWords(name, key, raw)}`);
       lenient(key, `${name} is set to a value it does not take`);
     }
   }

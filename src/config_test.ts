@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { DEFAULT_CONFIG, loadConfig, valueInWords } from "./config.ts";
+import { DEFAULT_CONFIG, envValueInWords, loadConfig, valueInWords } from "./config.ts";
+import { ENV_KEYS } from "./config_check.ts";
 import { envFrom } from "./env.ts";
 
 Deno.test("loadConfig() uses the documented defaults with no file and no env", () => {
@@ -24,7 +25,10 @@ Deno.test("loadConfig(): attended is observe or block, from the file or CLIFFHAN
   assert.equal(bad.config.attended, "observe");
   assert.equal(bad.problems.length, 2);
   assert.match(bad.problems[0]!, /^Bad value for "attended" in "\/h\/config\.jsonc"/);
-  assert.equal(bad.problems[1], 'Bad value for CLIFFHANGER_ATTENDED: "allow"');
+  assert.equal(
+    bad.problems[1],
+    'Bad value for CLIFFHANGER_ATTENDED: "allow": CLIFFHANGER_ATTENDED must be "observe" or "block"',
+  );
 });
 
 Deno.test("loadConfig() reads JSONC with comments and lets the environment win", () => {
@@ -138,6 +142,30 @@ Deno.test("loadConfig(): an unknown key that misspells a lenient setting and wou
   }
 });
 
+Deno.test("loadConfig(): a bad variable is said in the words a bad value in the file gets", () => {
+  const said = (env: Record<string, string>) => loadConfig(null, envFrom(env)).problems[0];
+  assert.equal(
+    said({ CLIFFHANGER_MAX: "2.5" }),
+    'Bad value for CLIFFHANGER_MAX: "2.5": CLIFFHANGER_MAX must be a whole number',
+  );
+  const table: [string, string, string][] = [
+    ["CLIFFHANGER_MAX", "2.5", "CLIFFHANGER_MAX must be a whole number"],
+    ["CLIFFHANGER_MAX", "ten", "CLIFFHANGER_MAX must be a whole number"],
+    ["CLIFFHANGER_MAX", "-1", "CLIFFHANGER_MAX must be at least 0"],
+    ["CLIFFHANGER_MAX", "101", "CLIFFHANGER_MAX must be at most 100"],
+    ["CLIFFHANGER_MAX", "1e3", "CLIFFHANGER_MAX must be at most 100"],
+    ["CLIFFHANGER_SYNC_MS", "1e3", "CLIFFHANGER_SYNC_MS must be a whole number, written in plain digits (1000)"],
+    ["CLIFFHANGER_STALL_COOLDOWN_S", "soon", "CLIFFHANGER_STALL_COOLDOWN_S must be a number"],
+    ["CLIFFHANGER_LOOP_WINDOW_MIN", "0", "CLIFFHANGER_LOOP_WINDOW_MIN must be more than 0"],
+    ["CLIFFHANGER_OBSERVE", "maybe", "CLIFFHANGER_OBSERVE must be 1, true, yes or on, or 0, false, no or off"],
+    ["CLIFFHANGER_CONTINUE_VIA", "later", 'CLIFFHANGER_CONTINUE_VIA must be "block" or "context"'],
+  ];
+  for (const [name, raw, words] of table) {
+    assert.equal(said({ [name]: raw }), `Bad value for ${name}: "${raw}": ${words}`, `${name}=${raw}`);
+    assert.equal(envValueInWords(name, ENV_KEYS[name as keyof typeof ENV_KEYS], raw), words);
+  }
+});
+
 Deno.test("loadConfig(): a key given twice is reported, and its last copy counts (docs/configuration.md)", () => {
   const { config, problems } = loadConfig('{"max": 3,\n  "observe": true, "max": 4}', envFrom({}), "/h/config.jsonc");
   assert.equal(config.max, 4);
@@ -176,7 +204,12 @@ Deno.test("loadConfig(): a bad value in the file is said in words, not in the va
     ['{ "max": 2.5 }', "max must be a whole number"],
     ['{ "max": -1 }', "max must be at least 0"],
     ['{ "max": 101 }', "max must be at most 100"],
-    ['{ "max": "3" }', "max must be a number"],
+    ['{ "max": "3" }', "max must be a whole number, written without quotes (3)"],
+    ['{ "max": "2.5" }', "max must be a whole number"],
+    ['{ "max": "ten" }', "max must be a whole number"],
+    ['{ "stallCooldownS": " 5 " }', "stallCooldownS must be a number, written without quotes (5)"],
+    ['{ "stallDisable": "true" }', "stallDisable must be true or false, written without quotes (true)"],
+    ['{ "stallDisable": "yes" }', "stallDisable must be true or false"],
     ['{ "observe": "yes" }', "observe must be true or false"],
     ['{ "attended": "x" }', 'attended must be "observe" or "block"'],
     ['{ "loopWindowMin": 0 }', "loopWindowMin must be more than 0"],

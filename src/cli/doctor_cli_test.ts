@@ -705,7 +705,10 @@ Deno.test("doctor: a bad environment variable is fixed in the environment; statu
   withTempHome(async (home) => {
     const env = { CLIFFHANGER_MAX: "abc" };
     const bare = byId(JSON.parse((await runCli(["doctor", "--json"], { home, env, runCommands: [] })).stdout).checks);
-    assert.equal(bare["config"]?.detail, 'Bad value for CLIFFHANGER_MAX: "abc"');
+    assert.equal(
+      bare["config"]?.detail,
+      'Bad value for CLIFFHANGER_MAX: "abc": CLIFFHANGER_MAX must be a whole number',
+    );
     assert.match(bare["config"]!.fix ?? "", /^set CLIFFHANGER_MAX to a valid value, or unset it/);
     assert.doesNotMatch(bare["config"]!.fix ?? "", /config\.jsonc:/);
     // the bad variable is passed over: the file's value is in force, as docs/configuration.md says
