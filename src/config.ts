@@ -7,9 +7,19 @@
  */
 import { parse as parseJsonc, type ParseError, parseProblem, positionOf } from "./jsonc.ts";
 import * as z from "./zod.ts";
-import { type EnvReader, OFF_WORDS, ON_WORDS } from "./env.ts";
 import { didYouMean, suggestion } from "./did_you_mean.ts";
-import { coerceEnv, type ConfigValues, DEFAULT_CONFIG, ENV_KEYS, forceObserve, LENIENT_KEYS } from "./config_check.ts";
+import { type EnvReader, OFF_WORDS, ON_WORDS } from "./env.ts";
+import {
+  coerceEnv,
+  type ConfigValues,
+  DEFAULT_CONFIG,
+  ENV_KEYS,
+  forceObserve,
+  HELD_BY,
+  HELD_SWITCH,
+  type HeldBecause,
+  LENIENT_KEYS,
+} from "./config_check.ts";
 
 export { DEFAULT_CONFIG, ENV_KEYS };
 
@@ -122,6 +132,8 @@ export interface LoadedConfig {
   problems: string[];
   /** Why observe mode is forced on (a file that cannot be parsed, a bad value of a lenient setting), or null. */
   observeBecause: string | null;
+  /** What a bad value of a HELD_BY setting holds back, and why (config_check.ts). */
+  heldBack: HeldBecause;
 }
 
 /** What a list of loopTools holds, for its message (the union's issue does not say). */
@@ -262,14 +274,21 @@ export function envValueInWords(name: string, key: keyof ConfigValues, raw: stri
  * Merge defaults, the config file text (null: no file) and the environment. A bad value never stops a hook:
  * it is reported in `problems` and the default is used. A file that cannot be parsed, or a bad value of a setting
  * that makes the hooks more lenient (LENIENT_KEYS), or an unknown key that misspells one of them and would turn it on
- * (lenientMeant), also turns observe mode on, with `observeBecause` saying why.
+ * (lenientMeant), also turns observe mode on, with `observeBecause` saying why. A bad value of a setting whose default
+ * may block, deny or nudge more than the value meant (HELD_BY) holds back what it tunes, with `heldBack` saying why:
+ * the stop or pretool hook (the runner puts it in observe mode), or stall nudges or a part of the prompt hook (off
+ * here, in `config`).
  */
 export function loadConfig(fileText: string | null, env: EnvReader, filePath = "config.jsonc"): LoadedConfig {
   const problems: string[] = [];
   // the first reason found to run the blocking hooks in observe mode
   let observeBecause: string | null = null;
-  const lenient = (key: string, because: string) => {
+  const heldBack: HeldBecause = {};
+  // what a bad value (or a misspelled lenient key) of `key` holds back: both blocking hooks, or what it tunes
+  const hold = (key: string, because: string) => {
     if (LENIENT_KEYS.includes(key as keyof ConfigValues)) observeBecause ??= because;
+    const held = HELD_BY[key as keyof ConfigValues];
+    if (held !== undefined) heldBack[held] ??= because;
   };
   let fromFile: Record<string, unknown> = {};
   if (fileText !== null && fileText.trim() !== "") {
@@ -307,14 +326,14 @@ export function loadConfig(fileText: string | null, env: EnvReader, filePath = "
     if (!field) {
       problems.push(`Unknown key "${key}" in "${filePath}"${suggestion(key, Object.keys(shape))}`);
       const meant = lenientMeant(key, value);
-      if (meant !== null) lenient(meant, `"${key}" in "${filePath}" is not a setting (did you mean "${meant}"?)`);
+      if (meant !== null) hold(meant, `"${key}" in "${filePath}" is not a setting (did you mean "${meant}"?)`);
       continue;
     }
     const result = field.safeParse(value);
     if (result.success) merged[key] = value;
     else {
       problems.push(`Bad value for "${key}" in "${filePath}": ${fileValueInWords(key, field, value, result.error)}`);
-      lenient(key, `"${key}" in "${filePath}" has a value it does not take`);
+      hold(key, `"${key}" in "${filePath}" has a value it does not take`);
     }
   }
   for (const [name, key] of Object.entries(ENV_KEYS)) {
@@ -326,9 +345,14 @@ export function loadConfig(fileText: string | null, env: EnvReader, filePath = "
     if (result?.success) merged[key] = value;
     else {
       problems.push(`Bad value for ${name}: "${raw}": ${envValueInWords(name, key, raw)}`);
-      lenient(key, `${name} is set to a value it does not take`);
+      hold(key, `${name} is set to a value it does not take`);
     }
   }
-  const loaded = { config: ConfigSchema.parse(merged), problems, observeBecause: null };
+  const config = ConfigSchema.parse(merged);
+  // stall nudges and the prompt hook's parts a bad value holds back are off for every reader (hooks, status, doctor)
+  for (const [part, key] of Object.entries(HELD_SWITCH)) {
+    if (heldBack[part as keyof typeof HELD_SWITCH] !== undefined) config[key] = true;
+  }
+  const loaded = { config, problems, observeBecause: null, heldBack };
   return observeBecause === null ? loaded : forceObserve(loaded, observeBecause);
 }

@@ -174,6 +174,50 @@ export function envBudgetMs(raw: string | undefined): number {
  */
 export const LENIENT_KEYS: readonly (keyof ConfigValues)[] = ["observe", "disable", "loopBypass", "attended"];
 
+/**
+ * What a value a setting cannot use holds back until it is fixed, when the setting's default may block, deny or nudge
+ * more than the value meant (HELD_BY): the stop or the pretool hook runs in observe mode (that hook alone: the runner
+ * turns `observe` on for its calls), or stall nudges or a part of the prompt hook are off (HELD_SWITCH).
+ */
+export type HeldBack = "stop" | "pretool" | "stall" | "clock" | "terse" | "quirks";
+
+/**
+ * The settings whose default may block, deny or nudge more than a value of the user's that cannot be used (`"max":
+ * "0"`, `"stallDisable": "true"`, `CLIFFHANGER_LOOP_MAX_RETRIES=ten`), and what such a value holds back. The others
+ * only tune time, files or wording, or their default is already the lenient side (`dedupeWindowMs`, `tz`, the relay's):
+ * a bad value of one of them is its default. LENIENT_KEYS hold back both blocking hooks (`observeBecause`).
+ */
+export const HELD_BY: Readonly<Partial<Record<keyof ConfigValues, HeldBack>>> = {
+  max: "stop",
+  matchMaxChars: "stop",
+  stallDisable: "stall",
+  stallCooldownS: "stall",
+  stallMaxRetries: "stall",
+  noClock: "clock",
+  noTerse: "terse",
+  terseShortMaxWords: "terse",
+  terseMediumMaxWords: "terse",
+  terseShortText: "terse",
+  terseMediumText: "terse",
+  noQuirks: "quirks",
+  loopMaxRetries: "pretool",
+  loopWindowMin: "pretool",
+  loopWarn: "pretool",
+  loopBlock: "pretool",
+  loopTools: "pretool",
+};
+
+/** The switch a held-back part is turned off with (in `config`, so every reader sees it off). */
+export const HELD_SWITCH = {
+  stall: "stallDisable",
+  clock: "noClock",
+  terse: "noTerse",
+  quirks: "noQuirks",
+} as const satisfies Partial<Record<HeldBack, keyof ConfigValues>>;
+
+/** Why each held-back hook or part is held back (the first reason found), for those that are. */
+export type HeldBecause = Partial<Record<HeldBack, string>>;
+
 export interface LoadedConfig {
   config: ConfigValues;
   /** Problems found (bad file, bad env value); each was replaced by its default. */
@@ -183,6 +227,12 @@ export interface LoadedConfig {
    * a value of a LENIENT_KEYS setting is not one it takes), or null.
    */
   observeBecause: string | null;
+  /**
+   * What a value of a HELD_BY setting that cannot be used holds back, and why. The parts in HELD_SWITCH are already
+   * off in `config`; "stop" and "pretool" are not in `config` (it is shared): the runner puts that hook's calls in
+   * observe mode.
+   */
+  heldBack: HeldBecause;
 }
 
 /** The loaded config in observe mode, `because` said (the first reason found is kept). */
@@ -233,7 +283,7 @@ export function loadConfigFast(fileText: string | null, env: EnvReader): LoadedC
     // zod's output: arrays are copies, every other value is itself
     config[key] = value === undefined ? DEFAULT_CONFIG[key] : Array.isArray(value) ? [...value] : value;
   }
-  return { config: config as unknown as ConfigValues, problems: [], observeBecause: null };
+  return { config: config as unknown as ConfigValues, problems: [], observeBecause: null, heldBack: {} };
 }
 
 /** An environment value as the key's type: a boolean word, a decimal number, or the trimmed text. */

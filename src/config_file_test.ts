@@ -13,6 +13,7 @@ Deno.test("readConfigFile(): missing → defaults; present → merged with the e
       config: DEFAULT_CONFIG,
       problems: [],
       observeBecause: null,
+      heldBack: {},
       exists: false,
       readProblem: null,
     });

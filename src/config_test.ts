@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { DEFAULT_CONFIG, envValueInWords, loadConfig, valueInWords } from "./config.ts";
-import { ENV_KEYS } from "./config_check.ts";
+import { ConfigSchema, DEFAULT_CONFIG, envValueInWords, loadConfig, valueInWords } from "./config.ts";
+import { ENV_KEYS, HELD_BY, HELD_SWITCH, LENIENT_KEYS } from "./config_check.ts";
 import { envFrom } from "./env.ts";
 
 Deno.test("loadConfig() uses the documented defaults with no file and no env", () => {
@@ -74,7 +74,91 @@ Deno.test("loadConfig() reports a broken file and bad values, and keeps the defa
     'Unknown key "maxx" in "/h/config.jsonc" (did you mean "max"?)',
   ]);
   assert.ok(bad.problems.some((p) => p.includes("CLIFFHANGER_SYNC_MS")));
-  assert.equal(bad.observeBecause, null, "a bad max or syncMs is its default, no more");
+  assert.equal(bad.observeBecause, null, "a bad max or syncMs is its default, not observe mode for every hook");
+  assert.deepEqual(bad.heldBack, { stop: '"max" in "config.jsonc" has a value it does not take' });
+});
+
+Deno.test("loadConfig(): a bad value of a setting whose default is stricter holds back what it tunes, and only that", () => {
+  const file = "/h/config.jsonc";
+  const inFile = (key: string) => `"${key}" in "${file}" has a value it does not take`;
+  // [file, env, what is held back and why, the switches that are then on]
+  const cases: [string | null, Record<string, string>, Record<string, string>, string[]][] = [
+    // the review's cases: the cap, the stall switch and the loop guard's retries in quotes
+    ['{ "max": "0" }', {}, { stop: inFile("max") }, []],
+    ['{ "stallDisable": "true" }', {}, { stall: inFile("stallDisable") }, ["stallDisable"]],
+    ['{ "loopMaxRetries": "10" }', {}, { pretool: inFile("loopMaxRetries") }, []],
+    ['{ "matchMaxChars": 50 }', {}, { stop: inFile("matchMaxChars") }, []],
+    ['{ "stallCooldownS": -1, "stallMaxRetries": 0.5 }', {}, { stall: inFile("stallCooldownS") }, ["stallDisable"]],
+    ['{ "loopTools": 5, "loopWarn": 0 }', {}, { pretool: inFile("loopTools") }, []],
+    ['{ "noClock": "yes" }', {}, { clock: inFile("noClock") }, ["noClock"]],
+    ['{ "terseShortText": "" }', {}, { terse: inFile("terseShortText") }, ["noTerse"]],
+    ['{ "terseMediumMaxWords": "40" }', {}, { terse: inFile("terseMediumMaxWords") }, ["noTerse"]],
+    ['{ "noQuirks": 1 }', {}, { quirks: inFile("noQuirks") }, ["noQuirks"]],
+    [null, { CLIFFHANGER_MAX: "2.5" }, { stop: "CLIFFHANGER_MAX is set to a value it does not take" }, []],
+    [
+      '{ "stallDisable": false }',
+      { CLIFFHANGER_STALL_DISABLE: "ture" },
+      { stall: "CLIFFHANGER_STALL_DISABLE is set to a value it does not take" },
+      ["stallDisable"],
+    ],
+    [
+      null,
+      { CLIFFHANGER_LOOP_BLOCK: "many", CLIFFHANGER_NO_TERSE: "please" },
+      {
+        pretool: "CLIFFHANGER_LOOP_BLOCK is set to a value it does not take",
+        terse: "CLIFFHANGER_NO_TERSE is set to a value it does not take",
+      },
+      ["noTerse"],
+    ],
+  ];
+  for (const [text, env, held, on] of cases) {
+    const loaded = loadConfig(text, envFrom(env), file);
+    const label = `${text} ${JSON.stringify(env)}`;
+    assert.deepEqual(loaded.heldBack, held, label);
+    assert.equal(loaded.config.observe, false, `${label}: observe mode for that hook alone (the runner's)`);
+    assert.equal(loaded.observeBecause, null, label);
+    for (const key of Object.values(HELD_SWITCH)) {
+      assert.equal(loaded.config[key], on.includes(key), `${label}: ${key}`);
+    }
+    assert.ok(loaded.problems.length > 0, "the bad value is said as before");
+  }
+  // a bad value of a setting whose default is the lenient side, or that tunes time, files or wording: its default
+  for (
+    const [text, env] of [
+      ['{ "syncMs": "soon", "budgetMs": 5, "dedupeWindowMs": -1, "continueVia": "x" }', {}],
+      ['{ "tz": 5, "relayDir": 1, "relayPollS": 0, "relayMaxWaitS": -1, "relayCheckpoint": "y" }', {}],
+      ['{ "logMaxBytes": -1, "stateMaxAgeDays": "x" }', {}],
+      [null, { CLIFFHANGER_SYNC_MS: "x", CLIFFHANGER_RELAY_POLL_S: "0", CLIFFHANGER_LOG_MAX_BYTES: "big" }],
+    ] as const
+  ) {
+    const loaded = loadConfig(text, envFrom(env), file);
+    assert.deepEqual([loaded.heldBack, loaded.observeBecause], [{}, null], `${text} ${JSON.stringify(env)}`);
+  }
+});
+
+Deno.test("HELD_BY: every setting is lenient, held back by a bad value, or one whose default blocks nothing more", () => {
+  // a new setting must be placed here: may its default block, deny or nudge more than a value the user meant?
+  const defaultIsNoStricter = [
+    "syncMs", // how long to wait for the final message: not what is blocked
+    "continueVia", // how a block is sent, not whether
+    "budgetMs", // past it a hook allows
+    "dedupeWindowMs", // a second registration's answer is the first's either way
+    "tz",
+    "relayDir", // the relay has its own switch (its ACTIVE file)
+    "relayPollS",
+    "relayMaxWaitS",
+    "relayCheckpoint",
+    "logMaxBytes",
+    "stateMaxAgeDays",
+  ];
+  const keys = Object.keys(ConfigSchema.shape);
+  for (const key of keys) {
+    const placed = [LENIENT_KEYS.includes(key as never), key in HELD_BY, defaultIsNoStricter.includes(key)];
+    assert.equal(placed.filter(Boolean).length, 1, `${key}: ${placed}`);
+  }
+  for (const [part, key] of Object.entries(HELD_SWITCH)) {
+    assert.equal(HELD_BY[key], part, "a switch holds its own part");
+  }
 });
 
 Deno.test("loadConfig(): a value a lenient setting (observe, disable, loopBypass, attended) does not take is observe mode", () => {

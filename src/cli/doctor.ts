@@ -109,7 +109,12 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       paths.config,
       facts.sharedRelayDir === null ? "" : relayFolderFix(facts.sharedRelayDir, route),
     ),
-    checkConfig({ problems, path: paths.config, exists: facts.configExists }),
+    checkConfig({
+      problems,
+      path: paths.config,
+      exists: facts.configExists,
+      holds: Object.keys(facts.switches.heldBack).length > 0,
+    }),
     await checkHomeWritable(paths),
     checkRules(facts.rules),
     await checkTranscripts(join(paths.claudeDir, "projects")),

@@ -194,6 +194,45 @@ Deno.test("a config.jsonc that cannot be parsed: the Stop hook answers nothing, 
     assert.match(checks["config"]!.fix ?? "", /the stop and pretool hooks run in observe mode/);
   }));
 
+Deno.test("a bad value of a setting whose default is stricter: the hook it tunes observes, status and doctor say why", () =>
+  withTempHome(async (home) => {
+    await Deno.mkdir(join(home, ".cliffhanger"), { recursive: true });
+    // the user asked for no continuation at all (in quotes): the default cap would block
+    await Deno.writeTextFile(join(home, ".cliffhanger", "config.jsonc"), '{ "max": "0", "noTerse": "yes" }');
+    const stdin = JSON.stringify({
+      session_id: "s",
+      hook_event_name: "Stop",
+      last_assistant_message: "Two of five call sites migrated. Want me to continue with the rest?",
+    });
+    const hook = await runCli(["hook", "stop"], { home, stdin });
+    assert.deepEqual([hook.code, hook.stdout], [0, ""]);
+    const status = await runCli(["status"], { home });
+    assert.match(
+      status.stdout,
+      /^mode: block, but the stop hook observes \("max" in ".*config\.jsonc" has a value it does not take: it blocks nothing until it is fixed\); attended/m,
+    );
+    assert.match(
+      status.stdout,
+      /; length nudge off \("noTerse" in ".*config\.jsonc" has a value it does not take: off/,
+    );
+    assert.match(
+      status.stdout,
+      /problem: Bad value for "max" in ".*": max must be a whole number, written without quotes \(0\)$/m,
+    );
+    const json = JSON.parse((await runCli(["status", "--json"], { home })).stdout);
+    assert.deepEqual([json.mode, json.observeBecause, Object.keys(json.heldBack)], ["block", null, ["stop", "terse"]]);
+    const checks = byId(JSON.parse((await runCli(["doctor", "--json"], { home })).stdout).checks);
+    assert.match(checks["switches"]!.detail, /the stop hook decides and logs but blocks nothing because "max" in /);
+    assert.match(checks["switches"]!.detail, /the prompt hook adds no length nudge because "noTerse" in /);
+    assert.match(checks["config"]!.fix ?? "", /holds back what it tunes instead/);
+    // a bad variable is said with its reason, as a value in the file is
+    const doctor = await runCli(["doctor", "--json"], { home, env: { CLIFFHANGER_MAX: "2.5" } });
+    assert.match(
+      byId(JSON.parse(doctor.stdout).checks)["config"]!.detail,
+      /Bad value for CLIFFHANGER_MAX: "2\.5": CLIFFHANGER_MAX must be a whole number/,
+    );
+  }));
+
 Deno.test("status shows the anti-loop guard's and the prompt hook's settings; doctor checks the quirk files", () =>
   withTempHome(async (home) => {
     await Deno.mkdir(join(home, ".cliffhanger"), { recursive: true });

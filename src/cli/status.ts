@@ -91,6 +91,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
     switches,
     mode: config.observe ? "observe" : "block",
     observeBecause: switches.observeBecause,
+    heldBack: switches.heldBack,
     attended: config.attended,
     continueVia: config.continueVia,
     cap: config.max,
@@ -169,9 +170,22 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       }`,
     );
   }
-  const because = switches.observeBecause === null
-    ? ""
-    : ` (${switches.observeBecause}: nothing is blocked or denied until it is fixed)`;
+  // a bad value that holds a hook or a part back (config_check.ts, HELD_BY) is said where that hook's line is
+  const held = switches.heldBack;
+  const heldHooks = switches.observeBecause !== null || config.observe
+    ? []
+    : ([["stop", "blocks"], ["pretool", "denies"]] as const).flatMap(([hook, verb]) =>
+      held[hook] === undefined
+        ? []
+        : [`the ${hook} hook observes (${held[hook]}: it ${verb} nothing until it is fixed)`]
+    );
+  const heldOff = (part: "stall" | "clock" | "terse" | "quirks") =>
+    held[part] === undefined ? "" : ` (${held[part]}: off until it is fixed)`;
+  const because = switches.observeBecause !== null
+    ? ` (${switches.observeBecause}: nothing is blocked or denied until it is fixed)`
+    : heldHooks.length > 0
+    ? `, but ${heldHooks.join(" and ")}`
+    : "";
   lines.push(
     `mode: ${report.mode}${because}; attended: ${config.attended}; continue via: ${config.continueVia}; ` +
       `cap: ${config.max} per user turn; sync wait: ${config.syncMs} ms`,
@@ -183,7 +197,7 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
         : switches.stallNoRetries
         ? " (stallMaxRetries is 0: no tool call is ever nudged)"
         : ""
-    }; ` +
+    }${heldOff("stall")}; ` +
       `${config.stallMaxRetries} per tool call; cooldown ${config.stallCooldownS} s`,
   );
   lines.push(
@@ -195,10 +209,12 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   for (const p of loop.problems) if (p.kind !== "no-tools") lines.push(`  warning: ${p.problem} (doctor's loop check)`);
   lines.push(
     `prompt hook: clock ${
-      config.noClock ? "off" : `on (${config.tz === "" ? `the system zone, ${facts.zone.zone}` : facts.zone.zone})`
-    }; length nudge ${config.noTerse ? "off" : "on"}; model notes ${config.noQuirks ? "off" : "on"}${
-      quirks.used.length > 0 ? ` (${quirks.used.join(", ")})` : ""
-    }`,
+      config.noClock
+        ? `off${heldOff("clock")}`
+        : `on (${config.tz === "" ? `the system zone, ${facts.zone.zone}` : facts.zone.zone})`
+    }; length nudge ${config.noTerse ? `off${heldOff("terse")}` : "on"}; model notes ${
+      config.noQuirks ? `off${heldOff("quirks")}` : "on"
+    }${quirks.used.length > 0 ? ` (${quirks.used.join(", ")})` : ""}`,
   );
   if (!config.noClock && facts.zone.problem) lines.push(`  problem: ${facts.zone.problem}`);
   for (const p of quirks.problems) lines.push(`  problem: ${p}`);

@@ -1,8 +1,8 @@
 /**
  * `config`: the config problems status shows (facts.ts), with a fix that names where each was set. A bad environment
  * variable is fixed where Claude Code's environment is set, not in config.jsonc; a bad value in the file is passed
- * over by itself, and a file that cannot be read or parsed is ignored whole (and puts the blocking hooks in observe
- * mode: it may hold `observe`).
+ * over by itself (or, for a setting whose default is stricter, holds back what it tunes), and a file that cannot be
+ * read or parsed is ignored whole (and puts the blocking hooks in observe mode: it may hold `observe`).
  */
 import type { Check } from "./checks.ts";
 
@@ -12,9 +12,14 @@ export interface ConfigFacts {
   /** config.jsonc's path. */
   path: string;
   exists: boolean;
+  /**
+   * A bad value of a setting whose default is stricter holds something back (config_check.ts, HELD_BY): the stop or
+   * pretool hook observes, or stall nudges or a part of the prompt hook are off, until it is fixed.
+   */
+  holds?: boolean;
 }
 
-/** `Bad value for CLIFFHANGER_MAX: "abc"` → `CLIFFHANGER_MAX`; null for a problem of the file. */
+/** `Bad value for CLIFFHANGER_MAX: "abc": …` → `CLIFFHANGER_MAX`; null for a problem of the file. */
 export function envVariableOf(problem: string): string | null {
   return /^Bad value for (CLIFFHANGER_[A-Z0-9_]+):/.exec(problem)?.[1] ?? null;
 }
@@ -51,6 +56,13 @@ export function checkConfig(c: ConfigFacts): Check {
               "value, else the default, applies"
             : ""
         }`,
+    );
+  }
+  if (c.holds === true) {
+    // the default of such a setting could block, deny or nudge more than the value meant
+    fixes.push(
+      "until then, a bad value of a setting whose default is stricter holds back what it tunes instead (the " +
+        "switches check says what)",
     );
   }
   return { id: "config", status: "fail", detail: c.problems.join("; "), fix: fixes.join("; ") };

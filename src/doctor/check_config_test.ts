@@ -45,6 +45,16 @@ Deno.test("config: the file's problems and the environment's each get their own 
   assert.match(unparsed.fix ?? "", /the whole file is ignored/);
 });
 
+Deno.test("config: a bad value that holds something back says so in the fix, after the usual one", () => {
+  const problems = [`Bad value for "max" in "${path}": max must be a whole number, written without quotes (0)`];
+  const held = checkConfig({ problems, path, exists: true, holds: true });
+  assert.match(
+    held.fix ?? "",
+    /^fix .*config\.jsonc: each bad value .*; until then, a bad value of a setting whose default is stricter holds back what it tunes instead \(the switches check says what\)$/,
+  );
+  assert.doesNotMatch(checkConfig({ problems, path, exists: true }).fix ?? "", /holds back/);
+});
+
 Deno.test("envVariableOf(): the variable of an environment problem, null for the file's", () => {
   assert.equal(envVariableOf('Bad value for CLIFFHANGER_LOOP_WARN: "x"'), "CLIFFHANGER_LOOP_WARN");
   assert.equal(envVariableOf(`Bad value for "tz" in "${path}": "Mars/X" is not an IANA time zone`), null);

@@ -13,6 +13,8 @@ import { describeSkipped, filesWithSkipped, skippedFix } from "./skipped.ts";
 import { answerUnused, describeLimited, eventsAnswerUnused, filesWithLimits, limitedFix } from "./limited.ts";
 import { describeWrongEvent, wrongEventFixes, wrongEvents } from "./wrong_event.ts";
 import { type LoopProblem, type LoopSettingsFacts, loopView } from "./loop_view.ts";
+import type { HeldBecause } from "../config_check.ts";
+import { heldNotes } from "../hooks/held.ts";
 
 export type CheckStatus = "ok" | "warn" | "fail";
 
@@ -603,6 +605,8 @@ export interface Switches {
   observe: boolean;
   /** Why a broken config put the blocking hooks in observe mode (config_check.ts, LENIENT_KEYS), or null. */
   observeBecause: string | null;
+  /** What a bad value of a setting whose default is stricter holds back, and why (config_check.ts, HELD_BY). */
+  heldBack: HeldBecause;
   loopBypass: boolean;
 }
 
@@ -641,6 +645,11 @@ export function checkSwitches(s: Switches): Check {
     notes.push("observe mode is on: decisions are logged, nothing is blocked or denied");
     fixes.push('unset CLIFFHANGER_OBSERVE / set "observe": false when the observe week is over');
   }
+  const held = heldNotes(s.heldBack, s.observe && s.observeBecause !== null);
+  if (held.length > 0) {
+    notes.push(...held.map((note) => `${note}, until it is fixed`));
+    fixes.push("fix the bad value the config check names: what it holds back comes back once the value reads");
+  }
   if (s.loopBypass) {
     notes.push("loopBypass is on: the anti-loop guard is off");
     fixes.push('unset CLIFFHANGER_LOOP_BYPASS / set "loopBypass": false');
@@ -667,8 +676,9 @@ export function checkErrors(s: ErrorsSummary): Check {
       s.newest.join(" | ")
     }`,
     fix: `read ${s.path}: each line says which hook met what; a line ending in "allowed" is a call that failed open ` +
-      "and let the action through, a config line one that was worked around (a bad value gets its default, a file that cannot be parsed is ignored " +
-      "and puts the stop and pretool hooks in observe mode)",
+      "and let the action through, a config line one that was worked around (a bad value gets its default, and one " +
+      "whose default is stricter holds back what it tunes; a file that cannot be parsed is ignored and puts the stop " +
+      "and pretool hooks in observe mode)",
   };
 }
 

@@ -124,6 +124,7 @@ Deno.test("switches: each switch that softens or stops the hooks is a warning th
     disableConfig: false,
     observe: false,
     observeBecause: null,
+    heldBack: {},
     loopBypass: false,
   };
   assert.equal(checkSwitches(none).status, "ok");
@@ -135,6 +136,7 @@ Deno.test("switches: each switch that softens or stops the hooks is a warning th
     disableConfig: true,
     observe: true,
     observeBecause: null,
+    heldBack: {},
     loopBypass: true,
   });
   assert.equal(all.status, "warn");
@@ -161,6 +163,40 @@ Deno.test("switches: each switch that softens or stops the hooks is a warning th
   );
   assert.match(broken.fix ?? "", /fix the config problem/);
   assert.doesNotMatch(broken.fix ?? "", /observe week/);
+});
+
+Deno.test("switches: what a bad value of a setting whose default is stricter holds back is a warning that says why", () => {
+  const none = {
+    offFile: null,
+    stallOffFile: null,
+    disableEnv: false,
+    disableConfig: false,
+    observe: false,
+    observeBecause: null,
+    heldBack: {},
+    loopBypass: false,
+  };
+  const max = '"max" in "/h/config.jsonc" has a value it does not take';
+  const held = checkSwitches({
+    ...none,
+    heldBack: { stop: max, terse: "CLIFFHANGER_NO_TERSE is set to a value it does not take" },
+  });
+  assert.equal(held.status, "warn");
+  assert.equal(
+    held.detail,
+    `the stop hook decides and logs but blocks nothing because ${max}, until it is fixed; the prompt hook adds no ` +
+      "length nudge because CLIFFHANGER_NO_TERSE is set to a value it does not take, until it is fixed",
+  );
+  assert.match(held.fix ?? "", /^fix the bad value the config check names/);
+  // the whole config in observe mode: that reason is said, not the stop hook's again
+  const whole = checkSwitches({
+    ...none,
+    observe: true,
+    observeBecause: '"/h/config.jsonc" cannot be read',
+    heldBack: { stop: max, stall: max },
+  });
+  assert.doesNotMatch(whole.detail, /the stop hook decides/);
+  assert.match(whole.detail, /the stop hook sends no stall nudge because/);
 });
 
 Deno.test("errors: recent errors.log lines are a warning with the newest shown; none is ok", () => {

@@ -139,6 +139,7 @@ export async function gatherFacts(input: FactsInput): Promise<Facts> {
     disableConfig: config.disable && !disableEnv,
     observe: config.observe,
     observeBecause: read.observeBecause,
+    heldBack: read.heldBack,
     loopBypass: config.loopBypass,
   };
   // disableAllHooks by Claude Code's precedence: the managed settings, then the last of user, project, local

@@ -4,6 +4,7 @@
  * import cycle with the table that loads them.
  */
 import type { Config } from "../config.ts";
+import type { HeldBack } from "../config_check.ts";
 import type { AnyHookDefinition } from "./contract.ts";
 
 /**
@@ -12,7 +13,9 @@ import type { AnyHookDefinition } from "./contract.ts";
  * `deno bundle` includes them (it gives each a chunk, whose import scripts/bundle_hidden.ts then hides from
  * `deno run`'s start-up graph; `deno task compile` embeds every chunk). `disabledBy` is a config switch that turns
  * the event off (like the off switch: nothing read, nothing logged). `blocks`: the event can block or deny, so a
- * broken config's observe mode (config_check.ts, LENIENT_KEYS) is said in errors.log for it.
+ * broken config's observe mode (config_check.ts, LENIENT_KEYS) is said in errors.log for it. `holds`: what of this
+ * event a bad value of a setting whose default is stricter holds back (config_check.ts, HELD_BY), said in errors.log
+ * for it; the event's own name there (stop, pretool) is observe mode for its calls.
  */
 export const HOOK_EVENTS = {
   stop: {
@@ -20,18 +23,21 @@ export const HOOK_EVENTS = {
     load: async (): Promise<AnyHookDefinition> => (await import("./stop/hook.ts")).STOP_HOOK,
     disabledBy: null,
     blocks: true,
+    holds: ["stop", "stall"],
   },
   prompt: {
     summary: "UserPromptSubmit: wall clock, terse nudge and model quirks as additionalContext; never blocks",
     load: async (): Promise<AnyHookDefinition> => (await import("./prompt/hook.ts")).PROMPT_HOOK,
     disabledBy: null,
     blocks: false,
+    holds: ["clock", "terse", "quirks"],
   },
   pretool: {
     summary: "PreToolUse anti-loop guard: warns, then denies a retry burst or short cycle of identical calls",
     load: async (): Promise<AnyHookDefinition> => (await import("./pretool/hook.ts")).PRETOOL_HOOK,
     disabledBy: (config: Config) => config.loopBypass,
     blocks: true,
+    holds: ["pretool"],
   },
 } as const satisfies Record<
   string,
@@ -40,6 +46,7 @@ export const HOOK_EVENTS = {
     load: () => Promise<AnyHookDefinition>;
     disabledBy: ((config: Config) => boolean) | null;
     blocks: boolean;
+    holds: readonly HeldBack[];
   }
 >;
 export type HookName = keyof typeof HOOK_EVENTS;

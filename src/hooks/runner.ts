@@ -3,10 +3,12 @@
  *
  *   1. the time budget, from the process's start (fail_open.ts): anything that throws or runs past it allows, and
  *      goes to errors.log (CLIFFHANGER_DISABLE is looked at before it: nothing at all happens)
- *   2. config.jsonc (a bounded read of a regular file) and the environment; the budget becomes the configured one
+ *   2. config.jsonc (a bounded read of a regular file) and the environment; the budget becomes the configured one; a
+ *      bad value of a setting whose default is stricter that holds this hook back puts its call in observe mode
+ *      (held.ts)
  *   3. config `disable` (and the event's own switch), the off switch: answer nothing, log nothing; else config
  *      problems to errors.log, each at most once a day (with, for an event that blocks, the observe mode a broken
- *      config puts it in), the event's modules load and stdin is read
+ *      config puts it in, and what of this event a bad value holds back), the event's modules load and stdin is read
  *   4. the payload: empty, not JSON, not an object, another event, a session_id that is not a non-empty string →
  *      allowed, said in errors.log (untrusted: one rule for every event); then validated
  *   5. the event's reads before its lock (prepare), then its state under the session lock: read, the reads that need
@@ -46,6 +48,7 @@ import {
 import { HOOK_EVENTS, type HookName } from "./events.ts";
 import { eventLabel } from "./event_label.ts";
 import { failOpen } from "./fail_open.ts";
+import { configFor, heldLine } from "./held.ts";
 
 /** performance.now(): the budget's clock unless a test injects another. */
 const monotonic = () => performance.now();
@@ -59,7 +62,10 @@ export async function runHook(name: HookName, deps: HookDeps): Promise<HookOutco
   // is read it is CLIFFHANGER_BUDGET_MS (or the default); then the configured one, from the same start.
   const budgetStartedAt = deps.budgetStartedAt ?? (deps.elapsed ?? monotonic)();
   const outcome = await failOpen(async (budget) => {
-    const { config, problems, readProblem, observeBecause } = await readConfigFile(deps.paths.config, deps.env);
+    const loaded = await readConfigFile(deps.paths.config, deps.env);
+    const { problems, readProblem, observeBecause } = loaded;
+    // a bad value that holds this hook back puts its calls in observe mode (config_check.ts, HELD_BY)
+    const config = configFor(name, loaded);
     budget.setBudget(config.budgetMs);
     if (config.disable || event.disabledBy?.(config) === true || await pathExists(deps.paths.off)) {
       return ALLOW_SILENTLY;
@@ -67,6 +73,10 @@ export async function runHook(name: HookName, deps: HookDeps): Promise<HookOutco
     const told = [
       ...(readProblem === null ? problems : [readProblem, ...problems]),
       ...(observeBecause !== null && event.blocks ? [observeLine(observeBecause)] : []),
+      ...event.holds.flatMap((part) => {
+        const because = loaded.heldBack[part];
+        return because === undefined ? [] : [heldLine(part, because)];
+      }),
     ];
     if (told.length > 0) {
       // each line once a day, not on every call: its module loads only when the config has a problem

@@ -285,7 +285,48 @@ Deno.test("runner: a config that cannot be parsed, or a bad value of a lenient s
       assert.equal((await call(home, "stop", offer(`b${file === null}`), env)).stdout, "", JSON.stringify(env));
       assert.equal((await logged()).at(-1).observe, true);
     }
-    // a bad value of another setting keeps blocking (that value gets its default)
-    await Deno.writeTextFile(join(root, "config.jsonc"), '{ "max": "two" }');
+    // a bad value of a setting whose default is the lenient side keeps blocking (that value gets its default)
+    await Deno.writeTextFile(join(root, "config.jsonc"), '{ "syncMs": "soon" }');
     assert.match((await call(home, "stop", offer("c"))).stdout, /"decision":"block"/);
+  }));
+
+Deno.test("runner: a bad value of a setting whose default is stricter puts the hook it tunes, and only that one, in observe mode", () =>
+  withHome(async (home) => {
+    const root = join(home, ".cliffhanger");
+    await Deno.mkdir(root, { recursive: true });
+    const offer = (session: string) =>
+      JSON.stringify({ session_id: session, hook_event_name: "Stop", last_assistant_message: "Want me to go on?" });
+    const pretool = (session: string) =>
+      JSON.stringify({ session_id: session, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: {} });
+    const logged = async () =>
+      (await Deno.readTextFile(join(root, "log.jsonl"))).trim().split("\n").map((l) => JSON.parse(l));
+    const denied = async (session: string, env: Record<string, string> = {}) => {
+      let stdout = "";
+      for (let i = 0; i < 4; i++) stdout = (await call(home, "pretool", pretool(session), env)).stdout;
+      return /"permissionDecision":"deny"/.test(stdout);
+    };
+    // the user asked for no continuation at all; the default cap (3) would block
+    await Deno.writeTextFile(join(root, "config.jsonc"), '{ "max": "0" }');
+    assert.equal((await call(home, "stop", offer("a"))).stdout, "", "decided and logged, answered nothing");
+    assert.deepEqual([(await logged()).at(-1).action, (await logged()).at(-1).observe], ["block", true]);
+    assert.equal(await denied("p1"), true, "the anti-loop guard is not held back by the stop hook's cap");
+    const errors = await Deno.readTextFile(join(root, "errors.log"));
+    assert.match(
+      errors,
+      /config: observe mode: "max" in ".*config\.jsonc" has a value it does not take, so the stop hook decides and logs but blocks nothing until it is fixed\n/,
+    );
+    assert.doesNotMatch(errors, /pretool hook decides/);
+
+    // the user asked for ten identical calls; the default (3) would deny the fourth
+    await Deno.writeTextFile(join(root, "config.jsonc"), '{ "loopMaxRetries": "10" }');
+    assert.equal(await denied("p2"), false);
+    assert.deepEqual([(await logged()).at(-1).action, (await logged()).at(-1).observe], ["deny", true]);
+    assert.match((await call(home, "stop", offer("b"))).stdout, /"decision":"block"/, "the stop hook still blocks");
+    // from the environment as well
+    await Deno.remove(join(root, "config.jsonc"));
+    assert.equal(await denied("p3", { CLIFFHANGER_LOOP_WARN: "3.5" }), false);
+    assert.match(
+      await Deno.readTextFile(join(root, "errors.log")),
+      /config: observe mode: CLIFFHANGER_LOOP_WARN is set to a value it does not take, so the pretool hook decides and logs but denies nothing until it is fixed/,
+    );
   }));

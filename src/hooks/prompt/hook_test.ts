@@ -173,6 +173,32 @@ Deno.test("hook prompt: a quirk file's or a zone's problem is said in errors.log
     assert.equal((await h.errors()).trim().split("\n").length, 4);
   }));
 
+Deno.test("hook prompt: a bad value of noTerse, noQuirks, noClock or a length setting leaves that part off", () =>
+  withHarness(async (h) => {
+    const opus = payload({ model: "claude-opus-4-7", prompt: "what time is it in Berlin?" });
+    const all = context(await h.run(opus));
+    for (const part of [/<wall-clock/, /<answer-length>/, /<model-notes/]) assert.match(all, part);
+    const cases: [string, RegExp][] = [
+      ['{ "noTerse": "yes" }', /<answer-length>/],
+      ['{ "terseShortMaxWords": "5" }', /<answer-length>/],
+      ['{ "noQuirks": 1 }', /<model-notes/],
+      ['{ "noClock": "true" }', /<wall-clock/],
+    ];
+    for (const [i, [config, off]] of cases.entries()) {
+      const out = context(await h.run({ ...opus, prompt_id: `p-${i + 2}` }, { config }));
+      assert.doesNotMatch(out, off, config);
+      assert.equal(
+        [/<wall-clock/, /<answer-length>/, /<model-notes/].filter((part) => part.test(out)).length,
+        2,
+        `${config}: the other parts stay`,
+      );
+    }
+    assert.match(
+      await h.errors(),
+      /config: length nudge off: "noTerse" in ".*config\.jsonc" has a value it does not take, so the prompt hook adds no length nudge until it is fixed/,
+    );
+  }));
+
 Deno.test("hook prompt: an invalid CLIFFHANGER_TZ falls back to the system zone and is reported", () =>
   withHarness(async (h) => {
     const out = context(await h.run(payload(), { env: { CLIFFHANGER_TZ: "Mars/Olympus" } }));
