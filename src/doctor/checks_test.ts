@@ -175,6 +175,7 @@ Deno.test("switches: what a bad value of a setting whose default is stricter hol
     observeBecause: null,
     heldBack: {},
     loopBypass: false,
+    stallNoRetries: false,
   };
   const max = '"max" in "/h/config.jsonc" has a value it does not take';
   const held = checkSwitches({
@@ -346,7 +347,15 @@ Deno.test("loop: a warning threshold at or over the block one, and a guard that 
 });
 
 Deno.test("loop: a PreToolUse matcher that hides every guarded tool fails, one that hides some warns", () => {
-  const base = { tools: "Bash,Agent", maxRetries: 3, warnAt: 3, blockAt: 5, windowMin: 5, registered: true };
+  const base = {
+    tools: "Bash,Agent",
+    bypass: false,
+    maxRetries: 3,
+    warnAt: 3,
+    blockAt: 5,
+    windowMin: 5,
+    registered: true,
+  };
   const at = (...matchers: (string | null)[]) =>
     checkLoop({ ...base, matchers: matchers.map((m) => ({ path: "/h/s.json", matcher: m })) });
   assert.equal(at(null).status, "ok");
