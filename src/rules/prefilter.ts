@@ -87,11 +87,12 @@ export function isCaselessCjk(code: number): boolean {
 }
 
 /**
- * Spanish's opening marks `¿` (U+00BF) and `¡` (U+00A1): punctuation with no case mapping, so that `i` matches each
- * only as itself, and rare outside Spanish text, so that one alone is worth a test.
+ * Spanish's opening marks `¿` (U+00BF) and `¡` (U+00A1), and the status marks `❌` (U+274C) and `⏳` (U+23F3) of a
+ * progress table: symbols with no case mapping, so that `i` matches each only as itself, and rare in other text, so
+ * that one alone is worth a test.
  */
 function isCaselessMark(code: number): boolean {
-  return code === 0xbf || code === 0xa1;
+  return code === 0xbf || code === 0xa1 || code === 0x274c || code === 0x23f3;
 }
 
 /**
