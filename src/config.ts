@@ -290,6 +290,8 @@ export function loadConfig(fileText: string | null, env: EnvReader, filePath = "
     const held = HELD_BY[key as keyof ConfigValues];
     if (held !== undefined) heldBack[held] ??= because;
   };
+  // the file's, held once the environment is read: a good value of the same setting there wins, and holds nothing
+  const fileHolds: { key: string; because: string }[] = [];
   let fromFile: Record<string, unknown> = {};
   if (fileText !== null && fileText.trim() !== "") {
     const errors: ParseError[] = [];
@@ -326,28 +328,35 @@ export function loadConfig(fileText: string | null, env: EnvReader, filePath = "
     if (!field) {
       problems.push(`Unknown key "${key}" in "${filePath}"${suggestion(key, Object.keys(shape))}`);
       const meant = lenientMeant(key, value);
-      if (meant !== null) hold(meant, `"${key}" in "${filePath}" is not a setting (did you mean "${meant}"?)`);
+      if (meant !== null) {
+        fileHolds.push({ key: meant, because: `"${key}" in "${filePath}" is not a setting (did you mean "${meant}"?)` });
+      }
       continue;
     }
     const result = field.safeParse(value);
     if (result.success) merged[key] = value;
     else {
       problems.push(`Bad value for "${key}" in "${filePath}": ${fileValueInWords(key, field, value, result.error)}`);
-      hold(key, `"${key}" in "${filePath}" has a value it does not take`);
+      fileHolds.push({ key, because: `"${key}" in "${filePath}" has a value it does not take` });
     }
   }
+  const fromEnv = new Set<string>();
+  const envHolds: { key: string; because: string }[] = [];
   for (const [name, key] of Object.entries(ENV_KEYS)) {
     const raw = env(name);
     if (raw === undefined || raw === "") continue;
     const value = coerceEnv(key, raw);
     const shape = ConfigSchema.shape as Record<string, z.ZodMiniType>;
     const result = value === undefined ? null : shape[key]!.safeParse(value);
-    if (result?.success) merged[key] = value;
-    else {
+    if (result?.success) {
+      merged[key] = value;
+      fromEnv.add(key);
+    } else {
       problems.push(`Bad value for ${name}: "${raw}": ${envValueInWords(name, key, raw)}`);
-      hold(key, `${name} is set to a value it does not take`);
+      envHolds.push({ key, because: `${name} is set to a value it does not take` });
     }
   }
+  for (const { key, because } of [...fileHolds, ...envHolds]) if (!fromEnv.has(key)) hold(key, because);
   const config = ConfigSchema.parse(merged);
   // stall nudges and the prompt hook's parts a bad value holds back are off for every reader (hooks, status, doctor)
   for (const [part, key] of Object.entries(HELD_SWITCH)) {

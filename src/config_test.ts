@@ -136,6 +136,19 @@ Deno.test("loadConfig(): a bad value of a setting whose default is stricter hold
   }
 });
 
+Deno.test("loadConfig(): a good value in the environment wins over a bad one in the file, and holds nothing back", () => {
+  const max = loadConfig('{ "max": "0" }', envFrom({ CLIFFHANGER_MAX: "2" }));
+  assert.equal(max.config.max, 2);
+  assert.deepEqual([max.heldBack, max.observeBecause], [{}, null]);
+  assert.ok(max.problems.some((p) => p.includes('"max"')), "the file's bad value is still said");
+  const terse = loadConfig('{ "noTerse": "yes" }', envFrom({ CLIFFHANGER_NO_TERSE: "0" }));
+  assert.equal(terse.config.noTerse, false);
+  assert.deepEqual(terse.heldBack, {});
+  // a bad value in both, or in the file alone, still holds back
+  assert.ok(loadConfig('{ "max": "0" }', envFrom({ CLIFFHANGER_MAX: "x" })).heldBack.stop);
+  assert.ok(loadConfig('{ "max": "0" }', envFrom({})).heldBack.stop);
+});
+
 Deno.test("HELD_BY: every setting is lenient, held back by a bad value, or one whose default blocks nothing more", () => {
   // a new setting must be placed here: may its default block, deny or nudge more than a value the user meant?
   const defaultIsNoStricter = [
