@@ -113,12 +113,12 @@ Deno.test("installHooks() moves our handler out of a group whose matcher another
   assert.equal(install(result.newText, ["pretool"]).changed, false);
 });
 
-Deno.test("installHooks() removes async, asyncRewake and if from our handlers, and a matcher on SubagentStop", () => {
+Deno.test("installHooks() removes async, asyncRewake and if from our handlers, and keeps a SubagentStop matcher", () => {
   const installed = install("", ALL).newText;
   const doc = JSON.parse(installed);
   doc.hooks.Stop[0].hooks[0].async = true;
   doc.hooks.Stop[0].matcher = "Bash"; // Stop reads no matcher: left as it is
-  doc.hooks.SubagentStop[0].matcher = "Explore";
+  doc.hooks.SubagentStop[0].matcher = "Explore"; // the subagents to guard: the user's choice, kept
   doc.hooks.SubagentStop[0].hooks[0].asyncRewake = true;
   doc.hooks.UserPromptSubmit[0].hooks[0].async = "no";
   doc.hooks.PreToolUse[0].hooks[0].if = "Bash(npm test)";
@@ -127,12 +127,12 @@ Deno.test("installHooks() removes async, asyncRewake and if from our handlers, a
   assert.deepEqual(result.dropped, [
     { event: "Stop", field: "async", value: true },
     { event: "SubagentStop", field: "asyncRewake", value: true },
-    { event: "SubagentStop", field: "matcher", value: "Explore" },
     { event: "UserPromptSubmit", field: "async", value: "no" },
     { event: "PreToolUse", field: "if", value: "Bash(npm test)" },
   ]);
   const fixed = JSON.parse(installed);
   fixed.hooks.Stop[0].matcher = "Bash";
+  fixed.hooks.SubagentStop[0].matcher = "Explore";
   fixed.hooks.PreToolUse[0].hooks[0].statusMessage = "guarding";
   assert.deepEqual(JSON.parse(result.newText), fixed);
   assert.deepEqual(inspectSettingsText(result.newText).handlers.filter((h) => h.limits !== undefined), []);

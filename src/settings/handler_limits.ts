@@ -140,6 +140,9 @@ export function handlerLimits(place: HandlerPlace): HandlerLimit[] {
   const matcher = isObject(place.group) ? place.group["matcher"] : undefined;
   if (typeof matcher === "string" && !matchesEvery(event, matcher)) {
     const never = /^[a-zA-Z0-9_|, -]+$/.test(matcher) ? false : compiled(matcher) === null;
+    // a SubagentStop matcher that Claude Code reads picks which subagents are guarded: a choice, which only ever
+    // blocks less, so it is neither reported nor removed
+    if (!never && MATCHED[event] === "agent") return out;
     out.push({
       field: "matcher",
       key: `${place.groupKey}.matcher`,
@@ -162,12 +165,10 @@ export function handlerLimits(place: HandlerPlace): HandlerLimit[] {
   return out;
 }
 
-/** What a narrower matcher (or an `if`) costs on `event`. */
-function narrowed(event: string): string {
-  return MATCHED[event] === "agent"
-    ? "only the stops of the subagents it matches are guarded"
-    : "the hook sees only the calls it matches, so a call between two identical ones (an Edit between two test " +
-      "runs) no longer breaks their streak, and an edit-then-test loop is denied like a burst";
+/** What a narrower matcher (or an `if`) costs on PreToolUse. */
+function narrowed(_event: string): string {
+  return "the hook sees only the calls it matches, so a call between two identical ones (an Edit between two test " +
+    "runs) no longer breaks their streak, and an edit-then-test loop is denied like a burst";
 }
 
 /**
@@ -184,13 +185,17 @@ export function handlerKeysInstallRemoves(handler: Record<string, unknown>): str
 
 /**
  * Whether install takes our handler out of the reach of its group's `matcher`: one that is not a string (Claude Code
- * skips the group), or, on an event that reads one, one that does not let every call through and is not the
- * registration's own (`registered`).
+ * skips the group), or, on PreToolUse, one that does not let every call through and is not the registration's own
+ * (`registered`). A SubagentStop matcher is the user's choice of the subagents guarded, which blocks less, never
+ * more: kept unless Claude Code cannot read it.
  */
 export function groupMatcherInstallRemoves(event: string, group: unknown, registered?: string): boolean {
   if (!isObject(group) || !("matcher" in group)) return false;
   const matcher = group["matcher"];
   if (typeof matcher !== "string") return true;
+  // a SubagentStop matcher picks the subagents guarded (it blocks less, never more): kept unless Claude Code cannot
+  // read it, when the hook never runs
+  if (MATCHED[event] === "agent") return compiled(matcher) === null && !/^[a-zA-Z0-9_|, -]+$/.test(matcher);
   return matcher !== registered && !matchesEvery(event, matcher);
 }
 
@@ -205,7 +210,8 @@ export function removedBecause(field: string, event: string, value: unknown): st
     return MATCHED[event] === undefined ? `on ${event} a handler with "if" never runs` : "it hid calls from the hook";
   }
   if (typeof value !== "string") return "Claude Code skipped the group for it (not a string)";
-  return `it hid ${MATCHED[event] === "agent" ? "the other subagents' stops" : "the other tools' calls"} from the hook`;
+  if (MATCHED[event] === "agent") return "Claude Code cannot read it, so the hook never ran";
+  return "it hid the other tools' calls from the hook";
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
