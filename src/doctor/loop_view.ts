@@ -24,9 +24,12 @@ export interface LoopProblem {
 }
 
 export interface LoopView {
-  /** The guard warns or denies something: not bypassed, and loopTools names a tool. */
+  /** The guard warns or denies something: not bypassed, and loopTools names a tool as Claude Code spells it. */
   on: boolean;
-  /** Why it is off (`loopBypass`, `loopTools names no tool`), or null when on. */
+  /**
+   * Why it is off (`loopBypass`, `loopTools names no tool`, `loopTools names no tool in Claude Code's spelling`: every
+   * name is a tool's in another case), or null when on.
+   */
   off: string | null;
   /** The guarded names as the hook reads them: ["*"] for every tool, [] for none. */
   tools: string[];
@@ -75,7 +78,13 @@ export function loopView(l: LoopSettingsFacts): LoopView {
       }`,
     });
   }
-  const off = l.bypass ? "loopBypass" : tools.length === 0 ? "loopTools names no tool" : null;
+  const off = l.bypass
+    ? "loopBypass"
+    : tools.length === 0
+    ? "loopTools names no tool"
+    : miscased.length === tools.length
+    ? "loopTools names no tool in Claude Code's spelling"
+    : null;
   return {
     on: off === null,
     off,

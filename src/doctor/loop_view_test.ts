@@ -37,7 +37,8 @@ Deno.test("loopView(): a warning threshold at or over the block one can never wa
 
 Deno.test("loopView(): a name that is a Claude Code tool's in another case guards nothing: a warning that names the tool", () => {
   const v = loopView({ ...base, tools: "bash" });
-  assert.deepEqual([v.on, v.tools], [true, ["bash"]]);
+  // every name miscased: the guard can act on nothing, so it is off, and says why
+  assert.deepEqual([v.on, v.off, v.tools], [false, "loopTools names no tool in Claude Code's spelling", ["bash"]]);
   assert.deepEqual(v.problems.map((p) => p.kind), ["miscased"]);
   assert.equal(
     v.problems[0]!.problem,
@@ -46,6 +47,7 @@ Deno.test("loopView(): a name that is a Claude Code tool's in another case guard
   );
   assert.match(v.problems[0]!.fix, /as Claude Code does: Bash$/);
   const two = loopView({ ...base, tools: ["Bash", "webfetch", "TASK", "mcp__db__query"] });
+  assert.equal(two.on, true, "one name in the right spelling: on");
   assert.match(two.problems[0]!.problem, /"webfetch" \(did you mean "WebFetch"\?\), "TASK" \(did you mean "Task"\?\)/);
   assert.match(two.problems[0]!.fix, /: WebFetch,Task$/);
   // exact names, other tools' names and `*` are not said
