@@ -6,12 +6,14 @@
  *   with the next prompt instead of this one;
  * - `"asyncRewake": true` does the same in an interactive or stream-json session, where it acts only on exit code 2
  *   (our hooks answer in JSON on exit 0); a `claude -p` run with text input runs it in the foreground;
- * - a group's `matcher` on PreToolUse (matched against the tool's name) or SubagentStop (the agent type) that does not
- *   let every call through: the hook never sees the others (Stop and UserPromptSubmit read no matcher);
+ * - a group's `matcher` on PreToolUse (matched against the tool's name) that does not let every call through: the hook
+ *   never sees the others (Stop and UserPromptSubmit read no matcher; on SubagentStop a matcher picks the subagents
+ *   guarded, a choice that only blocks less, so only one Claude Code cannot read is reported);
  * - an `if` on PreToolUse: the hook sees only the calls its permission rule matches (on an event that reads no `if` the
  *   handler never runs: client_schema.ts, neverRuns).
  * install removes each from our handler and group (edit.ts), doctor fails or warns, status shows it. Pure.
  */
+import { CLIENT_TOOL_NAMES } from "./client_tools.ts";
 
 /** One field that keeps Claude Code from using our answer, or hides calls from the hook. */
 export interface HandlerLimit {
@@ -36,27 +38,11 @@ const UNUSED: Readonly<Record<string, string>> = {
   PreToolUse: "a call it would deny runs, and its warnings do not reach the model",
 };
 
-/** Names a matcher that lets every tool (or every agent type) through must match: the built-in ones, an MCP tool's. */
-const TOOL_PROBES: readonly string[] = [
-  "Bash",
-  "PowerShell",
-  "Edit",
-  "Write",
-  "Read",
-  "Glob",
-  "Grep",
-  "NotebookEdit",
-  "Agent",
-  "Task",
-  "TaskCreate",
-  "TaskUpdate",
-  "TodoWrite",
-  "WebFetch",
-  "WebSearch",
-  "AskUserQuestion",
-  "ExitPlanMode",
-  "mcp__server__tool",
-];
+/**
+ * Names a matcher that lets every tool (or every agent type) through must match: Claude Code's own tools
+ * (client_tools.ts) and an MCP tool's.
+ */
+const TOOL_PROBES: readonly string[] = [...CLIENT_TOOL_NAMES, "mcp__server__tool"];
 const AGENT_PROBES: readonly string[] = ["general-purpose", "Explore", "Plan", "reviewer", "my-plugin:reviewer"];
 
 /** `Task` is the subagent tool's old name: Claude Code matches either name for it. */
