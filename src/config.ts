@@ -329,7 +329,10 @@ export function loadConfig(fileText: string | null, env: EnvReader, filePath = "
       problems.push(`Unknown key "${key}" in "${filePath}"${suggestion(key, Object.keys(shape))}`);
       const meant = lenientMeant(key, value);
       if (meant !== null) {
-        fileHolds.push({ key: meant, because: `"${key}" in "${filePath}" is not a setting (did you mean "${meant}"?)` });
+        fileHolds.push({
+          key: meant,
+          because: `"${key}" in "${filePath}" is not a setting (did you mean "${meant}"?)`,
+        });
       }
       continue;
     }

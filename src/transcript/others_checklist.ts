@@ -81,8 +81,14 @@ export const OWNER_AFTER_DASH = new RegExp(
     "(?![\\p{L}])|需要|要求|使用))[^—–]{0,60}$",
   "iu",
 );
-/** A box's words for the agent itself: it is the agent's work, whoever is named after the dash. */
-export const OWN_WORDS = /(?<![\p{L}])(?:I|I['’](?:ll|ve|m|d))(?![\p{L}])|\b(?:me|my|mine|we|our|us)\b/u;
+/**
+ * A box's words for the agent itself, in the guard's languages ("We ship it", "then I run it", "我来部署", "Я задеплою"):
+ * it is the agent's work, whoever is named after the dash. `I` in capitals only (`i` is an article or a preposition in
+ * other languages); the others in any case.
+ */
+export const OWN_I = /(?<![\p{L}])I(?:['’](?:ll|ve|m|d))?(?![\p{L}])/u;
+export const OWN_WORDS =
+  /(?<![\p{L}])(?:me|my|mine|we|our|us|я|мы|ich|wir|je|nous|yo|nosotros|eu|n[óo]s|io|noi|ik|wij|jeg|jag|vi)(?![\p{L}])|我|私が|僕が|제가|저는|우리가/iu;
 
 /**
  * The lead-ins under which owner labels are read: a list of next steps that does not say whose they are. A lead-in of
@@ -153,7 +159,7 @@ export function withoutOthersChecklists(message: string): string {
       continue;
     }
     const box = boxItemOf(line, boxChars);
-    if (box?.open && OWNER_AFTER_DASH.test(box.text.trim()) && !OWN_WORDS.test(box.text)) {
+    if (box?.open && OWNER_AFTER_DASH.test(box.text.trim()) && !OWN_I.test(box.text) && !OWN_WORDS.test(box.text)) {
       // an open box that names its owner after a dash is theirs, whatever list it is in
       out.push(DROPPED);
       continue;

@@ -93,6 +93,11 @@ Deno.test("closingBeforeReference(): a section of finished work, and lines that 
   const plRange = closingBeforeReference(pl);
   assert.ok(plRange);
   assert.equal(pl[plRange[0]]!.text, "Mogę to samo zrobić w `kontakt.ts`.");
+  // label lines alone after the closing paragraph
+  const labels = prose(
+    "I'll move the call into `__init__.py` now.\n\nRelevant files: `app/config.py`\nTests: `npm test` — 96 passed",
+  );
+  assert.deepEqual(closingBeforeReference(labels), [0, 0]);
   // a line with a label that is no reference, or prose after the label's line, is not one
   assert.equal(closingBeforeReference(prose("Done with the parser.\n\nNext: the lexer, after lunch")), null);
   assert.equal(

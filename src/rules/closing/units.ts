@@ -96,7 +96,7 @@ export function answeredAtOnce(question: string, next: string): boolean {
  * "or" in one of the guard's languages), the word (two letters or more; not a code span, which the mask makes alike)
  * stands in it as a word, and the answer leaves no work open (OPEN_WORK) nor defers it ("Later, I think: …").
  */
-export function namesAnOption(question: string, next: string): boolean {
+function namesAnOption(question: string, next: string): boolean {
   if (!OFFERS_OPTIONS.test(question) || OPEN_WORK.test(next)) return false;
   const lead = OPTION_LEAD.exec(next);
   if (!lead) return false;
@@ -173,7 +173,8 @@ function saidBack(question: string, next: string, opensMessage: boolean): boolea
   if (LABELLED.test(question)) return true;
   // the user's question said back is closed only by an answer to it, and not when the agent asks in it too
   if (RESTATED.test(question)) {
-    return !AGENT.test(question) && (YES_NO.test(next) || answers(next) || LEAD_IN_YES_NO.test(next));
+    return !AGENT.test(question) && !asksWish(question) &&
+      (YES_NO.test(next) || answers(next) || LEAD_IN_YES_NO.test(next));
   }
   if (SUGGESTION.test(question) || USER.test(question)) return false;
   // a question about a thing, answered in the next paragraph ("Are replies hidden too? They stay visible …")

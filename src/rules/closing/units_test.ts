@@ -112,6 +112,11 @@ Deno.test("readStructure(): a question the next sentence of its paragraph answer
     "Worth doing the same for orders? Orders: same pattern, three call sites.",
     "Migrate the other three now, or leave them for later? Later, I think: they're bigger than they look.",
     "Port `a` or `b` next? `b`: it still needs the adapter.",
+    "Per-user or per-token limits? Per-token — the tests are still failing.",
+    "Per-user or per-token limits? Token: we bill that way.",
+    "Option A or option B for the store? A: it is cheaper.",
+    "You asked about the other three services too — should I port them now? It doesn't take long.",
+    "You asked for exports — would you like the CSV export too? Yes — it is a two-line change.",
     // "there is none" to a question that is not about what is left, and a said-back question with no answer
     "¿Sigo con los de facturación? No hay más, solo esos tres.",
     "Procedo con la migrazione delle altre tre tabelle? Non c'è, che io sappia, nessun blocco.",
