@@ -49,6 +49,7 @@ import { HOOK_EVENTS, type HookName } from "./events.ts";
 import { eventLabel } from "./event_label.ts";
 import { failOpen } from "./fail_open.ts";
 import { configFor, heldLine } from "./held.ts";
+import { tellDaily } from "./tell_daily.ts";
 
 /** performance.now(): the budget's clock unless a test injects another. */
 const monotonic = () => performance.now();
@@ -78,18 +79,8 @@ export async function runHook(name: HookName, deps: HookDeps): Promise<HookOutco
         return because === undefined ? [] : [heldLine(part, because)];
       }),
     ];
-    if (told.length > 0) {
-      // each line once a day, not on every call: its module loads only when the config has a problem
-      const { appendErrorsDaily } = await import("../store/told_daily.ts");
-      await appendErrorsDaily({
-        errorsLog: deps.paths.errors,
-        stateDir: deps.paths.state,
-        root: deps.paths.root,
-        where: "config",
-        lines: told,
-        now: deps.now(),
-      });
-    }
+    // each line once a day, not on every call: its store module loads only when the config has a problem
+    await tellDaily(deps, "config", told);
     // loading the hook's modules is inside the budget: a module that fails to load allows, like any error
     const [definition, stdinText] = await Promise.all([event.load(), deps.readStdin(MAX_STDIN_BYTES)]);
     return await runDefinedHook(definition, {
