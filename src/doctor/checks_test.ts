@@ -16,6 +16,7 @@ import {
   checkTimeouts,
   exitCodeFor,
   renderChecks,
+  type Switches,
 } from "./checks.ts";
 
 const file = (
@@ -115,18 +116,20 @@ Deno.test("timeouts: the relay's warning, when there is one, is a failure with t
   assert.equal(check.detail, "relay: the wait does not fit");
 });
 
+/** Switches with nothing on: what the switches tests change one field of. */
+const none: Switches = {
+  offFile: null,
+  stallOffFile: null,
+  stallNoRetries: false,
+  disableEnv: false,
+  disableConfig: false,
+  observe: false,
+  observeBecause: null,
+  heldBack: {},
+  loopBypass: false,
+};
+
 Deno.test("switches: each switch that softens or stops the hooks is a warning that says what it does", () => {
-  const none = {
-    offFile: null,
-    stallOffFile: null,
-    stallNoRetries: false,
-    disableEnv: false,
-    disableConfig: false,
-    observe: false,
-    observeBecause: null,
-    heldBack: {},
-    loopBypass: false,
-  };
   assert.equal(checkSwitches(none).status, "ok");
   const all = checkSwitches({
     offFile: "/h/off",
@@ -166,17 +169,6 @@ Deno.test("switches: each switch that softens or stops the hooks is a warning th
 });
 
 Deno.test("switches: what a bad value of a setting whose default is stricter holds back is a warning that says why", () => {
-  const none = {
-    offFile: null,
-    stallOffFile: null,
-    disableEnv: false,
-    disableConfig: false,
-    observe: false,
-    observeBecause: null,
-    heldBack: {},
-    loopBypass: false,
-    stallNoRetries: false,
-  };
   const max = '"max" in "/h/config.jsonc" has a value it does not take';
   const held = checkSwitches({
     ...none,

@@ -252,16 +252,20 @@ Deno.test("runner: a log.jsonl that cannot be appended to costs the line, said i
     );
   }));
 
+/** A Stop payload that ends with an offer, and a PreToolUse payload of a Bash call, for `session`. */
+const offer = (session: string) =>
+  JSON.stringify({ session_id: session, hook_event_name: "Stop", last_assistant_message: "Want me to go on?" });
+const pretool = (session: string) =>
+  JSON.stringify({ session_id: session, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: {} });
+/** The log lines under `root`, parsed. */
+const loggedLines = async (root: string) =>
+  (await Deno.readTextFile(join(root, "log.jsonl"))).trim().split("\n").map((l) => JSON.parse(l));
+
 Deno.test("runner: a config that cannot be parsed, or a bad value of a lenient setting, puts stop and pretool in observe mode", () =>
   withHome(async (home) => {
     const root = join(home, ".cliffhanger");
     await Deno.mkdir(root, { recursive: true });
-    const offer = (session: string) =>
-      JSON.stringify({ session_id: session, hook_event_name: "Stop", last_assistant_message: "Want me to go on?" });
-    const pretool = (session: string) =>
-      JSON.stringify({ session_id: session, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: {} });
-    const logged = async () =>
-      (await Deno.readTextFile(join(root, "log.jsonl"))).trim().split("\n").map((l) => JSON.parse(l));
+    const logged = () => loggedLines(root);
     // the observe week's line with a JSON5 key: not parsed, so the `observe` it holds cannot be seen
     await Deno.writeTextFile(join(root, "config.jsonc"), "{ observe: true }");
     assert.equal((await call(home, "stop", offer("a"))).stdout, "", "decided and logged, answered nothing");
@@ -294,12 +298,7 @@ Deno.test("runner: a bad value of a setting whose default is stricter puts the h
   withHome(async (home) => {
     const root = join(home, ".cliffhanger");
     await Deno.mkdir(root, { recursive: true });
-    const offer = (session: string) =>
-      JSON.stringify({ session_id: session, hook_event_name: "Stop", last_assistant_message: "Want me to go on?" });
-    const pretool = (session: string) =>
-      JSON.stringify({ session_id: session, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: {} });
-    const logged = async () =>
-      (await Deno.readTextFile(join(root, "log.jsonl"))).trim().split("\n").map((l) => JSON.parse(l));
+    const logged = () => loggedLines(root);
     const denied = async (session: string, env: Record<string, string> = {}) => {
       let stdout = "";
       for (let i = 0; i < 4; i++) stdout = (await call(home, "pretool", pretool(session), env)).stdout;
